@@ -1,0 +1,37 @@
+/* A document: one Python source (path + bytes), its syntax tree, semantic
+ * facts and diagnostics. The command line lints a document once; the language
+ * server keeps it and applies edits. */
+#ifndef OOMLINT_DOCUMENT_H
+#define OOMLINT_DOCUMENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "oomlint/diagnostic.h"
+#include "oomlint/linter.h"
+
+typedef struct oom_document oom_document;
+
+/** A document holding a copy of TEXT. PATH is used for messages only. */
+oom_document *oom_document_new(const char *path, const char *text, size_t length);
+void oom_document_free(oom_document *self);
+
+/** Replace bytes [START, OLD_END) with TEXT. The next lint reparses
+ *  incrementally. Returns 0, or -1 when the range is out of bounds. */
+int oom_document_edit(oom_document *self, size_t start, size_t old_end,
+                      const char *text, size_t length);
+
+/** Parse (incrementally when possible), build facts, run the rules and the
+ *  suppressions. Diagnostics stay valid until the next lint or edit. */
+void oom_document_lint(oom_document *self, oom_worker *worker);
+
+const char *oom_document_path(const oom_document *self);
+const char *oom_document_text(const oom_document *self, size_t *length);
+
+/** The row and byte column of byte offset BYTE (as of the last lint). */
+oom_position oom_document_position(const oom_document *self, uint32_t byte);
+
+/** Diagnostics of the last lint, sorted by position then code. */
+size_t oom_document_diagnostic_count(const oom_document *self);
+const oom_diagnostic *oom_document_diagnostic(const oom_document *self, size_t index);
+
+#endif

@@ -1,0 +1,175 @@
+/* This file contains file discovery and reading for the command line. */
+#include "cli/files.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util/alloc.h"
+#include "util/vec.h"
+
+/* tree-sitter counts bytes in 32 bits; past this a file is refused, not cut */
+#define MAX_FILE_BYTES ((size_t)1 << 30)
+
+
+static void add(file_list *l, const char *path) {
+  if (l->len == l->cap) {
+    l->cap = l->cap ? l->cap * 2 : 64;
+    l->paths = oom_xrealloc(l->paths, l->cap * sizeof *l->paths);
+  }
+  l->paths[l->len++] = oom_xstrdup(path);
+}
+
+
+static bool skip_dir(const char *parent, const char *name) {
+  if (name[0] == '.') return true; /* hidden, .git, .venv, .tox, ... */
+  /* Ruff's default excludes that are not hidden folders */
+  static const char *const skipped[] = {"__pycache__", "__pypackages__", "_build", "buck-out", "build", "dist",
+                                        "node_modules", "site-packages", "venv", NULL};
+  for (size_t i = 0; skipped[i]; i++)
+    if (!strcmp(name, skipped[i])) return true;
+  /* any virtualenv, whatever its name */
+  size_t n = strlen(parent) + strlen(name) + 16;
+  char *cfg = oom_xmalloc(n);
+  snprintf(cfg, n, "%s/%s/pyvenv.cfg", parent, name);
+  bool venv = access(cfg, F_OK) == 0;
+  free(cfg);
+  return venv;
+}
+
+
+static bool is_python(const char *name) {
+  size_t n = strlen(name);
+  return n > 3 && !strcmp(name + n - 3, ".py");
+}
+
+
+static int str_cmp(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+
+static void walk(file_list *l, const char *root, FILE *err) {
+  VEC(char *) stack = {0};
+  vec_push(&stack, oom_xstrdup(root));
+  while (stack.len) {
+    char *dir = stack.items[--stack.len];
+    DIR *d = opendir(dir);
+    if (!d) {
+      fprintf(err, "oomlint: %s: %s\n", dir, strerror(errno));
+      l->errors++;
+      free(dir);
+      continue;
+    }
+    VEC(char *) subdirs = {0};
+    struct dirent *e;
+    while ((e = readdir(d))) {
+      if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+      size_t n = strlen(dir) + strlen(e->d_name) + 2;
+      char *path = oom_xmalloc(n);
+      snprintf(path, n, "%s%s%s", dir, dir[strlen(dir) - 1] == '/' ? "" : "/", e->d_name);
+      struct stat st;
+      if (lstat(path, &st) != 0) {
+        free(path);
+        continue;
+      }
+      if (S_ISDIR(st.st_mode)) {
+        if (!skip_dir(dir, e->d_name)) vec_push(&subdirs, path);
+        else free(path);
+        continue;
+      }
+      /* a symlink to a file is linted; one to a directory is not followed */
+      if (S_ISLNK(st.st_mode) && (stat(path, &st) != 0 || !S_ISREG(st.st_mode))) {
+        free(path);
+        continue;
+      }
+      if (S_ISREG(st.st_mode) && is_python(e->d_name)) add(l, path);
+      free(path);
+    }
+    closedir(d);
+    /* depth first, in name order */
+    if (subdirs.len > 1) qsort(subdirs.items, subdirs.len, sizeof *subdirs.items, str_cmp);
+    for (size_t i = subdirs.len; i-- > 0;) vec_push(&stack, subdirs.items[i]);
+    free(subdirs.items);
+    free(dir);
+  }
+  vec_free(&stack);
+}
+
+
+void files_collect(file_list *l, const char *path, FILE *err) {
+  struct stat st;
+  if (stat(path, &st) != 0) {
+    fprintf(err, "oomlint: %s: %s\n", path, strerror(errno));
+    l->errors++;
+    return;
+  }
+  if (S_ISDIR(st.st_mode)) walk(l, path, err);
+  else add(l, path); /* given by name: linted whatever its extension */
+}
+
+
+void files_sort(file_list *l) {
+  if (l->len < 2) return;
+  qsort(l->paths, l->len, sizeof *l->paths, str_cmp);
+  size_t k = 1;
+  for (size_t i = 1; i < l->len; i++) {
+    if (!strcmp(l->paths[i], l->paths[k - 1])) free(l->paths[i]);
+    else l->paths[k++] = l->paths[i];
+  }
+  l->len = k;
+}
+
+
+void files_free(file_list *l) {
+  for (size_t i = 0; i < l->len; i++) free(l->paths[i]);
+  free(l->paths);
+  l->paths = NULL;
+  l->len = l->cap = 0;
+}
+
+
+char *files_read(const char *path, size_t *length, char *why, size_t whylen) {
+  int fd = path ? open(path, O_RDONLY | O_CLOEXEC) : STDIN_FILENO;
+  if (fd < 0) {
+    snprintf(why, whylen, "%s", strerror(errno));
+    return NULL;
+  }
+  struct stat st;
+  if (path && (fstat(fd, &st) != 0 || S_ISDIR(st.st_mode))) {
+    snprintf(why, whylen, "%s", S_ISDIR(st.st_mode) ? "is a directory" : strerror(errno));
+    close(fd);
+    return NULL;
+  }
+  size_t cap = 64 * 1024, len = 0;
+  if (path && S_ISREG(st.st_mode) && (size_t)st.st_size + 1 > cap) cap = (size_t)st.st_size + 1;
+  char *data = NULL;
+  for (;;) {
+    if (cap > MAX_FILE_BYTES + 1) {
+      snprintf(why, whylen, "file is larger than 1 GiB");
+      free(data);
+      if (path) close(fd);
+      return NULL;
+    }
+    data = oom_xrealloc(data, cap);
+    ssize_t n = read(fd, data + len, cap - len - 1);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      snprintf(why, whylen, "%s", strerror(errno));
+      free(data);
+      if (path) close(fd);
+      return NULL;
+    }
+    if (n == 0) break;
+    len += (size_t)n;
+    if (len + 1 == cap) cap *= 2;
+  }
+  if (path) close(fd);
+  data[len] = '\0';
+  *length = len;
+  return data;
+}

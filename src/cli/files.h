@@ -1,0 +1,28 @@
+/* Finding the files to lint: explicit paths as given, directories walked for
+ * `*.py` (iteratively, never following directory symlinks, so link loops
+ * cannot trap the walk), and reading a file whole with clear errors. */
+#ifndef OOM_CLI_FILES_H
+#define OOM_CLI_FILES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+typedef struct {
+  char **paths;
+  size_t len, cap;
+  int errors; /* paths that could not be read (already reported) */
+} file_list;
+
+/** Add PATH (a file or a directory to walk) to LIST; problems are reported on
+ *  ERR and counted. */
+void files_collect(file_list *list, const char *path, FILE *err);
+/** Sort by path and drop duplicates. */
+void files_sort(file_list *list);
+void files_free(file_list *list);
+
+/** Read a whole file (or stdin for NULL) into a malloc'd buffer. Returns NULL
+ *  and writes a one-line reason into WHY (size WHYLEN) on failure. */
+char *files_read(const char *path, size_t *length, char *why, size_t whylen);
+
+#endif

@@ -1,0 +1,28 @@
+/* The emitters: diagnostics of linted documents written as text (full or
+ * concise), JSON (Ruff's schema), JSON lines or GitHub workflow commands. */
+#ifndef OOM_EMIT_EMIT_H
+#define OOM_EMIT_EMIT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "oomlint/oomlint.h"
+
+typedef enum { EMIT_FULL, EMIT_CONCISE, EMIT_JSON, EMIT_JSON_LINES, EMIT_GITHUB } emit_format;
+
+typedef struct emitter emitter;
+
+/** Parse "full", "concise", ... ; false when unknown. */
+bool emit_format_parse(const char *name, emit_format *out);
+
+emitter *emit_begin(FILE *out, emit_format format, bool color);
+/** Write DOC's diagnostics (all of them: filtering happened in the engine). */
+void emit_document(emitter *self, const oom_document *doc);
+/** Write what closes the output (JSON's `]`), and free the emitter. */
+void emit_end(emitter *self);
+
+/** Append the JSON object of one diagnostic, Ruff's schema plus `severity` and
+ *  `name`, to ARRAY (a json_t *; void here so jansson stays out of callers). */
+void emit_json_diagnostic(const oom_document *doc, const oom_diagnostic *d, void *array);
+
+#endif

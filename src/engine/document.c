@@ -1,0 +1,221 @@
+/* This file contains documents: their text and edits, the lint pipeline
+ * (parse, facts, rules, syntax errors, suppressions) and the accessors of
+ * diagnostics and fixes. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/engine.h"
+#include "parse/parse.h"
+#include "util/alloc.h"
+#include "util/utf8.h"
+
+/* tree-sitter counts bytes in 32 bits */
+#define MAX_DOCUMENT_BYTES 0x7fffffffu
+
+
+oom_document *oom_document_new(const char *path, const char *text, size_t length) {
+  oom_document *self = oom_xcalloc(1, sizeof *self);
+  self->path = oom_xstrdup(path ? path : "-");
+  self->text = oom_xstrndup(text, length);
+  self->length = length;
+  return self;
+}
+
+
+void oom_document_free(oom_document *self) {
+  if (!self) return;
+  if (self->tree) ts_tree_delete(self->tree);
+  arena_free(&self->arena);
+  vec_free(&self->diagnostics);
+  free(self->path);
+  free(self->text);
+  free(self);
+}
+
+
+static TSPoint point_at(const char *text, size_t upto) {
+  TSPoint p = {0, 0};
+  for (size_t i = 0; i < upto; i++) {
+    if (text[i] == '\n') p.row++, p.column = 0;
+    else p.column++;
+  }
+  return p;
+}
+
+
+int oom_document_edit(oom_document *self, size_t start, size_t old_end, const char *text, size_t length) {
+  if (start > old_end || old_end > self->length) return -1;
+  size_t new_len = self->length - (old_end - start) + length;
+  if (new_len > MAX_DOCUMENT_BYTES) return -1;
+  if (self->tree) {
+    TSInputEdit e = {(uint32_t)start, (uint32_t)old_end, (uint32_t)(start + length),
+                     point_at(self->text, start), point_at(self->text, old_end), {0, 0}};
+    char *nt = oom_xmalloc(new_len + 1);
+    memcpy(nt, self->text, start);
+    memcpy(nt + start, text, length);
+    memcpy(nt + start + length, self->text + old_end, self->length - old_end);
+    nt[new_len] = '\0';
+    e.new_end_point = point_at(nt, start + length);
+    ts_tree_edit(self->tree, &e);
+    free(self->text);
+    self->text = nt;
+    self->tree_stale = true;
+  } else {
+    char *nt = oom_xmalloc(new_len + 1);
+    memcpy(nt, self->text, start);
+    memcpy(nt + start, text, length);
+    memcpy(nt + start + length, self->text + old_end, self->length - old_end);
+    nt[new_len] = '\0';
+    free(self->text);
+    self->text = nt;
+  }
+  self->length = new_len;
+  return 0;
+}
+
+
+const char *oom_document_path(const oom_document *self) {
+  return self->path;
+}
+
+
+const char *oom_document_text(const oom_document *self, size_t *length) {
+  if (length) *length = self->length;
+  return self->text;
+}
+
+
+static void index_lines(oom_document *doc) {
+  uint32_t n = 1;
+  for (size_t i = 0; i < doc->length; i++)
+    if (doc->text[i] == '\n') n++;
+  doc->line_starts = arena_alloc(&doc->arena, n * sizeof *doc->line_starts);
+  doc->nlines = n;
+  uint32_t k = 0;
+  doc->line_starts[k++] = 0;
+  for (size_t i = 0; i < doc->length; i++)
+    if (doc->text[i] == '\n') doc->line_starts[k++] = (uint32_t)i + 1;
+}
+
+
+oom_position document_position(const oom_document *doc, uint32_t byte) {
+  if (byte > doc->length) byte = (uint32_t)doc->length;
+  uint32_t lo = 0, hi = doc->nlines;
+  while (hi - lo > 1) {
+    uint32_t mid = (lo + hi) / 2;
+    if (doc->line_starts[mid] <= byte) lo = mid;
+    else hi = mid;
+  }
+  return (oom_position){byte, lo, byte - doc->line_starts[lo]};
+}
+
+
+/* OOM000: the first region that does not parse, or bytes Python refuses. */
+static void report_syntax(const oom_linter *linter, oom_document *doc, TSNode root) {
+  if (!linter->syntax_rule || !oom_linter_rule_enabled(linter, linter->syntax_rule)) return;
+  buf msg = {0};
+  uint32_t s = 0, e = 0;
+  const char *nul = memchr(doc->text, '\0', doc->length);
+  size_t bad = utf8_first_invalid(doc->text, doc->length);
+  TSNode err;
+  if (nul) {
+    s = (uint32_t)(nul - doc->text);
+    e = s + 1;
+    buf_puts(&msg, "source contains a NUL byte; Python refuses such files");
+  } else if (bad != SIZE_MAX) {
+    s = (uint32_t)bad;
+    e = s + 1;
+    buf_printf(&msg, "invalid UTF-8 (byte 0x%02x); Python reads source files as UTF-8",
+               (unsigned char)doc->text[bad]);
+  } else if (parse_first_error(root, &err)) {
+    s = ts_node_start_byte(err);
+    e = ts_node_end_byte(err);
+    if (ts_node_is_missing(err)) {
+      buf_printf(&msg, "SyntaxError: expected `%s`", ts_node_type(err));
+    } else {
+      /* name the first token that did not fit, on one line */
+      uint32_t t = s;
+      while (t < e && t - s < 30 && doc->text[t] != '\n' && doc->text[t] != '\r') t++;
+      if (t > s) buf_printf(&msg, "SyntaxError: unexpected `%.*s`", (int)(t - s), doc->text + s);
+      else buf_puts(&msg, "SyntaxError: invalid syntax");
+      /* point at the first line only */
+      uint32_t line_end = s;
+      while (line_end < e && doc->text[line_end] != '\n') line_end++;
+      e = line_end > s ? line_end : e;
+    }
+    buf_puts(&msg, "; the rest of the file is still checked");
+  } else {
+    return;
+  }
+  char *m = arena_strndup(&doc->arena, buf_str(&msg), msg.len);
+  buf_free(&msg);
+  diagnostic_new(doc, linter->syntax_rule, m, s, e);
+}
+
+
+static int diag_cmp(const void *x, const void *y) {
+  const oom_diagnostic *a = *(oom_diagnostic *const *)x, *b = *(oom_diagnostic *const *)y;
+  if (a->start.byte != b->start.byte) return a->start.byte < b->start.byte ? -1 : 1;
+  int c = strcmp(a->rule->code, b->rule->code);
+  if (c) return c;
+  return (a->end.byte > b->end.byte) - (a->end.byte < b->end.byte);
+}
+
+
+void oom_document_lint(oom_document *self, oom_worker *worker) {
+  const oom_linter *linter = worker->linter;
+  arena_reset(&self->arena);
+  self->diagnostics.len = 0;
+  index_lines(self);
+  if (self->length > MAX_DOCUMENT_BYTES) return;
+  TSTree *old = self->tree_stale ? self->tree : NULL;
+  TSTree *tree = parse_source(worker->parser, self->text, self->length, old);
+  if (self->tree) ts_tree_delete(self->tree);
+  self->tree = tree;
+  self->tree_stale = false;
+  if (!tree) return;
+  TSNode root = ts_tree_root_node(tree);
+  facts f;
+  facts_build(&f, root, self->text, self->length);
+  report_syntax(linter, self, root);
+  engine_run(linter, worker, self, &f);
+  suppress_apply(linter, self, &f);
+  facts_free(&f);
+  if (self->diagnostics.len > 1)
+    qsort(self->diagnostics.items, self->diagnostics.len, sizeof *self->diagnostics.items, diag_cmp);
+}
+
+
+oom_position oom_document_position(const oom_document *self, uint32_t byte) {
+  if (!self->line_starts) return (oom_position){0, 0, 0};
+  return document_position(self, byte);
+}
+
+
+size_t oom_document_diagnostic_count(const oom_document *self) {
+  return self->diagnostics.len;
+}
+
+
+const oom_diagnostic *oom_document_diagnostic(const oom_document *self, size_t index) {
+  return index < self->diagnostics.len ? self->diagnostics.items[index] : NULL;
+}
+
+
+const oom_rule *oom_diagnostic_rule(const oom_diagnostic *self) { return self->rule; }
+const char *oom_diagnostic_code(const oom_diagnostic *self) { return self->rule->code; }
+oom_severity oom_diagnostic_severity(const oom_diagnostic *self) { return self->rule->severity; }
+const char *oom_diagnostic_message(const oom_diagnostic *self) { return self->message; }
+oom_position oom_diagnostic_start(const oom_diagnostic *self) { return self->start; }
+oom_position oom_diagnostic_end(const oom_diagnostic *self) { return self->end; }
+const oom_fix *oom_diagnostic_fix(const oom_diagnostic *self) { return self->fix; }
+
+oom_applicability oom_fix_applicability(const oom_fix *self) { return self->applicability; }
+const char *oom_fix_title(const oom_fix *self) { return self->title; }
+size_t oom_fix_edit_count(const oom_fix *self) { return self->nedits; }
+
+
+const oom_edit *oom_fix_edit(const oom_fix *self, size_t index) {
+  return index < self->nedits ? &self->edits[index] : NULL;
+}

@@ -1,0 +1,181 @@
+/* This file contains the edit operations rule files name (`; edit: ...`):
+ * each turns a match's captures into byte-range replacements that keep the
+ * file valid Python (commas in argument lists, `pass` in emptied blocks). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/engine.h"
+#include "util/alloc.h"
+
+#define NODE_IS(n, t) (strcmp(ts_node_type(n), (t)) == 0)
+
+typedef VEC(oom_edit) edit_vec;
+
+
+static bool find_capture(const TSQueryMatch *m, int id, TSNode *out) {
+  for (uint16_t i = 0; i < m->capture_count; i++)
+    if ((int)m->captures[i].index == id) {
+      *out = m->captures[i].node;
+      return true;
+    }
+  return false;
+}
+
+
+static void push(edit_vec *v, arena *a, uint32_t s, uint32_t e, const char *text, size_t len) {
+  oom_edit ed = {s, e, arena_strndup(a, text, len)};
+  vec_push(v, ed);
+}
+
+
+/* Named children that are real arguments (not comments). */
+static uint32_t arg_count(TSNode args, TSNode *first, TSNode *last) {
+  uint32_t n = ts_node_named_child_count(args), count = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode c = ts_node_named_child(args, i);
+    if (NODE_IS(c, "comment")) continue;
+    if (!count) *first = c;
+    *last = c;
+    count++;
+  }
+  return count;
+}
+
+
+static bool add_arg(edit_vec *v, arena *a, TSNode args, const char *text, bool append) {
+  if (!NODE_IS(args, "argument_list")) return false;
+  TSNode first = {0}, last = {0};
+  uint32_t n = arg_count(args, &first, &last);
+  buf b = {0};
+  uint32_t at;
+  if (n == 0) {
+    at = ts_node_start_byte(args) + 1; /* after "(" */
+    buf_puts(&b, text);
+  } else if (append) {
+    at = ts_node_end_byte(last);
+    buf_printf(&b, ", %s", text);
+  } else {
+    at = ts_node_start_byte(first);
+    buf_printf(&b, "%s, ", text);
+  }
+  push(v, a, at, at, b.data, b.len);
+  buf_free(&b);
+  return true;
+}
+
+
+static bool remove_arg(edit_vec *v, arena *a, TSNode arg) {
+  TSNode args = ts_node_parent(arg);
+  if (ts_node_is_null(args) || !NODE_IS(args, "argument_list")) return false;
+  TSNode next = ts_node_next_sibling(arg);
+  if (!ts_node_is_null(next) && NODE_IS(next, ",")) {
+    /* `f(x=1, y)` -> `f(y)`; `f(x=1,)` -> `f()` */
+    TSNode after = ts_node_next_named_sibling(next);
+    uint32_t end = (!ts_node_is_null(after) && !NODE_IS(after, "comment")) ? ts_node_start_byte(after)
+                                                                            : ts_node_end_byte(next);
+    push(v, a, ts_node_start_byte(arg), end, "", 0);
+    return true;
+  }
+  TSNode prev = ts_node_prev_sibling(arg);
+  if (!ts_node_is_null(prev) && NODE_IS(prev, ",")) {
+    /* `f(y, x=1)` -> `f(y)` */
+    TSNode before = ts_node_prev_named_sibling(prev);
+    uint32_t start = ts_node_is_null(before) ? ts_node_start_byte(prev) : ts_node_end_byte(before);
+    push(v, a, start, ts_node_end_byte(arg), "", 0);
+    return true;
+  }
+  push(v, a, ts_node_start_byte(arg), ts_node_end_byte(arg), "", 0);
+  return true;
+}
+
+
+static bool is_statement_parent(TSNode n) {
+  return NODE_IS(n, "block") || NODE_IS(n, "module");
+}
+
+
+static bool remove_statement(edit_vec *v, arena *a, TSNode n, const char *src, size_t len) {
+  TSNode parent = ts_node_parent(n);
+  while (!ts_node_is_null(parent) && !is_statement_parent(parent)) {
+    n = parent;
+    parent = ts_node_parent(n);
+  }
+  if (ts_node_is_null(parent)) return false;
+  uint32_t others = 0, count = ts_node_named_child_count(parent);
+  for (uint32_t i = 0; i < count; i++) {
+    TSNode c = ts_node_named_child(parent, i);
+    if (!NODE_IS(c, "comment") && !ts_node_eq(c, n)) others++;
+  }
+  uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+  /* alone on its lines: take the lines, trailing comment and newline too */
+  uint32_t ls = s;
+  while (ls > 0 && (src[ls - 1] == ' ' || src[ls - 1] == '\t')) ls--;
+  bool line_start = ls == 0 || src[ls - 1] == '\n';
+  uint32_t le = e;
+  while (le < len && (src[le] == ' ' || src[le] == '\t')) le++;
+  if (le < len && src[le] == '#')
+    while (le < len && src[le] != '\n' && src[le] != '\r') le++;
+  bool line_end = le >= len || src[le] == '\n' || src[le] == '\r';
+  if (others == 0 && NODE_IS(parent, "block")) {
+    push(v, a, s, e, "pass", 4); /* the block must keep a statement */
+    return true;
+  }
+  if (line_start && line_end) {
+    if (le < len && src[le] == '\r') le++;
+    if (le < len && src[le] == '\n') le++;
+    push(v, a, ls, le, "", 0);
+    return true;
+  }
+  push(v, a, s, e, "pass", 4); /* shares its line: `a = 1; pass` stays valid */
+  return true;
+}
+
+
+static int edit_cmp(const void *x, const void *y) {
+  const oom_edit *a = x, *b = y;
+  if (a->start_byte != b->start_byte) return a->start_byte < b->start_byte ? -1 : 1;
+  return (a->end_byte > b->end_byte) - (a->end_byte < b->end_byte);
+}
+
+
+bool edits_build(const oom_rule *rule, const TSQueryMatch *m, const char *source, size_t length, arena *a,
+                 oom_edit **out, size_t *count) {
+  edit_vec v = {0};
+  bool ok = true;
+  for (size_t i = 0; i < rule->edits.len && ok; i++) {
+    const edit_spec *e = &rule->edits.items[i];
+    TSNode n;
+    if (!find_capture(m, e->capture, &n)) { ok = false; break; }
+    /* every capture the text names must be there too */
+    for (size_t k = 0; k < e->text.count; k++) {
+      TSNode unused;
+      if (e->text.parts[k].capture >= 0 && !find_capture(m, e->text.parts[k].capture, &unused)) ok = false;
+    }
+    if (!ok) break;
+    char *text = e->text.count ? tmpl_render(&e->text, m, source, length, a, true) : "";
+    uint32_t s = ts_node_start_byte(n), en = ts_node_end_byte(n);
+    switch (e->op) {
+    case EDIT_REPLACE: push(&v, a, s, en, text, strlen(text)); break;
+    case EDIT_INSERT_BEFORE: push(&v, a, s, s, text, strlen(text)); break;
+    case EDIT_INSERT_AFTER: push(&v, a, en, en, text, strlen(text)); break;
+    case EDIT_APPEND_ARG: ok = add_arg(&v, a, n, text, true); break;
+    case EDIT_PREPEND_ARG: ok = add_arg(&v, a, n, text, false); break;
+    case EDIT_REMOVE_ARG: ok = remove_arg(&v, a, n); break;
+    case EDIT_REMOVE_STATEMENT: ok = remove_statement(&v, a, n, source, length); break;
+    }
+  }
+  if (ok && v.len > 1) {
+    qsort(v.items, v.len, sizeof *v.items, edit_cmp);
+    for (size_t i = 1; i < v.len; i++)
+      if (v.items[i].start_byte < v.items[i - 1].end_byte) ok = false; /* a rule's own edits must not collide */
+  }
+  if (!ok || v.len == 0) {
+    vec_free(&v);
+    return false;
+  }
+  *out = arena_alloc(a, v.len * sizeof **out);
+  memcpy(*out, v.items, v.len * sizeof **out);
+  *count = v.len;
+  vec_free(&v);
+  return true;
+}

@@ -1,0 +1,200 @@
+/* The rule engine's internal types: rules parsed from rule files, the one
+ * compiled query of all of them, compiled predicates, and the objects behind
+ * the public opaque types (linter, worker, document, diagnostic, fix). */
+#ifndef OOM_ENGINE_ENGINE_H
+#define OOM_ENGINE_ENGINE_H
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+#include <stdbool.h>
+#include <tree_sitter/api.h>
+
+#include "facts/facts.h"
+#include "oomlint/oomlint.h"
+#include "util/arena.h"
+#include "util/buf.h"
+#include "util/vec.h"
+
+/* ---- templates: "`{target}` accumulates `{value}`" ---- */
+
+typedef struct {
+  int capture;      /* -1 for literal text */
+  char *name;       /* capture name, resolved to an id after the query compiles */
+  const char *text; /* literal text */
+  size_t len;
+} tmpl_part;
+
+typedef struct {
+  tmpl_part *parts;
+  size_t count;
+} tmpl;
+
+/* ---- rules ---- */
+
+typedef enum {
+  EDIT_REPLACE,
+  EDIT_INSERT_BEFORE,
+  EDIT_INSERT_AFTER,
+  EDIT_APPEND_ARG,
+  EDIT_PREPEND_ARG,
+  EDIT_REMOVE_ARG,
+  EDIT_REMOVE_STATEMENT
+} edit_op;
+
+typedef struct {
+  edit_op op;
+  char *capture_name;
+  int capture;
+  tmpl text;
+} edit_spec;
+
+struct oom_rule {
+  char *code, *name, *origin;
+  char *message_src, *doc, *fix_title;
+  oom_severity severity;
+  int fix;           /* -1: none, else an oom_applicability */
+  tmpl message;
+  VEC(edit_spec) edits;
+  char *text;        /* the whole rule file; the query is its tail */
+  size_t text_len;
+  bool builtin;      /* no query: a rule the engine implements (OOM000, OOM001) */
+  uint32_t query_offset; /* where the file starts in the combined query */
+};
+
+/** Parse rule file TEXT (from ORIGIN) into OUT. On error returns false and
+ *  writes "origin:line: problem" into ERR. */
+bool rulefile_parse(const char *origin, const char *text, size_t len, oom_rule *out, buf *err);
+void rulefile_free(oom_rule *rule);
+void tmpl_free(tmpl *t);
+
+/* ---- predicates ---- */
+
+typedef enum {
+  PRED_EQ,
+  PRED_MATCH,
+  PRED_ANY_OF,
+  PRED_QUALNAME,
+  PRED_IN_LOOP,
+  PRED_EVERY_ITERATION,
+  PRED_IN_NO_GRAD,
+  PRED_IN_EXCEPT,
+  PRED_HAS_ARG,
+  PRED_KEYWORD_ARGS_ONLY,
+  PRED_SOLE_BACKWARD,
+  PRED_FILE_CALLS,
+  PRED_FILE_IMPORTS,
+  PRED_FILE_MENTIONS
+} pred_kind;
+
+typedef struct {
+  pred_kind kind;
+  bool negate;
+  int capture;     /* -1 when the predicate takes none */
+  int capture2;    /* #eq? @a @b */
+  char **strings;
+  size_t nstrings;
+  pcre2_code *re;  /* compiled once, JIT where available */
+  long number;     /* #oom-has-arg? position, -1 if none */
+  uint32_t slot;   /* file-level predicates: index of the per-document cache */
+} predicate;
+
+typedef struct {
+  size_t rule;
+  predicate *preds;
+  size_t npreds;
+} pattern_info;
+
+/** Compile the predicates of PATTERN in QUERY. */
+bool predicates_compile(const TSQuery *query, uint32_t pattern, const oom_rule *rule, pattern_info *out,
+                        uint32_t *next_slot, buf *err);
+void predicates_free(pattern_info *p);
+
+typedef struct {
+  const facts *model;
+  const char *source;
+  size_t length;
+  pcre2_match_data *md;
+  signed char *file_cache; /* per file-level predicate: -1 unknown, 0, 1 */
+  buf *tmp;
+} pred_context;
+
+bool predicates_pass(const pattern_info *p, const TSQueryMatch *m, pred_context *ctx);
+
+/* ---- the linter ---- */
+
+struct oom_options {
+  VEC(char *) select, extend_select, ignore, rules_dirs;
+  bool select_given;
+};
+
+struct oom_linter {
+  VEC(oom_rule *) rules;   /* sorted by code */
+  TSQuery *query;          /* all rule patterns, or NULL when none */
+  pattern_info *patterns;
+  uint32_t npatterns;
+  uint32_t nslots;
+  int report_capture;
+  bool *enabled;           /* per rule, from the selection */
+  const oom_rule *syntax_rule;
+  const oom_rule *unused_noqa_rule;
+};
+
+struct oom_worker {
+  const oom_linter *linter;
+  TSParser *parser;
+  TSQueryCursor *cursor;
+  pcre2_match_data *md;
+};
+
+/* ---- documents and diagnostics ---- */
+
+struct oom_fix {
+  oom_applicability applicability;
+  const char *title;
+  oom_edit *edits;
+  size_t nedits;
+};
+
+struct oom_diagnostic {
+  const oom_rule *rule;
+  const char *message;
+  oom_position start, end;
+  oom_fix *fix;
+};
+
+struct oom_document {
+  char *path;
+  char *text;
+  size_t length;
+  TSTree *tree;
+  bool tree_stale;     /* edited since the last parse: reparse with the old tree */
+  arena arena;         /* diagnostics, messages, fixes of the last lint */
+  VEC(oom_diagnostic *) diagnostics;
+  uint32_t *line_starts;
+  uint32_t nlines;
+};
+
+/** Byte offset -> row/column, using the document's line index. */
+oom_position document_position(const oom_document *doc, uint32_t byte);
+
+/** Run the compiled query over the document; push diagnostics. */
+void engine_run(const oom_linter *linter, oom_worker *worker, oom_document *doc, const facts *model);
+
+/** Build the edits of RULE's fix for match M. Returns false (no edits: the
+ *  fix is display-only) when a capture an edit needs is missing. */
+bool edits_build(const oom_rule *rule, const TSQueryMatch *m, const char *source, size_t length, arena *a,
+                 oom_edit **out, size_t *count);
+
+/** Render template T with M's captures, each shortened to one line. */
+char *tmpl_render(const tmpl *t, const TSQueryMatch *m, const char *source, size_t length, arena *a, bool full);
+
+/** Apply `# noqa` and `# oomlint: noqa` comments; report unused ones. */
+void suppress_apply(const oom_linter *linter, oom_document *doc, const facts *model);
+
+/** Whether the selection enables CODE. */
+bool options_code_enabled(const oom_options *options, const char *code);
+
+oom_diagnostic *diagnostic_new(oom_document *doc, const oom_rule *rule, const char *message, uint32_t start_byte,
+                               uint32_t end_byte);
+
+#endif

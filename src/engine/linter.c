@@ -1,0 +1,427 @@
+/* This file contains the linter: loading the embedded and user rule files,
+ * compiling all their patterns into one query, and the selection of rules
+ * (--select/--ignore). Also the options object and the per-thread worker. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "engine/embedded.h"
+#include "engine/engine.h"
+#include "parse/parse.h"
+#include "util/alloc.h"
+
+#define MAX_RULE_FILE (1u << 20)
+
+
+const char *oom_version(void) {
+  return OOMLINT_VERSION;
+}
+
+
+/* ---- options ---- */
+
+oom_options *oom_options_new(void) {
+  return oom_xcalloc(1, sizeof(oom_options));
+}
+
+
+static void free_strings(void *v_items, size_t len) {
+  char **items = v_items;
+  for (size_t i = 0; i < len; i++) free(items[i]);
+  free(items);
+}
+
+
+void oom_options_free(oom_options *self) {
+  if (!self) return;
+  free_strings(self->select.items, self->select.len);
+  free_strings(self->extend_select.items, self->extend_select.len);
+  free_strings(self->ignore.items, self->ignore.len);
+  free_strings(self->rules_dirs.items, self->rules_dirs.len);
+  free(self);
+}
+
+
+void oom_options_select(oom_options *self, const char *selector) {
+  self->select_given = true;
+  vec_push(&self->select, oom_xstrdup(selector));
+}
+
+
+void oom_options_extend_select(oom_options *self, const char *selector) {
+  vec_push(&self->extend_select, oom_xstrdup(selector));
+}
+
+
+void oom_options_ignore(oom_options *self, const char *selector) {
+  vec_push(&self->ignore, oom_xstrdup(selector));
+}
+
+
+void oom_options_add_rules_dir(oom_options *self, const char *dir) {
+  vec_push(&self->rules_dirs, oom_xstrdup(dir));
+}
+
+
+bool oom_selector_is_valid(const char *s) {
+  if (!strcmp(s, "ALL")) return true;
+  if (strncmp(s, "OOM", 3) != 0) return false;
+  size_t n = strlen(s + 3);
+  if (n > 3) return false;
+  for (size_t i = 0; i < n; i++)
+    if (s[3 + i] < '0' || s[3 + i] > '9') return false;
+  return true;
+}
+
+
+/* The length of the most specific selector in LIST matching CODE, or -1. */
+static int best_match(char **list, size_t len, const char *code) {
+  int best = -1;
+  for (size_t i = 0; i < len; i++) {
+    const char *s = list[i];
+    int spec = !strcmp(s, "ALL") ? 0 : (int)strlen(s);
+    if ((spec == 0 || !strncmp(code, s, strlen(s))) && spec > best) best = spec;
+  }
+  return best;
+}
+
+
+bool options_code_enabled(const oom_options *o, const char *code) {
+  int sel = o->select_given ? best_match(o->select.items, o->select.len, code) : 0;
+  int ext = best_match(o->extend_select.items, o->extend_select.len, code);
+  if (ext > sel) sel = ext;
+  int ign = best_match(o->ignore.items, o->ignore.len, code);
+  if (sel < 0) return false;
+  return ign < sel; /* a tie goes to ignore */
+}
+
+
+/* ---- rules ---- */
+
+static int rule_cmp(const void *a, const void *b) {
+  return strcmp((*(oom_rule *const *)a)->code, (*(oom_rule *const *)b)->code);
+}
+
+
+static bool add_rule(oom_linter *self, const char *origin, const char *text, size_t len, buf *err) {
+  oom_rule *r = oom_xcalloc(1, sizeof *r);
+  if (!rulefile_parse(origin, text, len, r, err)) {
+    rulefile_free(r);
+    free(r);
+    return false;
+  }
+  for (size_t i = 0; i < self->rules.len; i++) {
+    if (!strcmp(self->rules.items[i]->code, r->code)) {
+      buf_printf(err, "%s:1: code %s is already defined by %s", origin, r->code, self->rules.items[i]->origin);
+      rulefile_free(r);
+      free(r);
+      return false;
+    }
+  }
+  vec_push(&self->rules, r);
+  return true;
+}
+
+
+static int name_cmp(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+
+static bool load_dir(oom_linter *self, const char *dir, buf *err) {
+  DIR *d = opendir(dir);
+  if (!d) {
+    buf_printf(err, "%s: cannot read rules folder: %s", dir, strerror(errno));
+    return false;
+  }
+  VEC(char *) names = {0};
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    size_t n = strlen(e->d_name);
+    if (n > 4 && !strcmp(e->d_name + n - 4, ".scm") && e->d_name[0] != '.') vec_push(&names, oom_xstrdup(e->d_name));
+  }
+  closedir(d);
+  qsort(names.items, names.len, sizeof *names.items, name_cmp);
+  bool ok = true;
+  for (size_t i = 0; i < names.len && ok; i++) {
+    buf path = {0};
+    buf_printf(&path, "%s/%s", dir, names.items[i]);
+    FILE *fp = fopen(buf_str(&path), "rb");
+    struct stat st;
+    if (!fp || fstat(fileno(fp), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > MAX_RULE_FILE) {
+      buf_printf(err, "%s: cannot read rule file%s%s", buf_str(&path), fp ? "" : ": ", fp ? "" : strerror(errno));
+      ok = false;
+    } else {
+      char *text = oom_xmalloc((size_t)st.st_size + 1);
+      size_t got = fread(text, 1, (size_t)st.st_size, fp);
+      text[got] = '\0';
+      ok = add_rule(self, buf_str(&path), text, got, err);
+      free(text);
+    }
+    if (fp) fclose(fp);
+    buf_free(&path);
+  }
+  free_strings(names.items, names.len);
+  return ok;
+}
+
+
+static const char *query_error_name(TSQueryError e) {
+  switch (e) {
+  case TSQueryErrorSyntax: return "syntax error";
+  case TSQueryErrorNodeType: return "unknown node type";
+  case TSQueryErrorField: return "unknown field";
+  case TSQueryErrorCapture: return "unknown capture";
+  case TSQueryErrorStructure: return "impossible pattern (the grammar never produces this shape)";
+  case TSQueryErrorLanguage: return "language mismatch";
+  default: return "error";
+  }
+}
+
+
+static int capture_id(const TSQuery *q, const char *name) {
+  uint32_t n = ts_query_capture_count(q);
+  for (uint32_t i = 0; i < n; i++) {
+    uint32_t len;
+    const char *c = ts_query_capture_name_for_id(q, i, &len);
+    if (strlen(name) == len && !memcmp(c, name, len)) return (int)i;
+  }
+  return -1;
+}
+
+
+static bool resolve_tmpl(const TSQuery *q, tmpl *t, const oom_rule *r, const char *where, buf *err) {
+  for (size_t i = 0; i < t->count; i++) {
+    if (!t->parts[i].name || t->parts[i].text) continue;
+    t->parts[i].capture = capture_id(q, t->parts[i].name);
+    /* a capture of another rule would be silently empty: reject it unless this
+     * rule's own text names it (a capture a pattern of this rule may omit) */
+    buf at = {0};
+    buf_printf(&at, "@%s", t->parts[i].name);
+    bool own = strstr(r->text, buf_str(&at)) != NULL;
+    buf_free(&at);
+    if (t->parts[i].capture < 0 || !own) {
+      buf_printf(err, "%s:1: %s names {%s}, which no pattern of this rule captures", r->origin, where,
+                 t->parts[i].name);
+      return false;
+    }
+  }
+  return true;
+}
+
+
+static bool compile(oom_linter *self, buf *err) {
+  buf src = {0};
+  for (size_t i = 0; i < self->rules.len; i++) {
+    oom_rule *r = self->rules.items[i];
+    if (r->builtin) continue;
+    r->query_offset = (uint32_t)src.len;
+    buf_append(&src, r->text, r->text_len);
+    buf_putc(&src, '\n');
+  }
+  if (src.len == 0) {
+    buf_free(&src);
+    return true;
+  }
+  uint32_t off;
+  TSQueryError qe;
+  self->query = ts_query_new(parse_language(), src.data, (uint32_t)src.len, &off, &qe);
+  if (!self->query) {
+    /* name the rule file, line and column the error is in */
+    const oom_rule *bad = NULL;
+    for (size_t i = 0; i < self->rules.len; i++)
+      if (!self->rules.items[i]->builtin && self->rules.items[i]->query_offset <= off) bad = self->rules.items[i];
+    uint32_t line = 1, col = 1;
+    for (uint32_t k = bad ? bad->query_offset : 0; k < off && k < src.len; k++) {
+      if (src.data[k] == '\n') line++, col = 1;
+      else col++;
+    }
+    size_t tok = 0;
+    while (off + tok < src.len && src.data[off + tok] != '\n' && src.data[off + tok] != ' ' &&
+           src.data[off + tok] != ')' && tok < 40)
+      tok++;
+    buf_printf(err, "%s:%u:%u: invalid query: %s at `%.*s`", bad ? bad->origin : "rules", line, col,
+               query_error_name(qe), (int)tok, src.data + off);
+    buf_free(&src);
+    return false;
+  }
+  buf_free(&src);
+  self->report_capture = capture_id(self->query, "report");
+  self->npatterns = ts_query_pattern_count(self->query);
+  self->patterns = oom_xcalloc(self->npatterns, sizeof *self->patterns);
+  size_t ri = 0;
+  for (uint32_t p = 0; p < self->npatterns; p++) {
+    uint32_t start = ts_query_start_byte_for_pattern(self->query, p);
+    /* patterns come in source order, so the owning rule only moves forward */
+    for (;;) {
+      size_t next = ri + 1;
+      while (next < self->rules.len && self->rules.items[next]->builtin) next++;
+      if (self->rules.items[ri]->builtin || (next < self->rules.len && self->rules.items[next]->query_offset <= start))
+        ri = next;
+      else
+        break;
+    }
+    self->patterns[p].rule = ri;
+    oom_rule *r = self->rules.items[ri];
+    if (!predicates_compile(self->query, p, r, &self->patterns[p], &self->nslots, err)) return false;
+  }
+  for (size_t i = 0; i < self->rules.len; i++) {
+    oom_rule *r = self->rules.items[i];
+    if (r->builtin) continue;
+    if (self->report_capture < 0 || !strstr(r->text, "@report")) {
+      buf_printf(err, "%s:1: the query must capture the reported node as @report", r->origin);
+      return false;
+    }
+    if (!resolve_tmpl(self->query, &r->message, r, "the message", err)) return false;
+    for (size_t k = 0; k < r->edits.len; k++) {
+      edit_spec *e = &r->edits.items[k];
+      e->capture = capture_id(self->query, e->capture_name);
+      buf at = {0};
+      buf_printf(&at, "@%s", e->capture_name);
+      bool own = strstr(r->text, buf_str(&at)) != NULL;
+      buf_free(&at);
+      if (e->capture < 0 || !own) {
+        buf_printf(err, "%s:1: an edit targets @%s, which no pattern of this rule captures", r->origin, e->capture_name);
+        return false;
+      }
+      if (!resolve_tmpl(self->query, &e->text, r, "an edit", err)) return false;
+    }
+  }
+  return true;
+}
+
+
+oom_linter *oom_linter_new(const oom_options *options, char **error) {
+  oom_linter *self = oom_xcalloc(1, sizeof *self);
+  oom_options defaults = {0};
+  if (!options) options = &defaults;
+  buf err = {0};
+  bool ok = true;
+  for (const oom_embedded_file *f = oom_embedded_files; f->name && ok; f++) {
+    size_t n = strlen(f->name);
+    if (n < 4 || strcmp(f->name + n - 4, ".scm") != 0) continue; /* data tables */
+    buf origin = {0};
+    buf_printf(&origin, "rules/%s", f->name);
+    ok = add_rule(self, buf_str(&origin), f->data, f->length, &err);
+    buf_free(&origin);
+  }
+  for (size_t i = 0; i < options->rules_dirs.len && ok; i++) ok = load_dir(self, options->rules_dirs.items[i], &err);
+  if (ok) {
+    if (self->rules.len > 1) qsort(self->rules.items, self->rules.len, sizeof *self->rules.items, rule_cmp);
+    ok = compile(self, &err);
+  }
+  if (!ok) {
+    if (error) *error = oom_xstrdup(buf_str(&err));
+    buf_free(&err);
+    oom_linter_free(self);
+    return NULL;
+  }
+  buf_free(&err);
+  self->enabled = oom_xcalloc(self->rules.len, sizeof *self->enabled);
+  for (size_t i = 0; i < self->rules.len; i++) {
+    oom_rule *r = self->rules.items[i];
+    self->enabled[i] = options_code_enabled(options, r->code);
+    if (!strcmp(r->code, "OOM000")) self->syntax_rule = r;
+    if (!strcmp(r->code, "OOM001")) self->unused_noqa_rule = r;
+  }
+  return self;
+}
+
+
+void oom_linter_free(oom_linter *self) {
+  if (!self) return;
+  for (uint32_t p = 0; p < self->npatterns; p++) predicates_free(&self->patterns[p]);
+  free(self->patterns);
+  if (self->query) ts_query_delete(self->query);
+  for (size_t i = 0; i < self->rules.len; i++) {
+    rulefile_free(self->rules.items[i]);
+    free(self->rules.items[i]);
+  }
+  vec_free(&self->rules);
+  free(self->enabled);
+  free(self);
+}
+
+
+size_t oom_linter_rule_count(const oom_linter *self) {
+  return self->rules.len;
+}
+
+
+const oom_rule *oom_linter_rule(const oom_linter *self, size_t index) {
+  return index < self->rules.len ? self->rules.items[index] : NULL;
+}
+
+
+const oom_rule *oom_linter_find_rule(const oom_linter *self, const char *code) {
+  for (size_t i = 0; i < self->rules.len; i++)
+    if (!strcmp(self->rules.items[i]->code, code) || !strcmp(self->rules.items[i]->name, code))
+      return self->rules.items[i];
+  return NULL;
+}
+
+
+int oom_linter_rule_enabled(const oom_linter *self, const oom_rule *rule) {
+  for (size_t i = 0; i < self->rules.len; i++)
+    if (self->rules.items[i] == rule) return self->enabled[i];
+  return 0;
+}
+
+
+const char *oom_rule_code(const oom_rule *self) { return self->code; }
+const char *oom_rule_name(const oom_rule *self) { return self->name; }
+oom_severity oom_rule_severity(const oom_rule *self) { return self->severity; }
+const char *oom_rule_message(const oom_rule *self) { return self->message_src; }
+const char *oom_rule_doc(const oom_rule *self) { return self->doc; }
+const char *oom_rule_origin(const oom_rule *self) { return self->origin; }
+const char *oom_rule_fix_title(const oom_rule *self) { return self->fix_title; }
+
+
+const char *oom_rule_fix_applicability(const oom_rule *self) {
+  return self->fix < 0 ? NULL : oom_applicability_name((oom_applicability)self->fix);
+}
+
+
+const char *oom_severity_name(oom_severity s) {
+  switch (s) {
+  case OOM_SEVERITY_ERROR: return "error";
+  case OOM_SEVERITY_WARNING: return "warning";
+  default: return "info";
+  }
+}
+
+
+const char *oom_applicability_name(oom_applicability a) {
+  switch (a) {
+  case OOM_FIX_SAFE: return "safe";
+  case OOM_FIX_UNSAFE: return "unsafe";
+  default: return "display";
+  }
+}
+
+
+/* ---- worker ---- */
+
+oom_worker *oom_worker_new(const oom_linter *linter) {
+  const char *why = NULL;
+  TSParser *parser = parse_parser_new(&why);
+  if (!parser) return NULL;
+  oom_worker *self = oom_xcalloc(1, sizeof *self);
+  self->linter = linter;
+  self->parser = parser;
+  self->cursor = ts_query_cursor_new();
+  self->md = pcre2_match_data_create(16, NULL);
+  return self;
+}
+
+
+void oom_worker_free(oom_worker *self) {
+  if (!self) return;
+  ts_parser_delete(self->parser);
+  ts_query_cursor_delete(self->cursor);
+  pcre2_match_data_free(self->md);
+  free(self);
+}

@@ -1,0 +1,392 @@
+/* This file contains the query predicates: their table (the one place they
+ * are documented), their compilation when the linter is built (regexes are
+ * compiled and JIT-compiled once), and their evaluation per match. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/engine.h"
+#include "util/alloc.h"
+
+#define NODE_IS(n, t) (strcmp(ts_node_type(n), (t)) == 0)
+
+typedef enum { ARGS_NONE, ARGS_CAPTURE, ARGS_CAPTURE_STRING, ARGS_STRING } arg_shape;
+
+static const struct {
+  const char *name;
+  pred_kind kind;
+  arg_shape shape;
+  int min_strings, max_strings; /* strings after the capture */
+  const char *doc;
+} PREDICATES[] = {
+  {"eq", PRED_EQ, ARGS_CAPTURE, 0, 1, "`#eq? @a \"text\"` or `#eq? @a @b`: the texts are equal"},
+  {"match", PRED_MATCH, ARGS_CAPTURE_STRING, 1, 1, "`#match? @a \"RE\"`: PCRE2 regex RE matches somewhere in the text"},
+  {"any-of", PRED_ANY_OF, ARGS_CAPTURE_STRING, 1, 1000, "`#any-of? @a \"x\" \"y\" ...`: the text is one of the strings"},
+  {"oom-qualname", PRED_QUALNAME, ARGS_CAPTURE_STRING, 1, 1,
+   "`#oom-qualname? @x \"RE\"`: `@x` (a name, attribute chain, or a call's callee) resolves through imports and "
+   "aliases (`import torch as T`, `from torch import cuda`, `acc = torch.cuda`) to a dotted name that RE matches in full"},
+  {"oom-in-loop", PRED_IN_LOOP, ARGS_CAPTURE, 0, 0,
+   "`#oom-in-loop? @x`: `@x` is in the body of a per-iteration loop of its own function (a loop over a "
+   "DataLoader-like iterable, or whose body calls `.backward()`, `optimizer.step()` or a model)"},
+  {"oom-every-iteration", PRED_EVERY_ITERATION, ARGS_CAPTURE, 0, 0,
+   "`#oom-every-iteration? @x`: as `oom-in-loop?`, and not guarded by an `if` whose test uses `%` (periodic work "
+   "such as `if step % 100 == 0:`)"},
+  {"oom-in-no-grad", PRED_IN_NO_GRAD, ARGS_CAPTURE, 0, 0,
+   "`#oom-in-no-grad? @x`: `@x` runs with gradients off: under `with torch.no_grad()` / `inference_mode()` / "
+   "`set_grad_enabled(False)`, in a function decorated with one, or after `torch.set_grad_enabled(False)` in the "
+   "same block"},
+  {"oom-in-except", PRED_IN_EXCEPT, ARGS_CAPTURE, 0, 1,
+   "`#oom-in-except? @x [\"RE\"]`: `@x` is inside an `except` clause (whose exception type resolves to, or is "
+   "spelled as, a name RE matches in full, when RE is given; a bare `except:` catches everything)"},
+  {"oom-has-arg", PRED_HAS_ARG, ARGS_CAPTURE_STRING, 1, 2,
+   "`#oom-has-arg? @args \"NAME\" [\"POS\"]`: the argument list passes NAME as a keyword, or has more than POS "
+   "positional arguments when POS is given, or has `*args`/`**kwargs` that might pass it"},
+  {"oom-keyword-args-only", PRED_KEYWORD_ARGS_ONLY, ARGS_CAPTURE, 0, 0,
+   "`#oom-keyword-args-only? @args`: the argument list has no positional and no `*`/`**` arguments"},
+  {"oom-sole-backward", PRED_SOLE_BACKWARD, ARGS_CAPTURE, 0, 0,
+   "`#oom-sole-backward? @x`: `@x` is the only backward pass (`.backward()`, `torch.autograd.backward/grad`) in "
+   "one iteration of its per-iteration loop, and no inner loop repeats it"},
+  {"oom-file-calls", PRED_FILE_CALLS, ARGS_STRING, 1, 1,
+   "`#oom-file-calls? \"RE\"`: some call in the file resolves to a dotted name RE matches in full"},
+  {"oom-file-imports", PRED_FILE_IMPORTS, ARGS_STRING, 1, 1,
+   "`#oom-file-imports? \"RE\"`: the file imports a module whose dotted name RE matches in full"},
+  {"oom-file-mentions", PRED_FILE_MENTIONS, ARGS_STRING, 1, 1,
+   "`#oom-file-mentions? \"RE\"`: RE matches somewhere in the file's text (comments included: use it only to stay "
+   "silent, never to report)"},
+};
+#define NPREDICATES (sizeof PREDICATES / sizeof *PREDICATES)
+
+
+char *oom_linter_predicates_doc(void) {
+  buf out = {0};
+  buf_puts(&out, "Predicates a rule's query can use. Each has a negated form: `#not-eq?`, `#not-match?`,\n"
+                 "`#not-any-of?`, and `#oom-not-NAME?` for oomlint's own. In query strings `\\` escapes:\n"
+                 "write \"torch\\\\.load\" for the regex `torch\\.load`.\n\n");
+  for (size_t i = 0; i < NPREDICATES; i++) buf_printf(&out, "- %s\n", PREDICATES[i].doc);
+  return out.data;
+}
+
+
+static pcre2_code *compile_re(const char *pattern, bool full, buf *err) {
+  buf src = {0};
+  if (full) buf_printf(&src, "(?:%s)", pattern);
+  else buf_puts(&src, pattern);
+  int code;
+  PCRE2_SIZE off;
+  uint32_t flags = PCRE2_UTF | PCRE2_MATCH_INVALID_UTF | (full ? PCRE2_ANCHORED | PCRE2_ENDANCHORED : 0);
+  pcre2_code *re = pcre2_compile((PCRE2_SPTR)buf_str(&src), PCRE2_ZERO_TERMINATED, flags, &code, &off, NULL);
+  buf_free(&src);
+  if (!re) {
+    PCRE2_UCHAR msg[256];
+    pcre2_get_error_message(code, msg, sizeof msg);
+    buf_printf(err, "invalid regex \"%s\": %s", pattern, (const char *)msg);
+    return NULL;
+  }
+  pcre2_jit_compile(re, PCRE2_JIT_COMPLETE); /* falls back to the interpreter where JIT is missing */
+  return re;
+}
+
+
+static uint32_t pattern_line(const oom_rule *rule, const TSQuery *q, uint32_t pattern) {
+  uint32_t start = ts_query_start_byte_for_pattern(q, pattern) - rule->query_offset;
+  uint32_t line = 1;
+  for (uint32_t i = 0; i < start && i < rule->text_len; i++)
+    if (rule->text[i] == '\n') line++;
+  return line;
+}
+
+
+bool predicates_compile(const TSQuery *q, uint32_t pattern, const oom_rule *rule, pattern_info *out,
+                        uint32_t *next_slot, buf *err) {
+  uint32_t nsteps;
+  const TSQueryPredicateStep *steps = ts_query_predicates_for_pattern(q, pattern, &nsteps);
+  VEC(predicate) preds = {0};
+  buf why = {0};
+  uint32_t i = 0;
+  while (i < nsteps) {
+    /* one predicate: name, arguments, Done */
+    uint32_t j = i;
+    while (j < nsteps && steps[j].type != TSQueryPredicateStepTypeDone) j++;
+    if (steps[i].type != TSQueryPredicateStepTypeString) {
+      buf_puts(&why, "a predicate must start with its name");
+      break;
+    }
+    uint32_t len;
+    const char *name = ts_query_string_value_for_id(q, steps[i].value_id, &len);
+    char *nm = oom_xstrndup(name, len);
+    /* strip `#` and `?`; tree-sitter passes "eq?" */
+    size_t nlen = strlen(nm);
+    bool question = nlen && nm[nlen - 1] == '?';
+    if (question) nm[--nlen] = '\0';
+    bool negate = false;
+    const char *base = nm;
+    if (!strncmp(base, "not-", 4)) negate = true, base += 4;
+    else if (!strncmp(base, "oom-not-", 8)) {
+      negate = true;
+      nm[4] = '\0';
+      /* "oom-not-x" -> "oom-x" */
+      memmove(nm + 4, nm + 8, strlen(nm + 8) + 1);
+      base = nm;
+    }
+    size_t k;
+    for (k = 0; k < NPREDICATES; k++)
+      if (!strcmp(PREDICATES[k].name, base)) break;
+    if (k == NPREDICATES || !question) {
+      buf_printf(&why, "unknown predicate #%.*s (see `oomlint rule --predicates`)", (int)len, name);
+      free(nm);
+      break;
+    }
+    free(nm);
+    predicate p = {PREDICATES[k].kind, negate, -1, -1, NULL, 0, NULL, -1, 0};
+    uint32_t a = i + 1;
+    if (PREDICATES[k].shape != ARGS_STRING && PREDICATES[k].shape != ARGS_NONE) {
+      if (a >= j || steps[a].type != TSQueryPredicateStepTypeCapture) {
+        buf_printf(&why, "#%s? takes a capture first", PREDICATES[k].name);
+        break;
+      }
+      p.capture = (int)steps[a].value_id;
+      a++;
+    }
+    VEC(char *) strs = {0};
+    for (; a < j; a++) {
+      if (steps[a].type == TSQueryPredicateStepTypeCapture) {
+        if (p.kind == PRED_EQ && p.capture2 < 0 && strs.len == 0) {
+          p.capture2 = (int)steps[a].value_id;
+          continue;
+        }
+        buf_printf(&why, "#%s? takes strings after its capture", PREDICATES[k].name);
+        break;
+      }
+      uint32_t sl;
+      const char *sv = ts_query_string_value_for_id(q, steps[a].value_id, &sl);
+      vec_push(&strs, oom_xstrndup(sv, sl));
+    }
+    p.strings = strs.items;
+    p.nstrings = strs.len;
+    predicate *pp = &p;
+    if (!why.len) {
+      int n = (int)strs.len;
+      bool two_captures = p.kind == PRED_EQ && p.capture2 >= 0;
+      if (!two_captures && (n < PREDICATES[k].min_strings || n > PREDICATES[k].max_strings))
+        buf_printf(&why, "#%s? takes %d to %d string argument(s), got %d", PREDICATES[k].name,
+                   PREDICATES[k].min_strings, PREDICATES[k].max_strings, n);
+      else if (p.kind == PRED_EQ && !two_captures && n != 1)
+        buf_printf(&why, "#eq? takes a capture and a string or two captures");
+    }
+    if (!why.len) {
+      switch (p.kind) {
+      case PRED_MATCH: pp->re = compile_re(p.strings[0], false, &why); break;
+      case PRED_QUALNAME:
+      case PRED_FILE_CALLS:
+      case PRED_FILE_IMPORTS: pp->re = compile_re(p.strings[0], true, &why); break;
+      case PRED_IN_EXCEPT:
+        if (p.nstrings) pp->re = compile_re(p.strings[0], true, &why);
+        break;
+      case PRED_FILE_MENTIONS: pp->re = compile_re(p.strings[0], false, &why); break;
+      case PRED_HAS_ARG:
+        if (p.nstrings == 2) {
+          char *endp;
+          pp->number = strtol(p.strings[1], &endp, 10);
+          if (*endp || pp->number < 0) buf_printf(&why, "#oom-has-arg? position must be a number, got \"%s\"", p.strings[1]);
+        }
+        break;
+      default: break;
+      }
+    }
+    if (p.kind == PRED_FILE_CALLS || p.kind == PRED_FILE_IMPORTS || p.kind == PRED_FILE_MENTIONS)
+      pp->slot = (*next_slot)++;
+    vec_push(&preds, p);
+    if (why.len) break;
+    i = j + 1;
+  }
+  out->preds = preds.items;
+  out->npreds = preds.len;
+  if (why.len) {
+    buf_printf(err, "%s:%u: %s", rule->origin, pattern_line(rule, q, pattern), buf_str(&why));
+    buf_free(&why);
+    return false;
+  }
+  buf_free(&why);
+  return true;
+}
+
+
+void predicates_free(pattern_info *p) {
+  for (size_t i = 0; i < p->npreds; i++) {
+    for (size_t k = 0; k < p->preds[i].nstrings; k++) free(p->preds[i].strings[k]);
+    free(p->preds[i].strings);
+    if (p->preds[i].re) pcre2_code_free(p->preds[i].re);
+  }
+  free(p->preds);
+  p->preds = NULL;
+  p->npreds = 0;
+}
+
+
+/* ---- evaluation ---- */
+
+static bool find_capture(const TSQueryMatch *m, int id, TSNode *out) {
+  for (uint16_t i = 0; i < m->capture_count; i++)
+    if ((int)m->captures[i].index == id) {
+      *out = m->captures[i].node;
+      return true;
+    }
+  return false;
+}
+
+
+static bool re_match(const pcre2_code *re, const char *s, size_t len, pred_context *ctx) {
+  int rc = pcre2_match(re, (PCRE2_SPTR)s, len, 0, 0, ctx->md, NULL);
+  return rc >= 0;
+}
+
+
+static const char *node_text(const pred_context *ctx, TSNode n, size_t *len) {
+  uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+  if (e > ctx->length) e = (uint32_t)ctx->length;
+  if (s > e) s = e;
+  *len = e - s;
+  return ctx->source + s;
+}
+
+
+static bool text_equals(const pred_context *ctx, TSNode n, const char *s) {
+  size_t len;
+  const char *t = node_text(ctx, n, &len);
+  return strlen(s) == len && !memcmp(t, s, len);
+}
+
+
+static bool has_arg(const pred_context *ctx, TSNode args, const char *name, long pos) {
+  if (!NODE_IS(args, "argument_list")) return false;
+  uint32_t n = ts_node_named_child_count(args);
+  long positional = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode a = ts_node_named_child(args, i);
+    const char *t = ts_node_type(a);
+    if (!strcmp(t, "comment")) continue;
+    if (!strcmp(t, "list_splat") || !strcmp(t, "dictionary_splat")) return true;
+    if (!strcmp(t, "keyword_argument")) {
+      TSNode k = ts_node_child_by_field_name(a, "name", 4);
+      if (!ts_node_is_null(k) && text_equals(ctx, k, name)) return true;
+      continue;
+    }
+    positional++;
+  }
+  return pos >= 0 && positional > pos;
+}
+
+
+static bool keyword_args_only(TSNode args) {
+  if (!NODE_IS(args, "argument_list")) return false;
+  uint32_t n = ts_node_named_child_count(args);
+  for (uint32_t i = 0; i < n; i++) {
+    const char *t = ts_node_type(ts_node_named_child(args, i));
+    if (strcmp(t, "keyword_argument") != 0 && strcmp(t, "comment") != 0) return false;
+  }
+  return true;
+}
+
+
+static bool except_matches(pred_context *ctx, TSNode type, const pcre2_code *re) {
+  if (ts_node_is_null(type)) return true; /* bare except catches everything */
+  if (NODE_IS(type, "as_pattern") && ts_node_named_child_count(type)) type = ts_node_named_child(type, 0);
+  TSNode items[32];
+  uint32_t n = 0;
+  if (NODE_IS(type, "tuple") || NODE_IS(type, "parenthesized_expression")) {
+    uint32_t c = ts_node_named_child_count(type);
+    for (uint32_t i = 0; i < c && n < 32; i++) items[n++] = ts_node_named_child(type, i);
+  } else {
+    items[n++] = type;
+  }
+  for (uint32_t i = 0; i < n; i++) {
+    if (facts_qualname(ctx->model, items[i], ctx->tmp) && re_match(re, buf_str(ctx->tmp), ctx->tmp->len, ctx))
+      return true;
+    size_t len;
+    const char *t = node_text(ctx, items[i], &len);
+    if (re_match(re, t, len, ctx)) return true;
+  }
+  return false;
+}
+
+
+static bool file_level(const predicate *p, pred_context *ctx) {
+  signed char *cached = &ctx->file_cache[p->slot];
+  if (*cached >= 0) return *cached;
+  bool r = false;
+  const facts *f = ctx->model;
+  if (p->kind == PRED_FILE_CALLS) {
+    for (size_t i = 0; i < f->calls.len && !r; i++)
+      if (facts_qualname(f, f->calls.items[i].call, ctx->tmp)) r = re_match(p->re, buf_str(ctx->tmp), ctx->tmp->len, ctx);
+  } else if (p->kind == PRED_FILE_IMPORTS) {
+    for (size_t i = 0; i < f->imported_modules.len && !r; i++)
+      r = re_match(p->re, f->imported_modules.items[i], strlen(f->imported_modules.items[i]), ctx);
+  } else {
+    r = re_match(p->re, ctx->source, ctx->length, ctx);
+  }
+  *cached = r;
+  return r;
+}
+
+
+static bool eval(const predicate *p, const TSQueryMatch *m, pred_context *ctx) {
+  TSNode n = {0}, n2;
+  if (p->capture >= 0 && !find_capture(m, p->capture, &n)) return !p->negate; /* optional capture absent */
+  uint32_t pos = p->capture >= 0 ? ts_node_start_byte(n) : 0;
+  size_t len;
+  const char *t;
+  switch (p->kind) {
+  case PRED_EQ:
+    t = node_text(ctx, n, &len);
+    if (p->capture2 >= 0) {
+      if (!find_capture(m, p->capture2, &n2)) return !p->negate;
+      size_t len2;
+      const char *t2 = node_text(ctx, n2, &len2);
+      return len == len2 && !memcmp(t, t2, len);
+    }
+    return strlen(p->strings[0]) == len && !memcmp(t, p->strings[0], len);
+  case PRED_MATCH:
+    t = node_text(ctx, n, &len);
+    return re_match(p->re, t, len, ctx);
+  case PRED_ANY_OF:
+    for (size_t i = 0; i < p->nstrings; i++)
+      if (text_equals(ctx, n, p->strings[i])) return true;
+    return false;
+  case PRED_QUALNAME:
+    return facts_qualname(ctx->model, n, ctx->tmp) && re_match(p->re, buf_str(ctx->tmp), ctx->tmp->len, ctx);
+  case PRED_IN_LOOP:
+    return facts_iteration_loop_at(ctx->model, pos) >= 0;
+  case PRED_EVERY_ITERATION: {
+    int loop = facts_iteration_loop_at(ctx->model, pos);
+    return loop >= 0 && !facts_periodic_at(ctx->model, pos, loop);
+  }
+  case PRED_IN_NO_GRAD:
+    return facts_in_no_grad(ctx->model, pos);
+  case PRED_IN_EXCEPT: {
+    const facts_except *ex[16];
+    size_t k = facts_excepts_at(ctx->model, pos, ex, 16);
+    for (size_t i = 0; i < k; i++)
+      if (!p->re || except_matches(ctx, ex[i]->type, p->re)) return true;
+    return false;
+  }
+  case PRED_HAS_ARG:
+    return has_arg(ctx, n, p->strings[0], p->number);
+  case PRED_KEYWORD_ARGS_ONLY:
+    return keyword_args_only(n);
+  case PRED_SOLE_BACKWARD:
+    return facts_sole_backward(ctx->model, pos);
+  case PRED_FILE_CALLS:
+  case PRED_FILE_IMPORTS:
+  case PRED_FILE_MENTIONS:
+    return file_level(p, ctx);
+  }
+  return false;
+}
+
+
+bool predicates_pass(const pattern_info *p, const TSQueryMatch *m, pred_context *ctx) {
+  for (size_t i = 0; i < p->npreds; i++) {
+    const predicate *pr = &p->preds[i];
+    if (eval(pr, m, ctx) == pr->negate) return false;
+  }
+  return true;
+}

@@ -1,0 +1,122 @@
+/* This file contains the engine's per-document run: the one query over the
+ * tree, predicates per match, message rendering, fixes, and the rule that one
+ * range reports once per rule. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/engine.h"
+#include "util/alloc.h"
+
+#define MESSAGE_CAPTURE_MAX 60
+
+
+static bool find_capture(const TSQueryMatch *m, int id, TSNode *out) {
+  for (uint16_t i = 0; i < m->capture_count; i++)
+    if ((int)m->captures[i].index == id) {
+      *out = m->captures[i].node;
+      return true;
+    }
+  return false;
+}
+
+
+char *tmpl_render(const tmpl *t, const TSQueryMatch *m, const char *source, size_t length, arena *a, bool full) {
+  buf out = {0};
+  for (size_t i = 0; i < t->count; i++) {
+    const tmpl_part *p = &t->parts[i];
+    if (p->capture < 0) {
+      buf_append(&out, p->text, p->len);
+      continue;
+    }
+    TSNode n;
+    if (!find_capture(m, p->capture, &n)) continue;
+    uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+    if (e > length) e = (uint32_t)length;
+    if (s > e) s = e;
+    if (full) {
+      buf_append(&out, source + s, e - s);
+      continue;
+    }
+    /* one line, runs of white space collapsed, long text cut */
+    size_t shown = 0;
+    bool space = false;
+    for (uint32_t k = s; k < e; k++) {
+      char c = source[k];
+      if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+        space = true;
+        continue;
+      }
+      if (space && shown) buf_putc(&out, ' ');
+      space = false;
+      if (shown >= MESSAGE_CAPTURE_MAX) {
+        buf_puts(&out, "...");
+        break;
+      }
+      buf_putc(&out, c);
+      shown++;
+    }
+  }
+  char *r = arena_strndup(a, buf_str(&out), out.len);
+  buf_free(&out);
+  return r;
+}
+
+
+oom_diagnostic *diagnostic_new(oom_document *doc, const oom_rule *rule, const char *message, uint32_t start_byte,
+                               uint32_t end_byte) {
+  oom_diagnostic *d = arena_calloc(&doc->arena, sizeof *d);
+  d->rule = rule;
+  d->message = message;
+  d->start = document_position(doc, start_byte);
+  d->end = document_position(doc, end_byte);
+  vec_push(&doc->diagnostics, d);
+  return d;
+}
+
+
+void engine_run(const oom_linter *linter, oom_worker *worker, oom_document *doc, const facts *model) {
+  if (!linter->query) return;
+  signed char *cache = arena_alloc(&doc->arena, linter->nslots + 1);
+  memset(cache, -1, linter->nslots + 1);
+  buf tmp = {0};
+  pred_context ctx = {model, doc->text, doc->length, worker->md, cache, &tmp};
+  ts_query_cursor_exec(worker->cursor, linter->query, model->root);
+  size_t first = doc->diagnostics.len;
+  TSQueryMatch m;
+  while (ts_query_cursor_next_match(worker->cursor, &m)) {
+    const pattern_info *p = &linter->patterns[m.pattern_index];
+    if (!linter->enabled[p->rule]) continue;
+    const oom_rule *rule = linter->rules.items[p->rule];
+    TSNode report;
+    if (!find_capture(&m, linter->report_capture, &report)) continue;
+    if (!predicates_pass(p, &m, &ctx)) continue;
+    uint32_t s = ts_node_start_byte(report), e = ts_node_end_byte(report);
+    oom_edit *edits = NULL;
+    size_t nedits = 0;
+    bool has_edits = rule->edits.len && edits_build(rule, &m, doc->text, doc->length, &doc->arena, &edits, &nedits);
+    /* one diagnostic per rule and range: the first that can make its edits */
+    oom_diagnostic *same = NULL;
+    for (size_t i = first; i < doc->diagnostics.len; i++) {
+      oom_diagnostic *d = doc->diagnostics.items[i];
+      if (d->rule == rule && d->start.byte == s && d->end.byte == e) same = d;
+    }
+    if (same && (!has_edits || (same->fix && same->fix->nedits))) continue;
+    char *msg = tmpl_render(&rule->message, &m, doc->text, doc->length, &doc->arena, false);
+    oom_fix *fix = NULL;
+    if (rule->fix >= 0) {
+      fix = arena_calloc(&doc->arena, sizeof *fix);
+      fix->applicability = has_edits ? (oom_applicability)rule->fix : OOM_FIX_DISPLAY;
+      fix->title = rule->fix_title;
+      fix->edits = has_edits ? edits : NULL;
+      fix->nedits = has_edits ? nedits : 0;
+    }
+    if (same) {
+      same->message = msg;
+      same->fix = fix;
+      continue;
+    }
+    oom_diagnostic *d = diagnostic_new(doc, rule, msg, s, e);
+    d->fix = fix;
+  }
+  buf_free(&tmp);
+}

@@ -1,0 +1,416 @@
+/* This file contains the walk that builds a file's facts: one pass over the
+ * tree with a cursor and an explicit stack of enclosing functions and loops,
+ * then a resolution step that needs the whole file (imports may follow their
+ * use, classes may be defined after the loops that call them). */
+#include "facts/facts.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/alloc.h"
+
+#define NODE_IS(n, t) (strcmp(ts_node_type(n), (t)) == 0)
+
+typedef struct {
+  TSNode node;
+  int function; /* index into functions, -1 */
+  int loop;     /* index into loops, -1 */
+} frame;
+
+typedef struct {
+  facts *f;
+  VEC(frame) stack;
+} walker;
+
+
+static const char *text_of(const facts *f, TSNode n, uint32_t *len) {
+  uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+  if (e > f->length) e = (uint32_t)f->length;
+  if (s > e) s = e;
+  *len = e - s;
+  return f->source + s;
+}
+
+
+bool facts_node_is(const facts *self, TSNode node, const char *s) {
+  uint32_t len;
+  const char *t = text_of(self, node, &len);
+  return strlen(s) == len && memcmp(t, s, len) == 0;
+}
+
+
+static facts_span span_of(TSNode n) {
+  return (facts_span){ts_node_start_byte(n), ts_node_end_byte(n)};
+}
+
+
+static bool span_has(facts_span s, uint32_t pos) {
+  return pos >= s.start && pos < s.end;
+}
+
+
+static int current_function(const walker *w) {
+  return w->stack.len ? w->stack.items[w->stack.len - 1].function : -1;
+}
+
+
+static int current_loop(const walker *w) {
+  return w->stack.len ? w->stack.items[w->stack.len - 1].loop : -1;
+}
+
+
+static void push_frame(walker *w, TSNode n, int function, int loop) {
+  frame fr = {n, function, loop};
+  vec_push(&w->stack, fr);
+}
+
+
+static void add_binding(facts *f, TSNode name, facts_binding_kind kind, char *qualname, TSNode value) {
+  uint32_t len;
+  const char *t = text_of(f, name, &len);
+  facts_binding b = {t, len, ts_node_start_byte(name), kind, qualname, value};
+  vec_push(&f->bindings, b);
+}
+
+
+static char *dotted_text(const facts *f, TSNode n) {
+  /* dotted names never contain spaces worth keeping: `torch . cuda` is rare
+   * but legal, so rebuild from the identifiers */
+  buf b = {0};
+  uint32_t count = ts_node_named_child_count(n);
+  if (!NODE_IS(n, "dotted_name")) count = 0;
+  if (count == 0) {
+    uint32_t len;
+    const char *t = text_of(f, n, &len);
+    buf_append(&b, t, len);
+  }
+  for (uint32_t i = 0; i < count; i++) {
+    uint32_t len;
+    const char *t = text_of(f, ts_node_named_child(n, i), &len);
+    if (i) buf_putc(&b, '.');
+    buf_append(&b, t, len);
+  }
+  char *out = oom_xstrdup(buf_str(&b));
+  buf_free(&b);
+  return out;
+}
+
+
+static void visit_import(facts *f, TSNode n) {
+  uint32_t count = ts_node_named_child_count(n);
+  for (uint32_t i = 0; i < count; i++) {
+    TSNode c = ts_node_named_child(n, i);
+    if (NODE_IS(c, "dotted_name")) {
+      /* `import a.b.c` binds `a` */
+      char *mod = dotted_text(f, c);
+      vec_push(&f->imported_modules, mod);
+      TSNode first = ts_node_named_child(c, 0);
+      uint32_t len;
+      const char *t = text_of(f, first, &len);
+      add_binding(f, first, BINDING_IMPORT, oom_xstrndup(t, len), NULL_NODE);
+    } else if (NODE_IS(c, "aliased_import")) {
+      TSNode name = ts_node_child_by_field_name(c, "name", 4);
+      TSNode alias = ts_node_child_by_field_name(c, "alias", 5);
+      if (ts_node_is_null(name) || ts_node_is_null(alias)) continue;
+      char *mod = dotted_text(f, name);
+      vec_push(&f->imported_modules, oom_xstrdup(mod));
+      add_binding(f, alias, BINDING_IMPORT, mod, NULL_NODE);
+    }
+  }
+}
+
+
+static void visit_import_from(facts *f, TSNode n) {
+  TSNode module = ts_node_child_by_field_name(n, "module_name", 11);
+  if (ts_node_is_null(module) || !NODE_IS(module, "dotted_name")) return; /* relative */
+  char *mod = dotted_text(f, module);
+  vec_push(&f->imported_modules, mod);
+  uint32_t count = ts_node_named_child_count(n);
+  for (uint32_t i = 0; i < count; i++) {
+    TSNode c = ts_node_named_child(n, i);
+    if (ts_node_eq(c, module)) continue;
+    TSNode name = c, bound = c;
+    if (NODE_IS(c, "aliased_import")) {
+      name = ts_node_child_by_field_name(c, "name", 4);
+      bound = ts_node_child_by_field_name(c, "alias", 5);
+      if (ts_node_is_null(name) || ts_node_is_null(bound)) continue;
+    } else if (!NODE_IS(c, "dotted_name")) {
+      continue; /* wildcard */
+    }
+    char *leaf = dotted_text(f, name);
+    buf q = {0};
+    buf_printf(&q, "%s.%s", mod, leaf);
+    free(leaf);
+    vec_push(&f->imported_modules, oom_xstrdup(buf_str(&q)));
+    if (NODE_IS(bound, "dotted_name")) bound = ts_node_named_child(bound, 0);
+    add_binding(f, bound, BINDING_IMPORT, oom_xstrdup(buf_str(&q)), NULL_NODE);
+    buf_free(&q);
+  }
+}
+
+
+static void visit_assignment(facts *f, TSNode n) {
+  TSNode left = ts_node_child_by_field_name(n, "left", 4);
+  TSNode right = ts_node_child_by_field_name(n, "right", 5);
+  if (ts_node_is_null(left) || ts_node_is_null(right)) return;
+  if (NODE_IS(left, "attribute")) {
+    TSNode obj = ts_node_child_by_field_name(left, "object", 6);
+    if (NODE_IS(obj, "identifier") && facts_node_is(f, obj, "self")) {
+      facts_assign a = {left, right};
+      vec_push(&f->assigns, a);
+    }
+    return;
+  }
+  if (!NODE_IS(left, "identifier")) return;
+  facts_assign a = {left, right};
+  vec_push(&f->assigns, a);
+  bool alias = (NODE_IS(right, "identifier") || NODE_IS(right, "attribute"));
+  add_binding(f, left, alias ? BINDING_ALIAS : BINDING_OTHER, NULL, right);
+}
+
+
+static bool condition_is_periodic(TSNode cond) {
+  /* any `%` in the test: `if step % 100 == 0`, `if (i + 1) % k == 0 and ...` */
+  TSTreeCursor c = ts_tree_cursor_new(cond);
+  bool found = false;
+  for (;;) {
+    TSNode n = ts_tree_cursor_current_node(&c);
+    if (NODE_IS(n, "binary_operator")) {
+      TSNode op = ts_node_child_by_field_name(n, "operator", 8);
+      if (!ts_node_is_null(op) && NODE_IS(op, "%")) { found = true; break; }
+    }
+    if (ts_tree_cursor_goto_first_child(&c)) continue;
+    bool up = false;
+    while (!ts_tree_cursor_goto_next_sibling(&c)) {
+      if (!ts_tree_cursor_goto_parent(&c)) { up = true; break; }
+      if (ts_node_eq(ts_tree_cursor_current_node(&c), cond)) { up = true; break; }
+    }
+    if (up) break;
+  }
+  ts_tree_cursor_delete(&c);
+  return found;
+}
+
+
+static void enter(walker *w, TSNode n) {
+  facts *f = w->f;
+  const char *type = ts_node_type(n);
+  switch (type[0]) {
+  case 'a':
+    if (!strcmp(type, "assignment")) visit_assignment(f, n);
+    else if (!strcmp(type, "aliased_import")) {}
+    break;
+  case 'c':
+    if (!strcmp(type, "call")) {
+      facts_call c = {n, current_loop(w), current_function(w)};
+      vec_push(&f->calls, c);
+    } else if (!strcmp(type, "comment")) {
+      vec_push(&f->comments, span_of(n));
+    } else if (!strcmp(type, "class_definition")) {
+      TSNode name = ts_node_child_by_field_name(n, "name", 4);
+      facts_class k = {n, ts_node_child_by_field_name(n, "superclasses", 12), NULL, 0, false};
+      if (!ts_node_is_null(name)) k.name = text_of(f, name, &k.name_len);
+      vec_push(&f->classes, k);
+      /* a class body is a new scope: loops outside do not run it per batch */
+      push_frame(w, n, current_function(w), -1);
+    }
+    break;
+  case 'e':
+    if (!strcmp(type, "except_clause")) {
+      facts_except e = {span_of(n), NULL_NODE};
+      TSNode v = ts_node_child_by_field_name(n, "value", 5);
+      if (!ts_node_is_null(v)) e.type = v;
+      else if (ts_node_named_child_count(n) > 0 && !NODE_IS(ts_node_named_child(n, 0), "block"))
+        e.type = ts_node_named_child(n, 0);
+      vec_push(&f->excepts, e);
+    } else if (!strcmp(type, "expression_statement") && ts_node_named_child_count(n) == 1) {
+      TSNode call = ts_node_named_child(n, 0);
+      if (NODE_IS(call, "call")) {
+        TSNode fn = ts_node_child_by_field_name(call, "function", 8);
+        uint32_t len;
+        const char *t = text_of(f, fn, &len);
+        if (len >= 16 && !memcmp(t + len - 16, "set_grad_enabled", 16)) {
+          TSNode args = ts_node_child_by_field_name(call, "arguments", 9);
+          if (!ts_node_is_null(args) && ts_node_named_child_count(args) >= 1) {
+            TSNode a0 = ts_node_named_child(args, 0);
+            TSNode parent = ts_node_parent(n);
+            facts_region r = {{ts_node_end_byte(n), ts_node_end_byte(parent)}, call};
+            if (NODE_IS(a0, "false")) vec_push(&f->set_grad_false, r);
+            else if (NODE_IS(a0, "true")) vec_push(&f->set_grad_true, r);
+          }
+        }
+      }
+    }
+    break;
+  case 'f':
+    if (!strcmp(type, "function_definition")) {
+      TSNode body = ts_node_child_by_field_name(n, "body", 4);
+      facts_function fn = {span_of(n), ts_node_is_null(body) ? span_of(n) : span_of(body),
+                           current_function(w), n, false};
+      vec_push(&f->functions, fn);
+      push_frame(w, n, (int)f->functions.len - 1, -1);
+    } else if (!strcmp(type, "for_statement")) goto loop;
+    break;
+  case 'i':
+    if (!strcmp(type, "import_statement")) visit_import(f, n);
+    else if (!strcmp(type, "import_from_statement")) visit_import_from(f, n);
+    else if (!strcmp(type, "if_statement")) {
+      TSNode cond = ts_node_child_by_field_name(n, "condition", 9);
+      TSNode cons = ts_node_child_by_field_name(n, "consequence", 11);
+      if (!ts_node_is_null(cond) && !ts_node_is_null(cons) && condition_is_periodic(cond))
+        vec_push(&f->periodic, span_of(cons));
+    }
+    break;
+  case 'w':
+    if (!strcmp(type, "while_statement")) goto loop;
+    if (!strcmp(type, "with_statement")) {
+      TSNode body = ts_node_child_by_field_name(n, "body", 4);
+      if (ts_node_is_null(body)) break;
+      TSNode clause = ts_node_named_child(n, 0);
+      if (ts_node_is_null(clause) || !NODE_IS(clause, "with_clause")) break;
+      uint32_t count = ts_node_named_child_count(clause);
+      for (uint32_t i = 0; i < count; i++) {
+        TSNode item = ts_node_named_child(clause, i);
+        TSNode v = ts_node_child_by_field_name(item, "value", 5);
+        if (ts_node_is_null(v)) continue;
+        if (NODE_IS(v, "as_pattern") && ts_node_named_child_count(v) > 0) v = ts_node_named_child(v, 0);
+        facts_region r = {span_of(body), v};
+        vec_push(&f->with_items, r);
+      }
+    }
+    break;
+  default:
+    break;
+  }
+  return;
+loop: {
+    TSNode body = ts_node_child_by_field_name(n, "body", 4);
+    facts_loop l = {ts_node_is_null(body) ? span_of(n) : span_of(body), current_function(w),
+                    current_loop(w), n, 0, false};
+    vec_push(&f->loops, l);
+    push_frame(w, n, current_function(w), (int)f->loops.len - 1);
+  }
+}
+
+
+static void leave(walker *w, TSNode n) {
+  if (w->stack.len && ts_node_eq(w->stack.items[w->stack.len - 1].node, n)) w->stack.len--;
+}
+
+
+static int binding_cmp(const void *a, const void *b) {
+  const facts_binding *x = a, *y = b;
+  uint32_t n = x->name_len < y->name_len ? x->name_len : y->name_len;
+  int c = memcmp(x->name, y->name, n);
+  if (c) return c;
+  if (x->name_len != y->name_len) return x->name_len < y->name_len ? -1 : 1;
+  return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+
+/* defined in resolve.c: everything that needs the whole file */
+void facts__resolve(facts *self);
+
+
+void facts_build(facts *self, TSNode root, const char *source, size_t length) {
+  memset(self, 0, sizeof *self);
+  self->source = source;
+  self->length = length;
+  self->root = root;
+  walker w = {self, {0}};
+  TSTreeCursor c = ts_tree_cursor_new(root);
+  for (;;) {
+    TSNode n = ts_tree_cursor_current_node(&c);
+    enter(&w, n);
+    if (ts_tree_cursor_goto_first_child(&c)) continue;
+    for (;;) {
+      leave(&w, ts_tree_cursor_current_node(&c));
+      if (ts_tree_cursor_goto_next_sibling(&c)) break;
+      if (!ts_tree_cursor_goto_parent(&c)) goto done;
+    }
+  }
+done:
+  ts_tree_cursor_delete(&c);
+  vec_free(&w.stack);
+  if (self->bindings.len > 1)
+    qsort(self->bindings.items, self->bindings.len, sizeof *self->bindings.items, binding_cmp);
+  facts__resolve(self);
+}
+
+
+void facts_free(facts *self) {
+  for (size_t i = 0; i < self->bindings.len; i++) free(self->bindings.items[i].qualname);
+  for (size_t i = 0; i < self->imported_modules.len; i++) free(self->imported_modules.items[i]);
+  for (size_t i = 0; i < self->module_names.len; i++) free(self->module_names.items[i]);
+  vec_free(&self->bindings);
+  vec_free(&self->functions);
+  vec_free(&self->loops);
+  vec_free(&self->calls);
+  vec_free(&self->excepts);
+  vec_free(&self->periodic);
+  vec_free(&self->no_grad);
+  vec_free(&self->with_items);
+  vec_free(&self->set_grad_false);
+  vec_free(&self->set_grad_true);
+  vec_free(&self->classes);
+  vec_free(&self->assigns);
+  vec_free(&self->comments);
+  vec_free(&self->imported_modules);
+  vec_free(&self->module_names);
+}
+
+
+int facts_function_at(const facts *self, uint32_t pos) {
+  /* functions are in document order; the last one containing POS is innermost */
+  int found = -1;
+  for (size_t i = 0; i < self->functions.len; i++) {
+    if (self->functions.items[i].whole.start > pos) break;
+    if (span_has(self->functions.items[i].body, pos)) found = (int)i;
+  }
+  return found;
+}
+
+
+int facts_iteration_loop_at(const facts *self, uint32_t pos) {
+  int fn = facts_function_at(self, pos);
+  int found = -1;
+  for (size_t i = 0; i < self->loops.len; i++) {
+    const facts_loop *l = &self->loops.items[i];
+    if (l->body.start > pos) break;
+    if (l->function == fn && l->per_iteration && span_has(l->body, pos)) found = (int)i;
+  }
+  /* a class body between the loop and POS is not run per iteration */
+  if (found >= 0) {
+    for (size_t i = 0; i < self->classes.len; i++) {
+      facts_span k = span_of(self->classes.items[i].node);
+      if (span_has(k, pos) && k.start > self->loops.items[found].body.start) return -1;
+    }
+  }
+  return found;
+}
+
+
+bool facts_periodic_at(const facts *self, uint32_t pos, int loop) {
+  if (loop < 0) return false;
+  facts_span lb = self->loops.items[loop].body;
+  for (size_t i = 0; i < self->periodic.len; i++) {
+    facts_span p = self->periodic.items[i];
+    if (span_has(p, pos) && p.start >= lb.start) return true;
+  }
+  return false;
+}
+
+
+bool facts_in_no_grad(const facts *self, uint32_t pos) {
+  for (size_t i = 0; i < self->no_grad.len; i++)
+    if (span_has(self->no_grad.items[i], pos)) return true;
+  return false;
+}
+
+
+size_t facts_excepts_at(const facts *self, uint32_t pos, const facts_except **out, size_t max) {
+  size_t n = 0;
+  for (size_t i = self->excepts.len; i-- > 0 && n < max;)
+    if (span_has(self->excepts.items[i].body, pos)) out[n++] = &self->excepts.items[i];
+  return n;
+}

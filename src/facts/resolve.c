@@ -1,0 +1,421 @@
+/* This file contains the facts that need the whole file: name resolution
+ * through imports and aliases, no-grad regions, nn.Module classes and
+ * instances, and which loops run once per batch. */
+#include "facts/facts.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/alloc.h"
+
+#define NODE_IS(n, t) (strcmp(ts_node_type(n), (t)) == 0)
+#define MAX_ALIAS_HOPS 16
+#define MAX_CHAIN 64
+
+
+static const char *text_of(const facts *f, TSNode n, uint32_t *len) {
+  uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+  if (e > f->length) e = (uint32_t)f->length;
+  if (s > e) s = e;
+  *len = e - s;
+  return f->source + s;
+}
+
+
+static bool text_is(const facts *f, TSNode n, const char *s) {
+  return facts_node_is(f, n, s);
+}
+
+
+/* The binding of NAME in effect at POS: the latest one before POS, else the
+ * first (a function body may use a module name bound below it). */
+static const facts_binding *lookup(const facts *f, const char *name, uint32_t len, uint32_t pos) {
+  size_t lo = 0, hi = f->bindings.len;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    const facts_binding *b = &f->bindings.items[mid];
+    uint32_t n = b->name_len < len ? b->name_len : len;
+    int c = memcmp(b->name, name, n);
+    if (!c) c = b->name_len < len ? -1 : b->name_len > len;
+    if (c < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  const facts_binding *first = NULL, *best = NULL;
+  for (size_t i = lo; i < f->bindings.len; i++) {
+    const facts_binding *b = &f->bindings.items[i];
+    if (b->name_len != len || memcmp(b->name, name, len)) break;
+    if (!first) first = b;
+    if (b->pos < pos) best = b;
+  }
+  return best ? best : first;
+}
+
+
+bool facts_qualname(const facts *self, TSNode node, buf *out) {
+  buf_clear(out);
+  if (ts_node_is_null(node)) return false;
+  if (NODE_IS(node, "call")) node = ts_node_child_by_field_name(node, "function", 8);
+  if (ts_node_is_null(node)) return false;
+  TSNode parts[MAX_CHAIN];
+  size_t nparts = 0;
+  uint32_t use = ts_node_start_byte(node);
+  const char *base = NULL;
+  for (int hop = 0; hop < MAX_ALIAS_HOPS && !base; hop++) {
+    while (NODE_IS(node, "attribute")) {
+      if (nparts == MAX_CHAIN) return false;
+      parts[nparts++] = ts_node_child_by_field_name(node, "attribute", 9);
+      node = ts_node_child_by_field_name(node, "object", 6);
+      if (ts_node_is_null(node)) return false;
+    }
+    if (!NODE_IS(node, "identifier")) return false;
+    uint32_t len;
+    const char *name = text_of(self, node, &len);
+    const facts_binding *b = lookup(self, name, len, use);
+    if (!b) return false;
+    if (b->kind == BINDING_IMPORT) base = b->qualname;
+    else if (b->kind == BINDING_ALIAS && !ts_node_eq(b->value, node)) {
+      node = b->value;
+      use = b->pos;
+    } else {
+      return false;
+    }
+  }
+  if (!base) return false;
+  buf_puts(out, base);
+  while (nparts) {
+    TSNode p = parts[--nparts];
+    if (ts_node_is_null(p)) return false;
+    uint32_t len;
+    const char *t = text_of(self, p, &len);
+    buf_putc(out, '.');
+    buf_append(out, t, len);
+  }
+  return true;
+}
+
+
+static bool qualname_is(const facts *f, TSNode node, const char *const *names, buf *tmp) {
+  if (!facts_qualname(f, node, tmp)) return false;
+  for (size_t i = 0; names[i]; i++)
+    if (!strcmp(buf_str(tmp), names[i])) return true;
+  return false;
+}
+
+
+static TSNode first_arg(TSNode call) {
+  TSNode args = ts_node_child_by_field_name(call, "arguments", 9);
+  if (ts_node_is_null(args) || ts_node_named_child_count(args) == 0) return NULL_NODE;
+  return ts_node_named_child(args, 0);
+}
+
+
+static const char *const NO_GRAD_CONTEXTS[] = {
+  "torch.no_grad", "torch.autograd.no_grad", "torch.autograd.grad_mode.no_grad",
+  "torch.inference_mode", "torch.autograd.inference_mode", "torch.autograd.grad_mode.inference_mode",
+  NULL};
+static const char *const SET_GRAD_ENABLED[] = {
+  "torch.set_grad_enabled", "torch.autograd.set_grad_enabled",
+  "torch.autograd.grad_mode.set_grad_enabled", NULL};
+
+
+/* Whether EXPR (a with-item value or a decorator) turns gradients off. */
+static bool is_no_grad_expr(const facts *f, TSNode expr, buf *tmp) {
+  if (NODE_IS(expr, "call")) {
+    TSNode fn = ts_node_child_by_field_name(expr, "function", 8);
+    TSNode a0 = first_arg(expr);
+    bool arg_false = !ts_node_is_null(a0) && NODE_IS(a0, "false");
+    if (qualname_is(f, fn, NO_GRAD_CONTEXTS, tmp)) return !arg_false; /* inference_mode(False) */
+    if (qualname_is(f, fn, SET_GRAD_ENABLED, tmp)) return arg_false;
+    return false;
+  }
+  /* `@torch.no_grad` without parentheses (PyTorch >= 2.0) */
+  return qualname_is(f, expr, NO_GRAD_CONTEXTS, tmp);
+}
+
+
+static void resolve_no_grad(facts *f, buf *tmp) {
+  for (size_t i = 0; i < f->with_items.len; i++)
+    if (is_no_grad_expr(f, f->with_items.items[i].candidate, tmp))
+      vec_push(&f->no_grad, f->with_items.items[i].span);
+  for (size_t i = 0; i < f->functions.len; i++) {
+    facts_function *fn = &f->functions.items[i];
+    TSNode parent = ts_node_parent(fn->node);
+    if (ts_node_is_null(parent) || !NODE_IS(parent, "decorated_definition")) continue;
+    uint32_t count = ts_node_named_child_count(parent);
+    for (uint32_t k = 0; k < count; k++) {
+      TSNode d = ts_node_named_child(parent, k);
+      if (!NODE_IS(d, "decorator") || ts_node_named_child_count(d) == 0) continue;
+      if (is_no_grad_expr(f, ts_node_named_child(d, 0), tmp)) {
+        fn->no_grad = true;
+        vec_push(&f->no_grad, fn->body);
+      }
+    }
+  }
+  /* `torch.set_grad_enabled(False)` as a statement: off until the block ends
+   * or a later `set_grad_enabled(True)` in the same block */
+  for (size_t i = 0; i < f->set_grad_false.len; i++) {
+    facts_region r = f->set_grad_false.items[i];
+    TSNode fn = ts_node_child_by_field_name(r.candidate, "function", 8);
+    if (!qualname_is(f, fn, SET_GRAD_ENABLED, tmp)) continue;
+    for (size_t k = 0; k < f->set_grad_true.len; k++) {
+      facts_region t = f->set_grad_true.items[k];
+      if (t.span.end == r.span.end && t.span.start > r.span.start && t.span.start < r.span.end)
+        r.span.end = ts_node_start_byte(t.candidate);
+    }
+    vec_push(&f->no_grad, r.span);
+  }
+}
+
+
+static bool has_name(const facts *f, const char *s, size_t len) {
+  for (size_t i = 0; i < f->module_names.len; i++)
+    if (strlen(f->module_names.items[i]) == len && !memcmp(f->module_names.items[i], s, len)) return true;
+  return false;
+}
+
+
+static bool is_module_class_name(const facts *f, const char *s, size_t len) {
+  for (size_t i = 0; i < f->classes.len; i++)
+    if (f->classes.items[i].is_module && f->classes.items[i].name_len == len &&
+        !memcmp(f->classes.items[i].name, s, len))
+      return true;
+  return false;
+}
+
+
+static bool contains(const char *s, size_t len, const char *needle) {
+  size_t n = strlen(needle);
+  for (size_t i = 0; i + n <= len; i++)
+    if (!memcmp(s + i, needle, n)) return true;
+  return false;
+}
+
+
+static bool starts_with(const char *s, const char *prefix) {
+  return !strncmp(s, prefix, strlen(prefix));
+}
+
+
+/* Names an expression that is an nn.Module instance, when it is one. */
+static bool is_module_expr(const facts *f, TSNode e, buf *tmp) {
+  uint32_t len;
+  const char *t;
+  for (int guard = 0; guard < 8; guard++) {
+    if (NODE_IS(e, "identifier") || NODE_IS(e, "attribute")) {
+      t = text_of(f, e, &len);
+      return has_name(f, t, len);
+    }
+    if (!NODE_IS(e, "call")) return false;
+    TSNode fn = ts_node_child_by_field_name(e, "function", 8);
+    if (ts_node_is_null(fn)) return false;
+    if (NODE_IS(fn, "attribute")) {
+      TSNode attr = ts_node_child_by_field_name(fn, "attribute", 9);
+      TSNode obj = ts_node_child_by_field_name(fn, "object", 6);
+      static const char *const same_module[] = {"to", "cuda", "cpu", "train", "eval", "half",
+                                                "float", "bfloat16", "double", "requires_grad_", NULL};
+      for (size_t i = 0; same_module[i]; i++)
+        if (text_is(f, attr, same_module[i])) { e = obj; goto next; }
+      if (text_is(f, attr, "from_pretrained")) {
+        t = text_of(f, obj, &len);
+        return contains(t, len, "Model") || contains(t, len, "For");
+      }
+    }
+    if (NODE_IS(fn, "identifier")) {
+      t = text_of(f, fn, &len);
+      if (is_module_class_name(f, t, len)) return true;
+    }
+    if (!facts_qualname(f, fn, tmp)) return false;
+    {
+      const char *q = buf_str(tmp);
+      if (!strcmp(q, "torch.compile") || !strcmp(q, "torch.nn.parallel.DistributedDataParallel") ||
+          !strcmp(q, "timm.create_model") || starts_with(q, "torchvision.models."))
+        return true;
+      if (starts_with(q, "torch.nn.") && isupper((unsigned char)q[9]) && !strchr(q + 9, '.') &&
+          strncmp(q + 9, "Parameter", 9) != 0)
+        return true;
+      return false;
+    }
+  next:;
+  }
+  return false;
+}
+
+
+static bool is_module_base(const facts *f, TSNode base, buf *tmp) {
+  uint32_t len;
+  const char *t = text_of(f, base, &len);
+  if (NODE_IS(base, "identifier") && is_module_class_name(f, t, len)) return true;
+  if (!facts_qualname(f, base, tmp)) return false;
+  const char *q = buf_str(tmp);
+  return !strcmp(q, "torch.nn.Module") || !strcmp(q, "torch.nn.modules.module.Module") ||
+         (starts_with(q, "torch.nn.") && isupper((unsigned char)q[9]) && !strchr(q + 9, '.')) ||
+         !strcmp(q, "pytorch_lightning.LightningModule") || !strcmp(q, "lightning.LightningModule") ||
+         !strcmp(q, "lightning.pytorch.LightningModule") || !strcmp(q, "transformers.PreTrainedModel");
+}
+
+
+static void resolve_modules(facts *f, buf *tmp) {
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t i = 0; i < f->classes.len; i++) {
+      facts_class *k = &f->classes.items[i];
+      if (k->is_module || ts_node_is_null(k->bases)) continue;
+      uint32_t n = ts_node_named_child_count(k->bases);
+      for (uint32_t j = 0; j < n && !k->is_module; j++)
+        if (is_module_base(f, ts_node_named_child(k->bases, j), tmp)) k->is_module = changed = true;
+    }
+  }
+  /* bounded: each pass adds a name or stops */
+  for (int pass = 0; pass < 4; pass++) {
+    size_t before = f->module_names.len;
+    for (size_t i = 0; i < f->assigns.len; i++) {
+      uint32_t len;
+      const char *t = text_of(f, f->assigns.items[i].left, &len);
+      if (has_name(f, t, len)) continue;
+      if (is_module_expr(f, f->assigns.items[i].right, tmp)) vec_push(&f->module_names, oom_xstrndup(t, len));
+    }
+    if (f->module_names.len == before) break;
+  }
+}
+
+
+static bool looks_like_optimizer(const char *s, size_t len) {
+  /* optimizer, optim, opt, g_optimizer, opt_d, scaler (GradScaler.step) */
+  char lower[64];
+  if (len >= sizeof lower) return false;
+  for (size_t i = 0; i < len; i++) lower[i] = (char)tolower((unsigned char)s[i]);
+  lower[len] = '\0';
+  const char *last = strrchr(lower, '.');
+  const char *name = last ? last + 1 : lower;
+  return strstr(name, "optim") || !strncmp(name, "opt", 3) || strstr(name, "_opt") ||
+         strstr(name, "scaler");
+}
+
+
+static bool is_loader_name(const char *s, size_t len) {
+  const char *last = s;
+  for (size_t i = 0; i < len; i++)
+    if (s[i] == '.') last = s + i + 1;
+  size_t n = len - (size_t)(last - s);
+  char lower[64];
+  if (n >= sizeof lower) return false;
+  for (size_t i = 0; i < n; i++) lower[i] = (char)tolower((unsigned char)last[i]);
+  lower[n] = '\0';
+  return (n >= 6 && !strcmp(lower + n - 6, "loader")) || !strcmp(lower, "batches") ||
+         (n > 8 && !strcmp(lower + n - 8, "_batches"));
+}
+
+
+static bool is_loader_expr(const facts *f, TSNode e, buf *tmp) {
+  for (int guard = 0; guard < 4 && NODE_IS(e, "call"); guard++) {
+    /* enumerate(loader), tqdm(loader), tqdm.tqdm(loader, ...), iter(loader) */
+    TSNode fn = ts_node_child_by_field_name(e, "function", 8);
+    uint32_t len;
+    const char *t = text_of(f, fn, &len);
+    bool wrapper = (len == 9 && !memcmp(t, "enumerate", 9)) || (len >= 4 && !memcmp(t + len - 4, "tqdm", 4)) ||
+                   (len == 4 && !memcmp(t, "iter", 4));
+    if (!wrapper) return false;
+    e = first_arg(e);
+    if (ts_node_is_null(e)) return false;
+  }
+  if (!NODE_IS(e, "identifier") && !NODE_IS(e, "attribute")) return false;
+  uint32_t len;
+  const char *t = text_of(f, e, &len);
+  if (is_loader_name(t, len)) return true;
+  /* a name bound to DataLoader(...) */
+  for (size_t i = 0; i < f->assigns.len; i++) {
+    uint32_t l2;
+    const char *t2 = text_of(f, f->assigns.items[i].left, &l2);
+    if (l2 != len || memcmp(t, t2, len)) continue;
+    TSNode r = f->assigns.items[i].right;
+    if (NODE_IS(r, "call") && facts_qualname(f, r, tmp) &&
+        (!strcmp(buf_str(tmp), "torch.utils.data.DataLoader") ||
+         !strcmp(buf_str(tmp), "torch.utils.data.dataloader.DataLoader")))
+      return true;
+  }
+  return false;
+}
+
+
+static bool is_backward_call(const facts *f, TSNode call, buf *tmp) {
+  TSNode fn = ts_node_child_by_field_name(call, "function", 8);
+  if (ts_node_is_null(fn)) return false;
+  if (NODE_IS(fn, "attribute")) {
+    TSNode attr = ts_node_child_by_field_name(fn, "attribute", 9);
+    if (text_is(f, attr, "backward")) {
+      /* torch.autograd.backward(...) and loss.backward() alike */
+      return true;
+    }
+  }
+  static const char *const autograd[] = {"torch.autograd.backward", "torch.autograd.grad", NULL};
+  return qualname_is(f, fn, autograd, tmp);
+}
+
+
+static void resolve_loops(facts *f, buf *tmp) {
+  for (size_t i = 0; i < f->calls.len; i++) {
+    facts_call *c = &f->calls.items[i];
+    if (c->loop < 0) continue;
+    facts_loop *l = &f->loops.items[c->loop];
+    TSNode fn = ts_node_child_by_field_name(c->call, "function", 8);
+    if (ts_node_is_null(fn)) continue;
+    if (is_backward_call(f, c->call, tmp)) l->evidence |= LOOP_CALLS_BACKWARD;
+    if (NODE_IS(fn, "attribute")) {
+      TSNode attr = ts_node_child_by_field_name(fn, "attribute", 9);
+      TSNode obj = ts_node_child_by_field_name(fn, "object", 6);
+      uint32_t len;
+      const char *t = text_of(f, obj, &len);
+      if (text_is(f, attr, "step") && looks_like_optimizer(t, len)) l->evidence |= LOOP_CALLS_STEP;
+    }
+    if (NODE_IS(fn, "identifier") || NODE_IS(fn, "attribute")) {
+      uint32_t len;
+      const char *t = text_of(f, fn, &len);
+      if (has_name(f, t, len)) l->evidence |= LOOP_CALLS_MODEL;
+    }
+  }
+  for (size_t i = 0; i < f->loops.len; i++) {
+    facts_loop *l = &f->loops.items[i];
+    if (NODE_IS(l->node, "for_statement")) {
+      TSNode right = ts_node_child_by_field_name(l->node, "right", 5);
+      if (!ts_node_is_null(right) && is_loader_expr(f, right, tmp)) l->evidence |= LOOP_ITERATES_LOADER;
+    }
+    l->per_iteration = l->evidence != 0;
+  }
+}
+
+
+bool facts_sole_backward(const facts *self, uint32_t pos) {
+  int fn = facts_function_at(self, pos);
+  int outer = -1, inner = -1;
+  for (size_t i = 0; i < self->loops.len; i++) {
+    const facts_loop *l = &self->loops.items[i];
+    if (l->body.start > pos) break;
+    if (l->function != fn || pos < l->body.start || pos >= l->body.end) continue;
+    if (outer < 0 && l->per_iteration) outer = (int)i;
+    inner = (int)i;
+  }
+  if (outer < 0 || inner != outer) return false;
+  facts_span body = self->loops.items[outer].body;
+  buf tmp = {0};
+  int count = 0;
+  for (size_t i = 0; i < self->calls.len; i++) {
+    const facts_call *c = &self->calls.items[i];
+    uint32_t s = ts_node_start_byte(c->call);
+    if (c->function == fn && s >= body.start && s < body.end && is_backward_call(self, c->call, &tmp)) count++;
+  }
+  buf_free(&tmp);
+  return count == 1;
+}
+
+
+void facts__resolve(facts *self);
+
+
+void facts__resolve(facts *self) {
+  buf tmp = {0};
+  resolve_no_grad(self, &tmp);
+  resolve_modules(self, &tmp);
+  resolve_loops(self, &tmp);
+  buf_free(&tmp);
+}

@@ -1,0 +1,59 @@
+/* This file contains the Python front end: grammar loading with an ABI check
+ * and an iterative search for the first syntax error. */
+#include "parse/parse.h"
+
+const TSLanguage *tree_sitter_python(void);
+
+/* tree-sitter's ERROR symbol; the runtime defines it only in the grammar header */
+#define PARSE_SYM_ERROR ((TSSymbol)-1)
+
+
+const TSLanguage *parse_language(void) {
+  return tree_sitter_python();
+}
+
+
+TSParser *parse_parser_new(const char **error) {
+  const TSLanguage *lang = parse_language();
+  uint32_t abi = ts_language_version(lang);
+  if (abi > TREE_SITTER_LANGUAGE_VERSION || abi < TREE_SITTER_MIN_COMPATIBLE_LANGUAGE_VERSION) {
+    if (error) *error = "the Python grammar's ABI does not match the tree-sitter runtime";
+    return NULL;
+  }
+  TSParser *p = ts_parser_new();
+  if (!ts_parser_set_language(p, lang)) {
+    ts_parser_delete(p);
+    if (error) *error = "the tree-sitter runtime refused the Python grammar";
+    return NULL;
+  }
+  return p;
+}
+
+
+TSTree *parse_source(TSParser *parser, const char *source, size_t length, TSTree *old) {
+  /* tree-sitter takes a 32-bit length; callers refuse larger files */
+  return ts_parser_parse_string(parser, old, source, (uint32_t)length);
+}
+
+
+bool parse_first_error(TSNode root, TSNode *out) {
+  if (!ts_node_has_error(root)) return false;
+  TSTreeCursor c = ts_tree_cursor_new(root);
+  bool found = false;
+  for (;;) {
+    TSNode n = ts_tree_cursor_current_node(&c);
+    if (ts_node_symbol(n) == PARSE_SYM_ERROR || ts_node_is_missing(n)) {
+      *out = n;
+      found = true;
+      break;
+    }
+    /* descend only where an error hides */
+    if (ts_node_has_error(n) && ts_tree_cursor_goto_first_child(&c)) continue;
+    while (!ts_tree_cursor_goto_next_sibling(&c)) {
+      if (!ts_tree_cursor_goto_parent(&c)) goto done;
+    }
+  }
+done:
+  ts_tree_cursor_delete(&c);
+  return found;
+}
