@@ -116,6 +116,10 @@ typedef struct {
   pcre2_match_data *md;
   signed char *file_cache; /* per file-level predicate: -1 unknown, 0, 1 */
   buf *tmp;
+  /* the last #oom-qualname? resolution */
+  TSNode qual_node;
+  buf qual;
+  bool qual_ok, qual_valid;
 } pred_context;
 
 bool predicates_pass(const pattern_info *p, const TSQueryMatch *m, pred_context *ctx);

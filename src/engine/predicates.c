@@ -39,7 +39,7 @@ static const struct {
    "spelled as, a name RE matches in full, when RE is given; a bare `except:` catches everything)"},
   {"oom-has-arg", PRED_HAS_ARG, ARGS_CAPTURE_STRING, 1, 2,
    "`#oom-has-arg? @args \"NAME\" [\"POS\"]`: the argument list passes NAME as a keyword, or has more than POS "
-   "positional arguments when POS is given, or has `*args`/`**kwargs` that might pass it"},
+   "positional arguments when POS is given, or has `**kwargs` (or `*args` when POS is given) that might pass it"},
   {"oom-keyword-args-only", PRED_KEYWORD_ARGS_ONLY, ARGS_CAPTURE, 0, 0,
    "`#oom-keyword-args-only? @args`: the argument list has no positional and no `*`/`**` arguments"},
   {"oom-sole-backward", PRED_SOLE_BACKWARD, ARGS_CAPTURE, 0, 0,
@@ -264,7 +264,11 @@ static bool has_arg(const pred_context *ctx, TSNode args, const char *name, long
     TSNode a = ts_node_named_child(args, i);
     const char *t = ts_node_type(a);
     if (!strcmp(t, "comment")) continue;
-    if (!strcmp(t, "list_splat") || !strcmp(t, "dictionary_splat")) return true;
+    if (!strcmp(t, "dictionary_splat")) return true;
+    if (!strcmp(t, "list_splat")) {
+      if (pos >= 0) return true; /* `*args` may fill the position; keyword-only names it cannot */
+      continue;
+    }
     if (!strcmp(t, "keyword_argument")) {
       TSNode k = ts_node_child_by_field_name(a, "name", 4);
       if (!ts_node_is_null(k) && text_equals(ctx, k, name)) return true;
@@ -352,7 +356,13 @@ static bool eval(const predicate *p, const TSQueryMatch *m, pred_context *ctx) {
       if (text_equals(ctx, n, p->strings[i])) return true;
     return false;
   case PRED_QUALNAME:
-    return facts_qualname(ctx->model, n, ctx->tmp) && re_match(p->re, buf_str(ctx->tmp), ctx->tmp->len, ctx);
+    /* several rules ask about the same callee in a row: resolve it once */
+    if (!ctx->qual_valid || ctx->qual_node.id != n.id) {
+      ctx->qual_ok = facts_qualname(ctx->model, n, &ctx->qual);
+      ctx->qual_node = n;
+      ctx->qual_valid = true;
+    }
+    return ctx->qual_ok && re_match(p->re, buf_str(&ctx->qual), ctx->qual.len, ctx);
   case PRED_IN_LOOP:
     return facts_iteration_loop_at(ctx->model, pos) >= 0;
   case PRED_EVERY_ITERATION: {

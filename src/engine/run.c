@@ -1,6 +1,7 @@
 /* This file contains the engine's per-document run: the one query over the
  * tree, predicates per match, message rendering, fixes, and the rule that one
  * range reports once per rule. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -74,14 +75,54 @@ oom_diagnostic *diagnostic_new(oom_document *doc, const oom_rule *rule, const ch
 }
 
 
+/* Diagnostics already made in this run, by rule and range: an open-addressing
+ * table, so a file with many findings stays linear. */
+typedef struct {
+  oom_diagnostic **slots;
+  size_t cap, used;
+} seen_table;
+
+
+static size_t seen_hash(const oom_rule *r, uint32_t s, uint32_t e) {
+  uint64_t h = (uint64_t)(uintptr_t)r * 0x9E3779B97F4A7C15ull;
+  h ^= ((uint64_t)s << 32 | e) * 0xC2B2AE3D27D4EB4Full;
+  return (size_t)(h ^ (h >> 29));
+}
+
+
+static oom_diagnostic **seen_slot(seen_table *t, const oom_rule *r, uint32_t s, uint32_t e) {
+  size_t i = seen_hash(r, s, e) & (t->cap - 1);
+  while (t->slots[i]) {
+    oom_diagnostic *d = t->slots[i];
+    if (d->rule == r && d->start.byte == s && d->end.byte == e) break;
+    i = (i + 1) & (t->cap - 1);
+  }
+  return &t->slots[i];
+}
+
+
+static void seen_add(seen_table *t, oom_diagnostic *d) {
+  if ((t->used + 1) * 2 > t->cap) {
+    seen_table bigger = {oom_xcalloc(t->cap * 2, sizeof *t->slots), t->cap * 2, 0};
+    for (size_t i = 0; i < t->cap; i++)
+      if (t->slots[i]) *seen_slot(&bigger, t->slots[i]->rule, t->slots[i]->start.byte, t->slots[i]->end.byte) = t->slots[i];
+    bigger.used = t->used;
+    free(t->slots);
+    *t = bigger;
+  }
+  *seen_slot(t, d->rule, d->start.byte, d->end.byte) = d;
+  t->used++;
+}
+
+
 void engine_run(const oom_linter *linter, oom_worker *worker, oom_document *doc, const facts *model) {
   if (!linter->query) return;
   signed char *cache = arena_alloc(&doc->arena, linter->nslots + 1);
   memset(cache, -1, linter->nslots + 1);
   buf tmp = {0};
-  pred_context ctx = {model, doc->text, doc->length, worker->md, cache, &tmp};
+  pred_context ctx = {model, doc->text, doc->length, worker->md, cache, &tmp, NULL_NODE, {0}, false, false};
   ts_query_cursor_exec(worker->cursor, linter->query, model->root);
-  size_t first = doc->diagnostics.len;
+  seen_table seen = {oom_xcalloc(64, sizeof(oom_diagnostic *)), 64, 0};
   TSQueryMatch m;
   while (ts_query_cursor_next_match(worker->cursor, &m)) {
     const pattern_info *p = &linter->patterns[m.pattern_index];
@@ -95,11 +136,7 @@ void engine_run(const oom_linter *linter, oom_worker *worker, oom_document *doc,
     size_t nedits = 0;
     bool has_edits = rule->edits.len && edits_build(rule, &m, doc->text, doc->length, &doc->arena, &edits, &nedits);
     /* one diagnostic per rule and range: the first that can make its edits */
-    oom_diagnostic *same = NULL;
-    for (size_t i = first; i < doc->diagnostics.len; i++) {
-      oom_diagnostic *d = doc->diagnostics.items[i];
-      if (d->rule == rule && d->start.byte == s && d->end.byte == e) same = d;
-    }
+    oom_diagnostic *same = *seen_slot(&seen, rule, s, e);
     if (same && (!has_edits || (same->fix && same->fix->nedits))) continue;
     char *msg = tmpl_render(&rule->message, &m, doc->text, doc->length, &doc->arena, false);
     oom_fix *fix = NULL;
@@ -117,6 +154,9 @@ void engine_run(const oom_linter *linter, oom_worker *worker, oom_document *doc,
     }
     oom_diagnostic *d = diagnostic_new(doc, rule, msg, s, e);
     d->fix = fix;
+    seen_add(&seen, d);
   }
+  free(seen.slots);
   buf_free(&tmp);
+  buf_free(&ctx.qual);
 }

@@ -20,6 +20,8 @@ typedef struct {
 typedef struct {
   facts *f;
   VEC(frame) stack;
+  int innermost_loop; /* at any depth, for facts_loop.outer */
+  TSNode decorated;   /* the decorated_definition whose definition comes next */
 } walker;
 
 
@@ -192,6 +194,15 @@ static bool condition_is_periodic(TSNode cond) {
 }
 
 
+/* `if step % 100 == 0:` and `elif ...:` bodies run now and then, not per batch */
+static void visit_conditional(facts *f, TSNode n) {
+  TSNode cond = ts_node_child_by_field_name(n, "condition", 9);
+  TSNode cons = ts_node_child_by_field_name(n, "consequence", 11);
+  if (!ts_node_is_null(cond) && !ts_node_is_null(cons) && condition_is_periodic(cond))
+    vec_push(&f->periodic, span_of(cons));
+}
+
+
 static void enter(walker *w, TSNode n) {
   facts *f = w->f;
   const char *type = ts_node_type(n);
@@ -215,8 +226,13 @@ static void enter(walker *w, TSNode n) {
       push_frame(w, n, current_function(w), -1);
     }
     break;
+  case 'd':
+    if (!strcmp(type, "decorated_definition")) w->decorated = n;
+    break;
   case 'e':
-    if (!strcmp(type, "except_clause")) {
+    if (!strcmp(type, "elif_clause")) {
+      visit_conditional(f, n);
+    } else if (!strcmp(type, "except_clause")) {
       facts_except e = {span_of(n), NULL_NODE};
       TSNode v = ts_node_child_by_field_name(n, "value", 5);
       if (!ts_node_is_null(v)) e.type = v;
@@ -246,7 +262,11 @@ static void enter(walker *w, TSNode n) {
     if (!strcmp(type, "function_definition")) {
       TSNode body = ts_node_child_by_field_name(n, "body", 4);
       facts_function fn = {span_of(n), ts_node_is_null(body) ? span_of(n) : span_of(body),
-                           current_function(w), n, false};
+                           current_function(w), n, NULL_NODE, false};
+      if (!ts_node_is_null(w->decorated)) {
+        TSNode def = ts_node_child_by_field_name(w->decorated, "definition", 10);
+        if (!ts_node_is_null(def) && ts_node_eq(def, n)) fn.decorated = w->decorated;
+      }
       vec_push(&f->functions, fn);
       push_frame(w, n, (int)f->functions.len - 1, -1);
     } else if (!strcmp(type, "for_statement")) goto loop;
@@ -254,12 +274,7 @@ static void enter(walker *w, TSNode n) {
   case 'i':
     if (!strcmp(type, "import_statement")) visit_import(f, n);
     else if (!strcmp(type, "import_from_statement")) visit_import_from(f, n);
-    else if (!strcmp(type, "if_statement")) {
-      TSNode cond = ts_node_child_by_field_name(n, "condition", 9);
-      TSNode cons = ts_node_child_by_field_name(n, "consequence", 11);
-      if (!ts_node_is_null(cond) && !ts_node_is_null(cons) && condition_is_periodic(cond))
-        vec_push(&f->periodic, span_of(cons));
-    }
+    else if (!strcmp(type, "if_statement")) visit_conditional(f, n);
     break;
   case 'w':
     if (!strcmp(type, "while_statement")) goto loop;
@@ -286,15 +301,20 @@ static void enter(walker *w, TSNode n) {
 loop: {
     TSNode body = ts_node_child_by_field_name(n, "body", 4);
     facts_loop l = {ts_node_is_null(body) ? span_of(n) : span_of(body), current_function(w),
-                    current_loop(w), n, 0, false};
+                    current_loop(w), w->innermost_loop, n, 0, false};
     vec_push(&f->loops, l);
+    w->innermost_loop = (int)f->loops.len - 1;
     push_frame(w, n, current_function(w), (int)f->loops.len - 1);
   }
 }
 
 
 static void leave(walker *w, TSNode n) {
-  if (w->stack.len && ts_node_eq(w->stack.items[w->stack.len - 1].node, n)) w->stack.len--;
+  if (!w->stack.len || !ts_node_eq(w->stack.items[w->stack.len - 1].node, n)) return;
+  int loop = w->stack.items[w->stack.len - 1].loop;
+  if (loop >= 0 && loop == w->innermost_loop && ts_node_eq(w->f->loops.items[loop].node, n))
+    w->innermost_loop = w->f->loops.items[loop].outer;
+  w->stack.len--;
 }
 
 
@@ -317,7 +337,7 @@ void facts_build(facts *self, TSNode root, const char *source, size_t length) {
   self->source = source;
   self->length = length;
   self->root = root;
-  walker w = {self, {0}};
+  walker w = {self, {0}, -1, NULL_NODE};
   TSTreeCursor c = ts_tree_cursor_new(root);
   for (;;) {
     TSNode n = ts_tree_cursor_current_node(&c);
@@ -357,27 +377,54 @@ void facts_free(facts *self) {
   vec_free(&self->comments);
   vec_free(&self->imported_modules);
   vec_free(&self->module_names);
+  for (size_t i = 0; i < self->loader_names.len; i++) free(self->loader_names.items[i]);
+  vec_free(&self->loader_names);
 }
 
 
 int facts_function_at(const facts *self, uint32_t pos) {
-  /* functions are in document order; the last one containing POS is innermost */
-  int found = -1;
-  for (size_t i = 0; i < self->functions.len; i++) {
-    if (self->functions.items[i].whole.start > pos) break;
-    if (span_has(self->functions.items[i].body, pos)) found = (int)i;
+  /* the last function starting at or before POS, then out through parents */
+  size_t lo = 0, hi = self->functions.len;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (self->functions.items[mid].whole.start <= pos) lo = mid + 1;
+    else hi = mid;
   }
-  return found;
+  int i = (int)lo - 1;
+  while (i >= 0 && !span_has(self->functions.items[i].body, pos)) i = self->functions.items[i].parent;
+  return i;
+}
+
+
+/* The innermost loop (of any function) whose body contains POS, or -1. */
+static int loop_at(const facts *self, uint32_t pos) {
+  size_t lo = 0, hi = self->loops.len;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (self->loops.items[mid].body.start <= pos) lo = mid + 1;
+    else hi = mid;
+  }
+  int i = (int)lo - 1;
+  while (i >= 0 && !span_has(self->loops.items[i].body, pos)) i = self->loops.items[i].outer;
+  return i;
+}
+
+
+int facts_innermost_loop_at(const facts *self, uint32_t pos) {
+  int fn = facts_function_at(self, pos);
+  int i = loop_at(self, pos);
+  return i >= 0 && self->loops.items[i].function == fn ? i : -1;
 }
 
 
 int facts_iteration_loop_at(const facts *self, uint32_t pos) {
   int fn = facts_function_at(self, pos);
   int found = -1;
-  for (size_t i = 0; i < self->loops.len; i++) {
-    const facts_loop *l = &self->loops.items[i];
-    if (l->body.start > pos) break;
-    if (l->function == fn && l->per_iteration && span_has(l->body, pos)) found = (int)i;
+  for (int i = loop_at(self, pos); i >= 0 && self->loops.items[i].function == fn; i = self->loops.items[i].outer) {
+    if (self->loops.items[i].per_iteration) {
+      found = i;
+      break;
+    }
   }
   /* a class body between the loop and POS is not run per iteration */
   if (found >= 0) {

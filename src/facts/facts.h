@@ -35,6 +35,7 @@ typedef struct {
   facts_span whole, body;
   int parent;       /* enclosing function, -1 at module level */
   TSNode node;      /* the function_definition */
+  TSNode decorated; /* its decorated_definition, or a null node */
   bool no_grad;     /* decorated with @torch.no_grad() and friends */
 } facts_function;
 
@@ -50,6 +51,7 @@ typedef struct {
   facts_span body;
   int function;     /* enclosing function, -1 at module level */
   int parent;       /* enclosing loop of the same function, -1 if none */
+  int outer;        /* enclosing loop at any depth (across functions), -1 if none */
   TSNode node;      /* for_statement or while_statement */
   unsigned evidence;
   bool per_iteration;
@@ -100,6 +102,7 @@ typedef struct facts {
   VEC(facts_span) comments;
   VEC(char *) imported_modules;
   VEC(char *) module_names;    /* names (and `self.x`) bound to nn.Module instances */
+  VEC(char *) loader_names;    /* names bound to DataLoader(...) */
 } facts;
 
 /** Build the facts of TREE's root over SOURCE. */
@@ -113,6 +116,8 @@ bool facts_qualname(const facts *self, TSNode node, buf *out);
 
 /** The innermost function containing byte POS, or -1. */
 int facts_function_at(const facts *self, uint32_t pos);
+/** The innermost loop of POS's own function containing POS, or -1. */
+int facts_innermost_loop_at(const facts *self, uint32_t pos);
 /** The innermost per-iteration loop of POS's own function containing POS, or -1. */
 int facts_iteration_loop_at(const facts *self, uint32_t pos);
 /** Whether POS is inside the consequence of a periodic `if` inside LOOP. */

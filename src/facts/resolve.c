@@ -41,14 +41,24 @@ static const facts_binding *lookup(const facts *f, const char *name, uint32_t le
     if (c < 0) lo = mid + 1;
     else hi = mid;
   }
-  const facts_binding *first = NULL, *best = NULL;
-  for (size_t i = lo; i < f->bindings.len; i++) {
-    const facts_binding *b = &f->bindings.items[i];
-    if (b->name_len != len || memcmp(b->name, name, len)) break;
-    if (!first) first = b;
-    if (b->pos < pos) best = b;
+  size_t first = lo;
+  hi = f->bindings.len;
+  while (lo < hi) { /* end of the run of NAME */
+    size_t mid = (lo + hi) / 2;
+    const facts_binding *b = &f->bindings.items[mid];
+    if (b->name_len == len && !memcmp(b->name, name, len)) lo = mid + 1;
+    else hi = mid;
   }
-  return best ? best : first;
+  size_t end = lo;
+  if (first == end) return NULL;
+  lo = first;
+  hi = end;
+  while (lo < hi) { /* the first binding at or after POS */
+    size_t mid = (lo + hi) / 2;
+    if (f->bindings.items[mid].pos < pos) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo > first ? &f->bindings.items[lo - 1] : &f->bindings.items[first];
 }
 
 
@@ -140,8 +150,8 @@ static void resolve_no_grad(facts *f, buf *tmp) {
       vec_push(&f->no_grad, f->with_items.items[i].span);
   for (size_t i = 0; i < f->functions.len; i++) {
     facts_function *fn = &f->functions.items[i];
-    TSNode parent = ts_node_parent(fn->node);
-    if (ts_node_is_null(parent) || !NODE_IS(parent, "decorated_definition")) continue;
+    TSNode parent = fn->decorated;
+    if (ts_node_is_null(parent)) continue;
     uint32_t count = ts_node_named_child_count(parent);
     for (uint32_t k = 0; k < count; k++) {
       TSNode d = ts_node_named_child(parent, k);
@@ -323,17 +333,9 @@ static bool is_loader_expr(const facts *f, TSNode e, buf *tmp) {
   uint32_t len;
   const char *t = text_of(f, e, &len);
   if (is_loader_name(t, len)) return true;
-  /* a name bound to DataLoader(...) */
-  for (size_t i = 0; i < f->assigns.len; i++) {
-    uint32_t l2;
-    const char *t2 = text_of(f, f->assigns.items[i].left, &l2);
-    if (l2 != len || memcmp(t, t2, len)) continue;
-    TSNode r = f->assigns.items[i].right;
-    if (NODE_IS(r, "call") && facts_qualname(f, r, tmp) &&
-        (!strcmp(buf_str(tmp), "torch.utils.data.DataLoader") ||
-         !strcmp(buf_str(tmp), "torch.utils.data.dataloader.DataLoader")))
-      return true;
-  }
+  (void)tmp;
+  for (size_t i = 0; i < f->loader_names.len; i++)
+    if (strlen(f->loader_names.items[i]) == len && !memcmp(f->loader_names.items[i], t, len)) return true;
   return false;
 }
 
@@ -354,6 +356,17 @@ static bool is_backward_call(const facts *f, TSNode call, buf *tmp) {
 
 
 static void resolve_loops(facts *f, buf *tmp) {
+  /* names bound to DataLoader(...) */
+  for (size_t i = 0; i < f->assigns.len; i++) {
+    TSNode r = f->assigns.items[i].right;
+    if (NODE_IS(r, "call") && facts_qualname(f, r, tmp) &&
+        (!strcmp(buf_str(tmp), "torch.utils.data.DataLoader") ||
+         !strcmp(buf_str(tmp), "torch.utils.data.dataloader.DataLoader"))) {
+      uint32_t len;
+      const char *t = text_of(f, f->assigns.items[i].left, &len);
+      vec_push(&f->loader_names, oom_xstrndup(t, len));
+    }
+  }
   for (size_t i = 0; i < f->calls.len; i++) {
     facts_call *c = &f->calls.items[i];
     if (c->loop < 0) continue;
@@ -382,24 +395,31 @@ static void resolve_loops(facts *f, buf *tmp) {
     }
     l->per_iteration = l->evidence != 0;
   }
+  /* An epoch loop runs a batch loop inside it; a validation forward pass
+   * directly in its body does not make it a batch loop. Inner loops come
+   * after their outer loop, so walk backwards. */
+  for (size_t i = f->loops.len; i-- > 0;) {
+    facts_loop *l = &f->loops.items[i];
+    if (l->parent < 0 || !l->per_iteration) continue;
+    facts_loop *outer = &f->loops.items[l->parent];
+    if (!(outer->evidence & (LOOP_ITERATES_LOADER | LOOP_CALLS_BACKWARD | LOOP_CALLS_STEP)))
+      outer->per_iteration = false;
+  }
 }
 
 
 bool facts_sole_backward(const facts *self, uint32_t pos) {
-  int fn = facts_function_at(self, pos);
-  int outer = -1, inner = -1;
-  for (size_t i = 0; i < self->loops.len; i++) {
-    const facts_loop *l = &self->loops.items[i];
-    if (l->body.start > pos) break;
-    if (l->function != fn || pos < l->body.start || pos >= l->body.end) continue;
-    if (outer < 0 && l->per_iteration) outer = (int)i;
-    inner = (int)i;
-  }
+  int inner = facts_innermost_loop_at(self, pos);
+  if (inner < 0) return false;
+  int fn = self->loops.items[inner].function, outer = -1;
+  for (int i = inner; i >= 0 && self->loops.items[i].function == fn; i = self->loops.items[i].outer)
+    if (self->loops.items[i].per_iteration) outer = i;
+  /* an inner loop between the call and the iteration may run it many times */
   if (outer < 0 || inner != outer) return false;
   facts_span body = self->loops.items[outer].body;
   buf tmp = {0};
   int count = 0;
-  for (size_t i = 0; i < self->calls.len; i++) {
+  for (size_t i = 0; i < self->calls.len && count < 2; i++) {
     const facts_call *c = &self->calls.items[i];
     uint32_t s = ts_node_start_byte(c->call);
     if (c->function == fn && s >= body.start && s < body.end && is_backward_call(self, c->call, &tmp)) count++;

@@ -1,0 +1,79 @@
+; code: OOM103
+; name: retain-graph-in-loop
+; severity: warning
+; message: `{report}` on the iteration's only backward pass keeps its graph and saved activations alive into the next iteration
+; fix: unsafe: Remove `retain_graph=True`
+; edit: remove-arg @report
+; doc:
+;   ## What it does
+;   Finds `.backward(retain_graph=True)` inside a loop that runs once per
+;   batch, when that call is the only backward pass of the iteration: no
+;   other `.backward()`, `torch.autograd.backward` or `torch.autograd.grad`
+;   runs in the same iteration, and no inner loop repeats it.
+;
+;   ## Why is this bad?
+;   A backward pass normally frees the tensors the forward pass saved for it
+;   (activations, masks, intermediate results) as soon as it has used them.
+;   `retain_graph=True` tells autograd to keep all of them, because another
+;   backward pass through the same graph is coming. When none comes, the
+;   activations of the finished step stay in memory until the last reference
+;   to the graph is gone, which is usually the next forward pass: the peak
+;   then holds two steps' worth of activations.
+;
+;   It is worse when something carries the graph into the next iteration, a
+;   recurrent hidden state or a running sum that was not detached. Then every
+;   iteration's graph stays reachable, memory grows with each batch and the
+;   job dies after a few hundred steps. `retain_graph=True` is often added to
+;   silence the error "Trying to backward through the graph a second time",
+;   which is really a sign of that carried-over graph; detaching the carried
+;   value is the fix, not retaining the graph.
+;
+;   Two backward passes over one graph in the same iteration (a GAN
+;   discriminator and generator step, several losses backpropagated one
+;   after another) do need it, and are not reported.
+;
+;   ## Example
+;   ```python
+;   hidden = model.init_hidden(batch_size)
+;   for inputs, targets in train_loader:
+;       optimizer.zero_grad()
+;       output, hidden = model(inputs, hidden)
+;       loss = criterion(output, targets)
+;       loss.backward(retain_graph=True)
+;       optimizer.step()
+;   ```
+;
+;   ## Use instead
+;   ```python
+;   hidden = model.init_hidden(batch_size)
+;   for inputs, targets in train_loader:
+;       optimizer.zero_grad()
+;       hidden = hidden.detach()  # cut the graph at the batch boundary
+;       output, hidden = model(inputs, hidden)
+;       loss = criterion(output, targets)
+;       loss.backward()
+;       optimizer.step()
+;   ```
+;
+;   ## Fix safety
+;   The fix removes the `retain_graph=True` argument. It is unsafe: if the
+;   graph of an earlier iteration is still reachable (an undetached hidden
+;   state, a value accumulated across batches), the next backward pass now
+;   raises "Trying to backward through the graph a second time". Detach that
+;   value at the start of each iteration, as above.
+;
+;   ## References
+;   - [torch.Tensor.backward](https://pytorch.org/docs/stable/generated/torch.Tensor.backward.html)
+;   - [torch.autograd.backward](https://pytorch.org/docs/stable/generated/torch.autograd.backward.html)
+;   - [Autograd mechanics: saved tensors](https://pytorch.org/docs/stable/notes/autograd.html#saved-tensors)
+((call
+  function: (attribute
+    attribute: (identifier) @method)
+  arguments: (argument_list
+    (keyword_argument
+      name: (identifier) @keyword
+      value: (true)) @report)
+  (#eq? @method "backward")
+  (#eq? @keyword "retain_graph")) @call
+  (#oom-in-loop? @call)
+  (#oom-sole-backward? @call))
