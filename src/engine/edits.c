@@ -138,8 +138,27 @@ static int edit_cmp(const void *x, const void *y) {
 }
 
 
-bool edits_build(const oom_rule *rule, const TSQueryMatch *m, const char *source, size_t length, arena *a,
-                 oom_edit **out, size_t *count) {
+/* `.item()` for a scalar loss, `.detach()` otherwise, parenthesized when the
+ * value is not a primary expression */
+static bool append_clean(edit_vec *v, arena *a, TSNode n, const facts *model) {
+  const char *suffix = facts_value_of(model, n).scalar ? ".item()" : ".detach()";
+  const char *t = ts_node_type(n);
+  bool primary = !strcmp(t, "identifier") || !strcmp(t, "call") || !strcmp(t, "attribute") ||
+                 !strcmp(t, "subscript") || !strcmp(t, "parenthesized_expression");
+  uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+  if (!primary) {
+    push(v, a, s, s, "(", 1);
+    push(v, a, e, e, ")", 1);
+  }
+  push(v, a, e, e, suffix, strlen(suffix));
+  return true;
+}
+
+
+bool edits_build(const oom_rule *rule, const TSQueryMatch *m, const facts *model, arena *a, oom_edit **out,
+                 size_t *count) {
+  const char *source = model->source;
+  size_t length = model->length;
   edit_vec v = {0};
   bool ok = true;
   for (size_t i = 0; i < rule->edits.len && ok; i++) {
@@ -162,10 +181,32 @@ bool edits_build(const oom_rule *rule, const TSQueryMatch *m, const char *source
     case EDIT_PREPEND_ARG: ok = add_arg(&v, a, n, text, false); break;
     case EDIT_REMOVE_ARG: ok = remove_arg(&v, a, n); break;
     case EDIT_REMOVE_STATEMENT: ok = remove_statement(&v, a, n, source, length); break;
+    case EDIT_APPEND_CLEAN: ok = append_clean(&v, a, n, model); break;
     }
   }
   if (ok && v.len > 1) {
-    qsort(v.items, v.len, sizeof *v.items, edit_cmp);
+    /* stable: insertions at one point keep the order the edits gave them */
+    for (size_t i = 1; i < v.len; i++)
+      for (size_t k = i; k > 0 && edit_cmp(&v.items[k - 1], &v.items[k]) > 0; k--) {
+        oom_edit t = v.items[k];
+        v.items[k] = v.items[k - 1];
+        v.items[k - 1] = t;
+      }
+    /* insertions at one point become one edit, so edits never share a start */
+    size_t k = 0;
+    for (size_t i = 0; i < v.len; i++) {
+      if (k && v.items[i].start_byte == v.items[k - 1].end_byte && v.items[k - 1].start_byte == v.items[k - 1].end_byte &&
+          v.items[i].start_byte == v.items[i].end_byte) {
+        size_t l1 = strlen(v.items[k - 1].content), l2 = strlen(v.items[i].content);
+        char *joined = arena_alloc(a, l1 + l2 + 1);
+        memcpy(joined, v.items[k - 1].content, l1);
+        memcpy(joined + l1, v.items[i].content, l2 + 1);
+        v.items[k - 1].content = joined;
+        continue;
+      }
+      v.items[k++] = v.items[i];
+    }
+    v.len = k;
     for (size_t i = 1; i < v.len; i++)
       if (v.items[i].start_byte < v.items[i - 1].end_byte) ok = false; /* a rule's own edits must not collide */
   }

@@ -38,7 +38,8 @@ typedef enum {
   EDIT_APPEND_ARG,
   EDIT_PREPEND_ARG,
   EDIT_REMOVE_ARG,
-  EDIT_REMOVE_STATEMENT
+  EDIT_REMOVE_STATEMENT,
+  EDIT_APPEND_CLEAN
 } edit_op;
 
 typedef struct {
@@ -83,7 +84,23 @@ typedef enum {
   PRED_SOLE_BACKWARD,
   PRED_FILE_CALLS,
   PRED_FILE_IMPORTS,
-  PRED_FILE_MENTIONS
+  PRED_FILE_MENTIONS,
+  PRED_GRAPH,
+  PRED_SCALAR_LOSS,
+  PRED_OUTLIVES_ITERATION,
+  PRED_IN_TRAINING_LOOP,
+  PRED_IN_EVAL_CONTEXT,
+  PRED_IS_MODEL,
+  PRED_FUNCTION_TRAINS,
+  PRED_FILE_TRAINS,
+  PRED_LOOP_CALLS,
+  PRED_ACCUMULATES_GRADIENTS,
+  PRED_DIVIDED,
+  PRED_DATASET,
+  PRED_SLICED_IN_LOOP,
+  PRED_NUMPY_FLOAT64,
+  PRED_CAST_AFTER,
+  PRED_DERIVES
 } pred_kind;
 
 typedef struct {
@@ -186,8 +203,8 @@ void engine_run(const oom_linter *linter, oom_worker *worker, oom_document *doc,
 
 /** Build the edits of RULE's fix for match M. Returns false (no edits: the
  *  fix is display-only) when a capture an edit needs is missing. */
-bool edits_build(const oom_rule *rule, const TSQueryMatch *m, const char *source, size_t length, arena *a,
-                 oom_edit **out, size_t *count);
+bool edits_build(const oom_rule *rule, const TSQueryMatch *m, const facts *model, arena *a, oom_edit **out,
+                 size_t *count);
 
 /** Render template T with M's captures, each shortened to one line. */
 char *tmpl_render(const tmpl *t, const TSQueryMatch *m, const char *source, size_t length, arena *a, bool full);

@@ -230,21 +230,32 @@ static bool compile(oom_linter *self, buf *err) {
   TSQueryError qe;
   self->query = ts_query_new(parse_language(), src.data, (uint32_t)src.len, &off, &qe);
   if (!self->query) {
-    /* name the rule file, line and column the error is in */
+    /* name the rule file, line and column the error is in: compile the files
+     * one by one (an unclosed parenthesis shows only at the end of the whole) */
     const oom_rule *bad = NULL;
-    for (size_t i = 0; i < self->rules.len; i++)
-      if (!self->rules.items[i]->builtin && self->rules.items[i]->query_offset <= off) bad = self->rules.items[i];
+    uint32_t boff = off;
+    TSQueryError bqe = qe;
+    for (size_t i = 0; i < self->rules.len && !bad; i++) {
+      const oom_rule *r = self->rules.items[i];
+      if (r->builtin) continue;
+      TSQuery *one = ts_query_new(parse_language(), r->text, (uint32_t)r->text_len, &boff, &bqe);
+      if (one) ts_query_delete(one);
+      else bad = r;
+    }
+    const char *text = bad ? bad->text : src.data;
+    size_t tlen = bad ? bad->text_len : src.len;
+    if (!bad) boff = off, bqe = qe;
     uint32_t line = 1, col = 1;
-    for (uint32_t k = bad ? bad->query_offset : 0; k < off && k < src.len; k++) {
-      if (src.data[k] == '\n') line++, col = 1;
+    for (uint32_t k = 0; k < boff && k < tlen; k++) {
+      if (text[k] == '\n') line++, col = 1;
       else col++;
     }
     size_t tok = 0;
-    while (off + tok < src.len && src.data[off + tok] != '\n' && src.data[off + tok] != ' ' &&
-           src.data[off + tok] != ')' && tok < 40)
+    while (boff + tok < tlen && text[boff + tok] != '\n' && text[boff + tok] != ' ' && text[boff + tok] != ')' &&
+           tok < 40)
       tok++;
-    buf_printf(err, "%s:%u:%u: invalid query: %s at `%.*s`", bad ? bad->origin : "rules", line, col,
-               query_error_name(qe), (int)tok, src.data + off);
+    buf_printf(err, "%s:%u:%u: invalid query: %s%s%.*s%s", bad ? bad->origin : "rules", line, col,
+               query_error_name(bqe), tok ? " at `" : " at the end", (int)tok, text + boff, tok ? "`" : "");
     buf_free(&src);
     return false;
   }

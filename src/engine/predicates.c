@@ -52,6 +52,56 @@ static const struct {
   {"oom-file-mentions", PRED_FILE_MENTIONS, ARGS_STRING, 1, 1,
    "`#oom-file-mentions? \"RE\"`: RE matches somewhere in the file's text (comments included: use it only to stay "
    "silent, never to report)"},
+  {"oom-graph", PRED_GRAPH, ARGS_CAPTURE, 0, 0,
+   "`#oom-graph? @x`: the expression carries an autograd graph there: it comes from a model call, a loss, a value "
+   "`.backward()` is later called on (or what produced it), or arithmetic, indexing, attribute access or a "
+   "graph-preserving method (`.mean() .sum() .view() .to() .cpu() .float() .clone()`...) of one; and it was not "
+   "cleaned (`.item() .detach() .tolist() .numpy() .data`, `float()`, computed under no-grad)"},
+  {"oom-scalar-loss", PRED_SCALAR_LOSS, ARGS_CAPTURE, 0, 0,
+   "`#oom-scalar-loss? @x`: `@x` holds a scalar loss: a loss call's result, `outputs.loss`, a `.mean()`/`.sum()` "
+   "result, or a name `.backward()` is called on"},
+  {"oom-outlives-iteration", PRED_OUTLIVES_ITERATION, ARGS_CAPTURE, 0, 0,
+   "`#oom-outlives-iteration? @x`: `@x` (a name, `self.attr`, or a subscript/attribute of one) names storage that "
+   "outlives one iteration of the enclosing per-iteration loop: bound before the loop (a parameter, a global, "
+   "`self.x`) and not bound again earlier in the same iteration"},
+  {"oom-in-training-loop", PRED_IN_TRAINING_LOOP, ARGS_CAPTURE, 0, 0,
+   "`#oom-in-training-loop? @x`: `@x` is in a per-iteration loop whose body (or a function of this file it calls) "
+   "calls `.backward()` or `optimizer.step()`"},
+  {"oom-in-eval-context", PRED_IN_EVAL_CONTEXT, ARGS_CAPTURE, 0, 0,
+   "`#oom-in-eval-context? @x`: `@x` is in a function named `eval`, `evaluate`, `valid(ate)`, `validation`, `test`, "
+   "`predict`, `infer(ence)` (optionally followed by `_...`) or ending in `_eval`, `_validation`, `_test`, or "
+   "after `model.eval()` in the same scope before any `model.train()`"},
+  {"oom-is-model", PRED_IS_MODEL, ARGS_CAPTURE, 0, 0,
+   "`#oom-is-model? @x`: the callee `@x` is an `nn.Module` instance (a module class of this file, a `torch.nn` "
+   "layer, a torchvision/timm/transformers model, `.to()/.cuda()/.train()/.eval()` of one, a DDP wrapper) or a "
+   "callable whose output reaches `.backward()`"},
+  {"oom-function-trains", PRED_FUNCTION_TRAINS, ARGS_CAPTURE, 0, 0,
+   "`#oom-function-trains? @x`: the function holding `@x` (or a function of this file it calls) calls "
+   "`.backward()`; at module level, the file does"},
+  {"oom-file-trains", PRED_FILE_TRAINS, ARGS_NONE, 0, 0, "`#oom-file-trains?`: the file calls `.backward()` somewhere"},
+  {"oom-loop-calls", PRED_LOOP_CALLS, ARGS_CAPTURE_STRING, 1, 1,
+   "`#oom-loop-calls? @x \"RE\"`: the per-iteration loop holding `@x`, or a function of this file it calls, calls "
+   "a function or method whose last name RE matches in full"},
+  {"oom-accumulates-gradients", PRED_ACCUMULATES_GRADIENTS, ARGS_CAPTURE, 0, 0,
+   "`#oom-accumulates-gradients? @x`: the per-iteration loop holding `@x` steps its optimizer only under an `if` "
+   "that tests `%` (gradient accumulation)"},
+  {"oom-divided", PRED_DIVIDED, ARGS_CAPTURE, 0, 0,
+   "`#oom-divided? @x`: the value of `@x` was divided (`/`, `/=`, `.div()`) on its way from its source"},
+  {"oom-dataset", PRED_DATASET, ARGS_CAPTURE, 0, 0,
+   "`#oom-dataset? @x`: `@x` holds a whole dataset: the result of `np.load`, `np.loadtxt`, `pd.read_*`, "
+   "`torch.tensor`/`torch.from_numpy`/`torch.as_tensor` of one, or a name like `X_train`, `train_data`, "
+   "`dataset.data`"},
+  {"oom-sliced-in-loop", PRED_SLICED_IN_LOOP, ARGS_CAPTURE, 0, 0,
+   "`#oom-sliced-in-loop? @x`: the name `@x` is subscripted inside a per-iteration loop"},
+  {"oom-numpy-float64", PRED_NUMPY_FLOAT64, ARGS_CAPTURE, 0, 0,
+   "`#oom-numpy-float64? @x`: `@x` is a NumPy array that defaults to float64 (`np.random.rand/randn/...`, "
+   "`np.zeros/ones/empty/full/linspace` without `dtype`, `np.loadtxt`, `np.array` of float literals)"},
+  {"oom-cast-after", PRED_CAST_AFTER, ARGS_CAPTURE, 0, 0,
+   "`#oom-cast-after? @x`: the value of `@x` is converted right away: `.float()`, `.half()`, `.bfloat16()`, "
+   "`.astype(...)`, `.type(...)`, `.to(<a dtype>)`"},
+  {"oom-derives", PRED_DERIVES, ARGS_CAPTURE_STRING, 1, 1,
+   "`#oom-derives? @x \"RE\"`: the class named `@x` derives, directly or through classes of this file, from a "
+   "class whose resolved dotted name RE matches in full"},
 };
 #define NPREDICATES (sizeof PREDICATES / sizeof *PREDICATES)
 
@@ -182,6 +232,8 @@ bool predicates_compile(const TSQuery *q, uint32_t pattern, const oom_rule *rule
         if (p.nstrings) pp->re = compile_re(p.strings[0], true, &why);
         break;
       case PRED_FILE_MENTIONS: pp->re = compile_re(p.strings[0], false, &why); break;
+      case PRED_LOOP_CALLS:
+      case PRED_DERIVES: pp->re = compile_re(p.strings[0], true, &why); break;
       case PRED_HAS_ARG:
         if (p.nstrings == 2) {
           char *endp;
@@ -332,6 +384,18 @@ static bool file_level(const predicate *p, pred_context *ctx) {
 }
 
 
+typedef struct {
+  const pcre2_code *re;
+  pred_context *ctx;
+} re_ctx;
+
+
+static bool re_callback(void *c, const char *s, size_t len) {
+  re_ctx *r = c;
+  return pcre2_match(r->re, (PCRE2_SPTR)s, len, 0, 0, r->ctx->md, NULL) >= 0;
+}
+
+
 static bool eval(const predicate *p, const TSQueryMatch *m, pred_context *ctx) {
   TSNode n = {0}, n2;
   if (p->capture >= 0 && !find_capture(m, p->capture, &n)) return !p->negate; /* optional capture absent */
@@ -388,6 +452,44 @@ static bool eval(const predicate *p, const TSQueryMatch *m, pred_context *ctx) {
   case PRED_FILE_IMPORTS:
   case PRED_FILE_MENTIONS:
     return file_level(p, ctx);
+  case PRED_GRAPH:
+    return facts_value_of(ctx->model, n).graph;
+  case PRED_SCALAR_LOSS:
+    return facts_value_of(ctx->model, n).scalar;
+  case PRED_DIVIDED:
+    return facts_value_of(ctx->model, n).divided;
+  case PRED_OUTLIVES_ITERATION:
+    return facts_outlives_iteration(ctx->model, n);
+  case PRED_IN_TRAINING_LOOP: {
+    int loop = facts_iteration_loop_at(ctx->model, pos);
+    return loop >= 0 && (ctx->model->loops.items[loop].evidence & (LOOP_CALLS_BACKWARD | LOOP_CALLS_STEP));
+  }
+  case PRED_IN_EVAL_CONTEXT:
+    return facts_in_eval_context(ctx->model, pos);
+  case PRED_IS_MODEL:
+    return facts_is_model(ctx->model, n);
+  case PRED_FUNCTION_TRAINS:
+    return facts_function_backward_at(ctx->model, pos);
+  case PRED_FILE_TRAINS:
+    return ctx->model->file_backward;
+  case PRED_LOOP_CALLS: {
+    re_ctx r = {p->re, ctx};
+    return facts_loop_calls(ctx->model, pos, re_callback, &r);
+  }
+  case PRED_ACCUMULATES_GRADIENTS:
+    return facts_accumulates_gradients(ctx->model, pos);
+  case PRED_DATASET:
+    return facts_is_dataset(ctx->model, n);
+  case PRED_SLICED_IN_LOOP:
+    return facts_sliced_in_loop(ctx->model, n);
+  case PRED_NUMPY_FLOAT64:
+    return facts_is_numpy_float64(ctx->model, n);
+  case PRED_CAST_AFTER:
+    return facts_cast_after(ctx->model, n);
+  case PRED_DERIVES: {
+    re_ctx r = {p->re, ctx};
+    return facts_class_derives(ctx->model, n, re_callback, &r);
+  }
   }
   return false;
 }

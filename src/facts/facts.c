@@ -171,6 +171,42 @@ static void visit_assignment(facts *f, TSNode n) {
 }
 
 
+/* Names bound by a for target, a with-as target or a parameter list: they
+ * shadow imports and mark where a name is (re)created. */
+static void bind_targets(facts *f, TSNode n) {
+  if (ts_node_is_null(n)) return;
+  if (NODE_IS(n, "identifier")) {
+    add_binding(f, n, BINDING_OTHER, NULL, NULL_NODE);
+    return;
+  }
+  if (NODE_IS(n, "pattern_list") || NODE_IS(n, "tuple_pattern") || NODE_IS(n, "list_pattern") ||
+      NODE_IS(n, "tuple") || NODE_IS(n, "list") || NODE_IS(n, "parenthesized_expression")) {
+    uint32_t c = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < c; i++) {
+      TSNode k = ts_node_named_child(n, i);
+      if (NODE_IS(k, "identifier")) add_binding(f, k, BINDING_OTHER, NULL, NULL_NODE);
+    }
+  }
+}
+
+
+static void visit_parameters(facts *f, TSNode params) {
+  if (ts_node_is_null(params)) return;
+  uint32_t c = ts_node_named_child_count(params);
+  for (uint32_t i = 0; i < c; i++) {
+    TSNode p = ts_node_named_child(params, i);
+    if (NODE_IS(p, "identifier")) {
+      add_binding(f, p, BINDING_OTHER, NULL, NULL_NODE);
+    } else {
+      /* default_parameter, typed_parameter, typed_default_parameter: the name comes first */
+      TSNode name = ts_node_child_by_field_name(p, "name", 4);
+      if (ts_node_is_null(name) && ts_node_named_child_count(p)) name = ts_node_named_child(p, 0);
+      if (!ts_node_is_null(name) && NODE_IS(name, "identifier")) add_binding(f, name, BINDING_OTHER, NULL, NULL_NODE);
+    }
+  }
+}
+
+
 static bool condition_is_periodic(TSNode cond) {
   /* any `%` in the test: `if step % 100 == 0`, `if (i + 1) % k == 0 and ...` */
   TSTreeCursor c = ts_tree_cursor_new(cond);
@@ -262,19 +298,35 @@ static void enter(walker *w, TSNode n) {
     if (!strcmp(type, "function_definition")) {
       TSNode body = ts_node_child_by_field_name(n, "body", 4);
       facts_function fn = {span_of(n), ts_node_is_null(body) ? span_of(n) : span_of(body),
-                           current_function(w), n, NULL_NODE, false};
+                           current_function(w), n, NULL_NODE, false, "", 0, -1, false, false, false, false, false};
+      TSNode name = ts_node_child_by_field_name(n, "name", 4);
+      if (!ts_node_is_null(name)) fn.name = text_of(f, name, &fn.name_len);
+      visit_parameters(f, ts_node_child_by_field_name(n, "parameters", 10));
       if (!ts_node_is_null(w->decorated)) {
         TSNode def = ts_node_child_by_field_name(w->decorated, "definition", 10);
         if (!ts_node_is_null(def) && ts_node_eq(def, n)) fn.decorated = w->decorated;
       }
       vec_push(&f->functions, fn);
       push_frame(w, n, (int)f->functions.len - 1, -1);
-    } else if (!strcmp(type, "for_statement")) goto loop;
+    } else if (!strcmp(type, "for_statement")) {
+      bind_targets(f, ts_node_child_by_field_name(n, "left", 4));
+      goto loop;
+    }
     break;
   case 'i':
     if (!strcmp(type, "import_statement")) visit_import(f, n);
     else if (!strcmp(type, "import_from_statement")) visit_import_from(f, n);
     else if (!strcmp(type, "if_statement")) visit_conditional(f, n);
+    break;
+  case 's':
+    if (!strcmp(type, "subscript")) {
+      TSNode v = ts_node_child_by_field_name(n, "value", 5);
+      if (!ts_node_is_null(v) && NODE_IS(v, "identifier")) {
+        facts_ref r = {NULL, 0, ts_node_start_byte(n)};
+        r.name = text_of(f, v, &r.len);
+        vec_push(&f->subscripts, r);
+      }
+    }
     break;
   case 'w':
     if (!strcmp(type, "while_statement")) goto loop;
@@ -288,7 +340,10 @@ static void enter(walker *w, TSNode n) {
         TSNode item = ts_node_named_child(clause, i);
         TSNode v = ts_node_child_by_field_name(item, "value", 5);
         if (ts_node_is_null(v)) continue;
-        if (NODE_IS(v, "as_pattern") && ts_node_named_child_count(v) > 0) v = ts_node_named_child(v, 0);
+        if (NODE_IS(v, "as_pattern") && ts_node_named_child_count(v) > 0) {
+          bind_targets(f, ts_node_child_by_field_name(v, "alias", 5));
+          v = ts_node_named_child(v, 0);
+        }
         facts_region r = {span_of(body), v};
         vec_push(&f->with_items, r);
       }
@@ -379,6 +434,11 @@ void facts_free(facts *self) {
   vec_free(&self->module_names);
   for (size_t i = 0; i < self->loader_names.len; i++) free(self->loader_names.items[i]);
   vec_free(&self->loader_names);
+  for (size_t i = 0; i < self->producers.len; i++) free(self->producers.items[i]);
+  vec_free(&self->producers);
+  vec_free(&self->subscripts);
+  vec_free(&self->functions_by_name);
+  free(self->taint);
 }
 
 

@@ -37,7 +37,30 @@ typedef struct {
   TSNode node;      /* the function_definition */
   TSNode decorated; /* its decorated_definition, or a null node */
   bool no_grad;     /* decorated with @torch.no_grad() and friends */
+  const char *name; /* points into the source */
+  uint32_t name_len;
+  int klass;        /* the class it is a method of, -1 */
+  /* the summary other functions of the file see */
+  bool trains;        /* calls .backward() or optimizer.step(), itself or through callees */
+  bool backward;      /* calls .backward(), itself or through callees */
+  bool step;          /* a training step: backward or optimizer.step outside its own loops */
+  bool returns_graph; /* returns a graph-carrying value */
+  bool returns_scalar_loss;
 } facts_function;
+
+/* a name at a position: subscripts `x[...]` */
+typedef struct {
+  const char *name;
+  uint32_t len, pos;
+} facts_ref;
+
+/* per-byte flags of the graph analysis, at the start of each name it read */
+enum {
+  TAINT_SEEN = 1,   /* the analysis evaluated the name here */
+  TAINT_GRAPH = 2,  /* and it carried an autograd graph */
+  TAINT_SCALAR = 4, /* and it held a scalar loss */
+  TAINT_DIVIDED = 8 /* and it had been divided on its way here */
+};
 
 /* what a loop body does itself (nested loops and functions excluded) */
 enum {
@@ -85,6 +108,12 @@ typedef struct {
   TSNode left, right; /* `name = ...` or `self.attr = ...` */
 } facts_assign;
 
+typedef struct {
+  const char *name;
+  uint32_t len;
+  int index;
+} facts_fname;
+
 typedef struct facts {
   const char *source;
   size_t length;
@@ -103,6 +132,11 @@ typedef struct facts {
   VEC(char *) imported_modules;
   VEC(char *) module_names;    /* names (and `self.x`) bound to nn.Module instances */
   VEC(char *) loader_names;    /* names bound to DataLoader(...) */
+  VEC(facts_ref) subscripts;   /* `name[...]` */
+  VEC(facts_fname) functions_by_name; /* sorted by name */
+  VEC(char *) producers;       /* callees whose output reached .backward() */
+  unsigned char *taint;        /* TAINT_* per source byte; see graph.c */
+  bool file_backward;          /* some code calls .backward() */
 } facts;
 
 /** Build the facts of TREE's root over SOURCE. */
@@ -127,6 +161,41 @@ bool facts_in_no_grad(const facts *self, uint32_t pos);
 size_t facts_excepts_at(const facts *self, uint32_t pos, const facts_except **out, size_t max);
 /** Whether the call at POS is the only backward pass of an iteration. */
 bool facts_sole_backward(const facts *self, uint32_t pos);
+/* ---- the graph model (graph.c) ---- */
+
+typedef struct {
+  bool graph, scalar, divided;
+} facts_value;
+
+/** What expression NODE holds at its position, as the analysis saw it. */
+facts_value facts_value_of(const facts *self, TSNode node);
+/** Whether the callee NODE is an nn.Module instance or produced a graph. */
+bool facts_is_model(const facts *self, TSNode node);
+/** Whether NODE names storage that outlives an iteration of its loop. */
+bool facts_outlives_iteration(const facts *self, TSNode node);
+/** Whether POS is in an evaluation context (names, `model.eval()`). */
+bool facts_in_eval_context(const facts *self, uint32_t pos);
+/** Whether the function holding POS (module level: -1) calls .backward(). */
+bool facts_function_backward_at(const facts *self, uint32_t pos);
+/** The per-iteration loop at POS calls something whose last name RE matches
+ *  (MATCH decides), itself or in a function of this file it calls. */
+bool facts_loop_calls(const facts *self, uint32_t pos, bool (*match)(void *ctx, const char *name, size_t len),
+                      void *ctx);
+/** The per-iteration loop at POS steps an optimizer only under a `%` test. */
+bool facts_accumulates_gradients(const facts *self, uint32_t pos);
+/** Whether NODE holds a whole dataset / a float64 NumPy array. */
+bool facts_is_dataset(const facts *self, TSNode node);
+bool facts_is_numpy_float64(const facts *self, TSNode node);
+/** Whether NODE's value is converted right away (`.float()`, `.to(dtype)`). */
+bool facts_cast_after(const facts *self, TSNode node);
+/** Whether the name NODE is subscripted inside a per-iteration loop. */
+bool facts_sliced_in_loop(const facts *self, TSNode node);
+/** Whether class name NODE derives from a class RE (MATCH) matches. */
+bool facts_class_derives(const facts *self, TSNode node, bool (*match)(void *ctx, const char *name, size_t len),
+                         void *ctx);
+/** The function index named NAME (a same-file function or `self.method`), -1. */
+int facts_function_named(const facts *self, TSNode callee);
+
 /** Whether the source text of NODE equals S. */
 bool facts_node_is(const facts *self, TSNode node, const char *s);
 

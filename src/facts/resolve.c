@@ -162,6 +162,21 @@ static void resolve_no_grad(facts *f, buf *tmp) {
       }
     }
   }
+  /* Lightning runs validation_step/test_step/predict_step with gradients off */
+  for (size_t i = 0; i < f->functions.len; i++) {
+    facts_function *fn = &f->functions.items[i];
+    static const char *const steps[] = {"validation_step", "test_step", "predict_step", NULL};
+    bool method = false;
+    for (size_t k = 0; k < f->classes.len; k++) {
+      facts_span ks = {ts_node_start_byte(f->classes.items[k].node), ts_node_end_byte(f->classes.items[k].node)};
+      if (ks.start < fn->whole.start && fn->whole.end <= ks.end) method = true;
+    }
+    for (size_t k = 0; steps[k] && method; k++)
+      if (fn->name_len == strlen(steps[k]) && !memcmp(fn->name, steps[k], fn->name_len)) {
+        fn->no_grad = true;
+        vec_push(&f->no_grad, fn->body);
+      }
+  }
   /* `torch.set_grad_enabled(False)` as a statement: off until the block ends
    * or a later `set_grad_enabled(True)` in the same block */
   for (size_t i = 0; i < f->set_grad_false.len; i++) {
@@ -432,10 +447,16 @@ bool facts_sole_backward(const facts *self, uint32_t pos) {
 void facts__resolve(facts *self);
 
 
+void facts__summaries(facts *self);
+void facts__graph(facts *self);
+
+
 void facts__resolve(facts *self) {
   buf tmp = {0};
   resolve_no_grad(self, &tmp);
   resolve_modules(self, &tmp);
+  facts__summaries(self);
   resolve_loops(self, &tmp);
+  facts__graph(self);
   buf_free(&tmp);
 }

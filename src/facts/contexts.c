@@ -1,0 +1,401 @@
+/* This file contains the contexts rules ask about beyond loops and no-grad:
+ * storage that outlives an iteration, evaluation contexts, what a batch loop
+ * calls (zero_grad, a periodic optimizer step), datasets moved whole, NumPy
+ * float64 arrays, and class ancestry. */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "facts/facts.h"
+#include "util/alloc.h"
+
+#define NODE_IS(n, t) (strcmp(ts_node_type(n), (t)) == 0)
+
+
+static const char *text_of(const facts *f, TSNode n, uint32_t *len) {
+  uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+  if (e > f->length) e = (uint32_t)f->length;
+  if (s > e) s = e;
+  *len = e - s;
+  return f->source + s;
+}
+
+
+static bool same_text(const facts *f, TSNode n, const char *s, uint32_t len) {
+  uint32_t l;
+  const char *t = text_of(f, n, &l);
+  return l == len && !memcmp(t, s, len);
+}
+
+
+/* The name at the root of `x`, `x.a`, `x[k]`, `x.a[k].b`. */
+static TSNode base_name(TSNode n) {
+  for (int guard = 0; guard < 64; guard++) {
+    if (NODE_IS(n, "attribute")) n = ts_node_child_by_field_name(n, "object", 6);
+    else if (NODE_IS(n, "subscript")) n = ts_node_child_by_field_name(n, "value", 5);
+    else break;
+    if (ts_node_is_null(n)) return n;
+  }
+  return n;
+}
+
+
+bool facts_outlives_iteration(const facts *self, TSNode node) {
+  uint32_t pos = ts_node_start_byte(node);
+  int loop = facts_iteration_loop_at(self, pos);
+  if (loop < 0) return false;
+  TSNode base = base_name(node);
+  if (ts_node_is_null(base) || !NODE_IS(base, "identifier")) return false;
+  uint32_t len;
+  const char *name = text_of(self, base, &len);
+  if (len == 4 && !memcmp(name, "self", 4)) return true; /* instance storage */
+  const facts_loop *l = &self->loops.items[loop];
+  uint32_t loop_start = ts_node_start_byte(l->node);
+  bool before = false;
+  for (size_t i = 0; i < self->bindings.len; i++) {
+    const facts_binding *b = &self->bindings.items[i];
+    if (b->name_len != len || memcmp(b->name, name, len)) continue;
+    int bf = facts_function_at(self, b->pos);
+    if (l->function >= 0 && b->pos >= self->functions.items[l->function].whole.start &&
+        b->pos < self->functions.items[l->function].body.start)
+      bf = l->function; /* a parameter */
+    if (bf == l->function && b->pos >= loop_start && b->pos < pos) return false; /* made anew each iteration */
+    if ((bf == l->function && b->pos < loop_start) || bf == -1) before = true;
+  }
+  return before;
+}
+
+
+static bool eval_name(const char *s, size_t len) {
+  char lower[128];
+  if (len >= sizeof lower) return false;
+  for (size_t i = 0; i < len; i++) lower[i] = (char)tolower((unsigned char)s[i]);
+  lower[len] = '\0';
+  static const char *const words[] = {"eval", "evaluate", "valid", "validate", "validation", "test",
+                                      "predict", "inference", "infer", NULL};
+  for (size_t i = 0; words[i]; i++) {
+    size_t n = strlen(words[i]);
+    if (!strncmp(lower, words[i], n) && (lower[n] == '\0' || lower[n] == '_')) return true;
+  }
+  static const char *const suffixes[] = {"_eval", "_validation", "_test", NULL};
+  for (size_t i = 0; suffixes[i]; i++) {
+    size_t n = strlen(suffixes[i]);
+    if (len > n && !strcmp(lower + len - n, suffixes[i])) return true;
+  }
+  return false;
+}
+
+
+/* `x.eval()` / `x.train(False)` -> 1; `x.train()` / `x.train(True)` -> 0; else -1 */
+static int mode_call(const facts *f, TSNode call) {
+  TSNode fn = ts_node_child_by_field_name(call, "function", 8);
+  TSNode args = ts_node_child_by_field_name(call, "arguments", 9);
+  if (ts_node_is_null(fn) || !NODE_IS(fn, "attribute") || ts_node_is_null(args)) return -1;
+  TSNode attr = ts_node_child_by_field_name(fn, "attribute", 9);
+  uint32_t nargs = ts_node_named_child_count(args);
+  if (facts_node_is(f, attr, "eval") && nargs == 0) return 1;
+  if (facts_node_is(f, attr, "train")) {
+    if (nargs == 0) return 0;
+    TSNode a0 = ts_node_named_child(args, 0);
+    if (NODE_IS(a0, "false")) return 1;
+    if (NODE_IS(a0, "true")) return 0;
+  }
+  return -1;
+}
+
+
+bool facts_in_eval_context(const facts *self, uint32_t pos) {
+  int fn = facts_function_at(self, pos);
+  for (int f = fn; f >= 0; f = self->functions.items[f].parent)
+    if (eval_name(self->functions.items[f].name, self->functions.items[f].name_len)) return true;
+  /* after `model.eval()` in this scope, before any `model.train()` */
+  int mode = -1;
+  for (size_t i = 0; i < self->calls.len; i++) {
+    const facts_call *c = &self->calls.items[i];
+    if (ts_node_start_byte(c->call) >= pos) break;
+    if (c->function != fn) continue;
+    int m = mode_call(self, c->call);
+    if (m >= 0) mode = m;
+  }
+  return mode == 1;
+}
+
+
+bool facts_function_backward_at(const facts *self, uint32_t pos) {
+  int fn = facts_function_at(self, pos);
+  if (fn >= 0) return self->functions.items[fn].backward;
+  return self->file_backward;
+}
+
+
+static void callee_name(const facts *f, TSNode call, const char **s, uint32_t *len) {
+  TSNode fn = ts_node_child_by_field_name(call, "function", 8);
+  *s = "";
+  *len = 0;
+  if (ts_node_is_null(fn)) return;
+  if (NODE_IS(fn, "attribute")) fn = ts_node_child_by_field_name(fn, "attribute", 9);
+  if (!ts_node_is_null(fn)) *s = text_of(f, fn, len);
+}
+
+
+/* Calls in SPAN of function FN, and in the file's functions they call
+ * (three levels deep), until MATCH says yes. */
+static bool span_calls(const facts *f, facts_span span, int fn, bool (*match)(void *, const char *, size_t),
+                       void *ctx, int depth) {
+  for (size_t i = 0; i < f->calls.len; i++) {
+    const facts_call *c = &f->calls.items[i];
+    uint32_t s = ts_node_start_byte(c->call);
+    if (s < span.start) continue;
+    if (s >= span.end) break;
+    if (c->function != fn) continue;
+    const char *name;
+    uint32_t len;
+    callee_name(f, c->call, &name, &len);
+    if (match(ctx, name, len)) return true;
+    int g = facts_function_named(f, ts_node_child_by_field_name(c->call, "function", 8));
+    if (g >= 0 && g != fn && depth < 3 && span_calls(f, f->functions.items[g].body, g, match, ctx, depth + 1))
+      return true;
+  }
+  return false;
+}
+
+
+bool facts_loop_calls(const facts *self, uint32_t pos, bool (*match)(void *, const char *, size_t), void *ctx) {
+  int loop = facts_iteration_loop_at(self, pos);
+  if (loop < 0) return false;
+  return span_calls(self, self->loops.items[loop].body, self->loops.items[loop].function, match, ctx, 0);
+}
+
+
+bool facts_accumulates_gradients(const facts *self, uint32_t pos) {
+  int loop = facts_iteration_loop_at(self, pos);
+  if (loop < 0) return false;
+  facts_span body = self->loops.items[loop].body;
+  bool periodic = false;
+  for (size_t i = 0; i < self->calls.len; i++) {
+    const facts_call *c = &self->calls.items[i];
+    uint32_t s = ts_node_start_byte(c->call);
+    if (s < body.start || s >= body.end || c->function != self->loops.items[loop].function) continue;
+    TSNode fn = ts_node_child_by_field_name(c->call, "function", 8);
+    if (ts_node_is_null(fn) || !NODE_IS(fn, "attribute")) continue;
+    TSNode attr = ts_node_child_by_field_name(fn, "attribute", 9);
+    if (!facts_node_is(self, attr, "step")) continue;
+    uint32_t len;
+    const char *obj = text_of(self, ts_node_child_by_field_name(fn, "object", 6), &len);
+    bool opt = false;
+    for (uint32_t k = 0; k + 3 <= len; k++)
+      if (!strncmp(obj + k, "opt", 3)) opt = true;
+    if (!opt) continue;
+    if (!facts_periodic_at(self, s, loop)) return false; /* steps every batch */
+    periodic = true;
+  }
+  return periodic;
+}
+
+
+/* The value last assigned to identifier NODE before its position, or null. */
+static TSNode last_value(const facts *f, TSNode node) {
+  uint32_t len;
+  const char *name = text_of(f, node, &len);
+  uint32_t pos = ts_node_start_byte(node);
+  TSNode best = NULL_NODE;
+  for (size_t i = 0; i < f->assigns.len; i++) {
+    TSNode left = f->assigns.items[i].left;
+    if (ts_node_start_byte(left) >= pos) break;
+    if (NODE_IS(left, "identifier") && same_text(f, left, name, len)) best = f->assigns.items[i].right;
+  }
+  return best;
+}
+
+
+static bool lower_matches_any(const char *s, size_t len, const char *const *exact) {
+  char lower[64];
+  if (len >= sizeof lower) return false;
+  for (size_t i = 0; i < len; i++) lower[i] = (char)tolower((unsigned char)s[i]);
+  lower[len] = '\0';
+  for (size_t i = 0; exact[i]; i++)
+    if (!strcmp(lower, exact[i])) return true;
+  return false;
+}
+
+
+bool facts_is_dataset(const facts *self, TSNode node) {
+  buf q = {0};
+  bool r = false;
+  for (int guard = 0; guard < 6 && !ts_node_is_null(node) && !r; guard++) {
+    if (NODE_IS(node, "identifier")) {
+      uint32_t len;
+      const char *t = text_of(self, node, &len);
+      static const char *const names[] = {"x_train", "y_train", "x_test", "y_test", "x_val", "y_val", "x_valid",
+                                          "y_valid", "xtrain", "ytrain", "xtest", "ytest", "train_x", "train_y",
+                                          "test_x", "test_y", "val_x", "val_y", "train_data", "test_data",
+                                          "val_data", "train_images", "train_labels", "test_images",
+                                          "test_labels", "train_inputs", "train_targets", "train_features",
+                                          "x_all", "y_all", NULL};
+      if (lower_matches_any(t, len, names)) r = true;
+      else node = last_value(self, node);
+      continue;
+    }
+    if (NODE_IS(node, "attribute")) {
+      TSNode attr = ts_node_child_by_field_name(node, "attribute", 9);
+      TSNode obj = ts_node_child_by_field_name(node, "object", 6);
+      uint32_t len;
+      const char *o = text_of(self, obj, &len);
+      bool setlike = false;
+      for (uint32_t k = 0; k + 3 <= len; k++)
+        if (!strncasecmp(o + k, "set", 3) || (k + 5 <= len && !strncasecmp(o + k, "mnist", 5))) setlike = true;
+      if ((facts_node_is(self, attr, "data") || facts_node_is(self, attr, "targets")) && setlike) r = true;
+      else if (facts_node_is(self, attr, "values")) node = obj; /* a pandas frame's values */
+      else break;
+      continue;
+    }
+    if (!NODE_IS(node, "call")) break;
+    TSNode fn = ts_node_child_by_field_name(node, "function", 8);
+    if (!facts_qualname(self, fn, &q)) {
+      /* `x.to_numpy()`, `x.values` of a frame, `x.float()` of a tensor */
+      if (!ts_node_is_null(fn) && NODE_IS(fn, "attribute")) {
+        node = ts_node_child_by_field_name(fn, "object", 6);
+        continue;
+      }
+      break;
+    }
+    const char *s = buf_str(&q);
+    if (!strcmp(s, "numpy.load") || !strcmp(s, "numpy.loadtxt") || !strcmp(s, "numpy.genfromtxt") ||
+        !strcmp(s, "numpy.fromfile") || !strncmp(s, "pandas.read_", 12))
+      r = true;
+    else if (!strcmp(s, "torch.tensor") || !strcmp(s, "torch.from_numpy") || !strcmp(s, "torch.as_tensor") ||
+             !strcmp(s, "torch.Tensor") || !strcmp(s, "torch.FloatTensor") || !strcmp(s, "numpy.array") ||
+             !strcmp(s, "numpy.asarray")) {
+      TSNode args = ts_node_child_by_field_name(node, "arguments", 9);
+      node = ts_node_is_null(args) || !ts_node_named_child_count(args) ? NULL_NODE : ts_node_named_child(args, 0);
+    } else {
+      break;
+    }
+  }
+  buf_free(&q);
+  return r;
+}
+
+
+static bool has_keyword(const facts *f, TSNode args, const char *name) {
+  uint32_t n = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode a = ts_node_named_child(args, i);
+    if (NODE_IS(a, "dictionary_splat")) return true;
+    if (NODE_IS(a, "keyword_argument") && facts_node_is(f, ts_node_child_by_field_name(a, "name", 4), name)) return true;
+  }
+  return false;
+}
+
+
+static bool has_float_literal(TSNode n) {
+  TSTreeCursor c = ts_tree_cursor_new(n);
+  bool found = false;
+  for (int guard = 0; guard < 100000 && !found; guard++) {
+    TSNode k = ts_tree_cursor_current_node(&c);
+    if (NODE_IS(k, "float")) found = true;
+    if (ts_tree_cursor_goto_first_child(&c)) continue;
+    bool done = false;
+    while (!ts_tree_cursor_goto_next_sibling(&c)) {
+      if (!ts_tree_cursor_goto_parent(&c) || ts_node_eq(ts_tree_cursor_current_node(&c), n)) {
+        done = true;
+        break;
+      }
+    }
+    if (done) break;
+  }
+  ts_tree_cursor_delete(&c);
+  return found;
+}
+
+
+bool facts_is_numpy_float64(const facts *self, TSNode node) {
+  buf q = {0};
+  bool r = false;
+  for (int guard = 0; guard < 6 && !ts_node_is_null(node); guard++) {
+    if (NODE_IS(node, "identifier")) {
+      node = last_value(self, node);
+      continue;
+    }
+    if (!NODE_IS(node, "call")) break;
+    TSNode fn = ts_node_child_by_field_name(node, "function", 8);
+    TSNode args = ts_node_child_by_field_name(node, "arguments", 9);
+    if (!facts_qualname(self, fn, &q)) break;
+    const char *s = buf_str(&q);
+    static const char *const random[] = {"rand", "randn", "random", "uniform", "normal", "random_sample",
+                                         "standard_normal", NULL};
+    static const char *const fills[] = {"zeros", "ones", "empty", "full", "linspace", "eye", "identity",
+                                        "loadtxt", "genfromtxt", NULL};
+    if (!strncmp(s, "numpy.random.", 13)) {
+      for (size_t i = 0; random[i]; i++)
+        if (!strcmp(s + 13, random[i])) r = true;
+    } else if (!strncmp(s, "numpy.", 6) && !has_keyword(self, args, "dtype")) {
+      for (size_t i = 0; fills[i]; i++)
+        if (!strcmp(s + 6, fills[i])) r = true;
+      if ((!strcmp(s + 6, "array") || !strcmp(s + 6, "asarray")) && !ts_node_is_null(args) &&
+          ts_node_named_child_count(args) && has_float_literal(ts_node_named_child(args, 0)))
+        r = true;
+    }
+    break;
+  }
+  buf_free(&q);
+  return r;
+}
+
+
+bool facts_cast_after(const facts *self, TSNode node) {
+  TSNode parent = ts_node_parent(node);
+  if (ts_node_is_null(parent) || !NODE_IS(parent, "attribute")) return false;
+  TSNode attr = ts_node_child_by_field_name(parent, "attribute", 9);
+  TSNode call = ts_node_parent(parent);
+  if (ts_node_is_null(attr) || ts_node_is_null(call) || !NODE_IS(call, "call")) return false;
+  static const char *const casts[] = {"float", "half", "bfloat16", "astype", "type", NULL};
+  for (size_t i = 0; casts[i]; i++)
+    if (facts_node_is(self, attr, casts[i])) return true;
+  if (facts_node_is(self, attr, "to")) {
+    uint32_t len;
+    const char *t = text_of(self, ts_node_child_by_field_name(call, "arguments", 9), &len);
+    for (uint32_t k = 0; k + 5 <= len; k++)
+      if (!strncmp(t + k, "float", 5) || !strncmp(t + k, "dtype", 5) || !strncmp(t + k, "half", 4)) return true;
+  }
+  return false;
+}
+
+
+bool facts_sliced_in_loop(const facts *self, TSNode node) {
+  if (!NODE_IS(node, "identifier")) return false;
+  uint32_t len;
+  const char *name = text_of(self, node, &len);
+  for (size_t i = 0; i < self->subscripts.len; i++) {
+    const facts_ref *r = &self->subscripts.items[i];
+    if (r->len == len && !memcmp(r->name, name, len) && facts_iteration_loop_at(self, r->pos) >= 0) return true;
+  }
+  return false;
+}
+
+
+bool facts_class_derives(const facts *self, TSNode node, bool (*match)(void *, const char *, size_t), void *ctx) {
+  uint32_t len;
+  const char *name = text_of(self, node, &len);
+  buf q = {0};
+  bool r = false;
+  /* up through the file's own classes, a few levels */
+  for (int depth = 0; depth < 8 && !r && name; depth++) {
+    const facts_class *k = NULL;
+    for (size_t i = 0; i < self->classes.len; i++)
+      if (self->classes.items[i].name_len == len && !memcmp(self->classes.items[i].name, name, len)) k = &self->classes.items[i];
+    if (!k || ts_node_is_null(k->bases)) break;
+    const char *next = NULL;
+    uint32_t n = ts_node_named_child_count(k->bases), next_len = 0;
+    for (uint32_t i = 0; i < n && !r; i++) {
+      TSNode b = ts_node_named_child(k->bases, i);
+      if (facts_qualname(self, b, &q) && match(ctx, buf_str(&q), q.len)) r = true;
+      else if (NODE_IS(b, "identifier") && !next) next = text_of(self, b, &next_len);
+    }
+    name = next;
+    len = next_len;
+  }
+  buf_free(&q);
+  return r;
+}

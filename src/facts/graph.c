@@ -1,0 +1,894 @@
+/* This file contains the graph model: which values carry an autograd graph,
+ * per function and at module level, flow-sensitively (reassignment kills the
+ * old state, branches join, loop bodies run to a fixed point), with summaries
+ * of the file's own functions (trains, returns a graph) and evidence that
+ * flows backwards from `.backward()` calls (the producer of a loss that is
+ * backpropagated is a model, even when it is only a parameter name).
+ *
+ * The statement and expression walks recurse, bounded by MAX_DEPTH: Python
+ * itself refuses code nested that deep, and deeper code is left unanalysed
+ * (its names read as clean) rather than risking the stack. */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "facts/facts.h"
+#include "util/alloc.h"
+
+#define NODE_IS(n, t) (strcmp(ts_node_type(n), (t)) == 0)
+#define MAX_DEPTH 200
+#define MAX_ROUNDS 4
+
+enum { V_GRAPH = 1, V_SCALAR = 2, V_DIVIDED = 4 };
+
+typedef struct {
+  const char *name;
+  uint32_t len;
+  unsigned flags;
+} slot;
+
+typedef VEC(slot) state;
+
+typedef struct {
+  facts *f;
+  int function;   /* the function analysed, -1 for module level */
+  bool no_grad;   /* the statement being run is in a no-grad region */
+  int depth;
+  bool changed;   /* a summary changed in this round */
+  bool replay;    /* read names from the records instead of a state (predicates) */
+  VEC(slot) marked; /* names `.backward()` reaches in this function (flags: V_SCALAR when direct) */
+  buf tmp;
+} analysis;
+
+
+static const char *text_of(const facts *f, TSNode n, uint32_t *len) {
+  uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+  if (e > f->length) e = (uint32_t)f->length;
+  if (s > e) s = e;
+  *len = e - s;
+  return f->source + s;
+}
+
+
+static bool text_is(const facts *f, TSNode n, const char *s) {
+  return facts_node_is(f, n, s);
+}
+
+
+static bool in_list(const char *s, size_t len, const char *const *list) {
+  for (size_t i = 0; list[i]; i++)
+    if (strlen(list[i]) == len && !memcmp(list[i], s, len)) return true;
+  return false;
+}
+
+
+static bool has_str(char **items, size_t n, const char *s, size_t len) {
+  for (size_t i = 0; i < n; i++)
+    if (strlen(items[i]) == len && !memcmp(items[i], s, len)) return true;
+  return false;
+}
+
+
+/* ---- names the analysis tracks: `x` and `self.x` ---- */
+
+static bool is_self_attr(const facts *f, TSNode n) {
+  if (!NODE_IS(n, "attribute")) return false;
+  TSNode obj = ts_node_child_by_field_name(n, "object", 6);
+  return !ts_node_is_null(obj) && NODE_IS(obj, "identifier") && text_is(f, obj, "self");
+}
+
+
+static bool trackable(const facts *f, TSNode n) {
+  return NODE_IS(n, "identifier") || is_self_attr(f, n);
+}
+
+
+static slot *find(state *st, const char *name, uint32_t len) {
+  for (size_t i = st->len; i-- > 0;)
+    if (st->items[i].len == len && !memcmp(st->items[i].name, name, len)) return &st->items[i];
+  return NULL;
+}
+
+
+static void set_name(analysis *a, state *st, TSNode target, unsigned flags) {
+  uint32_t len;
+  const char *name = text_of(a->f, target, &len);
+  slot *s = find(st, name, len);
+  if (s) s->flags = flags;
+  else {
+    slot n = {name, len, flags};
+    vec_push(st, n);
+  }
+}
+
+
+static void copy_state(state *dst, const state *src) {
+  dst->len = 0;
+  vec_reserve(dst, src->len);
+  memcpy(dst->items, src->items, src->len * sizeof *src->items);
+  dst->len = src->len;
+}
+
+
+/* INTO |= FROM, name by name; true when INTO changed */
+static bool join(state *into, const state *from) {
+  bool changed = false;
+  for (size_t i = 0; i < from->len; i++) {
+    slot *s = find(into, from->items[i].name, from->items[i].len);
+    if (!s) {
+      vec_push(into, from->items[i]);
+      changed = true;
+    } else if ((s->flags | from->items[i].flags) != s->flags) {
+      s->flags |= from->items[i].flags;
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+
+static bool marked(const analysis *a, const char *name, uint32_t len, unsigned *flags) {
+  for (size_t i = 0; i < a->marked.len; i++)
+    if (a->marked.items[i].len == len && !memcmp(a->marked.items[i].name, name, len)) {
+      if (flags) *flags = a->marked.items[i].flags;
+      return true;
+    }
+  return false;
+}
+
+
+static bool mark(analysis *a, TSNode n, unsigned flags) {
+  uint32_t len;
+  const char *name = text_of(a->f, n, &len);
+  for (size_t i = 0; i < a->marked.len; i++)
+    if (a->marked.items[i].len == len && !memcmp(a->marked.items[i].name, name, len)) {
+      if ((a->marked.items[i].flags | flags) == a->marked.items[i].flags) return false;
+      a->marked.items[i].flags |= flags;
+      return true;
+    }
+  slot s = {name, len, flags};
+  vec_push(&a->marked, s);
+  return true;
+}
+
+
+/* ---- what calls and methods do to the graph ---- */
+
+static const char *const CLEANING_METHODS[] = {
+  "item", "tolist", "numpy", "detach", "detach_", "size", "numel", "dim", "argmax", "argmin", "eq", "ne", "lt",
+  "le", "gt", "ge", "long", "int", "bool", "nonzero", "isnan", "isinf", "isfinite", "any", "all", "data_ptr",
+  "element_size", "count_nonzero", "equal", "tobytes", "backward", "zero_", "fill_", "copy_", "requires_grad_",
+  "get_device", "is_contiguous", "stride", "storage_offset", "nelement", "type", "__len__", NULL};
+static const char *const PRESERVING_METHODS[] = {
+  "mean", "sum", "view", "reshape", "squeeze", "unsqueeze", "to", "cuda", "cpu", "float", "half", "double",
+  "bfloat16", "clone", "contiguous", "flatten", "permute", "transpose", "t", "expand", "expand_as", "repeat",
+  "abs", "pow", "exp", "log", "sqrt", "sigmoid", "tanh", "relu", "softmax", "log_softmax", "norm", "max", "min",
+  "prod", "std", "var", "masked_fill", "index_select", "gather", "split", "chunk", "narrow", "select",
+  "view_as", "reshape_as", "type_as", "add", "sub", "mul", "div", "matmul", "mm", "bmm", "neg", "clamp",
+  "squeeze_", "unsqueeze_", "mul_", "add_", "div_", "sub_", "logsumexp", "cumsum", "diag", "unbind",
+  "topk", "sort", "masked_select", "where", "float16", "unflatten", "mT", "square", "exp_", NULL};
+static const char *const SCALAR_REDUCTIONS[] = {"mean", "sum", NULL};
+static const char *const CLEAN_BUILTINS[] = {"float", "int", "bool", "len", "str", "round", "repr", "print",
+                                             "isinstance", "hasattr", "getattr", "type", "id", "range",
+                                             "enumerate", "zip", "format", NULL};
+static const char *const JOIN_BUILTINS[] = {"sum", "max", "min", "abs", NULL};
+static const char *const CLEAN_ATTRS[] = {"data", "grad", "shape", "dtype", "device", "ndim", "requires_grad",
+                                          "is_cuda", "T_", NULL};
+
+
+static bool looks_like_loss(const char *s, size_t len) {
+  /* criterion, loss_fn, self.loss, mse_loss, ce */
+  char lower[64];
+  if (len >= sizeof lower) return false;
+  for (size_t i = 0; i < len; i++) lower[i] = (char)tolower((unsigned char)s[i]);
+  lower[len] = '\0';
+  return strstr(lower, "loss") || strstr(lower, "crit");
+}
+
+
+static const char *last_name(const facts *f, TSNode callee, uint32_t *len) {
+  if (NODE_IS(callee, "attribute")) {
+    TSNode attr = ts_node_child_by_field_name(callee, "attribute", 9);
+    if (!ts_node_is_null(attr)) return text_of(f, attr, len);
+  }
+  return text_of(f, callee, len);
+}
+
+
+static int entry_cmp(const facts_fname *e, const char *name, uint32_t len) {
+  uint32_t n = e->len < len ? e->len : len;
+  int c = memcmp(e->name, name, n);
+  if (c) return c;
+  return e->len < len ? -1 : e->len > len;
+}
+
+
+static int by_name(const void *x, const void *y) {
+  const facts_fname *a = x, *b = y;
+  int c = entry_cmp(a, b->name, b->len);
+  return c ? c : (a->index > b->index) - (a->index < b->index);
+}
+
+
+int facts_function_named(const facts *self, TSNode callee) {
+  if (ts_node_is_null(callee)) return -1;
+  bool method = is_self_attr(self, callee);
+  if (!method && !NODE_IS(callee, "identifier")) return -1;
+  uint32_t len;
+  const char *name = last_name(self, callee, &len);
+  /* binary search of the name index built by facts__summaries */
+  size_t lo = 0, hi = self->functions_by_name.len;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (entry_cmp(&self->functions_by_name.items[mid], name, len) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  int found = -1;
+  for (size_t k = lo; k < self->functions_by_name.len; k++) {
+    const facts_fname *e = &self->functions_by_name.items[k];
+    if (entry_cmp(e, name, len) != 0) break;
+    if (method ? self->functions.items[e->index].klass >= 0 : self->functions.items[e->index].klass < 0) return e->index;
+    if (found < 0) found = e->index;
+  }
+  return method ? found : -1;
+}
+
+
+bool facts_is_model(const facts *self, TSNode callee) {
+  if (ts_node_is_null(callee)) return false;
+  if (!NODE_IS(callee, "identifier") && !NODE_IS(callee, "attribute")) return false;
+  uint32_t len;
+  const char *t = text_of(self, callee, &len);
+  return has_str(self->module_names.items, self->module_names.len, t, len) ||
+         has_str(self->producers.items, self->producers.len, t, len);
+}
+
+
+static unsigned recorded(const facts *f, TSNode n) {
+  unsigned char t = f->taint[ts_node_start_byte(n)];
+  return ((t & TAINT_GRAPH) ? V_GRAPH : 0) | ((t & TAINT_SCALAR) ? V_SCALAR : 0) | ((t & TAINT_DIVIDED) ? V_DIVIDED : 0);
+}
+
+
+static void record(analysis *a, TSNode n, unsigned flags) {
+  if (a->replay) return;
+  uint32_t pos = ts_node_start_byte(n);
+  if (pos >= a->f->length) return;
+  unsigned char t = TAINT_SEEN;
+  if (flags & V_GRAPH) t |= TAINT_GRAPH;
+  if (flags & V_SCALAR) t |= TAINT_SCALAR;
+  if (flags & V_DIVIDED) t |= TAINT_DIVIDED;
+  a->f->taint[pos] = t;
+}
+
+
+static unsigned eval(analysis *a, state *st, TSNode e);
+
+
+static unsigned eval_args(analysis *a, state *st, TSNode args) {
+  unsigned flags = 0;
+  if (ts_node_is_null(args)) return 0;
+  uint32_t n = ts_node_named_child_count(args);
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode c = ts_node_named_child(args, i);
+    if (NODE_IS(c, "keyword_argument")) c = ts_node_child_by_field_name(c, "value", 5);
+    else if (NODE_IS(c, "list_splat") || NODE_IS(c, "dictionary_splat")) c = ts_node_named_child(c, 0);
+    if (!ts_node_is_null(c)) flags |= eval(a, st, c);
+  }
+  return flags;
+}
+
+
+static unsigned eval_call(analysis *a, state *st, TSNode e) {
+  facts *f = a->f;
+  TSNode callee = ts_node_child_by_field_name(e, "function", 8);
+  TSNode args = ts_node_child_by_field_name(e, "arguments", 9);
+  unsigned argflags = eval_args(a, st, args);
+  if (ts_node_is_null(callee)) return 0;
+  uint32_t len;
+  const char *t;
+  /* a model or a loss of this file, or a callee whose output was backpropagated */
+  if (facts_is_model(f, callee)) {
+    if (NODE_IS(callee, "attribute") && !is_self_attr(f, callee)) eval(a, st, ts_node_child_by_field_name(callee, "object", 6));
+    t = text_of(f, callee, &len);
+    return V_GRAPH | (looks_like_loss(t, len) ? V_SCALAR : 0);
+  }
+  int fn = facts_function_named(f, callee);
+  if (fn >= 0) {
+    const facts_function *g = &f->functions.items[fn];
+    return (g->returns_graph ? V_GRAPH : 0) | (g->returns_scalar_loss ? V_SCALAR : 0);
+  }
+  if (NODE_IS(callee, "attribute")) {
+    TSNode obj = ts_node_child_by_field_name(callee, "object", 6);
+    TSNode attr = ts_node_child_by_field_name(callee, "attribute", 9);
+    if (ts_node_is_null(obj) || ts_node_is_null(attr)) return 0;
+    t = text_of(f, attr, &len);
+    if (facts_qualname(f, callee, &a->tmp)) {
+      const char *q = buf_str(&a->tmp);
+      if (!strncmp(q, "torch.nn.functional.", 20)) {
+        size_t ql = strlen(q);
+        bool loss = (ql > 5 && !strcmp(q + ql - 5, "_loss")) || !strcmp(q + 20, "cross_entropy") ||
+                    !strcmp(q + 20, "nll_loss") || !strcmp(q + 20, "binary_cross_entropy") ||
+                    !strcmp(q + 20, "binary_cross_entropy_with_logits") || !strcmp(q + 20, "kl_div");
+        return loss ? V_GRAPH | V_SCALAR : (argflags & V_GRAPH);
+      }
+      static const char *const constructors[] = {"tensor", "zeros", "ones", "empty", "full", "rand", "randn",
+                                                 "randint", "arange", "linspace", "eye", "from_numpy",
+                                                 "as_tensor", "zeros_like", "ones_like", "randn_like",
+                                                 "rand_like", "empty_like", "full_like", "manual_seed", NULL};
+      if (!strncmp(q, "torch.", 6) && !strchr(q + 6, '.')) {
+        if (in_list(q + 6, strlen(q + 6), constructors)) return 0;
+        return argflags & V_GRAPH;
+      }
+      if (!strncmp(q, "numpy.", 6) || !strncmp(q, "math.", 5)) return 0;
+    }
+    unsigned of = eval(a, st, obj);
+    if (in_list(t, len, CLEANING_METHODS)) return 0;
+    if (in_list(t, len, PRESERVING_METHODS)) {
+      unsigned r = of & (V_GRAPH | V_DIVIDED);
+      if ((of & V_GRAPH) && in_list(t, len, SCALAR_REDUCTIONS)) r |= V_SCALAR;
+      else if (of & V_SCALAR) r |= V_SCALAR; /* .to(), .float() of a scalar */
+      if (len == 3 && !memcmp(t, "div", 3)) r |= V_DIVIDED;
+      return r;
+    }
+    /* other methods of a graph value mostly keep the graph */
+    return of & V_GRAPH;
+  }
+  if (NODE_IS(callee, "identifier")) {
+    t = text_of(f, callee, &len);
+    if (in_list(t, len, CLEAN_BUILTINS)) return 0;
+    if (in_list(t, len, JOIN_BUILTINS)) return argflags & V_GRAPH;
+    if (facts_qualname(f, callee, &a->tmp) && !strncmp(buf_str(&a->tmp), "torch.nn.functional.", 20)) {
+      const char *q = buf_str(&a->tmp) + 20;
+      size_t ql = strlen(q);
+      if ((ql > 5 && !strcmp(q + ql - 5, "_loss")) || !strcmp(q, "cross_entropy")) return V_GRAPH | V_SCALAR;
+      return argflags & V_GRAPH;
+    }
+  }
+  return 0;
+}
+
+
+static unsigned eval(analysis *a, state *st, TSNode e) {
+  if (ts_node_is_null(e) || a->depth > MAX_DEPTH) return 0;
+  facts *f = a->f;
+  const char *type = ts_node_type(e);
+  unsigned r = 0;
+  a->depth++;
+  if (!strcmp(type, "identifier")) {
+    uint32_t len;
+    const char *name = text_of(f, e, &len);
+    slot *s = a->replay ? NULL : find(st, name, len);
+    r = a->replay ? recorded(f, e) : s ? s->flags : 0;
+    record(a, e, r);
+  } else if (!strcmp(type, "attribute")) {
+    TSNode obj = ts_node_child_by_field_name(e, "object", 6);
+    TSNode attr = ts_node_child_by_field_name(e, "attribute", 9);
+    uint32_t len = 0;
+    const char *an = ts_node_is_null(attr) ? "" : text_of(f, attr, &len);
+    if (is_self_attr(f, e)) {
+      uint32_t l2;
+      const char *name = text_of(f, e, &l2);
+      slot *s = a->replay ? NULL : find(st, name, l2);
+      r = a->replay ? recorded(f, e) : s ? s->flags : 0;
+      record(a, e, r);
+    } else {
+      unsigned of = eval(a, st, obj);
+      if (in_list(an, len, CLEAN_ATTRS)) r = 0;
+      else if (len == 4 && !memcmp(an, "loss", 4)) r = (of & V_GRAPH) ? V_GRAPH | V_SCALAR : 0;
+      else r = of & V_GRAPH;
+    }
+  } else if (!strcmp(type, "call")) {
+    r = eval_call(a, st, e);
+  } else if (!strcmp(type, "subscript")) {
+    r = eval(a, st, ts_node_child_by_field_name(e, "value", 5)) & V_GRAPH;
+    uint32_t n = ts_node_named_child_count(e);
+    for (uint32_t i = 1; i < n; i++) eval(a, st, ts_node_named_child(e, i));
+  } else if (!strcmp(type, "binary_operator")) {
+    unsigned l = eval(a, st, ts_node_child_by_field_name(e, "left", 4));
+    unsigned rr = eval(a, st, ts_node_child_by_field_name(e, "right", 5));
+    TSNode op = ts_node_child_by_field_name(e, "operator", 8);
+    r = (l | rr) & V_GRAPH;
+    /* a loss scaled by a number is still a scalar loss */
+    if (((l & V_SCALAR) || (rr & V_SCALAR)) && (!(l & V_GRAPH) || (l & V_SCALAR)) && (!(rr & V_GRAPH) || (rr & V_SCALAR)))
+      r |= V_SCALAR;
+    if ((l & V_DIVIDED) || (!ts_node_is_null(op) && NODE_IS(op, "/"))) r |= V_DIVIDED;
+  } else if (!strcmp(type, "unary_operator") || !strcmp(type, "parenthesized_expression")) {
+    r = ts_node_named_child_count(e) ? eval(a, st, ts_node_named_child(e, ts_node_named_child_count(e) - 1)) : 0;
+  } else if (!strcmp(type, "conditional_expression") || !strcmp(type, "list") || !strcmp(type, "tuple") ||
+             !strcmp(type, "set") || !strcmp(type, "expression_list")) {
+    uint32_t n = ts_node_named_child_count(e);
+    for (uint32_t i = 0; i < n; i++) r |= eval(a, st, ts_node_named_child(e, i)) & V_GRAPH;
+  } else if (!strcmp(type, "dictionary")) {
+    uint32_t n = ts_node_named_child_count(e);
+    for (uint32_t i = 0; i < n; i++) {
+      TSNode pair = ts_node_named_child(e, i);
+      if (NODE_IS(pair, "pair")) r |= eval(a, st, ts_node_child_by_field_name(pair, "value", 5)) & V_GRAPH;
+    }
+  } else if (!strcmp(type, "comparison_operator") || !strcmp(type, "boolean_operator") ||
+             !strcmp(type, "not_operator") || !strcmp(type, "keyword_argument")) {
+    uint32_t n = ts_node_named_child_count(e);
+    for (uint32_t i = 0; i < n; i++) eval(a, st, ts_node_named_child(e, i));
+    r = 0;
+  }
+  a->depth--;
+  if (a->no_grad) r = 0; /* computed with gradients off */
+  return r;
+}
+
+
+/* ---- statements ---- */
+
+static void run_block(analysis *a, state *st, TSNode block);
+
+
+/* A marked name (its value reaches .backward()) assigned from a call of an
+ * unknown callable: that callable produced the graph. */
+static unsigned evidence(analysis *a, TSNode target, TSNode value, unsigned flags) {
+  if ((flags & V_GRAPH) || a->no_grad || !trackable(a->f, target)) return flags;
+  uint32_t len;
+  const char *name = text_of(a->f, target, &len);
+  unsigned mflags;
+  if (!marked(a, name, len, &mflags)) return flags;
+  while (!ts_node_is_null(value) && (NODE_IS(value, "parenthesized_expression") || NODE_IS(value, "await")))
+    value = ts_node_named_child(value, 0);
+  if (ts_node_is_null(value) || !NODE_IS(value, "call")) return flags;
+  TSNode callee = ts_node_child_by_field_name(value, "function", 8);
+  if (ts_node_is_null(callee)) return flags;
+  uint32_t cl;
+  const char *c = last_name(a->f, callee, &cl);
+  if (in_list(c, cl, CLEANING_METHODS) || in_list(c, cl, PRESERVING_METHODS) || in_list(c, cl, CLEAN_BUILTINS))
+    return flags;
+  if (facts_qualname(a->f, callee, &a->tmp) &&
+      (!strncmp(buf_str(&a->tmp), "numpy.", 6) || !strncmp(buf_str(&a->tmp), "torch.", 6)))
+    return flags;
+  return flags | V_GRAPH | (mflags & V_SCALAR);
+}
+
+
+static void assign(analysis *a, state *st, TSNode left, TSNode right, unsigned flags) {
+  if (ts_node_is_null(left)) return;
+  if (trackable(a->f, left)) {
+    set_name(a, st, left, evidence(a, left, right, flags));
+    return;
+  }
+  if (NODE_IS(left, "pattern_list") || NODE_IS(left, "tuple_pattern") || NODE_IS(left, "list_pattern") ||
+      NODE_IS(left, "tuple") || NODE_IS(left, "list")) {
+    uint32_t n = ts_node_named_child_count(left);
+    for (uint32_t i = 0; i < n; i++) {
+      TSNode t = ts_node_named_child(left, i);
+      if (trackable(a->f, t)) set_name(a, st, t, evidence(a, t, right, flags & V_GRAPH));
+    }
+    return;
+  }
+  /* `d[k] = v`, `obj.attr = v`: the container is not a value we follow, but
+   * what the target reads still gets recorded */
+  eval(a, st, left);
+}
+
+
+static void run_expression(analysis *a, state *st, TSNode e) {
+  if (NODE_IS(e, "assignment")) {
+    TSNode left = ts_node_child_by_field_name(e, "left", 4);
+    TSNode right = ts_node_child_by_field_name(e, "right", 5);
+    /* `a = b = value` */
+    TSNode value = right;
+    while (!ts_node_is_null(value) && NODE_IS(value, "assignment")) value = ts_node_child_by_field_name(value, "right", 5);
+    unsigned flags = ts_node_is_null(value) ? 0 : eval(a, st, value);
+    for (TSNode t = e; !ts_node_is_null(t) && NODE_IS(t, "assignment"); t = ts_node_child_by_field_name(t, "right", 5))
+      assign(a, st, ts_node_child_by_field_name(t, "left", 4), value, flags);
+    (void)left;
+    return;
+  }
+  if (NODE_IS(e, "augmented_assignment")) {
+    TSNode left = ts_node_child_by_field_name(e, "left", 4);
+    TSNode right = ts_node_child_by_field_name(e, "right", 5);
+    TSNode op = ts_node_child_by_field_name(e, "operator", 8);
+    unsigned rf = eval(a, st, right);
+    unsigned lf = eval(a, st, left);
+    if (trackable(a->f, left)) {
+      unsigned nf = lf;
+      if (!ts_node_is_null(op) && (NODE_IS(op, "+=") || NODE_IS(op, "-=") || NODE_IS(op, "*=") || NODE_IS(op, "@=")))
+        nf = a->no_grad ? lf : (lf | (rf & V_GRAPH));
+      if (!ts_node_is_null(op) && NODE_IS(op, "/=")) nf |= V_DIVIDED;
+      set_name(a, st, left, nf);
+    }
+    return;
+  }
+  eval(a, st, e);
+}
+
+
+static void run_loop(analysis *a, state *st, TSNode loop) {
+  TSNode body = ts_node_child_by_field_name(loop, "body", 4);
+  if (NODE_IS(loop, "for_statement")) {
+    eval(a, st, ts_node_child_by_field_name(loop, "right", 5));
+    /* loop targets hold data, not graphs: rebind them clean */
+    TSNode left = ts_node_child_by_field_name(loop, "left", 4);
+    if (!ts_node_is_null(left)) {
+      if (trackable(a->f, left)) set_name(a, st, left, 0);
+      else {
+        uint32_t n = ts_node_named_child_count(left);
+        for (uint32_t i = 0; i < n; i++)
+          if (trackable(a->f, ts_node_named_child(left, i))) set_name(a, st, ts_node_named_child(left, i), 0);
+      }
+    }
+  } else {
+    eval(a, st, ts_node_child_by_field_name(loop, "condition", 9));
+  }
+  state entry = {0};
+  copy_state(&entry, st);
+  for (int round = 0; round < MAX_ROUNDS; round++) {
+    run_block(a, st, body);
+    /* the next iteration starts from what this one left, joined with entry */
+    state next = {0};
+    copy_state(&next, &entry);
+    bool grew = join(&next, st);
+    bool changed = grew || next.len != entry.len;
+    if (!changed) {
+      /* compare with the state the body started from */
+      for (size_t i = 0; i < next.len && !changed; i++) {
+        slot *s = find(&entry, next.items[i].name, next.items[i].len);
+        changed = !s || s->flags != next.items[i].flags;
+      }
+    }
+    copy_state(&entry, &next);
+    copy_state(st, &next);
+    vec_free(&next);
+    if (!changed) break;
+  }
+  vec_free(&entry);
+  TSNode alt = ts_node_child_by_field_name(loop, "alternative", 11);
+  if (!ts_node_is_null(alt)) run_block(a, st, ts_node_child_by_field_name(alt, "body", 4));
+}
+
+
+static void run_if(analysis *a, state *st, TSNode n) {
+  eval(a, st, ts_node_child_by_field_name(n, "condition", 9));
+  state base = {0}, out = {0};
+  copy_state(&base, st);
+  run_block(a, st, ts_node_child_by_field_name(n, "consequence", 11));
+  copy_state(&out, st);
+  bool has_else = false;
+  uint32_t count = ts_node_named_child_count(n);
+  for (uint32_t i = 0; i < count; i++) {
+    TSNode c = ts_node_named_child(n, i);
+    if (NODE_IS(c, "elif_clause")) {
+      copy_state(st, &base);
+      eval(a, st, ts_node_child_by_field_name(c, "condition", 9));
+      run_block(a, st, ts_node_child_by_field_name(c, "consequence", 11));
+      join(&out, st);
+    } else if (NODE_IS(c, "else_clause")) {
+      has_else = true;
+      copy_state(st, &base);
+      run_block(a, st, ts_node_child_by_field_name(c, "body", 4));
+      join(&out, st);
+    }
+  }
+  if (!has_else) join(&out, &base);
+  copy_state(st, &out);
+  vec_free(&base);
+  vec_free(&out);
+}
+
+
+static void run_statement(analysis *a, state *st, TSNode s) {
+  const char *type = ts_node_type(s);
+  bool saved = a->no_grad;
+  a->no_grad = saved || facts_in_no_grad(a->f, ts_node_start_byte(s));
+  if (!strcmp(type, "expression_statement")) {
+    uint32_t n = ts_node_named_child_count(s);
+    for (uint32_t i = 0; i < n; i++) run_expression(a, st, ts_node_named_child(s, i));
+  } else if (!strcmp(type, "return_statement")) {
+    if (ts_node_named_child_count(s)) {
+      unsigned r = eval(a, st, ts_node_named_child(s, 0));
+      if (a->function >= 0) {
+        facts_function *fn = &a->f->functions.items[a->function];
+        bool g = fn->returns_graph || (r & V_GRAPH), sc = fn->returns_scalar_loss || (r & V_SCALAR);
+        if (g != fn->returns_graph || sc != fn->returns_scalar_loss) a->changed = true;
+        fn->returns_graph = g;
+        fn->returns_scalar_loss = sc;
+      }
+    }
+  } else if (!strcmp(type, "for_statement") || !strcmp(type, "while_statement")) {
+    run_loop(a, st, s);
+  } else if (!strcmp(type, "if_statement")) {
+    run_if(a, st, s);
+  } else if (!strcmp(type, "with_statement")) {
+    TSNode clause = ts_node_named_child(s, 0);
+    if (!ts_node_is_null(clause)) {
+      uint32_t n = ts_node_named_child_count(clause);
+      for (uint32_t i = 0; i < n; i++) {
+        TSNode v = ts_node_child_by_field_name(ts_node_named_child(clause, i), "value", 5);
+        if (!ts_node_is_null(v)) eval(a, st, v);
+      }
+    }
+    run_block(a, st, ts_node_child_by_field_name(s, "body", 4));
+  } else if (!strcmp(type, "function_definition") || !strcmp(type, "class_definition") ||
+             !strcmp(type, "decorated_definition")) {
+    /* analysed on their own */
+  } else {
+    /* try/except/finally, match, and the rest: their blocks in order */
+    uint32_t n = ts_node_named_child_count(s);
+    for (uint32_t i = 0; i < n; i++) {
+      TSNode c = ts_node_named_child(s, i);
+      if (NODE_IS(c, "block")) run_block(a, st, c);
+      else if (NODE_IS(c, "except_clause") || NODE_IS(c, "else_clause") || NODE_IS(c, "finally_clause") ||
+               NODE_IS(c, "case_clause") || NODE_IS(c, "except_group_clause")) {
+        uint32_t m = ts_node_named_child_count(c);
+        for (uint32_t k = 0; k < m; k++)
+          if (NODE_IS(ts_node_named_child(c, k), "block")) run_block(a, st, ts_node_named_child(c, k));
+      }
+    }
+  }
+  a->no_grad = saved;
+}
+
+
+static void run_block(analysis *a, state *st, TSNode block) {
+  if (ts_node_is_null(block) || a->depth > MAX_DEPTH) return;
+  a->depth++;
+  uint32_t n = ts_node_named_child_count(block);
+  for (uint32_t i = 0; i < n; i++) run_statement(a, st, ts_node_named_child(block, i));
+  a->depth--;
+}
+
+
+/* ---- backward evidence ---- */
+
+/* Names read as values in E (callees excluded: they are producers). */
+static void mark_values(analysis *a, TSNode e, unsigned flags, bool *changed) {
+  if (ts_node_is_null(e) || a->depth > MAX_DEPTH) return;
+  a->depth++;
+  if (trackable(a->f, e)) {
+    if (mark(a, e, flags)) *changed = true;
+  } else if (NODE_IS(e, "call")) {
+    TSNode callee = ts_node_child_by_field_name(e, "function", 8);
+    TSNode args = ts_node_child_by_field_name(e, "arguments", 9);
+    if (!ts_node_is_null(callee) && NODE_IS(callee, "attribute") && !is_self_attr(a->f, callee)) {
+      uint32_t len;
+      const char *m = last_name(a->f, callee, &len);
+      /* `out.mean()`: the graph comes through the object */
+      if (in_list(m, len, PRESERVING_METHODS)) mark_values(a, ts_node_child_by_field_name(callee, "object", 6), 0, changed);
+    } else if (!ts_node_is_null(callee) && trackable(a->f, callee) && facts_function_named(a->f, callee) < 0) {
+      uint32_t len;
+      const char *c = text_of(a->f, callee, &len);
+      bool known = in_list(c, len, CLEAN_BUILTINS) || in_list(c, len, JOIN_BUILTINS) ||
+                   (facts_qualname(a->f, callee, &a->tmp) && strncmp(buf_str(&a->tmp), "torch.nn.", 9) != 0);
+      if (!known && !has_str(a->f->producers.items, a->f->producers.len, c, len)) {
+        vec_push(&a->f->producers, oom_xstrndup(c, len));
+        *changed = true;
+      }
+    }
+    uint32_t n = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
+    for (uint32_t i = 0; i < n; i++) {
+      TSNode c = ts_node_named_child(args, i);
+      if (NODE_IS(c, "keyword_argument")) c = ts_node_child_by_field_name(c, "value", 5);
+      mark_values(a, c, 0, changed);
+    }
+  } else if (NODE_IS(e, "binary_operator") || NODE_IS(e, "parenthesized_expression") ||
+             NODE_IS(e, "unary_operator") || NODE_IS(e, "subscript") || NODE_IS(e, "attribute") ||
+             NODE_IS(e, "list") || NODE_IS(e, "tuple")) {
+    if (NODE_IS(e, "subscript")) mark_values(a, ts_node_child_by_field_name(e, "value", 5), 0, changed);
+    else if (NODE_IS(e, "attribute")) mark_values(a, ts_node_child_by_field_name(e, "object", 6), 0, changed);
+    else {
+      uint32_t n = ts_node_named_child_count(e);
+      for (uint32_t i = 0; i < n; i++) mark_values(a, ts_node_named_child(e, i), flags, changed);
+    }
+  }
+  a->depth--;
+}
+
+
+static bool in_function(const facts *f, uint32_t pos, int fn) {
+  return facts_function_at(f, pos) == fn;
+}
+
+
+/* The first index of calls / assigns at or after POS (both are in document order). */
+static size_t first_call(const facts *f, uint32_t pos) {
+  size_t lo = 0, hi = f->calls.len;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (ts_node_start_byte(f->calls.items[mid].call) < pos) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+
+static size_t first_assign(const facts *f, uint32_t pos) {
+  size_t lo = 0, hi = f->assigns.len;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (ts_node_start_byte(f->assigns.items[mid].left) < pos) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+
+static facts_span scope_span(const facts *f, int function) {
+  if (function < 0) return (facts_span){0, (uint32_t)f->length + 1};
+  return f->functions.items[function].body;
+}
+
+
+static void collect_evidence(analysis *a) {
+  facts *f = a->f;
+  bool changed = false;
+  facts_span scope = scope_span(f, a->function);
+  for (size_t i = first_call(f, scope.start); i < f->calls.len; i++) {
+    const facts_call *c = &f->calls.items[i];
+    if (ts_node_start_byte(c->call) >= scope.end) break;
+    if (c->function != a->function) continue;
+    TSNode callee = ts_node_child_by_field_name(c->call, "function", 8);
+    if (ts_node_is_null(callee) || !NODE_IS(callee, "attribute")) continue;
+    TSNode attr = ts_node_child_by_field_name(callee, "attribute", 9);
+    if (ts_node_is_null(attr) || !text_is(f, attr, "backward")) continue;
+    TSNode obj = ts_node_child_by_field_name(callee, "object", 6);
+    /* `loss.backward()` marks a scalar loss; `(a + b).backward()` its parts */
+    mark_values(a, obj, trackable(f, obj) ? V_SCALAR : 0, &changed);
+  }
+  /* back through assignments, to a fixed point */
+  for (int round = 0; round < 8 && changed; round++) {
+    changed = false;
+    for (size_t i = first_assign(f, scope.start); i < f->assigns.len; i++) {
+      TSNode left = f->assigns.items[i].left;
+      if (ts_node_start_byte(left) >= scope.end) break;
+      if (!in_function(f, ts_node_start_byte(left), a->function)) continue;
+      uint32_t len;
+      const char *name = text_of(f, left, &len);
+      if (!marked(a, name, len, NULL)) continue;
+      mark_values(a, f->assigns.items[i].right, 0, &changed);
+    }
+  }
+}
+
+
+/* ---- summaries and the whole-file passes ---- */
+
+static bool is_backward(const facts *f, TSNode call, buf *tmp) {
+  TSNode fn = ts_node_child_by_field_name(call, "function", 8);
+  if (ts_node_is_null(fn)) return false;
+  if (NODE_IS(fn, "attribute")) {
+    TSNode attr = ts_node_child_by_field_name(fn, "attribute", 9);
+    if (!ts_node_is_null(attr) && text_is(f, attr, "backward")) return true;
+  }
+  return facts_qualname(f, fn, tmp) && (!strcmp(buf_str(tmp), "torch.autograd.backward"));
+}
+
+
+static bool optimizer_like(const char *s, size_t len) {
+  char lower[64];
+  if (len >= sizeof lower) return false;
+  for (size_t i = 0; i < len; i++) lower[i] = (char)tolower((unsigned char)s[i]);
+  lower[len] = '\0';
+  const char *last = strrchr(lower, '.');
+  const char *name = last ? last + 1 : lower;
+  return strstr(name, "optim") || !strncmp(name, "opt", 3) || strstr(name, "_opt") || strstr(name, "scaler");
+}
+
+
+static bool is_step(const facts *f, TSNode call) {
+  TSNode fn = ts_node_child_by_field_name(call, "function", 8);
+  if (ts_node_is_null(fn) || !NODE_IS(fn, "attribute")) return false;
+  TSNode attr = ts_node_child_by_field_name(fn, "attribute", 9);
+  TSNode obj = ts_node_child_by_field_name(fn, "object", 6);
+  if (ts_node_is_null(attr) || !text_is(f, attr, "step")) return false;
+  uint32_t len;
+  const char *t = text_of(f, obj, &len);
+  return optimizer_like(t, len);
+}
+
+
+/* Which functions train (call backward / step), through callees too; the
+ * classes methods belong to. */
+void facts__summaries(facts *f);
+void facts__summaries(facts *f) {
+  buf tmp = {0};
+  for (size_t i = 0; i < f->functions.len; i++) {
+    facts_function *fn = &f->functions.items[i];
+    for (size_t k = f->classes.len; k-- > 0;) {
+      facts_span ks = {ts_node_start_byte(f->classes.items[k].node), ts_node_end_byte(f->classes.items[k].node)};
+      uint32_t parent_start = fn->parent >= 0 ? f->functions.items[fn->parent].whole.start : 0;
+      if (ks.start <= fn->whole.start && fn->whole.end <= ks.end && (fn->parent < 0 || ks.start > parent_start)) {
+        fn->klass = (int)k;
+        break;
+      }
+    }
+  }
+  for (size_t i = 0; i < f->functions.len; i++) {
+    facts_fname e = {f->functions.items[i].name, f->functions.items[i].name_len, (int)i};
+    vec_push(&f->functions_by_name, e);
+  }
+  if (f->functions_by_name.len > 1)
+    qsort(f->functions_by_name.items, f->functions_by_name.len, sizeof *f->functions_by_name.items, by_name);
+  for (size_t i = 0; i < f->calls.len; i++) {
+    const facts_call *c = &f->calls.items[i];
+    bool bw = is_backward(f, c->call, &tmp);
+    if (bw) f->file_backward = true;
+    if (c->function < 0) continue;
+    facts_function *fn = &f->functions.items[c->function];
+    bool st = is_step(f, c->call);
+    if (bw) fn->backward = fn->trains = true;
+    else if (st) fn->trains = true;
+    if ((bw || st) && c->loop < 0) fn->step = true;
+  }
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t i = 0; i < f->calls.len; i++) {
+      const facts_call *c = &f->calls.items[i];
+      if (c->function < 0) continue;
+      int g = facts_function_named(f, ts_node_child_by_field_name(c->call, "function", 8));
+      if (g < 0 || g == c->function) continue;
+      facts_function *fn = &f->functions.items[c->function], *callee = &f->functions.items[g];
+      bool step = callee->step && c->loop < 0;
+      if ((callee->trains && !fn->trains) || (callee->backward && !fn->backward) || (step && !fn->step)) {
+        fn->trains |= callee->trains;
+        fn->backward |= callee->backward;
+        fn->step |= step;
+        changed = true;
+      }
+    }
+  }
+  /* a loop that calls a training step of this file runs once per batch; one
+   * that calls a function holding its own batch loop is an epoch loop */
+  for (size_t i = 0; i < f->calls.len; i++) {
+    const facts_call *c = &f->calls.items[i];
+    if (c->loop < 0) continue;
+    int g = facts_function_named(f, ts_node_child_by_field_name(c->call, "function", 8));
+    if (g >= 0 && f->functions.items[g].step) f->loops.items[c->loop].evidence |= LOOP_CALLS_BACKWARD;
+  }
+  buf_free(&tmp);
+}
+
+
+static void analyse(facts *f, int function, bool *changed) {
+  analysis a = {f, function, false, 0, false, false, {0}, {0}};
+  collect_evidence(&a);
+  state st = {0};
+  if (function < 0) {
+    run_block(&a, &st, f->root);
+  } else {
+    run_block(&a, &st, ts_node_child_by_field_name(f->functions.items[function].node, "body", 4));
+  }
+  if (a.changed) *changed = true;
+  vec_free(&st);
+  vec_free(&a.marked);
+  buf_free(&a.tmp);
+}
+
+
+void facts__graph(facts *f);
+void facts__graph(facts *f) {
+  f->taint = oom_xcalloc(f->length + 1, 1);
+  /* evidence first everywhere, so producers found in one function are
+   * models in all of them; then rounds until the summaries settle */
+  for (int round = 0; round < MAX_ROUNDS; round++) {
+    bool changed = false;
+    analyse(f, -1, &changed);
+    for (size_t i = 0; i < f->functions.len; i++) analyse(f, (int)i, &changed);
+    if (!changed && round > 0) break;
+  }
+}
+
+
+/* ---- questions the predicates ask ---- */
+
+facts_value facts_value_of(const facts *self, TSNode node) {
+  facts_value v = {false, false, false};
+  if (ts_node_is_null(node) || !self->taint) return v;
+  if (facts_in_no_grad(self, ts_node_start_byte(node))) return v;
+  /* evaluate NODE again, reading each name as the analysis recorded it there;
+   * replay never writes, so the facts stay shared and immutable */
+  analysis a = {(facts *)self, facts_function_at(self, ts_node_start_byte(node)), false, 0, false, true, {0}, {0}};
+  state st = {0};
+  unsigned r = eval(&a, &st, node);
+  vec_free(&a.marked);
+  buf_free(&a.tmp);
+  v.graph = r & V_GRAPH;
+  v.scalar = r & V_SCALAR;
+  v.divided = r & V_DIVIDED;
+  return v;
+}
