@@ -45,6 +45,11 @@ bool facts_outlives_iteration(const facts *self, TSNode node) {
   uint32_t pos = ts_node_start_byte(node);
   int loop = facts_iteration_loop_at(self, pos);
   if (loop < 0) return false;
+  /* the outermost batch loop of the function: a per-batch sum over the
+   * layers or losses of one batch (an inner loop) is not a leak */
+  for (int o = self->loops.items[loop].outer; o >= 0 && self->loops.items[o].function == self->loops.items[loop].function;
+       o = self->loops.items[o].outer)
+    if (self->loops.items[o].per_iteration) loop = o;
   TSNode base = base_name(node);
   if (ts_node_is_null(base) || !NODE_IS(base, "identifier")) return false;
   uint32_t len;

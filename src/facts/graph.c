@@ -419,6 +419,8 @@ static unsigned eval(analysis *a, state *st, TSNode e) {
 
 /* ---- statements ---- */
 
+static bool is_producer_name(analysis *a, TSNode callee);
+
 static void run_block(analysis *a, state *st, TSNode block);
 
 
@@ -434,13 +436,8 @@ static unsigned evidence(analysis *a, TSNode target, TSNode value, unsigned flag
     value = ts_node_named_child(value, 0);
   if (ts_node_is_null(value) || !NODE_IS(value, "call")) return flags;
   TSNode callee = ts_node_child_by_field_name(value, "function", 8);
-  if (ts_node_is_null(callee)) return flags;
-  uint32_t cl;
-  const char *c = last_name(a->f, callee, &cl);
-  if (in_list(c, cl, CLEANING_METHODS) || in_list(c, cl, PRESERVING_METHODS) || in_list(c, cl, CLEAN_BUILTINS))
-    return flags;
-  if (facts_qualname(a->f, callee, &a->tmp) &&
-      (!strncmp(buf_str(&a->tmp), "numpy.", 6) || !strncmp(buf_str(&a->tmp), "torch.", 6)))
+  if (ts_node_is_null(callee) || !trackable(a->f, callee) || facts_function_named(a->f, callee) >= 0 ||
+      !is_producer_name(a, callee))
     return flags;
   return flags | V_GRAPH | (mflags & V_SCALAR);
 }
@@ -636,6 +633,20 @@ static void run_block(analysis *a, state *st, TSNode block) {
 
 /* ---- backward evidence ---- */
 
+/* A callee that may be a model or a loss: a name (or `self.name`) that is not
+ * a builtin, not an imported library function, and not a class-like
+ * constructor (Capitalized: `Variable`, `Tensor`, `MyDataset`). */
+static bool is_producer_name(analysis *a, TSNode callee) {
+  uint32_t len;
+  const char *c = last_name(a->f, callee, &len);
+  if (!len || isupper((unsigned char)c[0])) return false;
+  if (NODE_IS(callee, "identifier") && (in_list(c, len, CLEAN_BUILTINS) || in_list(c, len, JOIN_BUILTINS)))
+    return false;
+  if (facts_qualname(a->f, callee, &a->tmp) && strncmp(buf_str(&a->tmp), "torch.nn.", 9) != 0) return false;
+  return true;
+}
+
+
 /* Names read as values in E (callees excluded: they are producers). */
 static void mark_values(analysis *a, TSNode e, unsigned flags, bool *changed) {
   if (ts_node_is_null(e) || a->depth > MAX_DEPTH) return;
@@ -643,24 +654,38 @@ static void mark_values(analysis *a, TSNode e, unsigned flags, bool *changed) {
   if (trackable(a->f, e)) {
     if (mark(a, e, flags)) *changed = true;
   } else if (NODE_IS(e, "call")) {
+    /* Only the graph's own path is followed: through graph-preserving methods
+     * and torch functions to their operands, and into the arguments of a
+     * producer (a model or loss called by name: `crit(out, y)` makes `out` a
+     * graph). Constructors (`Variable(...)`, `Tensor(...)`), NumPy and other
+     * libraries make new data and stop the walk. */
     TSNode callee = ts_node_child_by_field_name(e, "function", 8);
     TSNode args = ts_node_child_by_field_name(e, "arguments", 9);
-    if (!ts_node_is_null(callee) && NODE_IS(callee, "attribute") && !is_self_attr(a->f, callee)) {
+    bool into_args = false;
+    if (ts_node_is_null(callee)) {
+      /* nothing */
+    } else if (NODE_IS(callee, "attribute") && !is_self_attr(a->f, callee)) {
       uint32_t len;
       const char *m = last_name(a->f, callee, &len);
-      /* `out.mean()`: the graph comes through the object */
-      if (in_list(m, len, PRESERVING_METHODS)) mark_values(a, ts_node_child_by_field_name(callee, "object", 6), 0, changed);
-    } else if (!ts_node_is_null(callee) && trackable(a->f, callee) && facts_function_named(a->f, callee) < 0) {
+      if (facts_qualname(a->f, callee, &a->tmp)) {
+        const char *q = buf_str(&a->tmp);
+        into_args = !strncmp(q, "torch.", 6) && strncmp(q, "torch.nn.", 9) != 0 ? true
+                    : !strncmp(q, "torch.nn.functional.", 20);
+      } else if (in_list(m, len, PRESERVING_METHODS)) {
+        /* `out.mean()`: the graph comes through the object */
+        mark_values(a, ts_node_child_by_field_name(callee, "object", 6), 0, changed);
+        into_args = true;
+      }
+    } else if (trackable(a->f, callee) && facts_function_named(a->f, callee) < 0 && is_producer_name(a, callee)) {
       uint32_t len;
       const char *c = text_of(a->f, callee, &len);
-      bool known = in_list(c, len, CLEAN_BUILTINS) || in_list(c, len, JOIN_BUILTINS) ||
-                   (facts_qualname(a->f, callee, &a->tmp) && strncmp(buf_str(&a->tmp), "torch.nn.", 9) != 0);
-      if (!known && !has_str(a->f->producers.items, a->f->producers.len, c, len)) {
+      if (!has_str(a->f->producers.items, a->f->producers.len, c, len)) {
         vec_push(&a->f->producers, oom_xstrndup(c, len));
         *changed = true;
       }
+      into_args = true;
     }
-    uint32_t n = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
+    uint32_t n = ts_node_is_null(args) || !into_args ? 0 : ts_node_named_child_count(args);
     for (uint32_t i = 0; i < n; i++) {
       TSNode c = ts_node_named_child(args, i);
       if (NODE_IS(c, "keyword_argument")) c = ts_node_child_by_field_name(c, "value", 5);

@@ -370,6 +370,16 @@ static bool is_backward_call(const facts *f, TSNode call, buf *tmp) {
 }
 
 
+static bool in_module_method(const facts *f, int fn) {
+  for (; fn >= 0; fn = f->functions.items[fn].parent) {
+    const facts_function *x = &f->functions.items[fn];
+    if (x->name_len >= 7 && !memcmp(x->name, "forward", 7)) return true;
+    if (x->klass >= 0 && f->classes.items[x->klass].is_module) return true;
+  }
+  return false;
+}
+
+
 static void resolve_loops(facts *f, buf *tmp) {
   /* names bound to DataLoader(...) */
   for (size_t i = 0; i < f->assigns.len; i++) {
@@ -396,7 +406,10 @@ static void resolve_loops(facts *f, buf *tmp) {
       const char *t = text_of(f, obj, &len);
       if (text_is(f, attr, "step") && looks_like_optimizer(t, len)) l->evidence |= LOOP_CALLS_STEP;
     }
-    if (NODE_IS(fn, "identifier") || NODE_IS(fn, "attribute")) {
+    /* a model called in a loop of a module's own method (`for blk in
+     * self.blocks: x = blk(x)` in forward) is the model's structure, not a
+     * batch loop */
+    if ((NODE_IS(fn, "identifier") || NODE_IS(fn, "attribute")) && !in_module_method(f, l->function)) {
       uint32_t len;
       const char *t = text_of(f, fn, &len);
       if (has_name(f, t, len)) l->evidence |= LOOP_CALLS_MODEL;
