@@ -88,6 +88,35 @@ static int checked(const char *code, const char *folder, const expectation *ex, 
 }
 
 
+/* A first line `# oomlint-options: --gpu-memory 24GiB --max-batch-size 256`
+ * lints that file with those options (the budget rules are silent without);
+ * NULL when the file has no such line. */
+static oom_linter *file_linter(const char *text, size_t len) {
+  static const char key[] = "# oomlint-options:";
+  if (len < sizeof key - 1 || memcmp(text, key, sizeof key - 1) != 0) return NULL;
+  const char *nl = memchr(text, '\n', len);
+  size_t n = nl ? (size_t)(nl - text) : len;
+  char line[512];
+  if (n >= sizeof line) n = sizeof line - 1;
+  memcpy(line, text, n);
+  line[n] = '\0';
+  oom_options *o = oom_options_new();
+  char *save = NULL;
+  for (char *tok = strtok_r(line + sizeof key - 1, " \t\r", &save); tok; tok = strtok_r(NULL, " \t\r", &save)) {
+    char *arg = strtok_r(NULL, " \t\r", &save);
+    uint64_t v = 0;
+    if (!arg) break;
+    if (!strcmp(tok, "--gpu-memory") && oom_parse_bytes(arg, &v)) oom_options_set_gpu_memory(o, v);
+    else if (!strcmp(tok, "--max-batch-size") && oom_parse_bytes(arg, &v)) oom_options_set_max_batch_size(o, v);
+  }
+  char *err = NULL;
+  oom_linter *l = oom_linter_new(o, &err);
+  free(err);
+  oom_options_free(o);
+  return l;
+}
+
+
 static int run_folder(const char *dir) {
   const char *folder = strrchr(dir, '/');
   folder = folder ? folder + 1 : dir;
@@ -128,9 +157,11 @@ static int run_folder(const char *dir) {
       printf("FAIL %s: an ok_ fixture must not expect %s\n", path, folder);
       bad++;
     }
+    oom_linter *opts_linter = file_linter(text, len);
+    oom_worker *fw = opts_linter ? oom_worker_new(opts_linter) : w;
     oom_document *doc = oom_document_new(path, text, len);
     free(text);
-    oom_document_lint(doc, w);
+    oom_document_lint(doc, fw);
     for (size_t k = 0; k < oom_document_diagnostic_count(doc); k++) {
       const oom_diagnostic *d = oom_document_diagnostic(doc, k);
       const char *code = oom_diagnostic_code(d);
@@ -152,6 +183,10 @@ static int run_folder(const char *dir) {
         bad++;
       }
     oom_document_free(doc);
+    if (opts_linter) {
+      oom_worker_free(fw);
+      oom_linter_free(opts_linter);
+    }
     if (bad) failed++;
     else passed++;
     free(names[f]);

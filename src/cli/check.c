@@ -7,6 +7,8 @@
 
 #include "cli/cli.h"
 #include "cli/files.h"
+#include "cli/fixing.h"
+#include "fix/fix.h"
 #include "util/alloc.h"
 
 
@@ -27,7 +29,14 @@ int cli_check(const oom_linter *linter, int argc, char **argv, const cli *c) {
     return EXIT_USAGE;
   }
   bool color = c->color == 1 || (c->color == -1 && isatty(STDOUT_FILENO) && !getenv("NO_COLOR"));
-  emitter *em = c->statistics ? NULL : emit_begin(stdout, c->format, color);
+  /* --diff prints diffs and --fix on stdin the fixed source, not diagnostics */
+  bool fixing = c->fix || c->diff;
+  bool quiet_fix = c->diff || (c->fix && use_stdin && files.len == 0);
+  oom_applicability level = cli_fix_level(c);
+  fix_totals fixes = {0, 0, {0}};
+  size_t fixable = 0, hidden = 0;
+  emitter *em = c->statistics || quiet_fix ? NULL : emit_begin(stdout, c->format, color);
+  if (em) emit_set_fix_level(em, level);
   size_t total = 0, nfiles = 0, by_sev[3] = {0};
   size_t nrules = oom_linter_rule_count(linter);
   size_t *per_rule = oom_xcalloc(nrules, sizeof *per_rule);
@@ -42,14 +51,23 @@ int cli_check(const oom_linter *linter, int argc, char **argv, const cli *c) {
       io_errors++;
       continue;
     }
-    oom_document *doc = oom_document_new(shown, text, len);
+    oom_document *doc;
+    if (fixing) {
+      bool write_error = false;
+      doc = cli_fix_file(c, worker, path, shown, text, len, &fixes, &write_error);
+      io_errors += write_error;
+    } else {
+      doc = oom_document_new(shown, text, len);
+      oom_document_lint(doc, worker);
+    }
     free(text);
-    oom_document_lint(doc, worker);
     nfiles++;
     size_t n = oom_document_diagnostic_count(doc);
     for (size_t k = 0; k < n; k++) {
       const oom_diagnostic *d = oom_document_diagnostic(doc, k);
       by_sev[oom_diagnostic_severity(d)]++;
+      if (fix_applicable(d, level)) fixable++;
+      else if (fix_applicable(d, OOM_FIX_UNSAFE)) hidden++;
       for (size_t r = 0; r < nrules; r++)
         if (oom_linter_rule(linter, r) == oom_diagnostic_rule(d)) per_rule[r]++;
     }
@@ -66,21 +84,41 @@ int cli_check(const oom_linter *linter, int argc, char **argv, const cli *c) {
       }
   }
   bool text_format = c->format == EMIT_FULL || c->format == EMIT_CONCISE;
-  if (!c->quiet && text_format) {
+  if (c->diff && !c->quiet) {
+    if (fixes.fixed)
+      fprintf(stderr, "Would fix %zu problem%s.\n", fixes.fixed, fixes.fixed == 1 ? "" : "s");
+    else
+      fprintf(stderr, "No problems would be fixed.\n");
+  } else if (!c->quiet && text_format && !quiet_fix) {
     FILE *out = stdout;
-    if (total == 0) {
+    if (c->show_fixes && fixes.fixed) {
+      fprintf(out, "Fixed %zu problem%s:\n%s\n", fixes.fixed, fixes.fixed == 1 ? "" : "s", buf_str(&fixes.shown));
+    }
+    if (total + fixes.fixed == 0) {
       fprintf(out, "All checks passed (%zu file%s).\n", nfiles, nfiles == 1 ? "" : "s");
+    } else if (fixes.fixed) {
+      fprintf(out, "Found %zu problem%s (%zu fixed, %zu remaining).\n", total + fixes.fixed,
+              total + fixes.fixed == 1 ? "" : "s", fixes.fixed, total);
     } else {
       fprintf(out, "Found %zu problem%s in %zu file%s (%zu error%s, %zu warning%s, %zu info).\n", total,
               total == 1 ? "" : "s", nfiles, nfiles == 1 ? "" : "s", by_sev[OOM_SEVERITY_ERROR],
               by_sev[OOM_SEVERITY_ERROR] == 1 ? "" : "s", by_sev[OOM_SEVERITY_WARNING],
               by_sev[OOM_SEVERITY_WARNING] == 1 ? "" : "s", by_sev[OOM_SEVERITY_INFO]);
     }
+    /* Ruff's hint lines: what --fix would do, and what --unsafe-fixes adds */
+    char more[128] = "";
+    if (hidden)
+      snprintf(more, sizeof more, " (%zu hidden fix%s can be enabled with the `--unsafe-fixes` option)", hidden,
+               hidden == 1 ? "" : "es");
+    if (fixable) fprintf(out, "[*] %zu fixable with the `--fix` option%s.\n", fixable, more);
+    else if (hidden) fprintf(out, "No fixes available%s.\n", more);
   }
+  buf_free(&fixes.shown);
   free(per_rule);
   oom_worker_free(worker);
   files_free(&files);
   if (io_errors) return EXIT_USAGE;
+  if (c->diff) return fixes.fixed && !c->exit_zero ? EXIT_FOUND : EXIT_CLEAN;
   if (total && !c->exit_zero) return EXIT_FOUND;
   return EXIT_CLEAN;
 }

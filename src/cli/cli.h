@@ -19,6 +19,9 @@ typedef struct {
   bool statistics, exit_zero, quiet, predicates;
   const char *stdin_filename;
   int color; /* -1 auto, 0 never, 1 always */
+  /* --fix writes fixed files; --diff prints what it would change instead;
+   * --unsafe-fixes applies (and marks as fixable) unsafe fixes too */
+  bool fix, unsafe_fixes, diff, show_fixes;
 } cli;
 
 
@@ -28,6 +31,10 @@ int cli_check(const oom_linter *linter, int argc, char **argv, const cli *c);
 int cli_rule(const oom_linter *linter, int argc, char **argv, const cli *c);
 /** `oomlint rules`. */
 int cli_rules(const oom_linter *linter, const cli *c);
+/** `oomlint server`: the language server on stdio (server.c). */
+int cli_server(const oom_linter *linter, int argc, char **argv, const cli *c);
+/** `oomlint estimate PATH`: the static memory estimate (estimate.c). */
+int cli_estimate(const oom_linter *linter, int argc, char **argv, const cli *c);
 /** Print "oomlint: " + message + a usage hint to stderr; returns EXIT_USAGE. */
 int cli_usage_error(const char *fmt, const char *arg);
 

@@ -18,6 +18,8 @@ static const char USAGE[] =
   "  oomlint rule CODE                     print a rule's documentation\n"
   "  oomlint rule --predicates             print the query predicates rule files can use\n"
   "  oomlint rules [--output-format json]  list every rule\n"
+  "  oomlint estimate PATH                 the memory a file's models need to train (text or json)\n"
+  "  oomlint server                        the language server (LSP on stdin/stdout)\n"
   "  oomlint --version\n"
   "\n"
   "Options:\n"
@@ -25,10 +27,15 @@ static const char USAGE[] =
   "  --extend-select CODES    add rules to the selection\n"
   "  --ignore CODES           turn rules off (the more specific selector wins)\n"
   "  --output-format FORMAT   full (default), concise, json, json-lines, github\n"
+  "  --fix                    apply safe fixes, writing the files (--no-fix: don't)\n"
+  "  --unsafe-fixes           also apply (and mark as fixable) unsafe fixes\n"
+  "  --diff                   print the fixes as a unified diff instead of writing them\n"
+  "  --show-fixes             list what --fix fixed\n"
   "  --statistics             count diagnostics per rule instead of listing them\n"
   "  --exit-zero              exit 0 even when something is reported\n"
   "  --stdin-filename NAME    read the source from stdin, report it as NAME\n"
   "  --rules-dir DIR          load more rule files (*.scm) from DIR\n"
+  "  --gpu-memory SIZE        GPU memory budget for OOM601/OOM301 and estimate (24GiB, 80GB)\n"
   "  --color WHEN             auto (default), always, never\n"
   "  -q, --quiet              print diagnostics only, no summary\n"
   "  -h, --help               this text\n"
@@ -47,7 +54,15 @@ enum {
   OPT_STDIN_FILENAME,
   OPT_RULES_DIR,
   OPT_COLOR,
-  OPT_PREDICATES
+  OPT_PREDICATES,
+  OPT_GPU_MEMORY,
+  OPT_FIX,
+  OPT_NO_FIX,
+  OPT_UNSAFE_FIXES,
+  OPT_NO_UNSAFE_FIXES,
+  OPT_DIFF,
+  OPT_SHOW_FIXES,
+  OPT_NO_SHOW_FIXES
 };
 
 int cli_usage_error(const char *fmt, const char *arg) {
@@ -87,11 +102,19 @@ int main(int argc, char **argv) {
     {"rules-dir", required_argument, NULL, OPT_RULES_DIR},
     {"color", required_argument, NULL, OPT_COLOR},
     {"predicates", no_argument, NULL, OPT_PREDICATES},
+    {"gpu-memory", required_argument, NULL, OPT_GPU_MEMORY},
+    {"fix", no_argument, NULL, OPT_FIX},
+    {"no-fix", no_argument, NULL, OPT_NO_FIX},
+    {"unsafe-fixes", no_argument, NULL, OPT_UNSAFE_FIXES},
+    {"no-unsafe-fixes", no_argument, NULL, OPT_NO_UNSAFE_FIXES},
+    {"diff", no_argument, NULL, OPT_DIFF},
+    {"show-fixes", no_argument, NULL, OPT_SHOW_FIXES},
+    {"no-show-fixes", no_argument, NULL, OPT_NO_SHOW_FIXES},
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0}};
-  cli c = {oom_options_new(), EMIT_FULL, "full", false, false, false, false, NULL, -1};
+  cli c = {oom_options_new(), EMIT_FULL, "full", false, false, false, false, NULL, -1, false, false, false, false};
   int status = EXIT_CLEAN;
   opterr = 0;
   int opt;
@@ -108,7 +131,7 @@ int main(int argc, char **argv) {
       if (!each_selector(optarg, c.options, oom_options_ignore)) status = EXIT_USAGE;
       break;
     case OPT_FORMAT:
-      if (!emit_format_parse(optarg, &c.format)) {
+      if (!emit_format_parse(optarg, &c.format) && strcmp(optarg, "text") != 0) {
         status = cli_usage_error("unknown output format `%s` (full, concise, json, json-lines, github)", optarg);
       }
       c.format_name = optarg;
@@ -118,6 +141,19 @@ int main(int argc, char **argv) {
     case OPT_STDIN_FILENAME: c.stdin_filename = optarg; break;
     case OPT_RULES_DIR: oom_options_add_rules_dir(c.options, optarg); break;
     case OPT_PREDICATES: c.predicates = true; break;
+    case OPT_GPU_MEMORY: {
+      uint64_t bytes;
+      if (oom_parse_bytes(optarg, &bytes)) oom_options_set_gpu_memory(c.options, bytes);
+      else status = cli_usage_error("--gpu-memory takes a size such as 24GiB or 80GB, not `%s`", optarg);
+      break;
+    }
+    case OPT_FIX: c.fix = true; break;
+    case OPT_NO_FIX: c.fix = false; break;
+    case OPT_UNSAFE_FIXES: c.unsafe_fixes = true; break;
+    case OPT_NO_UNSAFE_FIXES: c.unsafe_fixes = false; break;
+    case OPT_DIFF: c.diff = true; break;
+    case OPT_SHOW_FIXES: c.show_fixes = true; break;
+    case OPT_NO_SHOW_FIXES: c.show_fixes = false; break;
     case OPT_COLOR:
       if (!strcmp(optarg, "auto")) c.color = -1;
       else if (!strcmp(optarg, "always")) c.color = 1;
@@ -151,7 +187,8 @@ int main(int argc, char **argv) {
   char **rest = argv + optind;
   int nrest = argc - optind;
   const char *command = "check";
-  if (nrest > 0 && (!strcmp(rest[0], "check") || !strcmp(rest[0], "rule") || !strcmp(rest[0], "rules"))) {
+  if (nrest > 0 && (!strcmp(rest[0], "check") || !strcmp(rest[0], "rule") || !strcmp(rest[0], "rules") ||
+                    !strcmp(rest[0], "server") || !strcmp(rest[0], "estimate"))) {
     command = rest[0];
     rest++;
     nrest--;
@@ -166,6 +203,8 @@ int main(int argc, char **argv) {
   }
   if (!strcmp(command, "rule")) status = cli_rule(linter, nrest, rest, &c);
   else if (!strcmp(command, "rules")) status = cli_rules(linter, &c);
+  else if (!strcmp(command, "server")) status = cli_server(linter, nrest, rest, &c);
+  else if (!strcmp(command, "estimate")) status = cli_estimate(linter, nrest, rest, &c);
   else status = cli_check(linter, nrest, rest, &c);
   oom_linter_free(linter);
   oom_options_free(c.options);

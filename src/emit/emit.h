@@ -16,6 +16,9 @@ typedef struct emitter emitter;
 bool emit_format_parse(const char *name, emit_format *out);
 
 emitter *emit_begin(FILE *out, emit_format format, bool color);
+/** Mark diagnostics whose fix is applied at LEVEL with `[*]` after the code
+ *  (OOM_FIX_SAFE unless --unsafe-fixes; the default is OOM_FIX_SAFE). */
+void emit_set_fix_level(emitter *self, oom_applicability level);
 /** Write DOC's diagnostics (all of them: filtering happened in the engine). */
 void emit_document(emitter *self, const oom_document *doc);
 /** Write what closes the output (JSON's `]`), and free the emitter. */

@@ -20,6 +20,7 @@ struct emitter {
   FILE *out;
   emit_format format;
   bool color;
+  oom_applicability fix_level; /* fixes at this level get `[*]` */
   void *json; /* json.c's state */
 };
 
@@ -49,6 +50,7 @@ emitter *emit_begin(FILE *out, emit_format format, bool color) {
   self->out = out;
   self->format = format;
   self->color = color;
+  self->fix_level = OOM_FIX_SAFE;
   if (format == EMIT_JSON || format == EMIT_JSON_LINES) self->json = emit__json_begin(out, format);
   return self;
 }
@@ -56,6 +58,19 @@ emitter *emit_begin(FILE *out, emit_format format, bool color) {
 
 static const char *paint(const emitter *e, const char *code) {
   return e->color ? code : "";
+}
+
+
+void emit_set_fix_level(emitter *self, oom_applicability level) {
+  self->fix_level = level;
+}
+
+
+/* Ruff's `[*]`: the diagnostic goes away with --fix at the current level. */
+static const char *fixable_mark(const emitter *e, const oom_diagnostic *d) {
+  const oom_fix *f = oom_diagnostic_fix(d);
+  if (!f || !oom_fix_edit_count(f) || oom_fix_applicability(f) == OOM_FIX_DISPLAY) return "";
+  return oom_fix_applicability(f) >= e->fix_level ? " [*]" : "";
 }
 
 
@@ -95,9 +110,9 @@ static void emit_full(emitter *e, const oom_document *doc, const oom_diagnostic 
   const char *line = line_at(text, tlen, s.byte, &llen);
   uint32_t col = oom_column_convert(line, llen, s.column, OOM_UNITS_CODEPOINTS);
   const oom_fix *fix = oom_diagnostic_fix(d);
-  fprintf(out, "%s%s%s:%u:%u: %s%s%s %s\n", paint(e, C_BOLD), oom_document_path(doc), paint(e, C_RESET), s.row + 1,
+  fprintf(out, "%s%s%s:%u:%u: %s%s%s%s %s\n", paint(e, C_BOLD), oom_document_path(doc), paint(e, C_RESET), s.row + 1,
           col + 1, paint(e, severity_color(oom_diagnostic_severity(d))), oom_diagnostic_code(d), paint(e, C_RESET),
-          oom_diagnostic_message(d));
+          fixable_mark(e, d), oom_diagnostic_message(d));
   char rowbuf[16];
   int w = snprintf(rowbuf, sizeof rowbuf, "%u", s.row + 1);
   fprintf(out, "%s%*s |%s\n", paint(e, C_BLUE), w, "", paint(e, C_RESET));
@@ -132,9 +147,9 @@ static void emit_concise(emitter *e, const oom_document *doc, const oom_diagnost
   size_t llen;
   const char *line = line_at(text, tlen, s.byte, &llen);
   uint32_t col = oom_column_convert(line, llen, s.column, OOM_UNITS_CODEPOINTS);
-  fprintf(e->out, "%s%s%s:%u:%u: %s%s%s %s\n", paint(e, C_BOLD), oom_document_path(doc), paint(e, C_RESET), s.row + 1,
-          col + 1, paint(e, severity_color(oom_diagnostic_severity(d))), oom_diagnostic_code(d), paint(e, C_RESET),
-          oom_diagnostic_message(d));
+  fprintf(e->out, "%s%s%s:%u:%u: %s%s%s%s %s\n", paint(e, C_BOLD), oom_document_path(doc), paint(e, C_RESET),
+          s.row + 1, col + 1, paint(e, severity_color(oom_diagnostic_severity(d))), oom_diagnostic_code(d),
+          paint(e, C_RESET), fixable_mark(e, d), oom_diagnostic_message(d));
 }
 
 

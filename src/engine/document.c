@@ -17,7 +17,8 @@
 oom_document *oom_document_new(const char *path, const char *text, size_t length) {
   oom_document *self = oom_xcalloc(1, sizeof *self);
   self->path = oom_xstrdup(path ? path : "-");
-  self->text = oom_xstrndup(text, length);
+  self->text = oom_xstrndup(text ? text : "", text ? length : 0);
+  if (!text) length = 0;
   self->length = length;
   return self;
 }
@@ -46,6 +47,8 @@ static TSPoint point_at(const char *text, size_t upto) {
 
 int oom_document_edit(oom_document *self, size_t start, size_t old_end, const char *text, size_t length) {
   if (start > old_end || old_end > self->length) return -1;
+  if (!text) length = 0; /* a deletion */
+  if (!length) text = "";
   size_t new_len = self->length - (old_end - start) + length;
   if (new_len > MAX_DOCUMENT_BYTES) return -1;
   if (self->tree) {
@@ -154,6 +157,18 @@ static void report_syntax(const oom_linter *linter, oom_document *doc, TSNode ro
 }
 
 
+static void report_too_deep(const oom_linter *linter, oom_document *doc, uint32_t depth) {
+  if (!linter->syntax_rule || !oom_linter_rule_enabled(linter, linter->syntax_rule)) return;
+  buf msg = {0};
+  buf_printf(&msg, "code nested %u levels deep: CPython cannot compile it (RecursionError), and oomlint checks "
+                   "files up to %u levels",
+             depth, FACTS_MAX_DEPTH);
+  char *m = arena_strndup(&doc->arena, buf_str(&msg), msg.len);
+  buf_free(&msg);
+  diagnostic_new(doc, linter->syntax_rule, m, 0, 0);
+}
+
+
 static int diag_cmp(const void *x, const void *y) {
   const oom_diagnostic *a = *(oom_diagnostic *const *)x, *b = *(oom_diagnostic *const *)y;
   if (a->start.byte != b->start.byte) return a->start.byte < b->start.byte ? -1 : 1;
@@ -178,8 +193,13 @@ void oom_document_lint(oom_document *self, oom_worker *worker) {
   TSNode root = ts_tree_root_node(tree);
   facts f;
   facts_build(&f, root, self->text, self->length);
-  report_syntax(linter, self, root);
-  engine_run(linter, worker, self, &f);
+  if (f.max_depth > FACTS_MAX_DEPTH) {
+    report_too_deep(linter, self, f.max_depth);
+  } else {
+    report_syntax(linter, self, root);
+    engine_run(linter, worker, self, &f);
+  }
+  budget_report(linter, self, &f);
   suppress_apply(linter, self, &f);
   facts_free(&f);
   if (self->diagnostics.len > 1)

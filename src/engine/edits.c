@@ -64,16 +64,32 @@ static bool add_arg(edit_vec *v, arena *a, TSNode args, const char *text, bool a
 }
 
 
-static bool remove_arg(edit_vec *v, arena *a, TSNode arg) {
+/* A removal that leaves its line(s) blank takes the whole lines: no line of
+ * trailing whitespace stays behind (`f(\n    x=1,\n)` -> `f(\n)`). */
+static void widen_to_lines(const char *src, size_t len, uint32_t *s, uint32_t *e) {
+  uint32_t ls = *s, le = *e;
+  while (ls > 0 && (src[ls - 1] == ' ' || src[ls - 1] == '\t')) ls--;
+  while (le < len && (src[le] == ' ' || src[le] == '\t')) le++;
+  if (ls > 0 && src[ls - 1] != '\n') return;
+  if (le < len && src[le] == '\r') le++;
+  if (le >= len || src[le] != '\n') return;
+  *s = ls;
+  *e = le + 1;
+}
+
+
+static bool remove_arg(edit_vec *v, arena *a, TSNode arg, const char *src, size_t len) {
   TSNode args = ts_node_parent(arg);
   if (ts_node_is_null(args) || !NODE_IS(args, "argument_list")) return false;
   TSNode next = ts_node_next_sibling(arg);
   if (!ts_node_is_null(next) && NODE_IS(next, ",")) {
     /* `f(x=1, y)` -> `f(y)`; `f(x=1,)` -> `f()` */
     TSNode after = ts_node_next_named_sibling(next);
+    uint32_t start = ts_node_start_byte(arg);
     uint32_t end = (!ts_node_is_null(after) && !NODE_IS(after, "comment")) ? ts_node_start_byte(after)
                                                                             : ts_node_end_byte(next);
-    push(v, a, ts_node_start_byte(arg), end, "", 0);
+    widen_to_lines(src, len, &start, &end);
+    push(v, a, start, end, "", 0);
     return true;
   }
   TSNode prev = ts_node_prev_sibling(arg);
@@ -179,7 +195,7 @@ bool edits_build(const oom_rule *rule, const TSQueryMatch *m, const facts *model
     case EDIT_INSERT_AFTER: push(&v, a, en, en, text, strlen(text)); break;
     case EDIT_APPEND_ARG: ok = add_arg(&v, a, n, text, true); break;
     case EDIT_PREPEND_ARG: ok = add_arg(&v, a, n, text, false); break;
-    case EDIT_REMOVE_ARG: ok = remove_arg(&v, a, n); break;
+    case EDIT_REMOVE_ARG: ok = remove_arg(&v, a, n, source, length); break;
     case EDIT_REMOVE_STATEMENT: ok = remove_statement(&v, a, n, source, length); break;
     case EDIT_APPEND_CLEAN: ok = append_clean(&v, a, n, model); break;
     }

@@ -146,6 +146,7 @@ bool predicates_pass(const pattern_info *p, const TSQueryMatch *m, pred_context 
 struct oom_options {
   VEC(char *) select, extend_select, ignore, rules_dirs;
   bool select_given;
+  uint64_t gpu_memory, max_batch_size; /* 0: not set (budget.c) */
 };
 
 struct oom_linter {
@@ -158,6 +159,7 @@ struct oom_linter {
   bool *enabled;           /* per rule, from the selection */
   const oom_rule *syntax_rule;
   const oom_rule *unused_noqa_rule;
+  uint64_t gpu_memory, max_batch_size; /* from the options; 0: not set */
 };
 
 struct oom_worker {
@@ -208,6 +210,10 @@ bool edits_build(const oom_rule *rule, const TSQueryMatch *m, const facts *model
 
 /** Render template T with M's captures, each shortened to one line. */
 char *tmpl_render(const tmpl *t, const TSQueryMatch *m, const char *source, size_t length, arena *a, bool full);
+
+/** OOM601 and OOM301: the static memory estimate against the budget and
+ *  the batch-size limit (budget.c). Silent when neither is set. */
+void budget_report(const oom_linter *linter, oom_document *doc, const facts *model);
 
 /** Apply `# noqa` and `# oomlint: noqa` comments; report unused ones. */
 void suppress_apply(const oom_linter *linter, oom_document *doc, const facts *model);

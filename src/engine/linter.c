@@ -331,6 +331,8 @@ oom_linter *oom_linter_new(const oom_options *options, char **error) {
     return NULL;
   }
   buf_free(&err);
+  self->gpu_memory = options->gpu_memory;
+  self->max_batch_size = options->max_batch_size;
   self->enabled = oom_xcalloc(self->rules.len, sizeof *self->enabled);
   for (size_t i = 0; i < self->rules.len; i++) {
     oom_rule *r = self->rules.items[i];

@@ -184,7 +184,7 @@ bool rulefile_parse(const char *origin, const char *text, size_t len, oom_rule *
   r->text_len = len;
   if (memchr(text, '\0', len)) return fail(err, origin, 1, "rule file contains a NUL byte", NULL);
   buf doc = {0};
-  bool in_doc = false, ok = true;
+  bool in_doc = false, ok = true, seen_severity = false;
   size_t lineno = 0;
   const char *p = r->text, *end = r->text + len;
   while (p < end && ok) {
@@ -212,7 +212,13 @@ bool rulefile_parse(const char *origin, const char *text, size_t len, oom_rule *
     }
     char *key = trim_dup(l, (size_t)(colon - l));
     char *value = trim_dup(colon + 1, strlen(colon + 1));
-    if (!strcmp(key, "code")) {
+    bool repeated = (!strcmp(key, "code") && r->code) || (!strcmp(key, "name") && r->name) ||
+                    (!strcmp(key, "message") && r->message_src) || (!strcmp(key, "fix") && r->fix_title) ||
+                    (!strcmp(key, "severity") && seen_severity);
+    if (!strcmp(key, "severity")) seen_severity = true;
+    if (repeated) {
+      ok = fail(err, origin, lineno, "repeated header key", key);
+    } else if (!strcmp(key, "code")) {
       if (!valid_code(value)) ok = fail(err, origin, lineno, "code must be OOM and three digits", value);
       else r->code = oom_xstrdup(value);
     } else if (!strcmp(key, "name")) {

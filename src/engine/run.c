@@ -49,12 +49,14 @@ char *tmpl_render(const tmpl *t, const TSQueryMatch *m, const char *source, size
       }
       if (space && shown) buf_putc(&out, ' ');
       space = false;
-      if (shown >= MESSAGE_CAPTURE_MAX) {
+      /* count characters, not bytes: a cut never splits one */
+      bool continuation = ((unsigned char)c & 0xC0) == 0x80;
+      if (shown >= MESSAGE_CAPTURE_MAX && !continuation) {
         buf_puts(&out, "...");
         break;
       }
       buf_putc(&out, c);
-      shown++;
+      if (!continuation) shown++;
     }
   }
   char *r = arena_strndup(a, buf_str(&out), out.len);

@@ -212,8 +212,17 @@ void suppress_apply(const oom_linter *linter, oom_document *doc, const facts *mo
     for (size_t k = 0; k < dirs.len; k++)
       if (dirs.items[k].file_level && (dirs.items[k].blanket || suppresses(src, &dirs.items[k], "OOM001")))
         silenced = true;
-    for (size_t k = 0; k < dirs.len && !silenced; k++)
-      if (!dirs.items[k].blanket) report_unused(linter, doc, &dirs.items[k]);
+    for (size_t k = 0; k < dirs.len && !silenced; k++) {
+      directive *d = &dirs.items[k];
+      if (d->blanket) continue;
+      /* `# noqa: OOM501, OOM001` keeps a deliberate directive quiet */
+      bool self_silenced = false;
+      for (size_t j = 0; j < dirs.len; j++)
+        if (dirs.items[j].row == d->row && !dirs.items[j].file_level && !dirs.items[j].blanket &&
+            suppresses(src, &dirs.items[j], "OOM001"))
+          self_silenced = true;
+      if (!self_silenced) report_unused(linter, doc, d);
+    }
   }
   vec_free(&dirs);
 }

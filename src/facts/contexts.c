@@ -41,15 +41,24 @@ static TSNode base_name(TSNode n) {
 }
 
 
-bool facts_outlives_iteration(const facts *self, TSNode node) {
-  uint32_t pos = ts_node_start_byte(node);
+/* The outermost per-iteration loop of POS's function holding POS, or -1: the
+ * batch loop, when inner loops run over the layers, losses or optimizers of
+ * one batch. */
+static int outer_iteration_loop_at(const facts *self, uint32_t pos) {
   int loop = facts_iteration_loop_at(self, pos);
-  if (loop < 0) return false;
-  /* the outermost batch loop of the function: a per-batch sum over the
-   * layers or losses of one batch (an inner loop) is not a leak */
+  if (loop < 0) return -1;
   for (int o = self->loops.items[loop].outer; o >= 0 && self->loops.items[o].function == self->loops.items[loop].function;
        o = self->loops.items[o].outer)
     if (self->loops.items[o].per_iteration) loop = o;
+  return loop;
+}
+
+
+bool facts_outlives_iteration(const facts *self, TSNode node) {
+  uint32_t pos = ts_node_start_byte(node);
+  /* a per-batch sum over the layers or losses of one batch is not a leak */
+  int loop = outer_iteration_loop_at(self, pos);
+  if (loop < 0) return false;
   TSNode base = base_name(node);
   if (ts_node_is_null(base) || !NODE_IS(base, "identifier")) return false;
   uint32_t len;
@@ -167,7 +176,7 @@ static bool span_calls(const facts *f, facts_span span, int fn, bool (*match)(vo
 
 
 bool facts_loop_calls(const facts *self, uint32_t pos, bool (*match)(void *, const char *, size_t), void *ctx) {
-  int loop = facts_iteration_loop_at(self, pos);
+  int loop = outer_iteration_loop_at(self, pos);
   if (loop < 0) return false;
   return span_calls(self, self->loops.items[loop].body, self->loops.items[loop].function, match, ctx, 0);
 }
@@ -188,9 +197,9 @@ bool facts_accumulates_gradients(const facts *self, uint32_t pos) {
     if (!facts_node_is(self, attr, "step")) continue;
     uint32_t len;
     const char *obj = text_of(self, ts_node_child_by_field_name(fn, "object", 6), &len);
-    bool opt = false;
+    bool opt = false; /* optimizer.step(), or GradScaler's scaler.step(optimizer) */
     for (uint32_t k = 0; k + 3 <= len; k++)
-      if (!strncmp(obj + k, "opt", 3)) opt = true;
+      if (!strncmp(obj + k, "opt", 3) || (k + 6 <= len && !strncmp(obj + k, "scaler", 6))) opt = true;
     if (!opt) continue;
     if (!facts_periodic_at(self, s, loop)) return false; /* steps every batch */
     periodic = true;
@@ -251,8 +260,11 @@ bool facts_is_dataset(const facts *self, TSNode node) {
       for (uint32_t k = 0; k + 3 <= len; k++)
         if (!strncasecmp(o + k, "set", 3) || (k + 5 <= len && !strncasecmp(o + k, "mnist", 5))) setlike = true;
       if ((facts_node_is(self, attr, "data") || facts_node_is(self, attr, "targets")) && setlike) r = true;
-      else if (facts_node_is(self, attr, "values")) node = obj; /* a pandas frame's values */
-      else break;
+      else node = obj; /* a column, `.values` of a frame: as much data as the frame */
+      continue;
+    }
+    if (NODE_IS(node, "subscript")) {
+      node = ts_node_child_by_field_name(node, "value", 5); /* `frame["label"]` */
       continue;
     }
     if (!NODE_IS(node, "call")) break;
@@ -323,6 +335,10 @@ bool facts_is_numpy_float64(const facts *self, TSNode node) {
       node = last_value(self, node);
       continue;
     }
+    if (NODE_IS(node, "subscript")) {
+      node = ts_node_child_by_field_name(node, "value", 5); /* a slice keeps the dtype */
+      continue;
+    }
     if (!NODE_IS(node, "call")) break;
     TSNode fn = ts_node_child_by_field_name(node, "function", 8);
     TSNode args = ts_node_child_by_field_name(node, "arguments", 9);
@@ -372,9 +388,12 @@ bool facts_sliced_in_loop(const facts *self, TSNode node) {
   if (!NODE_IS(node, "identifier")) return false;
   uint32_t len;
   const char *name = text_of(self, node, &len);
+  int fn = facts_function_at(self, ts_node_start_byte(node));
   for (size_t i = 0; i < self->subscripts.len; i++) {
     const facts_ref *r = &self->subscripts.items[i];
-    if (r->len == len && !memcmp(r->name, name, len) && facts_iteration_loop_at(self, r->pos) >= 0) return true;
+    if (r->len == len && !memcmp(r->name, name, len) && facts_function_at(self, r->pos) == fn &&
+        facts_iteration_loop_at(self, r->pos) >= 0)
+      return true;
   }
   return false;
 }

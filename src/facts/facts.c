@@ -151,6 +151,9 @@ static void visit_import_from(facts *f, TSNode n) {
 }
 
 
+static void bind_targets(facts *f, TSNode n);
+
+
 static void visit_assignment(facts *f, TSNode n) {
   TSNode left = ts_node_child_by_field_name(n, "left", 4);
   TSNode right = ts_node_child_by_field_name(n, "right", 5);
@@ -163,7 +166,10 @@ static void visit_assignment(facts *f, TSNode n) {
     }
     return;
   }
-  if (!NODE_IS(left, "identifier")) return;
+  if (!NODE_IS(left, "identifier")) {
+    bind_targets(f, left); /* `seen, total = 0, 0.0` */
+    return;
+  }
   facts_assign a = {left, right};
   vec_push(&f->assigns, a);
   bool alias = (NODE_IS(right, "identifier") || NODE_IS(right, "attribute"));
@@ -394,14 +400,19 @@ void facts_build(facts *self, TSNode root, const char *source, size_t length) {
   self->root = root;
   walker w = {self, {0}, -1, NULL_NODE};
   TSTreeCursor c = ts_tree_cursor_new(root);
+  uint32_t depth = 0;
   for (;;) {
     TSNode n = ts_tree_cursor_current_node(&c);
     enter(&w, n);
-    if (ts_tree_cursor_goto_first_child(&c)) continue;
+    if (ts_tree_cursor_goto_first_child(&c)) {
+      if (++depth > self->max_depth) self->max_depth = depth;
+      continue;
+    }
     for (;;) {
       leave(&w, ts_tree_cursor_current_node(&c));
       if (ts_tree_cursor_goto_next_sibling(&c)) break;
       if (!ts_tree_cursor_goto_parent(&c)) goto done;
+      depth--;
     }
   }
 done:
@@ -409,6 +420,9 @@ done:
   vec_free(&w.stack);
   if (self->bindings.len > 1)
     qsort(self->bindings.items, self->bindings.len, sizeof *self->bindings.items, binding_cmp);
+  /* deeper than CPython compiles: leave the model empty rather than spend
+   * minutes on code that can never run */
+  if (self->max_depth > FACTS_MAX_DEPTH) return;
   facts__resolve(self);
 }
 

@@ -137,7 +137,13 @@ typedef struct facts {
   VEC(char *) producers;       /* callees whose output reached .backward() */
   unsigned char *taint;        /* TAINT_* per source byte; see graph.c */
   bool file_backward;          /* some code calls .backward() */
+  uint32_t max_depth;          /* of the syntax tree */
 } facts;
+
+/* Trees deeper than this are not analysed: CPython stops compiling long
+ * before (a chain of 2,000 method calls, about 4,000 levels, is already a
+ * RecursionError), and tree-sitter's query cursor slows quadratically. */
+#define FACTS_MAX_DEPTH 2500
 
 /** Build the facts of TREE's root over SOURCE. */
 void facts_build(facts *self, TSNode root, const char *source, size_t length);

@@ -105,7 +105,7 @@ static void set_name(analysis *a, state *st, TSNode target, unsigned flags) {
 static void copy_state(state *dst, const state *src) {
   dst->len = 0;
   vec_reserve(dst, src->len);
-  memcpy(dst->items, src->items, src->len * sizeof *src->items);
+  if (src->len) memcpy(dst->items, src->items, src->len * sizeof *src->items);
   dst->len = src->len;
 }
 
@@ -173,7 +173,7 @@ static const char *const CLEAN_BUILTINS[] = {"float", "int", "bool", "len", "str
                                              "enumerate", "zip", "format", NULL};
 static const char *const JOIN_BUILTINS[] = {"sum", "max", "min", "abs", NULL};
 static const char *const CLEAN_ATTRS[] = {"data", "grad", "shape", "dtype", "device", "ndim", "requires_grad",
-                                          "is_cuda", "T_", NULL};
+                                          "is_cuda", "indices", NULL};
 
 
 static bool looks_like_loss(const char *s, size_t len) {
@@ -349,6 +349,26 @@ static unsigned eval_call(analysis *a, state *st, TSNode e) {
 }
 
 
+/* `torch.max(x, 1)`, `x.topk(k)`, `x.sort()`...: (values, indices), and the
+ * indices carry no graph */
+static bool returns_indices(const facts *f, TSNode call) {
+  if (ts_node_is_null(call) || !NODE_IS(call, "call")) return false;
+  TSNode callee = ts_node_child_by_field_name(call, "function", 8);
+  TSNode args = ts_node_child_by_field_name(call, "arguments", 9);
+  if (ts_node_is_null(callee) || ts_node_is_null(args)) return false;
+  static const char *const pairs[] = {"topk", "sort", "kthvalue", "mode", "median", "max", "min", NULL};
+  uint32_t len;
+  const char *m = last_name(f, callee, &len);
+  if (!in_list(m, len, pairs)) return false;
+  uint32_t nargs = ts_node_named_child_count(args);
+  bool method = NODE_IS(callee, "attribute") && !(len == 3 && !memcmp(m, "max", 3) && nargs == 0) &&
+                !(len == 3 && !memcmp(m, "min", 3) && nargs == 0);
+  /* `torch.max(x)` alone is a value; `torch.max(x, 1)` a pair */
+  bool function = NODE_IS(callee, "attribute") && nargs >= 2;
+  return method || function;
+}
+
+
 static unsigned eval(analysis *a, state *st, TSNode e) {
   if (ts_node_is_null(e) || a->depth > MAX_DEPTH) return 0;
   facts *f = a->f;
@@ -381,7 +401,10 @@ static unsigned eval(analysis *a, state *st, TSNode e) {
   } else if (!strcmp(type, "call")) {
     r = eval_call(a, st, e);
   } else if (!strcmp(type, "subscript")) {
-    r = eval(a, st, ts_node_child_by_field_name(e, "value", 5)) & V_GRAPH;
+    TSNode value = ts_node_child_by_field_name(e, "value", 5);
+    r = eval(a, st, value) & V_GRAPH;
+    TSNode index = ts_node_child_by_field_name(e, "subscript", 9);
+    if (returns_indices(f, value) && !ts_node_is_null(index) && text_is(f, index, "1")) r = 0; /* `x.max(1)[1]` */
     uint32_t n = ts_node_named_child_count(e);
     for (uint32_t i = 1; i < n; i++) eval(a, st, ts_node_named_child(e, i));
   } else if (!strcmp(type, "binary_operator")) {
@@ -392,7 +415,11 @@ static unsigned eval(analysis *a, state *st, TSNode e) {
     /* a loss scaled by a number is still a scalar loss */
     if (((l & V_SCALAR) || (rr & V_SCALAR)) && (!(l & V_GRAPH) || (l & V_SCALAR)) && (!(rr & V_GRAPH) || (rr & V_SCALAR)))
       r |= V_SCALAR;
-    if ((l & V_DIVIDED) || (!ts_node_is_null(op) && NODE_IS(op, "/"))) r |= V_DIVIDED;
+    /* `loss / k` and `loss * (1 / k)` are divided; a sum only when both parts are */
+    bool product = !ts_node_is_null(op) && (NODE_IS(op, "*") || NODE_IS(op, "/") || NODE_IS(op, "@"));
+    if ((!ts_node_is_null(op) && NODE_IS(op, "/")) || (product && ((l | rr) & V_DIVIDED)) ||
+        (!product && (l & rr & V_DIVIDED)))
+      r |= V_DIVIDED;
   } else if (!strcmp(type, "unary_operator") || !strcmp(type, "parenthesized_expression")) {
     r = ts_node_named_child_count(e) ? eval(a, st, ts_node_named_child(e, ts_node_named_child_count(e) - 1)) : 0;
   } else if (!strcmp(type, "conditional_expression") || !strcmp(type, "list") || !strcmp(type, "tuple") ||
@@ -452,9 +479,11 @@ static void assign(analysis *a, state *st, TSNode left, TSNode right, unsigned f
   if (NODE_IS(left, "pattern_list") || NODE_IS(left, "tuple_pattern") || NODE_IS(left, "list_pattern") ||
       NODE_IS(left, "tuple") || NODE_IS(left, "list")) {
     uint32_t n = ts_node_named_child_count(left);
+    bool pair = returns_indices(a->f, right);
     for (uint32_t i = 0; i < n; i++) {
       TSNode t = ts_node_named_child(left, i);
-      if (trackable(a->f, t)) set_name(a, st, t, evidence(a, t, right, flags & V_GRAPH));
+      unsigned tf = pair && i == 1 ? 0 : flags & V_GRAPH; /* `_, predicted = torch.max(out, 1)` */
+      if (trackable(a->f, t)) set_name(a, st, t, pair && i == 1 ? 0 : evidence(a, t, right, tf));
     }
     return;
   }
@@ -625,8 +654,15 @@ static void run_statement(analysis *a, state *st, TSNode s) {
 static void run_block(analysis *a, state *st, TSNode block) {
   if (ts_node_is_null(block) || a->depth > MAX_DEPTH) return;
   a->depth++;
-  uint32_t n = ts_node_named_child_count(block);
-  for (uint32_t i = 0; i < n; i++) run_statement(a, st, ts_node_named_child(block, i));
+  /* a cursor walks the statements in linear time; ts_node_named_child(i) would not */
+  TSTreeCursor c = ts_tree_cursor_new(block);
+  if (ts_tree_cursor_goto_first_child(&c)) {
+    do {
+      TSNode s = ts_tree_cursor_current_node(&c);
+      if (ts_node_is_named(s)) run_statement(a, st, s);
+    } while (ts_tree_cursor_goto_next_sibling(&c));
+  }
+  ts_tree_cursor_delete(&c);
   a->depth--;
 }
 

@@ -35,7 +35,7 @@ void *oom_xrealloc(void *ptr, size_t size) {
 
 char *oom_xstrndup(const char *s, size_t n) {
   char *p = oom_xmalloc(n + 1);
-  memcpy(p, s, n);
+  if (n) memcpy(p, s, n);
   p[n] = '\0';
   return p;
 }

@@ -1,0 +1,118 @@
+; code: OOM101
+; name: graph-accumulated
+; severity: error
+; message: `{target}` accumulates `{value}`, which still carries its autograd graph: every iteration's graph stays alive; accumulate its `.item()` (a scalar loss) or `.detach()` instead
+; fix: unsafe: Detach the value (`.item()` for a scalar loss)
+; edit: append-clean @value
+; doc:
+;   ## What it does
+;   Finds running sums built inside a loop that runs once per batch, where
+;   the value added still has autograd history and the sum lives longer than
+;   one iteration:
+;
+;   - `acc += v`
+;   - `acc = acc + v` and `acc = v + acc`
+;
+;   `acc` outlives the iteration when it was bound before the loop, is a
+;   parameter, a global or an attribute such as `self.total`, and was not
+;   bound again earlier in the same iteration. `v` carries a graph when it
+;   comes from a model call or a loss, when `.backward()` is called on it, or
+;   when it is arithmetic, indexing or a graph-preserving method (`.mean()`,
+;   `.sum()`, `.view()`, `.cpu()`, ...) of such a value.
+;
+;   Not reported: values cleaned with `.item()`, `.detach()`, `.tolist()`,
+;   `.numpy()`, `.data`, `float()` or `int()`; sums computed under
+;   `torch.no_grad()` / `torch.inference_mode()`; plain numbers; and
+;   `loss = loss + aux` where `loss` was first assigned in the same
+;   iteration (that is a new value per iteration, not a running sum).
+;
+;   ## Why is this bad?
+;   A tensor that has autograd history points to the operations that made
+;   it, and through them to every tensor those operations saved for the
+;   backward pass. Adding such a tensor to a running sum makes the sum part
+;   of the graph: after the first iteration `acc` is a tensor whose history
+;   contains the loss of batch 1, after the second the losses of batches 1
+;   and 2, and so on. Nothing of any earlier iteration can be freed while
+;   `acc` is alive, so memory grows with every batch until the job runs out
+;   of memory, typically after a few hundred or thousand steps, long after
+;   the first epoch looked fine.
+;
+;   Logging needs the number, not its history. `.item()` turns a one-element
+;   tensor into a Python float; `.detach()` keeps a tensor but cuts it from
+;   the graph.
+;
+;   ## Example
+;   ```python
+;   total_loss = 0.0
+;   for images, labels in train_loader:
+;       optimizer.zero_grad()
+;       loss = criterion(model(images), labels)
+;       loss.backward()
+;       optimizer.step()
+;       total_loss += loss
+;   ```
+;
+;   ## Use instead
+;   ```python
+;   total_loss = 0.0
+;   for images, labels in train_loader:
+;       optimizer.zero_grad()
+;       loss = criterion(model(images), labels)
+;       loss.backward()
+;       optimizer.step()
+;       total_loss += loss.item()
+;   ```
+;   `.item()` synchronizes with the GPU once per step. Where that matters,
+;   accumulate `loss.detach()` in a tensor and call `.item()` once per epoch.
+;
+;   ## Fix safety
+;   The fix appends `.item()` when the value is a scalar loss (a loss call's
+;   result, `outputs.loss`, a `.mean()`/`.sum()` result, or a name
+;   `.backward()` is called on), and `.detach()` otherwise, adding
+;   parentheses around an expression that needs them. It is unsafe: code
+;   that later differentiates through the sum (a loss assembled across
+;   iterations on purpose) stops receiving gradients, and with `.item()` the
+;   sum becomes a Python float instead of a tensor.
+;
+;   ## References
+;   - [PyTorch FAQ: my model reports "cuda runtime error(2): out of memory"](https://pytorch.org/docs/stable/notes/faq.html#my-model-reports-cuda-runtime-error-2-out-of-memory)
+;   - [torch.Tensor.item](https://pytorch.org/docs/stable/generated/torch.Tensor.item.html)
+;   - [torch.Tensor.detach](https://pytorch.org/docs/stable/generated/torch.Tensor.detach.html)
+;   - [Autograd mechanics](https://pytorch.org/docs/stable/notes/autograd.html)
+
+; acc += v (a list on the right is storage, reported by OOM102)
+((augmented_assignment
+  left: (_) @target
+  operator: "+="
+  right: (_) @value) @report
+  (#not-match? @value "^\\[")
+  (#oom-in-loop? @report)
+  (#oom-not-in-no-grad? @report)
+  (#oom-outlives-iteration? @target)
+  (#oom-graph? @value))
+
+; acc = acc + v
+((assignment
+  left: (_) @target
+  right: (binary_operator
+    left: (_) @acc
+    operator: "+"
+    right: (_) @value)) @report
+  (#eq? @acc @target)
+  (#oom-in-loop? @report)
+  (#oom-not-in-no-grad? @report)
+  (#oom-outlives-iteration? @target)
+  (#oom-graph? @value))
+
+; acc = v + acc
+((assignment
+  left: (_) @target
+  right: (binary_operator
+    left: (_) @value
+    operator: "+"
+    right: (_) @acc)) @report
+  (#eq? @acc @target)
+  (#oom-in-loop? @report)
+  (#oom-not-in-no-grad? @report)
+  (#oom-outlives-iteration? @target)
+  (#oom-graph? @value))

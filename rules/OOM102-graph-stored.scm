@@ -1,0 +1,127 @@
+; code: OOM102
+; name: graph-stored
+; severity: error
+; message: `{container}` keeps `{value}`, which still carries its autograd graph, past the iteration: every stored graph stays alive; store its `.item()` (a scalar loss) or `.detach()` instead
+; fix: unsafe: Detach the value (`.item()` for a scalar loss)
+; edit: append-clean @value
+; doc:
+;   ## What it does
+;   Finds tensors with autograd history that a loop running once per batch
+;   stores somewhere that outlives the iteration:
+;
+;   - `xs.append(v)`, `xs.extend([v])`, `xs += [v]`
+;   - `d[k] = v` and `d[k].append(v)`
+;   - `self.x = v`
+;
+;   The container must outlive the iteration: bound before the loop, a
+;   parameter, a global, or an attribute of `self`. `v` carries a graph when
+;   it comes from a model call or a loss, when `.backward()` is called on it,
+;   or when it is arithmetic, indexing or a graph-preserving method of such a
+;   value. `.cpu()` does not clean a value: the copy on the CPU still has the
+;   graph of the GPU computation behind it.
+;
+;   Not reported: values stored after `.detach()`, `.item()`, `.tolist()`,
+;   `.cpu().numpy()` or `.data`, values computed under `torch.no_grad()` or
+;   `torch.inference_mode()`, and containers created inside the iteration.
+;   Running sums (`acc += v`) are OOM101.
+;
+;   ## Why is this bad?
+;   A tensor with autograd history keeps alive the operations that produced
+;   it and every tensor they saved for the backward pass: for a model's
+;   output that is all the activations of the forward pass. Storing it in a
+;   list that grows by one entry per batch keeps the activations of every
+;   batch: an evaluation loop that collects `model(x)` for a few hundred
+;   batches holds a few hundred forward passes' worth of activations and
+;   runs out of memory, although each batch alone fits easily. Even after
+;   `.backward()` has freed the saved tensors, the graph's nodes and the
+;   stored outputs stay reachable and grow with every step.
+;
+;   ## Example
+;   ```python
+;   predictions, losses = [], []
+;   for x, y in val_loader:
+;       logits = model(x)
+;       losses.append(criterion(logits, y))
+;       predictions.append(logits.cpu())
+;   ```
+;
+;   ## Use instead
+;   ```python
+;   predictions, losses = [], []
+;   with torch.no_grad():
+;       for x, y in val_loader:
+;           logits = model(x)
+;           losses.append(criterion(logits, y).item())
+;           predictions.append(logits.cpu())
+;   ```
+;   Outside an evaluation loop, store `loss.item()` or `logits.detach()`.
+;
+;   ## Fix safety
+;   The fix appends `.item()` when the value is a scalar loss (a loss call's
+;   result, `outputs.loss`, a `.mean()`/`.sum()` result, or a name
+;   `.backward()` is called on), and `.detach()` otherwise, adding
+;   parentheses around an expression that needs them. It is unsafe: code
+;   that later backpropagates through the stored values (a loss summed over
+;   several iterations on purpose) stops receiving gradients, and `.item()`
+;   stores Python floats instead of tensors.
+;
+;   ## References
+;   - [PyTorch FAQ: my model reports "cuda runtime error(2): out of memory"](https://pytorch.org/docs/stable/notes/faq.html#my-model-reports-cuda-runtime-error-2-out-of-memory)
+;   - [torch.Tensor.detach](https://pytorch.org/docs/stable/generated/torch.Tensor.detach.html)
+;   - [torch.no_grad](https://pytorch.org/docs/stable/generated/torch.no_grad.html)
+;   - [Autograd mechanics: locally disabling gradient computation](https://pytorch.org/docs/stable/notes/autograd.html#locally-disabling-gradient-computation)
+
+; xs.append(v), d[k].append(v), self.xs.append(v)
+((call
+  function: (attribute
+    object: (_) @container
+    attribute: (identifier) @method)
+  arguments: (argument_list . (_) @value .)) @report
+  (#eq? @method "append")
+  (#oom-in-loop? @report)
+  (#oom-not-in-no-grad? @report)
+  (#oom-outlives-iteration? @container)
+  (#oom-graph? @value))
+
+; xs.extend([v, ...]) and xs.extend((v, ...)): each stored element is reported
+((call
+  function: (attribute
+    object: (_) @container
+    attribute: (identifier) @method)
+  arguments: (argument_list . [(list (_) @value @report) (tuple (_) @value @report)] .))
+  (#eq? @method "extend")
+  (#oom-in-loop? @report)
+  (#oom-not-in-no-grad? @report)
+  (#oom-outlives-iteration? @container)
+  (#oom-graph? @value))
+
+; xs += [v, ...]: each stored element is reported
+((augmented_assignment
+  left: (_) @container
+  operator: "+="
+  right: [(list (_) @value @report) (tuple (_) @value @report)])
+  (#oom-in-loop? @report)
+  (#oom-not-in-no-grad? @report)
+  (#oom-outlives-iteration? @container)
+  (#oom-graph? @value))
+
+; d[k] = v (arithmetic on the right, `d[k] = d[k] + v`, is OOM101's running sum)
+((assignment
+  left: (subscript
+    value: (_) @container)
+  right: [(identifier) (call) (attribute) (subscript)] @value) @report
+  (#oom-in-loop? @report)
+  (#oom-not-in-no-grad? @report)
+  (#oom-outlives-iteration? @container)
+  (#oom-graph? @value))
+
+; self.x = v
+((assignment
+  left: (attribute
+    object: (identifier) @self) @container
+  right: [(identifier) (call) (attribute) (subscript)] @value) @report
+  (#eq? @self "self")
+  (#oom-in-loop? @report)
+  (#oom-not-in-no-grad? @report)
+  (#oom-outlives-iteration? @container)
+  (#oom-graph? @value))

@@ -1,0 +1,132 @@
+; code: OOM201
+; name: eval-without-no-grad
+; severity: warning
+; message: `{model}(...)` runs with autograd on where no backward pass follows: its activations are saved for nothing; run it under `torch.no_grad()` or `torch.inference_mode()`
+; fix: display: Run evaluation under `torch.no_grad()` (decorate the function with `@torch.no_grad()`)
+; doc:
+;   ## What it does
+;   Finds calls of a model (a name bound to an `nn.Module`: built from a
+;   module class of the file, a `torch.nn` layer, a torchvision, timm or
+;   transformers factory, `from_pretrained`, or `self.<module attribute>`)
+;   that run with gradient tracking on although nothing will be
+;   backpropagated through them. One diagnostic per call, in three places:
+;
+;   - an evaluation function (named `evaluate`, `validate`, `test`,
+;     `predict`, `inference`, ... or ending in `_eval`, `_validation`,
+;     `_test`, or the code after `model.eval()` in the same scope) that
+;     never calls `.backward()`, directly or through a function of the file
+;     it calls;
+;   - a loop that runs once per batch after `model.eval()`, when that loop
+;     does no training (for example the validation loop of a `fit` function);
+;   - a loop that runs once per batch in a file that never calls
+;     `.backward()` (a pure inference script).
+;
+;   Not reported: calls under `with torch.no_grad()`,
+;   `torch.inference_mode()` or `torch.set_grad_enabled(False)`, in
+;   functions decorated with one of them, evaluation code that calls
+;   `.backward()` or `torch.autograd.grad` (adversarial evaluation,
+;   saliency maps), PyTorch Lightning modules (Lightning runs
+;   `validation_step`, `test_step` and `predict_step` without gradients
+;   itself), test modules that import `pytest`, `unittest` or `hypothesis`
+;   (their `test_*` functions are not evaluation loops), and files that do
+;   not import torch.
+;
+;   ## Why is this bad?
+;   With gradient tracking on, every operation of the forward pass records
+;   itself in the autograd graph and keeps the tensors it needs for a
+;   backward pass: most of the model's activations. For a model in training
+;   that is the price of computing gradients; for evaluation it is memory
+;   spent for nothing. A forward pass under `torch.no_grad()` frees each
+;   activation as soon as the next layer has used it, so evaluation needs a
+;   fraction of the memory and runs faster. Evaluation batches are often
+;   larger than training batches on the assumption that no gradients are
+;   kept, which is exactly when the missing `no_grad` runs out of memory.
+;
+;   `model.eval()` does not turn gradients off: it only switches dropout
+;   and batch normalization to inference behaviour.
+;
+;   When the outputs are also stored across batches (see OOM102), every
+;   batch's activations stay alive and memory grows until the job fails.
+;
+;   ## Example
+;   ```python
+;   def evaluate(model, val_loader):
+;       model.eval()
+;       correct = 0
+;       for images, labels in val_loader:
+;           logits = model(images)
+;           correct += (logits.argmax(1) == labels).sum().item()
+;       return correct / len(val_loader.dataset)
+;   ```
+;
+;   ## Use instead
+;   ```python
+;   @torch.no_grad()
+;   def evaluate(model, val_loader):
+;       model.eval()
+;       correct = 0
+;       for images, labels in val_loader:
+;           logits = model(images)
+;           correct += (logits.argmax(1) == labels).sum().item()
+;       return correct / len(val_loader.dataset)
+;   ```
+;   Inside a larger function, wrap the evaluation loop in
+;   `with torch.no_grad():` instead. `torch.inference_mode()` saves a little
+;   more, but its tensors cannot be used in autograd later.
+;
+;   ## Fix safety
+;   There is no automatic fix: where the no-grad region should begin (a
+;   decorator on the function, or a `with` block around the loop) depends on
+;   the code around the call, and code that does need gradients there (an
+;   attack or an explanation method in another module) would break.
+;
+;   ## References
+;   - [torch.no_grad](https://pytorch.org/docs/stable/generated/torch.no_grad.html)
+;   - [torch.inference_mode](https://pytorch.org/docs/stable/generated/torch.inference_mode.html)
+;   - [Autograd mechanics: locally disabling gradient computation](https://pytorch.org/docs/stable/notes/autograd.html#locally-disabling-gradient-computation)
+;   - [torch.nn.Module.eval](https://pytorch.org/docs/stable/generated/torch.nn.Module.html#torch.nn.Module.eval)
+
+; An evaluation context (function or code after `model.eval()`) that never
+; trains.
+((call
+  function: (_) @model
+  arguments: (argument_list)) @report
+  (#not-match? @model "\\.(eval|train|to|cuda|cpu|half|float|double|bfloat16|type|parameters|named_parameters|buffers|named_buffers|modules|named_modules|children|named_children|state_dict|load_state_dict|zero_grad|requires_grad_|apply|register_\\w+|generate|save_pretrained|get_\\w+|set_\\w+)$")
+  (#oom-file-imports? "torch(\\..*)?")
+  (#oom-not-file-imports? "(pytest|unittest|hypothesis)(\\..*)?")
+  (#oom-not-file-mentions? "LightningModule")
+  (#oom-not-file-calls? "torch\\.(autograd(\\.functional)?|func)\\.(grad|backward|vjp|jvp|jacobian|hessian|hvp|vhp|jacrev|jacfwd)")
+  (#oom-is-model? @model)
+  (#oom-in-eval-context? @report)
+  (#oom-not-function-trains? @report)
+  (#oom-not-in-no-grad? @report))
+
+; A batch loop after `model.eval()` that does no training, in a function that
+; trains elsewhere (the validation loop of a `fit` function).
+((call
+  function: (_) @model
+  arguments: (argument_list)) @report
+  (#not-match? @model "\\.(eval|train|to|cuda|cpu|half|float|double|bfloat16|type|parameters|named_parameters|buffers|named_buffers|modules|named_modules|children|named_children|state_dict|load_state_dict|zero_grad|requires_grad_|apply|register_\\w+|generate|save_pretrained|get_\\w+|set_\\w+)$")
+  (#oom-file-imports? "torch(\\..*)?")
+  (#oom-not-file-imports? "(pytest|unittest|hypothesis)(\\..*)?")
+  (#oom-not-file-mentions? "LightningModule")
+  (#oom-not-file-calls? "torch\\.(autograd(\\.functional)?|func)\\.(grad|backward|vjp|jvp|jacobian|hessian|hvp|vhp|jacrev|jacfwd)")
+  (#oom-is-model? @model)
+  (#oom-in-eval-context? @report)
+  (#oom-in-loop? @report)
+  (#oom-not-in-training-loop? @report)
+  (#oom-not-in-no-grad? @report))
+
+; A batch loop in a file that never calls backward (pure inference).
+((call
+  function: (_) @model
+  arguments: (argument_list)) @report
+  (#not-match? @model "\\.(eval|train|to|cuda|cpu|half|float|double|bfloat16|type|parameters|named_parameters|buffers|named_buffers|modules|named_modules|children|named_children|state_dict|load_state_dict|zero_grad|requires_grad_|apply|register_\\w+|generate|save_pretrained|get_\\w+|set_\\w+)$")
+  (#oom-file-imports? "torch(\\..*)?")
+  (#oom-not-file-imports? "(pytest|unittest|hypothesis)(\\..*)?")
+  (#oom-not-file-mentions? "LightningModule|training_step|manual_backward")
+  (#oom-not-file-calls? "torch\\.(autograd(\\.functional)?|func)\\.(grad|backward|vjp|jvp|jacobian|hessian|hvp|vhp|jacrev|jacfwd)")
+  (#oom-not-file-trains?)
+  (#oom-is-model? @model)
+  (#oom-in-loop? @report)
+  (#oom-not-in-no-grad? @report))

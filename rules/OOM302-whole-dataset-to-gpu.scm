@@ -1,0 +1,121 @@
+; code: OOM302
+; name: whole-dataset-to-gpu
+; severity: warning
+; message: `{data}` looks like a whole dataset and is moved to the GPU in one piece, then sliced per batch: all of it occupies GPU memory for the whole run; keep it on the CPU and move each batch
+; fix: display: Keep the dataset on the CPU and move each batch inside the loop (`pin_memory()`, `non_blocking=True`)
+; doc:
+;   ## What it does
+;   Finds a whole dataset moved to the GPU with `.to(device)` or `.cuda()`
+;   outside the batch loop, when the loop then takes its batches by
+;   indexing or slicing it (`X_train[i:i + bs]`, `X[idx]`). A dataset is the
+;   result of `np.load`, `np.loadtxt`, `pd.read_*`, `torch.load` of data,
+;   `torch.tensor` / `torch.from_numpy` / `torch.as_tensor` of one, or a
+;   name such as `X_train`, `train_data` or `*.data`.
+;
+;   Not reported: moving a model, moving each batch inside the loop, moving
+;   small constant tensors (normalization statistics, class weights),
+;   `.to()` calls that change only the dtype or go to the CPU, datasets that
+;   are used whole (full-batch training), and files that never mention CUDA
+;   or a GPU.
+;
+;   ## Why is this bad?
+;   A dataset on the GPU takes that memory for the whole run, next to the
+;   model's weights, gradients, optimizer state and the activations of the
+;   current batch. A training step needs only one batch at a time; the rest
+;   of the dataset sits idle in the scarcest memory of the machine. A
+;   dataset of a few GiB that "fits" on the first try leaves too little room
+;   once the model or the batch grows, and the job fails at the first large
+;   step instead of on loading.
+;
+;   Copying each batch from pinned CPU memory with `non_blocking=True`
+;   overlaps the transfer with computation, so keeping the data on the CPU
+;   usually costs no speed.
+;
+;   ## Example
+;   ```python
+;   X_train = torch.from_numpy(np.load("features.npy")).cuda()
+;   y_train = torch.from_numpy(np.load("labels.npy")).cuda()
+;   for epoch in range(epochs):
+;       for i in range(0, len(X_train), batch_size):
+;           xb, yb = X_train[i:i + batch_size], y_train[i:i + batch_size]
+;           loss = criterion(model(xb), yb)
+;           ...
+;   ```
+;
+;   ## Use instead
+;   ```python
+;   X_train = torch.from_numpy(np.load("features.npy")).pin_memory()
+;   y_train = torch.from_numpy(np.load("labels.npy")).pin_memory()
+;   for epoch in range(epochs):
+;       for i in range(0, len(X_train), batch_size):
+;           xb = X_train[i:i + batch_size].cuda(non_blocking=True)
+;           yb = y_train[i:i + batch_size].cuda(non_blocking=True)
+;           loss = criterion(model(xb), yb)
+;           ...
+;   ```
+;   or wrap the tensors in a `TensorDataset` and iterate a
+;   `DataLoader(..., pin_memory=True)`.
+;
+;   ## Fix safety
+;   There is no automatic fix: the batch loop has to change too, and a
+;   small dataset that fits comfortably may be on the GPU on purpose to
+;   avoid transfers.
+;
+;   ## References
+;   - [CUDA semantics: use pinned memory buffers](https://pytorch.org/docs/stable/notes/cuda.html#use-pinned-memory-buffers)
+;   - [torch.Tensor.pin_memory](https://pytorch.org/docs/stable/generated/torch.Tensor.pin_memory.html)
+;   - [torch.utils.data: memory pinning](https://pytorch.org/docs/stable/data.html#memory-pinning)
+;   - [Tutorial: a guide on good usage of non_blocking and pin_memory()](https://pytorch.org/tutorials/intermediate/pinmem_nonblock.html)
+
+; name = X.to(device), and `name` is sliced in a batch loop
+((assignment
+  left: (identifier) @name
+  right: (call
+    function: (attribute
+      object: (_) @data
+      attribute: (identifier) @method)
+    arguments: (argument_list) @args) @report)
+  (#eq? @method "to")
+  (#match? @args "(?i)cuda|device|gpu|rank|^\\(\\s*\\d")
+  (#not-match? @args "(?i)[\"']cpu|[\"']mps|dtype|torch\\.(float|double|half|bfloat|int|long|short|bool|uint|complex)")
+  (#oom-file-mentions? "(?i)cuda|gpu")
+  (#oom-not-in-loop? @report)
+  (#oom-dataset? @data)
+  (#oom-sliced-in-loop? @name))
+
+; name = X.cuda()
+((assignment
+  left: (identifier) @name
+  right: (call
+    function: (attribute
+      object: (_) @data
+      attribute: (identifier) @method)) @report)
+  (#eq? @method "cuda")
+  (#oom-not-in-loop? @report)
+  (#oom-dataset? @data)
+  (#oom-sliced-in-loop? @name))
+
+; X.to(device) where X itself is sliced in a batch loop
+; (`X_train, y_train = X_train.to(device), y_train.to(device)`)
+((call
+  function: (attribute
+    object: (identifier) @data
+    attribute: (identifier) @method)
+  arguments: (argument_list) @args) @report
+  (#eq? @method "to")
+  (#match? @args "(?i)cuda|device|gpu|rank|^\\(\\s*\\d")
+  (#not-match? @args "(?i)[\"']cpu|[\"']mps|dtype|torch\\.(float|double|half|bfloat|int|long|short|bool|uint|complex)")
+  (#oom-file-mentions? "(?i)cuda|gpu")
+  (#oom-not-in-loop? @report)
+  (#oom-dataset? @data)
+  (#oom-sliced-in-loop? @data))
+
+; X.cuda() where X itself is sliced in a batch loop
+((call
+  function: (attribute
+    object: (identifier) @data
+    attribute: (identifier) @method)) @report
+  (#eq? @method "cuda")
+  (#oom-not-in-loop? @report)
+  (#oom-dataset? @data)
+  (#oom-sliced-in-loop? @data))

@@ -1,0 +1,159 @@
+; code: OOM403
+; name: fp16-without-grad-scaler
+; severity: warning
+; message: `{fn}` does not match the file's loss scaling: float16 autocast in training needs a `GradScaler` on the backward path (small gradients underflow to zero), bfloat16 autocast needs none
+; fix: display: Scale the loss with `torch.amp.GradScaler("cuda")` for float16 autocast; drop the scaler (or switch to float16) for bfloat16
+; doc:
+;   ## What it does
+;   Finds two mismatches between the autocast dtype and loss scaling:
+;
+;   - float16 autocast in training without a `GradScaler`: a call of
+;     `torch.autocast`, `torch.amp.autocast` or `torch.cuda.amp.autocast`
+;     on CUDA with no dtype (float16 is CUDA's default) or with
+;     `dtype=torch.float16`, in a loop that trains or a function that calls
+;     `.backward()`, in a file that never creates a `GradScaler` and never
+;     calls `.scale(...)` (a scaler passed in from elsewhere counts);
+;   - a `GradScaler` created in a file whose autocast regions all use
+;     `dtype=torch.bfloat16`.
+;
+;   Not reported: bfloat16 autocast without a scaler, autocast used only for
+;   inference, autocast with `enabled=False`, scalers created with an
+;   `enabled=` switch, files using accelerate, DeepSpeed or apex (they
+;   scale the loss themselves), and autocast whose device or dtype is not
+;   written out literally.
+;
+;   ## Why is this bad?
+;   float16 can represent magnitudes only down to about 6e-8. Many gradient
+;   values of a real network are smaller; in float16 they become zero, so
+;   layers stop learning or the loss turns into `nan` after a while, and the
+;   run is wasted even though memory was saved. `GradScaler` multiplies the
+;   loss by a large factor before `backward()` so the gradients stay in
+;   range, and divides them again before the optimizer step, skipping steps
+;   whose gradients overflowed.
+;
+;   bfloat16 has the exponent range of float32, so its gradients do not
+;   underflow. A `GradScaler` with bfloat16 autocast only adds work per step
+;   and an extra copy of state, and suggests the dtype is not what the
+;   author believes.
+;
+;   ## Example
+;   ```python
+;   for x, y in train_loader:
+;       optimizer.zero_grad()
+;       with torch.autocast("cuda"):
+;           loss = criterion(model(x), y)
+;       loss.backward()
+;       optimizer.step()
+;   ```
+;
+;   ## Use instead
+;   ```python
+;   scaler = torch.amp.GradScaler("cuda")
+;   for x, y in train_loader:
+;       optimizer.zero_grad()
+;       with torch.autocast("cuda"):
+;           loss = criterion(model(x), y)
+;       scaler.scale(loss).backward()
+;       scaler.step(optimizer)
+;       scaler.update()
+;   ```
+;   or, on GPUs that support it, `torch.autocast("cuda", dtype=torch.bfloat16)`
+;   with no scaler.
+;
+;   ## Fix safety
+;   There is no automatic fix: adding a scaler changes three statements
+;   around `backward()` and the optimizer step, and choosing bfloat16
+;   instead depends on the hardware.
+;
+;   ## References
+;   - [Automatic mixed precision package: torch.amp](https://pytorch.org/docs/stable/amp.html)
+;   - [Gradient scaling](https://pytorch.org/docs/stable/amp.html#gradient-scaling)
+;   - [CUDA automatic mixed precision examples](https://pytorch.org/docs/stable/notes/amp_examples.html)
+;   - [Recipe: automatic mixed precision](https://pytorch.org/tutorials/recipes/recipes/amp_recipe.html)
+
+; torch.autocast("cuda") / torch.amp.autocast(device_type="cuda") with the
+; default dtype (float16), in a training loop
+((call
+  function: (_) @fn
+  arguments: (argument_list) @args) @report
+  (#oom-qualname? @fn "torch\\.(autocast|amp(\\.autocast_mode)?\\.autocast)")
+  (#match? @args "^\\(\\s*[\"']cuda|device_type\\s*=\\s*[\"']cuda")
+  (#oom-not-has-arg? @args "dtype" "1")
+  (#not-match? @args "enabled\\s*=\\s*False")
+  (#oom-not-file-calls? ".*GradScaler")
+  (#oom-not-file-mentions? "(?i)gradscaler|\\.scale\\(|scaler\\.step|accelerator|loss_scal|deepspeed|apex")
+  (#oom-in-training-loop? @report))
+
+; ... in a function that calls backward
+((call
+  function: (_) @fn
+  arguments: (argument_list) @args) @report
+  (#oom-qualname? @fn "torch\\.(autocast|amp(\\.autocast_mode)?\\.autocast)")
+  (#match? @args "^\\(\\s*[\"']cuda|device_type\\s*=\\s*[\"']cuda")
+  (#oom-not-has-arg? @args "dtype" "1")
+  (#not-match? @args "enabled\\s*=\\s*False")
+  (#oom-not-file-calls? ".*GradScaler")
+  (#oom-not-file-mentions? "(?i)gradscaler|\\.scale\\(|scaler\\.step|accelerator|loss_scal|deepspeed|apex")
+  (#oom-function-trains? @report))
+
+; torch.cuda.amp.autocast() with the default dtype, in a training loop
+((call
+  function: (_) @fn
+  arguments: (argument_list) @args) @report
+  (#oom-qualname? @fn "torch\\.cuda\\.amp(\\.autocast_mode)?\\.autocast")
+  (#oom-not-has-arg? @args "dtype" "1")
+  (#not-match? @args "enabled\\s*=\\s*False|^\\(\\s*False")
+  (#oom-not-file-calls? ".*GradScaler")
+  (#oom-not-file-mentions? "(?i)gradscaler|\\.scale\\(|scaler\\.step|accelerator|loss_scal|deepspeed|apex")
+  (#oom-in-training-loop? @report))
+
+; ... in a function that calls backward
+((call
+  function: (_) @fn
+  arguments: (argument_list) @args) @report
+  (#oom-qualname? @fn "torch\\.cuda\\.amp(\\.autocast_mode)?\\.autocast")
+  (#oom-not-has-arg? @args "dtype" "1")
+  (#not-match? @args "enabled\\s*=\\s*False|^\\(\\s*False")
+  (#oom-not-file-calls? ".*GradScaler")
+  (#oom-not-file-mentions? "(?i)gradscaler|\\.scale\\(|scaler\\.step|accelerator|loss_scal|deepspeed|apex")
+  (#oom-function-trains? @report))
+
+; any autocast with dtype=torch.float16 (not on a CPU-like device), in a
+; training loop
+((call
+  function: (_) @fn
+  arguments: (argument_list
+    (keyword_argument
+      name: (identifier) @kw
+      value: (_) @dtype)) @args) @report
+  (#eq? @kw "dtype")
+  (#oom-qualname? @dtype "torch\\.(float16|half)")
+  (#oom-qualname? @fn "torch\\.(autocast|amp(\\.autocast_mode)?\\.autocast|cuda\\.amp(\\.autocast_mode)?\\.autocast)")
+  (#not-match? @args "(?i)[\"'](cpu|mps|xla|xpu|hpu)|enabled\\s*=\\s*False")
+  (#oom-not-file-calls? ".*GradScaler")
+  (#oom-not-file-mentions? "(?i)gradscaler|\\.scale\\(|scaler\\.step|accelerator|loss_scal|deepspeed|apex")
+  (#oom-in-training-loop? @report))
+
+; ... in a function that calls backward
+((call
+  function: (_) @fn
+  arguments: (argument_list
+    (keyword_argument
+      name: (identifier) @kw
+      value: (_) @dtype)) @args) @report
+  (#eq? @kw "dtype")
+  (#oom-qualname? @dtype "torch\\.(float16|half)")
+  (#oom-qualname? @fn "torch\\.(autocast|amp(\\.autocast_mode)?\\.autocast|cuda\\.amp(\\.autocast_mode)?\\.autocast)")
+  (#not-match? @args "(?i)[\"'](cpu|mps|xla|xpu|hpu)|enabled\\s*=\\s*False")
+  (#oom-not-file-calls? ".*GradScaler")
+  (#oom-not-file-mentions? "(?i)gradscaler|\\.scale\\(|scaler\\.step|accelerator|loss_scal|deepspeed|apex")
+  (#oom-function-trains? @report))
+
+; a GradScaler in a file whose autocast regions all ask for bfloat16
+((call
+  function: (_) @fn
+  arguments: (argument_list) @args) @report
+  (#oom-qualname? @fn "torch\\.(amp|cuda\\.amp)(\\.grad_scaler)?\\.GradScaler")
+  (#oom-not-has-arg? @args "enabled")
+  (#oom-file-mentions? "autocast\\([^)]*bfloat16")
+  (#oom-not-file-mentions? "(?<!b)float16|torch\\.half|fp16|autocast\\((?![^)]*dtype)"))

@@ -1,0 +1,91 @@
+; code: OOM404
+; name: accumulation-loss-not-scaled
+; severity: warning
+; message: `{loss}` is backpropagated undivided while the optimizer steps only every few batches: the accumulated gradients are the sum, not the mean, of the micro-batches; divide `{loss}` by the number of accumulation steps before `backward()`
+; fix: display: Divide the loss by the number of accumulation steps before backward()
+; doc:
+;   ## What it does
+;   Finds gradient accumulation loops, where `optimizer.step()` runs only
+;   under an `if` that tests `%` (`if (step + 1) % accum_steps == 0:`), whose
+;   `.backward()` receives the loss as it came out of the loss function: not
+;   divided (`/`, `/=`, or multiplied by `1 / n`) anywhere on its way from
+;   the loss to `backward()`. `scaler.scale(loss).backward()` is checked
+;   for `loss`.
+;
+;   Not reported: losses divided anywhere in the iteration, loops inside
+;   `accelerator.accumulate(...)` or other `.accumulate(` contexts (which
+;   scale the loss themselves), `accelerator.backward(loss)`,
+;   DeepSpeed's `engine.backward(loss)`, and files where a loss is
+;   multiplied in place or by a factor (`loss *= w`, `loss = loss * w`),
+;   which may be the scaling.
+;
+;   ## Why is this bad?
+;   Accumulating gradients over `k` micro-batches is meant to imitate one
+;   batch `k` times larger. `backward()` adds each micro-batch's gradients
+;   to `.grad`, so after `k` calls the gradients are the sum of `k` mean
+;   losses: `k` times the gradient of the large batch. The optimizer then
+;   takes steps `k` times too large for the learning rate that was tuned
+;   for the mean, which makes training unstable or diverge, and changing
+;   `k` to fit memory silently changes the effective learning rate.
+;
+;   ## Example
+;   ```python
+;   for step, (x, y) in enumerate(train_loader):
+;       loss = criterion(model(x), y)
+;       loss.backward()
+;       if (step + 1) % accum_steps == 0:
+;           optimizer.step()
+;           optimizer.zero_grad()
+;   ```
+;
+;   ## Use instead
+;   ```python
+;   for step, (x, y) in enumerate(train_loader):
+;       loss = criterion(model(x), y) / accum_steps
+;       loss.backward()
+;       if (step + 1) % accum_steps == 0:
+;           optimizer.step()
+;           optimizer.zero_grad()
+;   ```
+;
+;   ## Fix safety
+;   There is no automatic fix: the number of accumulation steps lives in
+;   the `%` test, a variable or a configuration, and logging code that
+;   reads the loss may expect the undivided value (log `loss.item() *
+;   accum_steps` or the undivided loss then).
+;
+;   ## References
+;   - [torch.Tensor.backward](https://pytorch.org/docs/stable/generated/torch.Tensor.backward.html)
+;   - [CUDA automatic mixed precision examples: gradient accumulation](https://pytorch.org/docs/stable/notes/amp_examples.html#gradient-accumulation)
+;   - [Autograd mechanics](https://pytorch.org/docs/stable/notes/autograd.html)
+
+; loss.backward() (with no positional argument: `accelerator.backward(loss)`
+; and `engine.backward(loss)` scale the loss themselves)
+((call
+  function: (attribute
+    object: (_) @loss
+    attribute: (identifier) @method)
+  arguments: (argument_list) @args) @report
+  (#eq? @method "backward")
+  (#oom-not-has-arg? @args "gradient" "0")
+  (#not-match? @loss "/|\\.scale\\(")
+  (#oom-not-file-mentions? "\\.accumulate\\(|loss\\w*\\s*\\*=|loss\\w*\\s*=\\s*\\w*loss\\w*\\s*\\*")
+  (#oom-accumulates-gradients? @report)
+  (#oom-not-divided? @loss))
+
+; scaler.scale(loss).backward()
+((call
+  function: (attribute
+    object: (call
+      function: (attribute
+        attribute: (identifier) @scale)
+      arguments: (argument_list . (_) @loss .))
+    attribute: (identifier) @method)
+  arguments: (argument_list) @args) @report
+  (#eq? @method "backward")
+  (#eq? @scale "scale")
+  (#oom-not-has-arg? @args "gradient" "0")
+  (#not-match? @loss "/")
+  (#oom-not-file-mentions? "\\.accumulate\\(|loss\\w*\\s*\\*=|loss\\w*\\s*=\\s*\\w*loss\\w*\\s*\\*")
+  (#oom-accumulates-gradients? @report)
+  (#oom-not-divided? @loss))

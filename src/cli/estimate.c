@@ -1,0 +1,212 @@
+/* This file contains `oomlint estimate PATH`: the static memory estimate of
+ * the models a file builds, as a table a person can check by hand (every
+ * layer with its file:line, arguments, repeat count and parameters; then the
+ * bytes of training) or as JSON. Exit status 1 when a model is over the budget. */
+#include <inttypes.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/files.h"
+#include "estimate/estimate.h"
+#include "facts/facts.h"
+#include "parse/parse.h"
+#include "util/buf.h"
+#include "util/utf8.h"
+
+
+static const char *base_name(const char *path) {
+  const char *s = strrchr(path, '/');
+  return s ? s + 1 : path;
+}
+
+
+static void print_model(FILE *out, const char *path, const estimate_model *m, int64_t budget) {
+  char n1[32], n2[32], b1[32], b2[32];
+  const char *file = base_name(path);
+  fprintf(out, "\nmodel `%s`: %s, built at %s:%u\n", m->name, m->klass, file, m->line);
+  int width = 20;
+  for (uint32_t i = 0; i < m->nparts; i++) {
+    int w = (int)strlen(m->parts[i].layer);
+    if (w > width) width = w;
+  }
+  if (width > 64) width = 64;
+  for (uint32_t i = 0; i < m->nparts; i++) {
+    const estimate_part *p = &m->parts[i];
+    char where[64];
+    snprintf(where, sizeof where, "%s:%u", file, p->line);
+    char rep[24];
+    snprintf(rep, sizeof rep, "x%" PRId64, p->repeat);
+    fprintf(out, "  %-24s %-*s  %6s  = %15s\n", where, width, p->layer, rep, estimate_count(p->parameters, n1, sizeof n1));
+  }
+  if (!m->nparts) fprintf(out, "  (no parameters found)\n");
+  fprintf(out, "  %-24s %-*s  %6s  = %15s", "", width, "parameters", "", estimate_count(m->parameters, n1, sizeof n1));
+  if (m->trainable != m->parameters) fprintf(out, "  (trainable %s)", estimate_count(m->trainable, n2, sizeof n2));
+  fputc('\n', out);
+  double per = m->parameters ? (double)m->weight_bits_total / (double)m->parameters / 8.0 : 0;
+  fprintf(out, "  weights           %12s  %s, %.3g bytes per parameter\n", estimate_bytes(m->weights_bytes, b1, sizeof b1),
+          m->dtype, per);
+  fprintf(out, "  gradients         %12s  %s\n", estimate_bytes(m->gradients_bytes, b1, sizeof b1),
+          m->gradients_bytes ? "trainable parameters, in the weights' dtype" : "none");
+  if (m->optimizer) {
+    if (m->optimizer_state_bytes_per_param >= 0)
+      fprintf(out, "  optimizer state   %12s  %s, %d bytes per trainable parameter\n",
+              estimate_bytes(m->optimizer_bytes, b1, sizeof b1), m->optimizer, m->optimizer_state_bytes_per_param);
+    else
+      fprintf(out, "  optimizer state   %12s  %s (not known)\n", "?", m->optimizer);
+  } else {
+    fprintf(out, "  optimizer state   %12s  no optimizer found in this file\n", estimate_bytes(0, b1, sizeof b1));
+  }
+  if (m->input_bytes >= 0) fprintf(out, "  input batch       %12s\n", estimate_bytes(m->input_bytes, b1, sizeof b1));
+  else fprintf(out, "  input batch       %12s  shape not known\n", "?");
+  fprintf(out, "  activations       %12s  not estimated\n", "?");
+  fprintf(out, "  total             %12s  %s\n", estimate_bytes(m->total_bytes, b1, sizeof b1),
+          m->nunknown ? "a lower bound: see below" : "weights + gradients + optimizer state + input batch");
+  if (budget > 0) {
+    if (m->total_bytes > budget)
+      fprintf(out, "  budget            %12s  over by %s\n", estimate_bytes(budget, b1, sizeof b1),
+              estimate_bytes(m->total_bytes - budget, b2, sizeof b2));
+    else
+      fprintf(out, "  budget            %12s  fits, %s left for activations\n", estimate_bytes(budget, b1, sizeof b1),
+              estimate_bytes(budget - m->total_bytes, b2, sizeof b2));
+  } else {
+    fprintf(out, "  budget            %12s  none given (--gpu-memory)\n", "-");
+  }
+  if (m->nnotes) {
+    fprintf(out, "  notes:\n");
+    for (uint32_t i = 0; i < m->nnotes; i++) fprintf(out, "    - %s\n", m->notes[i]);
+  }
+  if (m->nunknown) {
+    fprintf(out, "  not counted:\n");
+    for (uint32_t i = 0; i < m->nunknown; i++) fprintf(out, "    - %s\n", m->unknown[i]);
+  }
+  if (budget > 0 && m->total_bytes > budget) {
+    estimate_change changes[4];
+    arena a = {0};
+    uint32_t n = estimate_advice(m, budget, changes, 4, &a);
+    fprintf(out, "  changes that fit the budget, cheapest first:%s\n", n ? "" : " none alone; shard it across GPUs");
+    for (uint32_t i = 0; i < n; i++)
+      fprintf(out, "    - %s: saves %s (total %s)\n", changes[i].change, estimate_bytes(changes[i].saving, b1, sizeof b1),
+              estimate_bytes(changes[i].after, b2, sizeof b2));
+    arena_free(&a);
+  }
+}
+
+
+static json_t *jstr(const char *s) {
+  buf b = {0};
+  utf8_sanitize(s, strlen(s), &b);
+  json_t *j = json_stringn(buf_str(&b), b.len);
+  buf_free(&b);
+  return j;
+}
+
+
+static json_t *model_json(const estimate_model *m) {
+  json_t *o = json_object();
+  json_object_set_new(o, "name", jstr(m->name));
+  json_object_set_new(o, "class", jstr(m->klass));
+  json_object_set_new(o, "line", json_integer(m->line));
+  json_object_set_new(o, "parameters", json_integer(m->parameters));
+  json_object_set_new(o, "trainable_parameters", json_integer(m->trainable));
+  json_object_set_new(o, "dtype", jstr(m->dtype));
+  json_object_set_new(o, "optimizer", m->optimizer ? jstr(m->optimizer) : json_null());
+  json_object_set_new(o, "weights_bytes", json_integer(m->weights_bytes));
+  json_object_set_new(o, "gradients_bytes", json_integer(m->gradients_bytes));
+  json_object_set_new(o, "optimizer_state_bytes", json_integer(m->optimizer_bytes));
+  json_object_set_new(o, "input_batch_bytes", m->input_bytes >= 0 ? json_integer(m->input_bytes) : json_null());
+  json_object_set_new(o, "total_bytes", json_integer(m->total_bytes));
+  json_t *parts = json_array();
+  for (uint32_t i = 0; i < m->nparts; i++) {
+    const estimate_part *p = &m->parts[i];
+    json_array_append_new(parts, json_pack("{s:I, s:o, s:I, s:I}", "line", (json_int_t)p->line, "layer", jstr(p->layer),
+                                           "repeat", (json_int_t)p->repeat, "parameters", (json_int_t)p->parameters));
+  }
+  json_object_set_new(o, "parts", parts);
+  json_t *unknown = json_array();
+  for (uint32_t i = 0; i < m->nunknown; i++) json_array_append_new(unknown, jstr(m->unknown[i]));
+  json_object_set_new(o, "unknown", unknown);
+  return o;
+}
+
+
+/* Estimate one file: 0 fits (or no budget), 1 over the budget, 2 unreadable. */
+static int estimate_one(const char *path, int64_t budget, bool json, json_t *array, TSParser *parser) {
+  char why[256];
+  size_t len = 0;
+  char *text = files_read(!strcmp(path, "-") ? NULL : path, &len, why, sizeof why);
+  if (!text) {
+    fprintf(stderr, "oomlint: %s: %s\n", path, why);
+    return EXIT_USAGE;
+  }
+  TSTree *tree = len <= 0x7fffffffu ? parse_source(parser, text, len, NULL) : NULL;
+  if (!tree) {
+    fprintf(stderr, "oomlint: %s: cannot parse this file\n", path);
+    free(text);
+    return EXIT_USAGE;
+  }
+  facts f;
+  facts_build(&f, ts_tree_root_node(tree), text, len);
+  estimate_result r;
+  estimate_run(&f, &r);
+  int status = EXIT_CLEAN;
+  for (uint32_t i = 0; i < r.nmodels; i++)
+    if (budget > 0 && r.models[i].total_bytes > budget) status = EXIT_FOUND;
+  if (json) {
+    json_t *o = json_object();
+    json_object_set_new(o, "file", jstr(path));
+    json_t *models = json_array();
+    for (uint32_t i = 0; i < r.nmodels; i++) json_array_append_new(models, model_json(&r.models[i]));
+    json_object_set_new(o, "models", models);
+    json_object_set_new(o, "budget_bytes", budget > 0 ? json_integer(budget) : json_null());
+    json_array_append_new(array, o);
+  } else {
+    printf("%s: %u model%s\n", path, r.nmodels, r.nmodels == 1 ? "" : "s");
+    for (uint32_t i = 0; i < r.nmodels; i++) print_model(stdout, path, &r.models[i], budget);
+    if (r.nunknown) {
+      printf("\n%s:\n", r.nmodels ? "about the file" : "no model is built in this file");
+      for (uint32_t i = 0; i < r.nunknown; i++) printf("  - %s\n", r.unknown[i]);
+    }
+  }
+  estimate_free(&r);
+  facts_free(&f);
+  ts_tree_delete(tree);
+  free(text);
+  return status;
+}
+
+
+int cli_estimate(const oom_linter *linter, int argc, char **argv, const cli *c) {
+  (void)linter;
+  if (argc < 1) return cli_usage_error("%s", "estimate needs a file: oomlint estimate PATH [--gpu-memory 80GiB]");
+  bool json = !strcmp(c->format_name, "json");
+  if (!json && strcmp(c->format_name, "text") != 0 && strcmp(c->format_name, "full") != 0)
+    return cli_usage_error("estimate prints text or json, not `%s`", c->format_name);
+  const char *why = NULL;
+  TSParser *parser = parse_parser_new(&why);
+  if (!parser) {
+    fprintf(stderr, "oomlint: the Python grammar does not load into this tree-sitter runtime\n");
+    return EXIT_USAGE;
+  }
+  int64_t budget = (int64_t)oom_options_gpu_memory(c->options);
+  json_t *array = json_array();
+  int status = EXIT_CLEAN;
+  for (int i = 0; i < argc; i++) {
+    if (i && !json) putchar('\n');
+    int s = estimate_one(argv[i], budget, json, array, parser);
+    if (s > status) status = s;
+  }
+  if (json && json_array_size(array)) {
+    json_t *top = argc == 1 ? json_array_get(array, 0) : array;
+    char *s = json_dumps(top, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    if (s) {
+      puts(s);
+      free(s);
+    }
+  }
+  json_decref(array);
+  ts_parser_delete(parser);
+  return status;
+}

@@ -1,0 +1,841 @@
+/* This file contains the statements of the estimate's interpreter: scopes,
+ * assignment, if/for/while/try/with, definitions of functions and classes,
+ * imports. A branch or loop whose condition is not known runs once as an
+ * undecided region: it may not change anything older than itself, and the
+ * names it binds are unknown afterwards. */
+#include <string.h>
+
+#include "estimate/interp.h"
+
+#define NODE_IS(n, t) (strcmp(ts_node_type(n), (t)) == 0)
+
+static flow exec_stmt(interp *st, scope *sc, TSNode n);
+
+
+scope *scope_new(interp *st, scope *parent) {
+  scope *sc = arena_calloc(st->a, sizeof *sc);
+  sc->parent = parent;
+  return sc;
+}
+
+
+static var *scope_find(scope *sc, const char *name, uint32_t n) {
+  for (uint32_t i = 0; i < sc->vars.len; i++)
+    if (sc->vars.items[i].name.n == n && !memcmp(sc->vars.items[i].name.s, name, n)) return &sc->vars.items[i];
+  return NULL;
+}
+
+
+static bool declared_global(const scope *sc, const char *name, uint32_t n) {
+  for (uint32_t i = 0; i < sc->globals.len; i++)
+    if (sc->globals.items[i].n == n && !memcmp(sc->globals.items[i].s, name, n)) return true;
+  return false;
+}
+
+
+static const char *const BUILTINS[] = {
+  "range", "len", "int", "float", "bool", "str", "list", "tuple", "dict", "set", "frozenset", "min", "max",
+  "sum", "abs", "round", "zip", "enumerate", "isinstance", "issubclass", "hasattr", "getattr", "setattr",
+  "print", "super", "sorted", "reversed", "any", "all", "map", "filter", "iter", "next", "divmod", "pow",
+  "type", "object", "vars", "id", "hash", "callable", "repr", "format", "open", "input", "Exception",
+  "ValueError", "TypeError", "RuntimeError", "KeyError", "NotImplementedError", "AssertionError",
+  "ImportError", "AttributeError", "IndexError", "OSError", "StopIteration", NULL};
+
+
+value *scope_get(interp *st, scope *sc, const char *name, uint32_t n) {
+  for (scope *s = sc; s; s = s->parent) {
+    var *v = scope_find(s, name, n);
+    if (v) return v->v;
+  }
+  var *g = scope_find(st->globals, name, n);
+  if (g) return g->v;
+  if (n == 8 && !memcmp(name, "__name__", 8)) return v_str(st, "__main__", 8);
+  for (size_t i = 0; BUILTINS[i]; i++)
+    if (strlen(BUILTINS[i]) == n && !memcmp(BUILTINS[i], name, n)) return v_extern(st, BUILTINS[i]);
+  return NULL;
+}
+
+
+void scope_set(interp *st, scope *sc, const char *name, uint32_t n, value *v) {
+  if (declared_global(sc, name, n)) sc = st->globals;
+  var *x = scope_find(sc, name, n);
+  if (x) {
+    x->v = v;
+    return;
+  }
+  var nv = {{name, n}, v};
+  avec_push(st->a, &sc->vars, nv);
+}
+
+
+/* ---- assignment ---- */
+
+static void set_item(interp *st, value *c, value *key, value *v, TSNode where) {
+  if (c->kind == V_LIST || c->kind == V_TUPLE) {
+    int64_t i;
+    seq *s = c->u.seq;
+    if (!v_as_int(key, &i)) return;
+    if (i < 0) i += s->items.len;
+    if (i < 0 || i >= (int64_t)s->items.len) return;
+    if (!st_may_mutate(st, s->birth)) {
+      st_blocked(st, where, "an item of a list is set");
+      return;
+    }
+    s->items.items[i] = v;
+  } else if (c->kind == V_DICT) {
+    if (!st_may_mutate(st, c->u.dict->birth)) {
+      st_blocked(st, where, "a dictionary entry is set");
+      if (key->kind != V_UNKNOWN) dict_set(st, c->u.dict, key, v_unknown(st, "set in code that may not run"));
+      return;
+    }
+    if (key->kind == V_UNKNOWN) return;
+    dict_set(st, c->u.dict, key, v);
+  } else if (c->kind == V_OBJECT) {
+    obj *o = c->u.obj;
+    int64_t i;
+    if (o->items && v_as_int(key, &i)) {
+      if (i < 0) i += o->items->items.len;
+      if (i < 0 || i >= (int64_t)o->items->items.len) return;
+      if (!st_may_mutate(st, o->birth)) {
+        st_blocked(st, where, "a layer of a container is replaced");
+        return;
+      }
+      o->items->items.items[i] = v;
+    } else if (key->kind == V_STR) {
+      set_attr(st, c, key->u.s.s, key->u.s.n, v, where);
+    }
+  }
+}
+
+
+static void unpack(interp *st, scope *sc, TSNode target, value *v) {
+  uint32_t count = ts_node_named_child_count(target);
+  seq *items = v_iterate(st, v);
+  int star = -1;
+  for (uint32_t i = 0; i < count; i++)
+    if (NODE_IS(ts_node_named_child(target, i), "list_splat_pattern")) star = (int)i;
+  bool fits = items && (star < 0 ? items->items.len == count : items->items.len + 1 >= count);
+  for (uint32_t i = 0, k = 0; i < count; i++) {
+    TSNode t = ts_node_named_child(target, i);
+    if (!fits) {
+      value *u = v->kind == V_UNKNOWN ? v : v_unknown(st, "unpacked from a value of unknown length");
+      if (NODE_IS(t, "list_splat_pattern") && ts_node_named_child_count(t)) t = ts_node_named_child(t, 0);
+      assign_target(st, sc, t, u);
+      continue;
+    }
+    if ((int)i == star) {
+      uint32_t take = items->items.len - (count - 1);
+      value *rest = v_list(st, V_LIST);
+      for (uint32_t j = 0; j < take; j++) avec_push(st->a, &rest->u.seq->items, items->items.items[k + j]);
+      k += take;
+      if (ts_node_named_child_count(t)) assign_target(st, sc, ts_node_named_child(t, 0), rest);
+      continue;
+    }
+    assign_target(st, sc, t, items->items.items[k++]);
+  }
+}
+
+
+void assign_target(interp *st, scope *sc, TSNode t, value *v) {
+  const char *type = ts_node_type(t);
+  if (!strcmp(type, "identifier")) {
+    uint32_t n;
+    const char *name = st_text(st, t, &n);
+    scope_set(st, sc, name, n, v);
+  } else if (!strcmp(type, "attribute")) {
+    TSNode on = ts_node_child_by_field_name(t, "object", 6);
+    TSNode an = ts_node_child_by_field_name(t, "attribute", 9);
+    if (ts_node_is_null(on) || ts_node_is_null(an)) return;
+    value *o = eval(st, sc, on);
+    uint32_t n;
+    const char *name = st_text(st, an, &n);
+    set_attr(st, o, name, n, v, t);
+  } else if (!strcmp(type, "subscript")) {
+    TSNode cn = ts_node_child_by_field_name(t, "value", 5);
+    TSNode kn = ts_node_child_by_field_name(t, "subscript", 9);
+    if (ts_node_is_null(cn) || ts_node_is_null(kn)) return;
+    value *c = eval(st, sc, cn);
+    value *k = eval(st, sc, kn);
+    set_item(st, c, k, v, t);
+  } else if (!strcmp(type, "pattern_list") || !strcmp(type, "tuple_pattern") || !strcmp(type, "list_pattern") ||
+             !strcmp(type, "tuple") || !strcmp(type, "list") || !strcmp(type, "expression_list")) {
+    unpack(st, sc, t, v);
+  } else if (!strcmp(type, "parenthesized_expression") && ts_node_named_child_count(t) == 1) {
+    assign_target(st, sc, ts_node_named_child(t, 0), v);
+  }
+}
+
+
+/* ---- undecided regions ---- */
+
+static void tentative_begin(interp *st) {
+  avec_push(st->a, &st->tentative, st->birth);
+}
+
+
+static void tentative_end(interp *st) {
+  if (st->tentative.len) st->tentative.len--;
+}
+
+
+static void unknown_targets(interp *st, scope *sc, TSNode t, value *u) {
+  if (NODE_IS(t, "identifier")) {
+    uint32_t n;
+    const char *name = st_text(st, t, &n);
+    scope_set(st, sc, name, n, u);
+    return;
+  }
+  if (NODE_IS(t, "pattern_list") || NODE_IS(t, "tuple_pattern") || NODE_IS(t, "list_pattern") ||
+      NODE_IS(t, "tuple") || NODE_IS(t, "list") || NODE_IS(t, "parenthesized_expression") ||
+      NODE_IS(t, "list_splat_pattern") || NODE_IS(t, "expression_list")) {
+    uint32_t c = ts_node_named_child_count(t);
+    for (uint32_t i = 0; i < c; i++) unknown_targets(st, sc, ts_node_named_child(t, i), u);
+  }
+}
+
+
+/* After an undecided region: every name it binds may or may not have changed. */
+static void forget_assigned(interp *st, scope *sc, TSNode region, TSNode cond) {
+  uint32_t n;
+  const char *ct = st_text(st, cond, &n);
+  value *u = v_unknown(st, "set under `%.*s` (line %u), which is not known here", n > 60 ? 60 : (int)n, ct,
+                       st_line(st, cond));
+  TSTreeCursor c = ts_tree_cursor_new(region);
+  for (;;) {
+    TSNode x = ts_tree_cursor_current_node(&c);
+    const char *type = ts_node_type(x);
+    bool descend = true;
+    if (!strcmp(type, "function_definition") || !strcmp(type, "class_definition") || !strcmp(type, "lambda") ||
+        !strcmp(type, "list_comprehension") || !strcmp(type, "generator_expression") ||
+        !strcmp(type, "dictionary_comprehension") || !strcmp(type, "set_comprehension")) {
+      descend = false;
+    } else if (!strcmp(type, "assignment") || !strcmp(type, "augmented_assignment") || !strcmp(type, "for_statement")) {
+      TSNode left = ts_node_child_by_field_name(x, "left", 4);
+      if (!ts_node_is_null(left)) unknown_targets(st, sc, left, u);
+    } else if (!strcmp(type, "named_expression")) {
+      TSNode name = ts_node_child_by_field_name(x, "name", 4);
+      if (!ts_node_is_null(name)) unknown_targets(st, sc, name, u);
+    } else if (!strcmp(type, "as_pattern_target")) {
+      if (ts_node_named_child_count(x)) unknown_targets(st, sc, ts_node_named_child(x, 0), u);
+    }
+    if (descend && ts_tree_cursor_goto_first_child(&c)) continue;
+    bool done = false;
+    while (!ts_tree_cursor_goto_next_sibling(&c)) {
+      if (!ts_tree_cursor_goto_parent(&c) || ts_node_eq(ts_tree_cursor_current_node(&c), region)) {
+        done = true;
+        break;
+      }
+    }
+    if (done) break;
+  }
+  ts_tree_cursor_delete(&c);
+}
+
+
+/* Run BLOCK in an undecided region: returns only FLOW_STOP or FLOW_NORMAL. */
+static flow exec_tentative(interp *st, scope *sc, TSNode block) {
+  tentative_begin(st);
+  flow fl = exec_block(st, sc, block);
+  tentative_end(st);
+  if (fl == FLOW_RETURN) sc->returned = true;
+  return fl == FLOW_STOP ? FLOW_STOP : FLOW_NORMAL;
+}
+
+
+/* ---- compound statements ---- */
+
+static TSNode block_of(TSNode clause) {
+  TSNode b = ts_node_child_by_field_name(clause, "body", 4);
+  if (ts_node_is_null(b)) b = ts_node_child_by_field_name(clause, "consequence", 11);
+  if (ts_node_is_null(b)) {
+    uint32_t c = ts_node_named_child_count(clause);
+    if (c) b = ts_node_named_child(clause, c - 1);
+  }
+  return b;
+}
+
+
+static flow exec_if(interp *st, scope *sc, TSNode n) {
+  /* the if and its elif clauses in order, then else */
+  TSNode clauses[64];
+  uint32_t nc = 0;
+  clauses[nc++] = n;
+  uint32_t count = ts_node_named_child_count(n);
+  for (uint32_t i = 0; i < count && nc < 64; i++) {
+    TSNode c = ts_node_named_child(n, i);
+    if (NODE_IS(c, "elif_clause") || NODE_IS(c, "else_clause")) clauses[nc++] = c;
+  }
+  for (uint32_t i = 0; i < nc; i++) {
+    TSNode c = clauses[i];
+    if (NODE_IS(c, "else_clause")) return exec_block(st, sc, block_of(c));
+    TSNode cond = ts_node_child_by_field_name(c, "condition", 9);
+    TSNode body = ts_node_child_by_field_name(c, "consequence", 11);
+    if (ts_node_is_null(cond) || ts_node_is_null(body)) return FLOW_NORMAL;
+    value *cv = eval(st, sc, cond);
+    if (st->stopped) return FLOW_STOP;
+    bool t;
+    if (v_truth(cv, &t)) {
+      if (t) return exec_block(st, sc, body);
+      continue;
+    }
+    /* not known: this clause and the rest may each run */
+    for (uint32_t k = i; k < nc; k++)
+      if (exec_tentative(st, sc, block_of(clauses[k])) == FLOW_STOP) return FLOW_STOP;
+    for (uint32_t k = i; k < nc; k++) forget_assigned(st, sc, block_of(clauses[k]), cond);
+    return FLOW_NORMAL;
+  }
+  return FLOW_NORMAL;
+}
+
+
+/* A loader's batch: the samples of its dataset with the batch size in front. */
+static value *loader_batch(interp *st, obj *loader) {
+  int64_t b;
+  if (!loader->batch_size || !v_as_int(loader->batch_size, &b)) return v_unknown(st, "a batch of unknown size");
+  if (!loader->dataset || loader->dataset->kind != V_OBJECT || !loader->dataset->u.obj->sample_known)
+    return v_unknown(st, "a batch of a dataset whose samples are not known");
+  obj *d = loader->dataset->u.obj;
+  value *t = v_list(st, V_TUPLE);
+  for (uint32_t i = 0; i < d->sample.len; i++) {
+    const shape *s = d->sample.items[i];
+    shape *sh = shape_new(st, s->ndim + 1 > EST_MAX_DIMS ? EST_MAX_DIMS : s->ndim + 1);
+    sh->bits = s->bits;
+    sh->dims[0] = b;
+    for (int k = 1; k < sh->ndim; k++) sh->dims[k] = s->dims[k - 1];
+    value *tv = v_new(st, V_TENSOR);
+    tv->u.tensor = sh;
+    tv->dim0 = loader->batch_size->origin;
+    avec_push(st->a, &t->u.seq->items, tv);
+  }
+  if (t->u.seq->items.len == 1) return t->u.seq->items.items[0];
+  return t;
+}
+
+
+static flow exec_for(interp *st, scope *sc, TSNode n) {
+  TSNode left = ts_node_child_by_field_name(n, "left", 4);
+  TSNode right = ts_node_child_by_field_name(n, "right", 5);
+  TSNode body = ts_node_child_by_field_name(n, "body", 4);
+  TSNode alt = ts_node_child_by_field_name(n, "alternative", 11);
+  if (ts_node_is_null(left) || ts_node_is_null(right) || ts_node_is_null(body)) return FLOW_NORMAL;
+  value *it = eval(st, sc, right);
+  if (st->stopped) return FLOW_STOP;
+  seq *items = v_iterate(st, it);
+  if (items && items->items.len <= EST_MAX_ITER) {
+    bool broke = false;
+    for (uint32_t i = 0; i < items->items.len && i < EST_MAX_ITER; i++) {
+      assign_target(st, sc, left, items->items.items[i]);
+      flow fl = exec_block(st, sc, body);
+      if (fl == FLOW_BREAK) {
+        broke = true;
+        break;
+      }
+      if (fl == FLOW_RETURN || fl == FLOW_RAISE || fl == FLOW_STOP) return fl;
+    }
+    if (!broke && !ts_node_is_null(alt)) return exec_block(st, sc, block_of(alt));
+    return FLOW_NORMAL;
+  }
+  /* one pass as an undecided region; a loader gives its batch to look at */
+  value *item;
+  if (it->kind == V_OBJECT && it->u.obj->kind == OBJ_LOADER) item = loader_batch(st, it->u.obj);
+  else if (it->kind == V_UNKNOWN) item = it;
+  else item = v_unknown(st, "an item of a loop that is not followed");
+  tentative_begin(st);
+  assign_target(st, sc, left, item);
+  flow fl = exec_block(st, sc, body);
+  tentative_end(st);
+  if (fl == FLOW_STOP) return fl;
+  if (fl == FLOW_RETURN) sc->returned = true;
+  forget_assigned(st, sc, n, right);
+  return FLOW_NORMAL;
+}
+
+
+static flow exec_while(interp *st, scope *sc, TSNode n) {
+  TSNode cond = ts_node_child_by_field_name(n, "condition", 9);
+  TSNode body = ts_node_child_by_field_name(n, "body", 4);
+  TSNode alt = ts_node_child_by_field_name(n, "alternative", 11);
+  if (ts_node_is_null(cond) || ts_node_is_null(body)) return FLOW_NORMAL;
+  for (long iter = 0; iter < EST_MAX_ITER; iter++) {
+    value *cv = eval(st, sc, cond);
+    if (st->stopped) return FLOW_STOP;
+    bool t;
+    if (!v_truth(cv, &t)) {
+      if (exec_tentative(st, sc, body) == FLOW_STOP) return FLOW_STOP;
+      forget_assigned(st, sc, n, cond);
+      return FLOW_NORMAL;
+    }
+    if (!t) return ts_node_is_null(alt) ? FLOW_NORMAL : exec_block(st, sc, block_of(alt));
+    flow fl = exec_block(st, sc, body);
+    if (fl == FLOW_BREAK) return FLOW_NORMAL;
+    if (fl == FLOW_RETURN || fl == FLOW_RAISE || fl == FLOW_STOP) return fl;
+  }
+  forget_assigned(st, sc, n, cond);
+  return FLOW_NORMAL;
+}
+
+
+static flow exec_try(interp *st, scope *sc, TSNode n) {
+  TSNode body = ts_node_child_by_field_name(n, "body", 4);
+  flow fl = ts_node_is_null(body) ? FLOW_NORMAL : exec_block(st, sc, body);
+  uint32_t count = ts_node_named_child_count(n);
+  bool handled = false;
+  for (uint32_t i = 0; i < count; i++) {
+    TSNode c = ts_node_named_child(n, i);
+    if (fl == FLOW_RAISE && !handled && (NODE_IS(c, "except_clause") || NODE_IS(c, "except_group_clause"))) {
+      handled = true;
+      fl = exec_block(st, sc, block_of(c));
+    } else if (fl == FLOW_NORMAL && NODE_IS(c, "else_clause")) {
+      fl = exec_block(st, sc, block_of(c));
+    } else if (NODE_IS(c, "finally_clause")) {
+      flow ff = exec_block(st, sc, block_of(c));
+      if (ff != FLOW_NORMAL) fl = ff;
+    }
+  }
+  return fl;
+}
+
+
+static flow exec_with(interp *st, scope *sc, TSNode n) {
+  uint32_t count = ts_node_named_child_count(n);
+  for (uint32_t i = 0; i < count; i++) {
+    TSNode clause = ts_node_named_child(n, i);
+    if (!NODE_IS(clause, "with_clause")) continue;
+    uint32_t items = ts_node_named_child_count(clause);
+    for (uint32_t k = 0; k < items; k++) {
+      TSNode item = ts_node_named_child(clause, k);
+      TSNode v = ts_node_child_by_field_name(item, "value", 5);
+      if (ts_node_is_null(v)) continue;
+      if (NODE_IS(v, "as_pattern") && ts_node_named_child_count(v) > 0) {
+        eval(st, sc, ts_node_named_child(v, 0));
+        TSNode alias = ts_node_child_by_field_name(v, "alias", 5);
+        if (!ts_node_is_null(alias) && ts_node_named_child_count(alias))
+          assign_target(st, sc, ts_node_named_child(alias, 0), v_unknown(st, "a context manager's value"));
+      } else {
+        eval(st, sc, v);
+      }
+    }
+  }
+  TSNode body = ts_node_child_by_field_name(n, "body", 4);
+  return ts_node_is_null(body) ? FLOW_NORMAL : exec_block(st, sc, body);
+}
+
+
+/* ---- definitions ---- */
+
+static bool ends_with(const char *s, uint32_t n, const char *tail) {
+  size_t t = strlen(tail);
+  return n >= t && !memcmp(s + n - t, tail, t) && (n == t || s[n - t - 1] == '.');
+}
+
+
+/* what a decorator makes of a definition */
+static int decorator_flavor(interp *st, TSNode decorated, bool *dataclass, bool *skip) {
+  int flavor = FN_PLAIN;
+  uint32_t count = ts_node_named_child_count(decorated);
+  for (uint32_t i = 0; i < count; i++) {
+    TSNode d = ts_node_named_child(decorated, i);
+    if (!NODE_IS(d, "decorator") || !ts_node_named_child_count(d)) continue;
+    TSNode e = ts_node_named_child(d, 0);
+    if (NODE_IS(e, "call")) e = ts_node_child_by_field_name(e, "function", 8);
+    if (ts_node_is_null(e)) continue;
+    uint32_t n;
+    const char *t = st_text(st, e, &n);
+    if (ends_with(t, n, "staticmethod")) flavor = FN_STATIC;
+    else if (ends_with(t, n, "classmethod")) flavor = FN_CLASS;
+    else if (ends_with(t, n, "property") || ends_with(t, n, "cached_property")) flavor = FN_PROPERTY;
+    else if (ends_with(t, n, "setter") || ends_with(t, n, "deleter")) *skip = true;
+    else if (ends_with(t, n, "dataclass") || ends_with(t, n, "attr.s") || ends_with(t, n, "attrs.define") ||
+             ends_with(t, n, "attr.define") || ends_with(t, n, "attrs.frozen"))
+      *dataclass = true;
+  }
+  return flavor;
+}
+
+
+static value *make_function(interp *st, scope *sc, TSNode def, int flavor) {
+  value *f = v_new(st, V_FUNCTION);
+  f->u.fn.node = def;
+  /* a method does not see its class body's names */
+  f->u.fn.closure = sc->klass ? sc->parent : sc;
+  f->u.fn.flavor = (uint8_t)flavor;
+  return f;
+}
+
+
+static bool extern_is_module_base(const char *q) {
+  static const char *const bases[] = {
+    "torch.nn.Module", "torch.nn.modules.module.Module", "pytorch_lightning.LightningModule",
+    "pytorch_lightning.core.LightningModule", "lightning.LightningModule", "lightning.pytorch.LightningModule",
+    "lightning.pytorch.core.LightningModule", "transformers.PreTrainedModel",
+    "transformers.modeling_utils.PreTrainedModel", NULL};
+  for (size_t i = 0; bases[i]; i++)
+    if (!strcmp(q, bases[i])) return true;
+  /* any torch.nn class: nn.Linear, nn.Sequential, nn.modules.conv.Conv2d */
+  if (!strncmp(q, "torch.nn.", 9)) {
+    const char *last = strrchr(q, '.') + 1;
+    return *last >= 'A' && *last <= 'Z' && strcmp(last, "Parameter") != 0;
+  }
+  return false;
+}
+
+
+static void define_class(interp *st, scope *sc, TSNode n, bool dataclass) {
+  TSNode name = ts_node_child_by_field_name(n, "name", 4);
+  TSNode body = ts_node_child_by_field_name(n, "body", 4);
+  if (ts_node_is_null(name) || ts_node_is_null(body)) return;
+  klass *k = arena_calloc(st->a, sizeof *k);
+  k->name.s = st_text(st, name, &k->name.n);
+  k->node = n;
+  k->attrs = dict_new(st);
+  k->defaults = dict_new(st);
+  k->dataclass = dataclass;
+  TSNode sup = ts_node_child_by_field_name(n, "superclasses", 12);
+  if (!ts_node_is_null(sup)) {
+    uint32_t count = ts_node_named_child_count(sup);
+    for (uint32_t i = 0; i < count; i++) {
+      TSNode b = ts_node_named_child(sup, i);
+      if (NODE_IS(b, "keyword_argument")) continue;
+      value *bv = eval(st, sc, b);
+      avec_push(st->a, &k->bases, bv);
+      if (bv->kind == V_CLASS) {
+        klass *bk = bv->u.klass;
+        if (bk->is_module) k->is_module = true;
+        if (bk->dataclass) {
+          /* a dataclass's fields carry over to its subclasses */
+          for (uint32_t f = 0; f < bk->fields.len; f++) avec_push(st->a, &k->fields, bk->fields.items[f]);
+          for (uint32_t f = 0; f < bk->defaults->keys.len; f++)
+            dict_set(st, k->defaults, bk->defaults->keys.items[f], bk->defaults->vals.items[f]);
+          k->dataclass = true;
+        }
+      } else if (bv->kind == V_EXTERN) {
+        if (extern_is_module_base(bv->u.ext)) k->is_module = true;
+        if (!strcmp(bv->u.ext, "typing.NamedTuple") || !strcmp(bv->u.ext, "pydantic.BaseModel"))
+          k->dataclass = true;
+      }
+    }
+  }
+  scope *cs = scope_new(st, sc);
+  cs->klass = k;
+  /* bound before the body runs, so that methods may name their class */
+  uint32_t nn;
+  const char *nm = st_text(st, name, &nn);
+  value *kv = v_new(st, V_CLASS);
+  kv->u.klass = k;
+  scope_set(st, sc, nm, nn, kv);
+  exec_block(st, cs, body);
+  for (uint32_t i = 0; i < cs->vars.len; i++) {
+    var *v = &cs->vars.items[i];
+    dict_set(st, k->attrs, v_str(st, v->name.s, v->name.n), v->v);
+  }
+}
+
+
+/* `x: int = 3` in a class body: a field of a dataclass */
+static void class_field(interp *st, scope *sc, TSNode left, value *dflt) {
+  klass *k = sc->klass;
+  uint32_t n;
+  const char *name = st_text(st, left, &n);
+  bool seen = false;
+  for (uint32_t i = 0; i < k->fields.len; i++)
+    if (k->fields.items[i].n == n && !memcmp(k->fields.items[i].s, name, n)) seen = true;
+  if (!seen) {
+    str s = {name, n};
+    avec_push(st->a, &k->fields, s);
+  }
+  if (dflt) dict_set(st, k->defaults, v_str(st, name, n), dflt);
+}
+
+
+static void exec_assignment(interp *st, scope *sc, TSNode n) {
+  TSNode left = ts_node_child_by_field_name(n, "left", 4);
+  TSNode right = ts_node_child_by_field_name(n, "right", 5);
+  TSNode type = ts_node_child_by_field_name(n, "type", 4);
+  if (ts_node_is_null(left)) return;
+  if (ts_node_is_null(right)) {
+    if (sc->klass && !ts_node_is_null(type) && NODE_IS(left, "identifier")) class_field(st, sc, left, NULL);
+    return;
+  }
+  TSNode targets[32];
+  uint32_t nt = 0;
+  targets[nt++] = left;
+  while (NODE_IS(right, "assignment") && nt < 32) {
+    TSNode l = ts_node_child_by_field_name(right, "left", 4);
+    TSNode r = ts_node_child_by_field_name(right, "right", 5);
+    if (ts_node_is_null(l) || ts_node_is_null(r)) break;
+    targets[nt++] = l;
+    right = r;
+  }
+  value *v = eval(st, sc, right);
+  for (uint32_t i = 0; i < nt; i++) assign_target(st, sc, targets[i], v);
+  /* `model = Net()`: a module bound to a name is a model, unless another
+   * module holds it; a module-level name is the one a reader knows */
+  if (v->kind == V_OBJECT && v->u.obj->kind == OBJ_MODULE && !st->tentative.len && NODE_IS(left, "identifier")) {
+    obj *o = v->u.obj;
+    bool global = sc == st->globals;
+    if (!o->named || (global && !o->name_global)) {
+      uint32_t len;
+      const char *name = st_text(st, left, &len);
+      o->name = st_strdup(st, name, len);
+      o->name_global = global;
+    }
+    o->named = true;
+  }
+  if (sc->klass && !ts_node_is_null(type) && NODE_IS(left, "identifier")) class_field(st, sc, left, v);
+}
+
+
+static void exec_augmented(interp *st, scope *sc, TSNode n) {
+  TSNode left = ts_node_child_by_field_name(n, "left", 4);
+  TSNode right = ts_node_child_by_field_name(n, "right", 5);
+  TSNode op = ts_node_child_by_field_name(n, "operator", 8);
+  if (ts_node_is_null(left) || ts_node_is_null(right) || ts_node_is_null(op)) return;
+  value *cur = eval(st, sc, left);
+  value *r = eval(st, sc, right);
+  uint32_t on;
+  const char *ot = st_text(st, op, &on);
+  char opbuf[8];
+  if (on < 2 || on > 4) return;
+  memcpy(opbuf, ot, on - 1);
+  opbuf[on - 1] = '\0';
+  /* `xs += [...]` extends the same list (a ModuleList too) */
+  if (!strcmp(opbuf, "+") && (cur->kind == V_LIST || (cur->kind == V_OBJECT && cur->u.obj->items))) {
+    seq *dst = cur->kind == V_LIST ? cur->u.seq : cur->u.obj->items;
+    uint32_t birth = cur->kind == V_LIST ? dst->birth : cur->u.obj->birth;
+    seq *src = v_iterate(st, r);
+    if (!st_may_mutate(st, birth)) {
+      st_blocked(st, n, "a list is extended");
+      return;
+    }
+    if (!src) {
+      assign_target(st, sc, left, v_unknown(st, "extended with items that are not known"));
+      return;
+    }
+    uint32_t len = src->items.len;
+    for (uint32_t i = 0; i < len; i++) avec_push(st->a, &dst->items, src->items.items[i]);
+    return;
+  }
+  assign_target(st, sc, left, eval_binary(st, opbuf, cur, r));
+}
+
+
+static void bind_import(interp *st, scope *sc, TSNode name_node, const char *qual) {
+  uint32_t n;
+  const char *name = st_text(st, name_node, &n);
+  scope_set(st, sc, name, n, v_extern(st, qual));
+}
+
+
+static char *dotted(interp *st, TSNode n) {
+  uint32_t len;
+  const char *t = st_text(st, n, &len);
+  buf b = {0};
+  for (uint32_t i = 0; i < len; i++)
+    if (t[i] != ' ' && t[i] != '\t' && t[i] != '\\' && t[i] != '\n' && t[i] != '\r') buf_putc(&b, t[i]);
+  char *s = st_strdup(st, buf_str(&b), b.len);
+  buf_free(&b);
+  return s;
+}
+
+
+static void exec_import(interp *st, scope *sc, TSNode n) {
+  uint32_t count = ts_node_named_child_count(n);
+  for (uint32_t i = 0; i < count; i++) {
+    TSNode c = ts_node_named_child(n, i);
+    if (NODE_IS(c, "dotted_name") && ts_node_named_child_count(c)) {
+      TSNode first = ts_node_named_child(c, 0);
+      uint32_t fl;
+      const char *ft = st_text(st, first, &fl);
+      bind_import(st, sc, first, st_strdup(st, ft, fl));
+    } else if (NODE_IS(c, "aliased_import")) {
+      TSNode name = ts_node_child_by_field_name(c, "name", 4);
+      TSNode alias = ts_node_child_by_field_name(c, "alias", 5);
+      if (!ts_node_is_null(name) && !ts_node_is_null(alias)) bind_import(st, sc, alias, dotted(st, name));
+    }
+  }
+}
+
+
+static void exec_import_from(interp *st, scope *sc, TSNode n) {
+  TSNode module = ts_node_child_by_field_name(n, "module_name", 11);
+  if (ts_node_is_null(module)) return;
+  const char *mod = dotted(st, module);
+  uint32_t count = ts_node_named_child_count(n);
+  for (uint32_t i = 0; i < count; i++) {
+    TSNode c = ts_node_named_child(n, i);
+    if (ts_node_eq(c, module)) continue;
+    TSNode name = c, bound = c;
+    if (NODE_IS(c, "aliased_import")) {
+      name = ts_node_child_by_field_name(c, "name", 4);
+      bound = ts_node_child_by_field_name(c, "alias", 5);
+      if (ts_node_is_null(name) || ts_node_is_null(bound)) continue;
+    } else if (!NODE_IS(c, "dotted_name")) {
+      continue;
+    }
+    buf q = {0};
+    buf_printf(&q, "%s%s%s", mod, mod[strlen(mod) - 1] == '.' ? "" : ".", dotted(st, name));
+    if (NODE_IS(bound, "dotted_name") && ts_node_named_child_count(bound)) bound = ts_node_named_child(bound, 0);
+    bind_import(st, sc, bound, st_strdup(st, q.data, q.len));
+    buf_free(&q);
+  }
+}
+
+
+static void exec_delete(interp *st, scope *sc, TSNode n) {
+  uint32_t count = ts_node_named_child_count(n);
+  for (uint32_t i = 0; i < count; i++) {
+    TSNode t = ts_node_named_child(n, i);
+    if (NODE_IS(t, "expression_list")) {
+      exec_delete(st, sc, t);
+      continue;
+    }
+    if (NODE_IS(t, "attribute")) {
+      value *o = eval(st, sc, ts_node_child_by_field_name(t, "object", 6));
+      TSNode an = ts_node_child_by_field_name(t, "attribute", 9);
+      if (o->kind != V_OBJECT || ts_node_is_null(an)) continue;
+      if (!st_may_mutate(st, o->u.obj->birth)) {
+        st_blocked(st, t, "an attribute is deleted");
+        continue;
+      }
+      uint32_t nl;
+      const char *name = st_text(st, an, &nl);
+      dict_del_str(o->u.obj->attrs, name, nl);
+    } else if (NODE_IS(t, "subscript")) {
+      value *c = eval(st, sc, ts_node_child_by_field_name(t, "value", 5));
+      value *k = eval(st, sc, ts_node_child_by_field_name(t, "subscript", 9));
+      if (c->kind == V_DICT && k->kind == V_STR && st_may_mutate(st, c->u.dict->birth))
+        dict_del_str(c->u.dict, k->u.s.s, k->u.s.n);
+    } else if (NODE_IS(t, "identifier")) {
+      uint32_t nl;
+      const char *name = st_text(st, t, &nl);
+      scope_set(st, sc, name, nl, v_unknown(st, "deleted"));
+    }
+  }
+}
+
+
+static flow exec_definition(interp *st, scope *sc, TSNode n) {
+  TSNode def = ts_node_child_by_field_name(n, "definition", 10);
+  if (ts_node_is_null(def)) return FLOW_NORMAL;
+  bool dataclass = false, skip = false;
+  int flavor = decorator_flavor(st, n, &dataclass, &skip);
+  if (skip) return FLOW_NORMAL;
+  if (NODE_IS(def, "class_definition")) {
+    define_class(st, sc, def, dataclass);
+  } else if (NODE_IS(def, "function_definition")) {
+    TSNode name = ts_node_child_by_field_name(def, "name", 4);
+    if (ts_node_is_null(name)) return FLOW_NORMAL;
+    uint32_t nl;
+    const char *nm = st_text(st, name, &nl);
+    scope_set(st, sc, nm, nl, make_function(st, sc, def, flavor));
+  }
+  return FLOW_NORMAL;
+}
+
+
+static flow exec_stmt(interp *st, scope *sc, TSNode n) {
+  if (!st_step(st)) return FLOW_STOP;
+  const char *type = ts_node_type(n);
+  switch (type[0]) {
+  case 'a':
+    if (!strcmp(type, "assert_statement")) return FLOW_NORMAL;
+    break;
+  case 'b':
+    if (!strcmp(type, "break_statement")) return FLOW_BREAK;
+    break;
+  case 'c':
+    if (!strcmp(type, "continue_statement")) return FLOW_CONTINUE;
+    if (!strcmp(type, "class_definition")) {
+      define_class(st, sc, n, false);
+      return FLOW_NORMAL;
+    }
+    break;
+  case 'd':
+    if (!strcmp(type, "decorated_definition")) return exec_definition(st, sc, n);
+    if (!strcmp(type, "delete_statement")) {
+      exec_delete(st, sc, n);
+      return FLOW_NORMAL;
+    }
+    break;
+  case 'e':
+    if (!strcmp(type, "expression_statement")) {
+      uint32_t count = ts_node_named_child_count(n);
+      for (uint32_t i = 0; i < count; i++) {
+        TSNode c = ts_node_named_child(n, i);
+        if (NODE_IS(c, "assignment")) exec_assignment(st, sc, c);
+        else if (NODE_IS(c, "augmented_assignment")) exec_augmented(st, sc, c);
+        else eval(st, sc, c);
+      }
+      return st->stopped ? FLOW_STOP : FLOW_NORMAL;
+    }
+    break;
+  case 'f':
+    if (!strcmp(type, "for_statement")) return exec_for(st, sc, n);
+    if (!strcmp(type, "function_definition")) {
+      TSNode name = ts_node_child_by_field_name(n, "name", 4);
+      if (!ts_node_is_null(name)) {
+        uint32_t nl;
+        const char *nm = st_text(st, name, &nl);
+        scope_set(st, sc, nm, nl, make_function(st, sc, n, FN_PLAIN));
+      }
+      return FLOW_NORMAL;
+    }
+    break;
+  case 'g':
+    if (!strcmp(type, "global_statement")) {
+      uint32_t count = ts_node_named_child_count(n);
+      for (uint32_t i = 0; i < count; i++) {
+        str s;
+        s.s = st_text(st, ts_node_named_child(n, i), &s.n);
+        avec_push(st->a, &sc->globals, s);
+      }
+      return FLOW_NORMAL;
+    }
+    break;
+  case 'i':
+    if (!strcmp(type, "if_statement")) return exec_if(st, sc, n);
+    if (!strcmp(type, "import_statement")) {
+      exec_import(st, sc, n);
+      return FLOW_NORMAL;
+    }
+    if (!strcmp(type, "import_from_statement")) {
+      exec_import_from(st, sc, n);
+      return FLOW_NORMAL;
+    }
+    break;
+  case 'r':
+    if (!strcmp(type, "return_statement")) {
+      sc->ret = ts_node_named_child_count(n) ? eval(st, sc, ts_node_named_child(n, 0)) : st->none;
+      return FLOW_RETURN;
+    }
+    if (!strcmp(type, "raise_statement")) return FLOW_RAISE;
+    break;
+  case 't':
+    if (!strcmp(type, "try_statement")) return exec_try(st, sc, n);
+    break;
+  case 'w':
+    if (!strcmp(type, "while_statement")) return exec_while(st, sc, n);
+    if (!strcmp(type, "with_statement")) return exec_with(st, sc, n);
+    break;
+  default:
+    break;
+  }
+  return FLOW_NORMAL;
+}
+
+
+flow exec_block(interp *st, scope *sc, TSNode block) {
+  if (ts_node_is_null(block)) return FLOW_NORMAL;
+  TSTreeCursor c = ts_tree_cursor_new(block);
+  flow fl = FLOW_NORMAL;
+  if (ts_tree_cursor_goto_first_child(&c)) {
+    do {
+      TSNode s = ts_tree_cursor_current_node(&c);
+      if (!ts_node_is_named(s)) continue;
+      fl = exec_stmt(st, sc, s);
+      if (fl != FLOW_NORMAL) break;
+    } while (ts_tree_cursor_goto_next_sibling(&c));
+  }
+  ts_tree_cursor_delete(&c);
+  return fl;
+}

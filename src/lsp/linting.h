@@ -1,0 +1,64 @@
+/* The server's lint thread: it owns the oom_documents, applies the byte edits
+ * the main thread queues, lints, publishes, and answers deferred requests. */
+#ifndef OOM_LSP_LINTING_H
+#define OOM_LSP_LINTING_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "lsp/rpc.h"
+#include "oomlint/oomlint.h"
+
+typedef struct lsp_linting lsp_linting;
+
+/** One change in bytes of the text as it was after the previous one. */
+typedef struct {
+  size_t start, end;
+  const char *text;
+  size_t length;
+} lsp_byte_edit;
+
+/** How a deferred request is answered once its document's diagnostics are
+ *  current: DIAGNOSTICS (NULL when the document was closed), their RESULT_ID
+ *  and the VERSION they belong to, and the request's STATE. Returns the result. */
+typedef json_t *(*lsp_answer_fn)(json_t *diagnostics, const char *result_id, int64_t version, json_t *state);
+
+typedef struct {
+  lsp_writer *out;
+  FILE *log;
+  oom_units units;
+  bool publish; /* push publishDiagnostics (clients that do not pull) */
+} lsp_linting_config;
+
+/** Start the thread with LINTER; OWNED: the thread frees it when replaced. */
+lsp_linting *lsp_linting_start(const lsp_linting_config *config, const oom_linter *linter, bool owned);
+/** Stop the thread. Returns 0 when it ended and everything was freed, or -1
+ *  when it is still inside a long lint after TIMEOUT_MS (the caller exits). */
+int lsp_linting_stop(lsp_linting *self, int timeout_ms);
+
+void lsp_linting_open(lsp_linting *self, const char *uri, const char *path, int64_t version,
+                      const char *text, size_t length);
+/** Queue edits (in order) bringing the document to VERSION. Returns true
+ *  when so many wait that the caller should send the whole text instead. */
+bool lsp_linting_change(lsp_linting *self, const char *uri, int64_t version, const lsp_byte_edit *edits,
+                        size_t count);
+/** Queue a whole new text (a full-document change). */
+void lsp_linting_reset(lsp_linting *self, const char *uri, int64_t version, const char *text, size_t length);
+/** Forget the document; deferred requests on it are answered at once. */
+void lsp_linting_close(lsp_linting *self, const char *uri);
+/** Lint every document again with LINTER. */
+void lsp_linting_set_linter(lsp_linting *self, const oom_linter *linter, bool owned);
+
+/** The diagnostics (a new reference) of the document's last lint, or NULL;
+ *  *CURRENT says whether they belong to its latest text and settings. */
+json_t *lsp_linting_snapshot(lsp_linting *self, const char *uri, bool *current, int64_t *version,
+                             char *result_id, size_t result_id_size);
+/** Answer request ID with FN once the document's diagnostics are current
+ *  (at once if they are). STATE is consumed; ID is borrowed. */
+void lsp_linting_defer(lsp_linting *self, const char *uri, json_t *id, lsp_answer_fn fn, json_t *state);
+/** Answer a deferred request ID with RequestCancelled; false if none waits. */
+bool lsp_linting_cancel(lsp_linting *self, const json_t *id);
+
+#endif

@@ -1,0 +1,384 @@
+/* This file contains the language server's main loop: reading messages,
+ * the lifecycle (initialize ... exit), text synchronisation and diagnostics. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lsp/diagnostics.h"
+#include "lsp/lsp.h"
+#include "lsp/server.h"
+#include "util/alloc.h"
+
+/* how long `exit` waits for a lint in progress before leaving without it */
+#define STOP_TIMEOUT_MS 2000
+
+
+void lsp_log(lsp_server *self, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fputs("oomlint server: ", self->log);
+  vfprintf(self->log, fmt, ap);
+  fputc('\n', self->log);
+  fflush(self->log);
+  va_end(ap);
+}
+
+
+void lsp_show_message(lsp_server *self, int type, const char *message) {
+  lsp_send_notification(&self->out, "window/showMessage",
+                        json_pack("{s:i, s:o}", "type", type, "message", lsp_string(message, strlen(message))));
+  lsp_log(self, "%s", message);
+}
+
+
+lsp_document *lsp_server_document(lsp_server *self, const char *uri) {
+  if (!uri) return NULL;
+  for (size_t i = 0; i < self->docs.len; i++)
+    if (!strcmp(self->docs.items[i]->uri, uri)) return self->docs.items[i];
+  return NULL;
+}
+
+
+static void document_free(lsp_document *d) {
+  free(d->uri);
+  free(d->path);
+  lsp_text_free(&d->text);
+  free(d);
+}
+
+
+static void remove_document(lsp_server *self, const char *uri) {
+  for (size_t i = 0; i < self->docs.len; i++) {
+    if (strcmp(self->docs.items[i]->uri, uri)) continue;
+    document_free(self->docs.items[i]);
+    memmove(self->docs.items + i, self->docs.items + i + 1, (self->docs.len - i - 1) * sizeof *self->docs.items);
+    self->docs.len--;
+    return;
+  }
+}
+
+
+static const char *uri_of(const json_t *params) {
+  return json_string_value(json_object_get(json_object_get(params, "textDocument"), "uri"));
+}
+
+
+/* ---- lifecycle ---- */
+
+static bool offers(const json_t *array, const char *name) {
+  size_t i;
+  json_t *v;
+  json_array_foreach(array, i, v) if (json_is_string(v) && !strcmp(json_string_value(v), name)) return true;
+  return false;
+}
+
+
+static json_t *initialize(lsp_server *self, const json_t *params) {
+  const json_t *caps = json_object_get(params, "capabilities");
+  const json_t *encodings = json_object_get(json_object_get(caps, "general"), "positionEncodings");
+  /* UTF-8 needs no conversion at all; UTF-16 is the protocol's default */
+  const char *encoding = "utf-16";
+  self->units = OOM_UNITS_UTF16;
+  if (offers(encodings, "utf-8")) {
+    encoding = "utf-8";
+    self->units = OOM_UNITS_BYTES;
+  } else if (!offers(encodings, "utf-16") && offers(encodings, "utf-32")) {
+    encoding = "utf-32";
+    self->units = OOM_UNITS_CODEPOINTS;
+  }
+  const json_t *td = json_object_get(caps, "textDocument");
+  self->pull = json_object_get(td, "diagnostic") != NULL;
+  const json_t *ws = json_object_get(caps, "workspace");
+  self->document_changes = json_is_true(json_object_get(json_object_get(ws, "workspaceEdit"), "documentChanges"));
+  self->refresh = json_is_true(json_object_get(json_object_get(ws, "diagnostics"), "refreshSupport"));
+
+  const char *root = json_string_value(json_object_get(params, "rootUri"));
+  const json_t *folders = json_object_get(params, "workspaceFolders");
+  if (json_array_size(folders)) root = json_string_value(json_object_get(json_array_get(folders, 0), "uri"));
+  if (root) self->root = lsp_uri_to_path(root);
+  else if (json_is_string(json_object_get(params, "rootPath")))
+    self->root = oom_xstrdup(json_string_value(json_object_get(params, "rootPath")));
+
+  const json_t *options = json_object_get(params, "initializationOptions");
+  const oom_linter *linter = options ? lsp_settings_linter(self, options) : NULL;
+  self->linter = linter ? linter : self->base;
+  lsp_linting_config config = {&self->out, self->log, self->units, !self->pull};
+  self->linting = lsp_linting_start(&config, self->linter, self->linter != self->base);
+  if (!self->linting) {
+    if (self->linter != self->base) oom_linter_free((oom_linter *)self->linter);
+    self->linter = self->base;
+    return NULL;
+  }
+
+  json_t *capabilities = json_pack(
+    "{s:s, s:{s:b, s:i, s:{s:b}}, s:{s:[s, s, s], s:b}, s:b}", "positionEncoding", encoding, "textDocumentSync",
+    "openClose", 1, "change", 2, "save", "includeText", 0, "codeActionProvider", "codeActionKinds", "quickfix",
+    "source.fixAll", "source.fixAll.oomlint", "resolveProvider", 0, "hoverProvider", 1);
+  if (self->pull)
+    json_object_set_new(capabilities, "diagnosticProvider",
+                        json_pack("{s:s, s:b, s:b}", "identifier", "oomlint", "interFileDependencies", 0,
+                                  "workspaceDiagnostics", 0));
+  self->initialized = true;
+  return json_pack("{s:o, s:{s:s, s:s}}", "capabilities", capabilities, "serverInfo", "name", "oomlint", "version",
+                   oom_version());
+}
+
+
+static void did_change_configuration(lsp_server *self, const json_t *params) {
+  const json_t *settings = json_object_get(params, "settings");
+  if (!json_is_object(settings)) return;
+  const oom_linter *linter = lsp_settings_linter(self, settings);
+  if (!linter || linter == self->linter) return;
+  self->linter = linter;
+  lsp_linting_set_linter(self->linting, linter, linter != self->base);
+  if (self->pull && self->refresh) {
+    json_t *m = json_pack("{s:s, s:I, s:s}", "jsonrpc", "2.0", "id", (json_int_t)++self->next_request_id, "method",
+                          "workspace/diagnostic/refresh");
+    lsp_send(&self->out, m);
+    json_decref(m);
+  }
+}
+
+
+/* ---- text synchronisation ---- */
+
+static void did_open(lsp_server *self, const json_t *params) {
+  const json_t *td = json_object_get(params, "textDocument");
+  const char *uri = json_string_value(json_object_get(td, "uri"));
+  const json_t *text = json_object_get(td, "text");
+  if (!uri || !json_is_string(text)) {
+    lsp_log(self, "didOpen without a uri or text: ignored");
+    return;
+  }
+  remove_document(self, uri);
+  lsp_document *d = oom_xcalloc(1, sizeof *d);
+  d->uri = oom_xstrdup(uri);
+  d->path = lsp_uri_to_path(uri);
+  d->version = json_integer_value(json_object_get(td, "version"));
+  lsp_text_init(&d->text, json_string_value(text), json_string_length(text));
+  vec_push(&self->docs, d);
+  lsp_linting_open(self->linting, uri, d->path, d->version, d->text.data, d->text.len);
+}
+
+
+static void did_change(lsp_server *self, const json_t *params) {
+  const char *uri = uri_of(params);
+  lsp_document *d = lsp_server_document(self, uri);
+  if (!d) {
+    lsp_log(self, "didChange of a document that is not open (%s): ignored", uri ? uri : "no uri");
+    return;
+  }
+  const json_t *changes = json_object_get(params, "contentChanges");
+  int64_t version = json_integer_value(json_object_get(json_object_get(params, "textDocument"), "version"));
+  VEC(lsp_byte_edit) edits = {0};
+  bool whole = false;
+  size_t i;
+  json_t *c;
+  json_array_foreach(changes, i, c) {
+    const json_t *text = json_object_get(c, "text");
+    if (!json_is_string(text)) continue;
+    const char *s = json_string_value(text);
+    size_t n = json_string_length(text);
+    const json_t *range = json_object_get(c, "range");
+    if (!range) {
+      /* a whole new text: earlier edits of this batch no longer matter */
+      lsp_text_free(&d->text);
+      lsp_text_init(&d->text, s, n);
+      edits.len = 0;
+      whole = true;
+      continue;
+    }
+    uint32_t l0, c0, l1, c1;
+    if (!lsp_position_parse(json_object_get(range, "start"), &l0, &c0) ||
+        !lsp_position_parse(json_object_get(range, "end"), &l1, &c1)) {
+      lsp_log(self, "didChange with a malformed range: change ignored");
+      continue;
+    }
+    size_t start = lsp_text_offset(&d->text, l0, c0, self->units);
+    size_t end = lsp_text_offset(&d->text, l1, c1, self->units);
+    if (end < start) {
+      size_t t = start;
+      start = end;
+      end = t;
+    }
+    lsp_text_replace(&d->text, start, end, s, n);
+    lsp_byte_edit e = {start, end, s, n};
+    vec_push(&edits, e);
+  }
+  d->version = version;
+  /* a whole text, or a long queue of edits: send the text as it is now */
+  if (whole || lsp_linting_change(self->linting, uri, version, edits.items, edits.len))
+    lsp_linting_reset(self->linting, uri, version, d->text.data, d->text.len);
+  vec_free(&edits);
+}
+
+
+static void did_close(lsp_server *self, const json_t *params) {
+  const char *uri = uri_of(params);
+  if (!lsp_server_document(self, uri)) {
+    lsp_log(self, "didClose of a document that is not open: ignored");
+    return;
+  }
+  lsp_linting_close(self->linting, uri);
+  if (!self->pull)
+    lsp_send_notification(&self->out, "textDocument/publishDiagnostics",
+                          json_pack("{s:s, s:[]}", "uri", uri, "diagnostics"));
+  remove_document(self, uri);
+}
+
+
+/* ---- pull diagnostics ---- */
+
+static json_t *diagnostic_report(json_t *diagnostics, const char *result_id, int64_t version, json_t *state) {
+  (void)version;
+  const char *previous = json_string_value(json_object_get(state, "previousResultId"));
+  if (diagnostics && previous && !strcmp(previous, result_id))
+    return json_pack("{s:s, s:s}", "kind", "unchanged", "resultId", result_id);
+  json_t *report = json_pack("{s:s, s:o}", "kind", "full", "items",
+                              diagnostics ? json_incref(diagnostics) : json_array());
+  if (diagnostics) json_object_set_new(report, "resultId", json_string(result_id));
+  return report;
+}
+
+
+static void pull_diagnostics(lsp_server *self, json_t *id, const json_t *params) {
+  const char *uri = uri_of(params);
+  if (!lsp_server_document(self, uri)) {
+    lsp_log(self, "diagnostics asked for a document that is not open: answered with none");
+    lsp_send_result(&self->out, id, json_pack("{s:s, s:[]}", "kind", "full", "items"));
+    return;
+  }
+  lsp_linting_defer(self->linting, uri, id, diagnostic_report, json_deep_copy(params));
+}
+
+
+/* ---- dispatch ---- */
+
+static void request(lsp_server *self, const char *method, json_t *id, const json_t *params) {
+  if (!strcmp(method, "initialize")) {
+    json_t *result = self->initialized ? NULL : initialize(self, params);
+    if (result) lsp_send_result(&self->out, id, result);
+    else if (self->initialized) lsp_send_error(&self->out, id, LSP_INVALID_REQUEST, "initialize was already received");
+    else lsp_send_error(&self->out, id, LSP_INTERNAL_ERROR, "the lint thread cannot start");
+    return;
+  }
+  if (!self->initialized) {
+    lsp_send_error(&self->out, id, LSP_SERVER_NOT_INITIALIZED, "the server is not initialized");
+    return;
+  }
+  if (self->shutdown) {
+    lsp_send_error(&self->out, id, LSP_INVALID_REQUEST, "the server is shutting down");
+    return;
+  }
+  if (!strcmp(method, "shutdown")) {
+    self->shutdown = true;
+    lsp_send_result(&self->out, id, NULL);
+  } else if (!strcmp(method, "textDocument/hover")) {
+    lsp_send_result(&self->out, id, lsp_hover(self, params));
+  } else if (!strcmp(method, "textDocument/codeAction")) {
+    lsp_code_action(self, id, params);
+  } else if (!strcmp(method, "textDocument/diagnostic")) {
+    pull_diagnostics(self, id, params);
+  } else {
+    char msg[200];
+    snprintf(msg, sizeof msg, "unknown method `%.150s`", method);
+    lsp_send_error(&self->out, id, LSP_METHOD_NOT_FOUND, msg);
+  }
+}
+
+
+static void notification(lsp_server *self, const char *method, const json_t *params) {
+  if (!strcmp(method, "exit")) {
+    self->exited = true;
+    return;
+  }
+  if (!self->initialized) return; /* the protocol drops notifications before initialize */
+  if (!strcmp(method, "textDocument/didOpen")) did_open(self, params);
+  else if (!strcmp(method, "textDocument/didChange")) did_change(self, params);
+  else if (!strcmp(method, "textDocument/didClose")) did_close(self, params);
+  else if (!strcmp(method, "workspace/didChangeConfiguration")) did_change_configuration(self, params);
+  else if (!strcmp(method, "$/cancelRequest")) {
+    /* only deferred requests are still pending; the others were answered in order */
+    lsp_linting_cancel(self->linting, json_object_get(params, "id"));
+  }
+  /* initialized, didSave (the text is already known) and unknown ones: nothing to do */
+}
+
+
+static void dispatch(lsp_server *self, json_t *message) {
+  if (!json_is_object(message)) {
+    lsp_log(self, "a message that is not a JSON object: answered with InvalidRequest");
+    lsp_send_error(&self->out, NULL, LSP_INVALID_REQUEST, "a message must be a JSON object");
+    return;
+  }
+  json_t *id = json_object_get(message, "id");
+  const json_t *method = json_object_get(message, "method");
+  const json_t *params = json_object_get(message, "params");
+  bool valid_id = id && (json_is_string(id) || json_is_integer(id));
+  if (!method) {
+    /* a response to one of our requests (workspace/diagnostic/refresh) */
+    if (id && (json_object_get(message, "result") || json_object_get(message, "error"))) return;
+    lsp_send_error(&self->out, valid_id ? id : NULL, LSP_INVALID_REQUEST, "a message without a method");
+    return;
+  }
+  if (!json_is_string(method) || (id && !valid_id)) {
+    lsp_send_error(&self->out, valid_id ? id : NULL, LSP_INVALID_REQUEST,
+                   "a method must be a string and an id a number or a string");
+    return;
+  }
+  if (params && !json_is_object(params) && !json_is_array(params)) {
+    if (id) lsp_send_error(&self->out, id, LSP_INVALID_PARAMS, "params must be an object or an array");
+    return;
+  }
+  if (id) request(self, json_string_value(method), id, params);
+  else notification(self, json_string_value(method), params);
+}
+
+
+int lsp_serve(const oom_linter *linter, int in_fd, int out_fd, FILE *log) {
+  lsp_server self;
+  memset(&self, 0, sizeof self);
+  self.log = log;
+  self.base = self.linter = linter;
+  self.units = OOM_UNITS_UTF16;
+  lsp_writer_init(&self.out, lsp_fd_write, (void *)(intptr_t)out_fd);
+  lsp_reader reader;
+  lsp_reader_init(&reader, lsp_fd_read, (void *)(intptr_t)in_fd);
+  buf why = {0};
+  for (;;) {
+    json_t *message = NULL, *id = NULL;
+    lsp_read_status st = lsp_read(&reader, &message, &id, &why);
+    if (st == LSP_READ_EOF) {
+      if (why.len) lsp_log(&self, "%s", buf_str(&why));
+      break;
+    }
+    if (st == LSP_READ_MESSAGE) {
+      dispatch(&self, message);
+      json_decref(message);
+      if (self.exited) break;
+      continue;
+    }
+    lsp_log(&self, "%s", buf_str(&why));
+    if (st == LSP_READ_BAD_JSON) lsp_send_error(&self.out, NULL, LSP_PARSE_ERROR, buf_str(&why));
+    if (st == LSP_READ_TOO_LARGE && id) lsp_send_error(&self.out, id, LSP_INVALID_REQUEST, buf_str(&why));
+    json_decref(id);
+  }
+  int status = self.shutdown ? 0 : 1;
+  if (!self.exited) lsp_log(&self, "the input ended without an exit notification");
+  buf_free(&why);
+  lsp_reader_free(&reader);
+  if (self.linting && lsp_linting_stop(self.linting, STOP_TIMEOUT_MS)) {
+    /* the lint thread is inside a long lint and cannot be interrupted; the
+     * client has gone, so leave without waiting for it */
+    lsp_log(&self, "leaving while a lint is still running");
+    fflush(NULL);
+    _exit(status);
+  }
+  if (!self.linting && self.linter != self.base) oom_linter_free((oom_linter *)self.linter);
+  for (size_t i = 0; i < self.docs.len; i++) document_free(self.docs.items[i]);
+  vec_free(&self.docs);
+  free(self.root);
+  lsp_writer_free(&self.out);
+  return status;
+}

@@ -1,0 +1,57 @@
+/* The language server's state, shared by the files that handle its messages:
+ * server.c (lifecycle, text sync), actions.c, hover.c, settings.c. */
+#ifndef OOM_LSP_SERVER_H
+#define OOM_LSP_SERVER_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "lsp/linting.h"
+#include "lsp/rpc.h"
+#include "lsp/text.h"
+#include "oomlint/oomlint.h"
+#include "util/vec.h"
+
+/** An open document as the main thread sees it. */
+typedef struct {
+  char *uri, *path;
+  int64_t version;
+  lsp_text text;
+} lsp_document;
+
+typedef struct {
+  lsp_writer out;
+  FILE *log;
+  lsp_linting *linting;
+  const oom_linter *base;   /* from the command line; borrowed */
+  const oom_linter *linter; /* the one in use: BASE, or built from the client's settings */
+  oom_units units;          /* the negotiated position encoding */
+  bool pull;                /* the client pulls diagnostics (textDocument/diagnostic) */
+  bool document_changes;    /* the client takes versioned WorkspaceEdit.documentChanges */
+  bool refresh;             /* the client takes workspace/diagnostic/refresh */
+  char *root;               /* the workspace folder's path, or NULL */
+  VEC(lsp_document *) docs;
+  bool initialized, shutdown, exited;
+  int64_t next_request_id;  /* of requests the server sends */
+} lsp_server;
+
+lsp_document *lsp_server_document(lsp_server *self, const char *uri);
+void lsp_log(lsp_server *self, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/** window/showMessage; TYPE 1 error, 2 warning, 3 info. */
+void lsp_show_message(lsp_server *self, int type, const char *message);
+
+/** textDocument/hover: the result (JSON null when there is nothing to show). */
+json_t *lsp_hover(lsp_server *self, const json_t *params);
+/** textDocument/codeAction: answers ID now, or once the diagnostics are current. */
+void lsp_code_action(lsp_server *self, json_t *id, const json_t *params);
+/** Settings from initializationOptions or workspace/didChangeConfiguration:
+ *  select, ignore, extendSelect, rulesDir. Returns the linter to use (BASE
+ *  when none is set), or NULL after a problem was shown (keep the old one). */
+const oom_linter *lsp_settings_linter(lsp_server *self, const json_t *settings);
+
+/** A file: URI's path (percent-decoded), or the URI itself. Malloc'd. */
+char *lsp_uri_to_path(const char *uri);
+
+#endif

@@ -1,0 +1,145 @@
+/* This file contains the server's copy of a document's text: edits that keep
+ * the line index current, and conversion between bytes and LSP positions. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lsp/text.h"
+#include "util/alloc.h"
+#include "util/utf8.h"
+
+
+static void index_from(lsp_text *self, size_t from) {
+  for (const char *p = self->data + from, *end = self->data + self->len;
+       (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++)
+    vec_push(&self->lines, (uint32_t)(p - self->data) + 1);
+}
+
+
+void lsp_text_init(lsp_text *self, const char *text, size_t length) {
+  memset(self, 0, sizeof *self);
+  self->cap = length + 1;
+  self->data = oom_xmalloc(self->cap);
+  memcpy(self->data, text, length);
+  self->data[length] = '\0';
+  self->len = length;
+  vec_push(&self->lines, 0);
+  index_from(self, 0);
+}
+
+
+void lsp_text_free(lsp_text *self) {
+  free(self->data);
+  vec_free(&self->lines);
+  memset(self, 0, sizeof *self);
+}
+
+
+/* The first line whose start is > BYTE. */
+static size_t upper_line(const lsp_text *self, size_t byte) {
+  size_t lo = 0, hi = self->lines.len;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (self->lines.items[mid] <= byte) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+
+void lsp_text_replace(lsp_text *self, size_t start, size_t end, const char *text, size_t length) {
+  size_t new_len = self->len - (end - start) + length;
+  if (new_len + 1 > self->cap) {
+    self->cap = (new_len + 1) * 3 / 2;
+    self->data = oom_xrealloc(self->data, self->cap);
+  }
+  memmove(self->data + start + length, self->data + end, self->len - end + 1); /* with the NUL */
+  memcpy(self->data + start, text, length);
+  self->len = new_len;
+  /* line starts in (START, END] went with the removed newlines; later ones move */
+  size_t first = upper_line(self, start);
+  size_t after = first;
+  while (after < self->lines.len && self->lines.items[after] <= end) after++;
+  size_t added = 0;
+  for (size_t i = 0; i < length; i++)
+    if (text[i] == '\n') added++;
+  size_t tail = self->lines.len - after;
+  vec_reserve(&self->lines, added);
+  memmove(self->lines.items + first + added, self->lines.items + after, tail * sizeof *self->lines.items);
+  uint32_t delta = (uint32_t)length - (uint32_t)(end - start); /* wraps; the sum below is exact */
+  for (size_t i = first + added; i < first + added + tail; i++) self->lines.items[i] += delta;
+  size_t k = first;
+  for (size_t i = 0; i < length; i++)
+    if (text[i] == '\n') self->lines.items[k++] = (uint32_t)(start + i + 1);
+  self->lines.len = first + added + tail;
+}
+
+
+size_t lsp_text_line_count(const lsp_text *self) {
+  return self->lines.len;
+}
+
+
+const char *lsp_text_line(const lsp_text *self, uint32_t line, size_t *length) {
+  if (line >= self->lines.len) return NULL;
+  size_t s = self->lines.items[line];
+  size_t e = line + 1 < self->lines.len ? self->lines.items[line + 1] - 1 : self->len;
+  if (e > s && self->data[e - 1] == '\r') e--;
+  *length = e - s;
+  return self->data + s;
+}
+
+
+size_t lsp_units_to_byte(const char *line, size_t length, uint32_t character, oom_units units) {
+  if (units == OOM_UNITS_BYTES) return character < length ? character : length;
+  const unsigned char *p = (const unsigned char *)line;
+  size_t i = 0;
+  uint32_t u = 0;
+  while (i < length && u < character) {
+    int n = p[i] < 0x80 ? 1 : utf8_sequence_length(p + i, length - i);
+    if (!n) n = 1; /* invalid bytes count one unit each, as oom_column_convert does */
+    uint32_t w = (units == OOM_UNITS_UTF16 && n == 4) ? 2 : 1;
+    if (u + w > character) break; /* inside a surrogate pair */
+    u += w;
+    i += (size_t)n;
+  }
+  return i;
+}
+
+
+size_t lsp_text_offset(const lsp_text *self, uint32_t line, uint32_t character, oom_units units) {
+  size_t n = 0;
+  const char *l = lsp_text_line(self, line, &n);
+  if (!l) return self->len;
+  return (size_t)(l - self->data) + lsp_units_to_byte(l, n, character, units);
+}
+
+
+void lsp_text_position(const lsp_text *self, size_t byte, oom_units units, uint32_t *line, uint32_t *character) {
+  if (byte > self->len) byte = self->len;
+  size_t row = upper_line(self, byte) - 1;
+  size_t n = 0;
+  const char *l = lsp_text_line(self, (uint32_t)row, &n);
+  *line = (uint32_t)row;
+  *character = oom_column_convert(l, n, (uint32_t)(byte - self->lines.items[row]), units);
+}
+
+
+json_t *lsp_position_json(uint32_t line, uint32_t character) {
+  return json_pack("{s:I, s:I}", "line", (json_int_t)line, "character", (json_int_t)character);
+}
+
+
+json_t *lsp_range_json(uint32_t l0, uint32_t c0, uint32_t l1, uint32_t c1) {
+  return json_pack("{s:o, s:o}", "start", lsp_position_json(l0, c0), "end", lsp_position_json(l1, c1));
+}
+
+
+int lsp_position_parse(const json_t *position, uint32_t *line, uint32_t *character) {
+  json_t *l = json_object_get(position, "line"), *c = json_object_get(position, "character");
+  if (!json_is_integer(l) || !json_is_integer(c)) return 0;
+  json_int_t lv = json_integer_value(l), cv = json_integer_value(c);
+  if (lv < 0 || cv < 0) return 0;
+  *line = lv > UINT32_MAX ? UINT32_MAX : (uint32_t)lv;
+  *character = cv > UINT32_MAX ? UINT32_MAX : (uint32_t)cv;
+  return 1;
+}

@@ -1,0 +1,301 @@
+// End-to-end tests of `oomlint server` with a real LSP client: lifecycle,
+// diagnostics, incremental edits, quick fixes, fixAll, hover, pull
+// diagnostics, settings, cancellation, and a 5 MB document.
+"use strict";
+const { test } = require("node:test");
+const assert = require("node:assert/strict");
+const { startServer, applyEdits, editsFor, rpc } = require("./client");
+
+const URI = "file:///work/space/train.py";
+const SAMPLE = [
+  "import torch",
+  "from torch.utils.checkpoint import checkpoint",
+  "",
+  "model = torch.nn.DataParallel(net)",
+  "total = 0",
+  "for x, y in loader:",
+  "    with torch.cuda.amp.autocast():",
+  "        out = checkpoint(model, x)",
+  "    loss = criterion(out, y)",
+  "    loss.backward()",
+  "    optimizer.step()",
+  "    optimizer.zero_grad()",
+  '    print("训练😀é\u0301"); total += loss',
+  "    torch.cuda.empty_cache()",
+  "",
+].join("\n");
+const LINES = SAMPLE.split("\n");
+const codes = (p) => p.diagnostics.map((d) => d.code).sort();
+const byCode = (p, code) => p.diagnostics.find((d) => d.code === code);
+
+test("lifecycle: UTF-16 by default, UTF-8 when offered; exit status 0 after shutdown, 1 without", async () => {
+  const a = await startServer();
+  assert.equal(a.init.capabilities.positionEncoding, "utf-16");
+  assert.equal(a.init.capabilities.textDocumentSync.change, rpc.TextDocumentSyncKind.Incremental);
+  assert.equal(a.init.capabilities.hoverProvider, true);
+  assert.equal(a.init.capabilities.diagnosticProvider, undefined); // this client does not pull
+  assert.equal(a.init.serverInfo.name, "oomlint");
+  assert.deepEqual(await a.shutdown(), { code: 0, signal: null });
+
+  const b = await startServer({ capabilities: { general: { positionEncodings: ["utf-8", "utf-16"] } } });
+  assert.equal(b.init.capabilities.positionEncoding, "utf-8");
+  await b.conn.sendNotification(rpc.ExitNotification.type);
+  assert.deepEqual(await b.exited, { code: 1, signal: null });
+  b.conn.dispose();
+});
+
+test("requests before initialize, unknown methods and notifications, unopened documents", async () => {
+  const c = await startServer({ initialize: false });
+  await assert.rejects(c.conn.sendRequest(rpc.HoverRequest.type, { textDocument: { uri: URI }, position: { line: 0, character: 0 } }), (e) => e.code === -32002);
+  c.init = await c.conn.sendRequest(rpc.InitializeRequest.type, { processId: null, rootUri: null, capabilities: {} });
+  await assert.rejects(c.conn.sendRequest("oomlint/noSuchMethod", {}), (e) => e.code === rpc.ErrorCodes.MethodNotFound);
+  await c.conn.sendNotification("oomlint/noSuchNotification", { x: 1 });
+  await c.conn.sendNotification("$/setTrace", { value: "off" });
+  const hover = await c.conn.sendRequest(rpc.HoverRequest.type, { textDocument: { uri: URI }, position: { line: 0, character: 0 } });
+  assert.equal(hover, null);
+  const actions = await c.conn.sendRequest(rpc.CodeActionRequest.type, {
+    textDocument: { uri: URI },
+    range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+    context: { diagnostics: [] },
+  });
+  assert.deepEqual(actions, []);
+  await c.change(URI, 2, [{ text: "x" }]); // a change to a document never opened: logged, ignored
+  assert.deepEqual(await c.shutdown(), { code: 0, signal: null });
+  assert.match(c.stderr(), /not open/);
+});
+
+test("diagnostics: code, source, severity, tags, fix in data, UTF-16 and UTF-8 columns", async () => {
+  for (const encoding of ["utf-16", "utf-8"]) {
+    const c = await startServer({ capabilities: { general: { positionEncodings: [encoding] } } });
+    await c.open(URI, SAMPLE);
+    const p = await c.diagnostics(URI);
+    assert.equal(p.version, 1);
+    assert.deepEqual(codes(p), ["OOM101", "OOM402", "OOM403", "OOM501", "OOM602", "OOM603"]);
+    for (const d of p.diagnostics) {
+      assert.equal(d.source, "oomlint");
+      assert.equal(d.codeDescription, undefined); // no rule has a documentation URL yet
+      assert.ok([1, 2, 3].includes(d.severity));
+    }
+    assert.equal(byCode(p, "OOM101").severity, 1);
+    assert.equal(byCode(p, "OOM501").severity, 2);
+    assert.deepEqual(byCode(p, "OOM402").tags, [2]);
+    assert.deepEqual(byCode(p, "OOM603").tags, [2]);
+    assert.equal(byCode(p, "OOM101").tags, undefined);
+    const fix = byCode(p, "OOM603").data.fix;
+    assert.equal(fix.applicability, "safe");
+    assert.equal(fix.edits[0].newText, ", use_reentrant=False");
+    // `total` comes after CJK, an emoji (two UTF-16 units, four bytes) and a combining mark
+    const line = LINES[12];
+    const col16 = line.indexOf("total");
+    const want = encoding === "utf-16" ? col16 : Buffer.byteLength(line.slice(0, col16));
+    assert.deepEqual(byCode(p, "OOM101").range, {
+      start: { line: 12, character: want },
+      end: { line: 12, character: want + "total += loss".length },
+    });
+    await c.shutdown();
+  }
+});
+
+test("incremental edits give what a fresh document gives", async () => {
+  const c = await startServer();
+  await c.open(URI, SAMPLE);
+  await c.diagnostics(URI, (p) => p.version === 1);
+  let text = SAMPLE;
+  let version = 1;
+  const edit = async (range, newText) => {
+    version++;
+    text = applyEdits(text, [{ range, newText }]);
+    await c.change(URI, version, [{ range, text: newText }]);
+  };
+  // type `.item()` after `loss` one character at a time, after the emoji
+  const at = LINES[12].length;
+  for (const [i, ch] of [...".item()"].entries())
+    await edit({ start: { line: 12, character: at + i }, end: { line: 12, character: at + i } }, ch);
+  // replace the CJK and the emoji with other non-ASCII text, across a surrogate pair
+  const s = LINES[12].indexOf("训");
+  await edit({ start: { line: 12, character: s }, end: { line: 12, character: s + 4 } }, "🙂x");
+  // delete the DataParallel line and add a line at the end, in one notification with two changes
+  version++;
+  const two = [
+    { range: { start: { line: 3, character: 0 }, end: { line: 4, character: 0 } }, text: "" },
+    { range: { start: { line: 13, character: 0 }, end: { line: 13, character: 0 } }, text: "    total += loss\n" },
+  ];
+  for (const ch of two) text = applyEdits(text, [{ range: ch.range, newText: ch.text }]);
+  await c.change(URI, version, two);
+  const incremental = await c.diagnostics(URI, (p) => p.version === version);
+  const fresh = "file:///work/space/fresh.py";
+  await c.open(fresh, text);
+  const expected = await c.diagnostics(fresh);
+  assert.deepEqual(incremental.diagnostics, expected.diagnostics.map((d) => (d.data ? { ...d, data: { ...d.data, version } } : d)));
+  assert.ok(codes(incremental).includes("OOM101")); // the new `total += loss`
+  assert.ok(!codes(incremental).includes("OOM602")); // the DataParallel line went
+  // a whole-document change
+  version++;
+  await c.change(URI, version, [{ text: "import torch\n" }]);
+  assert.deepEqual((await c.diagnostics(URI, (p) => p.version === version)).diagnostics, []);
+  await c.shutdown();
+});
+
+test("quick fix and 'Disable for this line' remove their diagnostic", async () => {
+  const c = await startServer({ capabilities: { workspace: { workspaceEdit: { documentChanges: true } } } });
+  await c.open(URI, SAMPLE);
+  const p = await c.diagnostics(URI);
+  const ask = (d) =>
+    c.conn.sendRequest(rpc.CodeActionRequest.type, {
+      textDocument: { uri: URI },
+      range: d.range,
+      context: { diagnostics: [d], only: ["quickfix"] },
+    });
+  const reentrant = byCode(p, "OOM603");
+  const actions = await ask(reentrant);
+  const fix = actions.find((a) => a.title.startsWith("Fix OOM603"));
+  assert.ok(fix, JSON.stringify(actions));
+  assert.equal(fix.kind, "quickfix");
+  assert.equal(fix.isPreferred, true);
+  assert.equal(fix.edit.documentChanges[0].textDocument.version, 1);
+  let text = applyEdits(SAMPLE, editsFor(fix.edit, URI));
+  assert.match(text, /checkpoint\(model, x, use_reentrant=False\)/);
+  await c.change(URI, 2, [{ text }]);
+  const p2 = await c.diagnostics(URI, (q) => q.version === 2);
+  assert.ok(!codes(p2).includes("OOM603"));
+
+  const off = (await ask(byCode(p2, "OOM501"))).find((a) => a.title === "Disable OOM501 for this line");
+  assert.ok(off);
+  text = applyEdits(text, editsFor(off.edit, URI));
+  assert.match(text, /torch\.cuda\.empty_cache\(\)  # noqa: OOM501\n/);
+  await c.change(URI, 3, [{ text }]);
+  const p3 = await c.diagnostics(URI, (q) => q.version === 3);
+  assert.ok(!codes(p3).includes("OOM501"));
+  assert.ok(!codes(p3).includes("OOM001"));
+
+  // a second code goes into the same noqa comment
+  const lineNo = text.split("\n").findIndex((l) => l.includes("# noqa: OOM501"));
+  const fake = { ...byCode(p3, "OOM101"), range: { start: { line: lineNo, character: 4 }, end: { line: lineNo, character: 8 } } };
+  const more = (await ask(fake)).find((a) => a.title === "Disable OOM101 for this line");
+  assert.match(applyEdits(text, editsFor(more.edit, URI)), /# noqa: OOM501, OOM101\n/);
+  // stale fix data (an older version) is not offered
+  const stale = await ask(reentrant);
+  assert.ok(!stale.some((a) => a.title.startsWith("Fix ")));
+  await c.shutdown();
+});
+
+test("source.fixAll.oomlint applies every safe fix", async () => {
+  const c = await startServer();
+  await c.open(URI, SAMPLE);
+  await c.change(URI, 2, [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, text: "# fix me\n" }]);
+  // asked at once: the answer waits for version 2's lint
+  const actions = await c.conn.sendRequest(rpc.CodeActionRequest.type, {
+    textDocument: { uri: URI },
+    range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+    context: { diagnostics: [], only: ["source.fixAll.oomlint"] },
+  });
+  assert.equal(actions.length, 1);
+  assert.equal(actions[0].kind, "source.fixAll.oomlint");
+  const text = applyEdits("# fix me\n" + SAMPLE, editsFor(actions[0].edit, URI));
+  assert.match(text, /use_reentrant=False/);
+  assert.match(text, /torch\.amp\.autocast\("cuda"\)/);
+  await c.change(URI, 3, [{ text }]);
+  const after = await c.diagnostics(URI, (p) => p.version === 3);
+  assert.ok(!after.diagnostics.some((d) => d.data && d.data.fix.applicability === "safe" && d.data.fix.edits.length));
+  // the light bulb (no `only`) lists quick fixes and the fix-all action together
+  const all = await c.conn.sendRequest(rpc.CodeActionRequest.type, {
+    textDocument: { uri: URI },
+    range: after.diagnostics[0].range,
+    context: { diagnostics: after.diagnostics },
+  });
+  assert.ok(all.some((a) => a.kind === "quickfix"));
+  await c.shutdown();
+});
+
+test("hover shows the rule's documentation on a diagnostic and on a noqa code", async () => {
+  const c = await startServer();
+  const text = SAMPLE + "x = torch.load(path)  # noqa: OOM303, oom501\n";
+  await c.open(URI, text);
+  const p = await c.diagnostics(URI);
+  const d = byCode(p, "OOM602");
+  const h = await c.conn.sendRequest(rpc.HoverRequest.type, { textDocument: { uri: URI }, position: d.range.start });
+  assert.equal(h.contents.kind, "markdown");
+  assert.match(h.contents.value, /\*\*OOM602\*\*/);
+  assert.match(h.contents.value, /## What it does/);
+  assert.deepEqual(h.range, d.range);
+  const row = text.split("\n").length - 2;
+  const col = text.split("\n")[row].indexOf("oom501") + 2;
+  const n = await c.conn.sendRequest(rpc.HoverRequest.type, { textDocument: { uri: URI }, position: { line: row, character: col } });
+  assert.match(n.contents.value, /\*\*OOM501\*\*/);
+  const none = await c.conn.sendRequest(rpc.HoverRequest.type, { textDocument: { uri: URI }, position: { line: 0, character: 0 } });
+  assert.equal(none, null);
+  await c.shutdown();
+});
+
+test("pull diagnostics when the client advertises them; didClose clears pushed ones", async () => {
+  const c = await startServer({ capabilities: { textDocument: { diagnostic: { dynamicRegistration: false } } } });
+  assert.equal(c.init.capabilities.diagnosticProvider.interFileDependencies, false);
+  await c.open(URI, SAMPLE);
+  const report = await c.conn.sendRequest(rpc.DocumentDiagnosticRequest.type, { textDocument: { uri: URI } });
+  assert.equal(report.kind, "full");
+  assert.deepEqual(report.items.map((d) => d.code).sort(), ["OOM101", "OOM402", "OOM403", "OOM501", "OOM602", "OOM603"]);
+  const again = await c.conn.sendRequest(rpc.DocumentDiagnosticRequest.type, {
+    textDocument: { uri: URI },
+    previousResultId: report.resultId,
+  });
+  assert.equal(again.kind, "unchanged");
+  assert.equal(c.published.length, 0); // a pulling client gets no pushes
+  await c.shutdown();
+
+  const push = await startServer();
+  await push.open(URI, SAMPLE);
+  await push.diagnostics(URI);
+  await push.conn.sendNotification(rpc.DidCloseTextDocumentNotification.type, { textDocument: { uri: URI } });
+  await push.waitFor(() => push.published.length >= 2);
+  assert.deepEqual(push.published.at(-1).diagnostics, []);
+  await push.shutdown();
+});
+
+test("settings: initializationOptions and didChangeConfiguration rebuild the rules", async () => {
+  const c = await startServer({ initializationOptions: { select: ["OOM5", "OOM6"] } });
+  await c.open(URI, SAMPLE);
+  assert.deepEqual(codes(await c.diagnostics(URI)), ["OOM501", "OOM602", "OOM603"]);
+  await c.conn.sendNotification(rpc.DidChangeConfigurationNotification.type, {
+    settings: { oomlint: { select: [], ignore: ["OOM501", "OOM4"] } },
+  });
+  await c.waitFor(() => c.published.length >= 2);
+  assert.deepEqual(codes(c.published[1]), ["OOM101", "OOM602", "OOM603"]);
+  await c.conn.sendNotification(rpc.DidChangeConfigurationNotification.type, { settings: { oomlint: { select: "OOM9999" } } });
+  await c.waitFor(() => c.messages.length >= 1);
+  assert.match(c.messages[0].message, /invalid rule selector `OOM9999`/);
+  await c.conn.sendNotification(rpc.DidChangeConfigurationNotification.type, {
+    settings: { oomlint: { rulesDir: "/nonexistent/rules" } },
+  });
+  await c.waitFor(() => c.messages.length >= 2);
+  assert.equal(c.messages[1].type, rpc.MessageType.Error);
+  await c.shutdown();
+});
+
+test("a 5 MB document does not stall the server; a waiting request can be cancelled", async () => {
+  const c = await startServer({ capabilities: { textDocument: { diagnostic: {} } } });
+  const unit = SAMPLE.replace("model =", "model_0 =");
+  const big = unit.repeat(Math.ceil((5 << 20) / unit.length));
+  assert.ok(big.length >= 5 << 20);
+  const BIG = "file:///work/space/big.py";
+  const started = Date.now();
+  await c.open(BIG, big);
+  // the lint of 5 MB runs on the lint thread; the main thread keeps answering
+  const source = new rpc.CancellationTokenSource();
+  const pending = c.conn.sendRequest(rpc.DocumentDiagnosticRequest.type, { textDocument: { uri: BIG } }, source.token);
+  await c.open(URI, "x = 1\n");
+  const h = await c.conn.sendRequest(rpc.HoverRequest.type, { textDocument: { uri: BIG }, position: { line: 3, character: 10 } });
+  assert.ok(h === null || h.contents);
+  const actions = await c.conn.sendRequest(rpc.CodeActionRequest.type, {
+    textDocument: { uri: BIG },
+    range: { start: { line: 3, character: 0 }, end: { line: 3, character: 0 } },
+    context: { diagnostics: [], only: ["quickfix"] },
+  });
+  assert.deepEqual(actions, []);
+  assert.ok(Date.now() - started < 10000, `answers took ${Date.now() - started} ms`);
+  source.cancel();
+  await assert.rejects(pending, (e) => e.code === rpc.LSPErrorCodes.RequestCancelled);
+  // and shutdown/exit do not wait for the 5 MB lint to finish
+  const t = Date.now();
+  assert.deepEqual(await c.shutdown(), { code: 0, signal: null });
+  assert.ok(Date.now() - t < 10000);
+});

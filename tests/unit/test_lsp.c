@@ -1,0 +1,463 @@
+/* Unit tests of the language server's parts (src/lsp): the framing reader on
+ * byte streams, well-formed and not; the writer; UTF-16/UTF-32/UTF-8 position
+ * conversion with CJK, emoji and combining marks; the server's text with its
+ * line index; incremental edits giving what a fresh document gives; noqa
+ * scanning; file URIs. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lsp/noqa.h"
+#include "lsp/rpc.h"
+#include "lsp/server.h"
+#include "lsp/text.h"
+#include "oomlint/oomlint.h"
+
+/* ---- an in-memory byte stream, handed out CHUNK bytes at a time ---- */
+
+typedef struct {
+  const char *data;
+  size_t len, pos, chunk;
+} stream;
+
+static ssize_t stream_read(void *ctx, void *dst, size_t n) {
+  stream *s = ctx;
+  size_t left = s->len - s->pos;
+  if (n > left) n = left;
+  if (s->chunk && n > s->chunk) n = s->chunk;
+  memcpy(dst, s->data + s->pos, n);
+  s->pos += n;
+  return (ssize_t)n;
+}
+
+typedef struct {
+  lsp_reader reader;
+  stream in;
+  buf why;
+} fixture;
+
+static void open_stream(fixture *f, const char *data, size_t len, size_t chunk) {
+  memset(f, 0, sizeof *f);
+  f->in = (stream){data, len, 0, chunk};
+  lsp_reader_init(&f->reader, stream_read, &f->in);
+}
+
+static void close_stream(fixture *f) {
+  lsp_reader_free(&f->reader);
+  buf_free(&f->why);
+}
+
+/* The next read's status; a message's "n" member goes into *N. */
+static lsp_read_status next(fixture *f, json_int_t *n, json_t **id) {
+  json_t *m = NULL, *salvaged = NULL;
+  lsp_read_status st = lsp_read(&f->reader, &m, &salvaged, &f->why);
+  if (n) *n = m ? json_integer_value(json_object_get(m, "n")) : -1;
+  if (id) *id = salvaged;
+  else json_decref(salvaged);
+  json_decref(m);
+  return st;
+}
+
+#define MSG(body) "Content-Length: " #body "\r\n\r\n"
+
+static void test_reads_messages_byte_by_byte(void **state) {
+  (void)state;
+  static const char in[] =
+    "Content-Length: 7\r\n\r\n{\"n\":1}"
+    "Content-Type: application/vscode-jsonrpc; charset=utf-8\r\ncontent-length: 7\r\n\r\n{\"n\":2}"
+    "\r\nContent-Length:7\r\n\r\n{\"n\":3}";
+  for (size_t chunk = 1; chunk <= 8; chunk += 7) {
+    fixture f;
+    open_stream(&f, in, sizeof in - 1, chunk);
+    json_int_t n;
+    assert_int_equal(next(&f, &n, NULL), LSP_READ_MESSAGE);
+    assert_int_equal(n, 1);
+    assert_int_equal(next(&f, &n, NULL), LSP_READ_MESSAGE);
+    assert_int_equal(n, 2);
+    assert_int_equal(next(&f, &n, NULL), LSP_READ_MESSAGE);
+    assert_int_equal(n, 3);
+    assert_int_equal(next(&f, &n, NULL), LSP_READ_EOF);
+    assert_int_equal(f.why.len, 0); /* a clean end */
+    close_stream(&f);
+  }
+}
+
+static void test_recovers_from_malformed_headers(void **state) {
+  (void)state;
+  static const char in[] =
+    "garbage without a colon\r\n\r\n"       /* not a header */
+    "Content-Length: 7\r\n\r\n{\"n\":1}"
+    "Content-Length: abc\r\n\r\n{\"n\":9}"  /* a bad value: its body is skipped */
+    "Content-Length: 7\r\n\r\n{\"n\":2}"
+    "X-Other: 1\r\n\r\n{\"n\":9}"           /* no Content-Length at all */
+    "Content-Length: 7\r\n\r\n{\"n\":3}";
+  fixture f;
+  open_stream(&f, in, sizeof in - 1, 5);
+  json_int_t n;
+  assert_int_equal(next(&f, &n, NULL), LSP_READ_BAD_HEADER);
+  assert_non_null(strstr(buf_str(&f.why), "malformed header"));
+  assert_int_equal(next(&f, &n, NULL), LSP_READ_MESSAGE);
+  assert_int_equal(n, 1);
+  assert_int_equal(next(&f, &n, NULL), LSP_READ_BAD_HEADER);
+  assert_non_null(strstr(buf_str(&f.why), "invalid Content-Length"));
+  assert_int_equal(next(&f, &n, NULL), LSP_READ_MESSAGE);
+  assert_int_equal(n, 2);
+  assert_int_equal(next(&f, &n, NULL), LSP_READ_BAD_HEADER);
+  assert_non_null(strstr(buf_str(&f.why), "without a Content-Length"));
+  assert_int_equal(next(&f, &n, NULL), LSP_READ_MESSAGE);
+  assert_int_equal(n, 3);
+  assert_int_equal(next(&f, &n, NULL), LSP_READ_EOF);
+  close_stream(&f);
+}
+
+static void test_wrong_content_length(void **state) {
+  (void)state;
+  /* too short: the body is cut, the rest runs into the next header */
+  static const char shorter[] = "Content-Length: 5\r\n\r\n{\"n\":1}" MSG(7) "{\"n\":2}";
+  fixture f;
+  open_stream(&f, shorter, sizeof shorter - 1, 0);
+  json_int_t n;
+  assert_int_equal(next(&f, &n, NULL), LSP_READ_BAD_JSON);
+  assert_int_equal(next(&f, &n, NULL), LSP_READ_BAD_HEADER);
+  assert_int_equal(next(&f, &n, NULL), LSP_READ_MESSAGE);
+  assert_int_equal(n, 2);
+  close_stream(&f);
+  /* too long: the body swallows the next message and the stream ends inside it */
+  static const char longer[] = "Content-Length: 40\r\n\r\n{\"n\":1}" MSG(7) "{\"n\":2}";
+  open_stream(&f, longer, sizeof longer - 1, 3);
+  assert_int_equal(next(&f, &n, NULL), LSP_READ_EOF);
+  assert_non_null(strstr(buf_str(&f.why), "ended inside a message"));
+  close_stream(&f);
+}
+
+static void test_invalid_json_and_utf8(void **state) {
+  (void)state;
+  static const char in[] = MSG(6) "{\"n\":}" MSG(9) "{\"s\":\"\xff\"}" MSG(7) "{\"n\":4}" MSG(1) "7";
+  fixture f;
+  open_stream(&f, in, sizeof in - 1, 0);
+  json_int_t n;
+  assert_int_equal(next(&f, &n, NULL), LSP_READ_BAD_JSON);
+  assert_non_null(strstr(buf_str(&f.why), "invalid JSON"));
+  assert_int_equal(next(&f, &n, NULL), LSP_READ_BAD_JSON); /* jansson refuses invalid UTF-8 */
+  assert_int_equal(next(&f, &n, NULL), LSP_READ_MESSAGE);
+  assert_int_equal(n, 4);
+  assert_int_equal(next(&f, &n, NULL), LSP_READ_MESSAGE); /* valid JSON, not an object: the server's to judge */
+  close_stream(&f);
+}
+
+static void test_huge_message_is_skipped_with_its_id(void **state) {
+  (void)state;
+  size_t big = 100000;
+  buf in = {0};
+  buf body = {0};
+  buf_puts(&body, "{\"jsonrpc\":\"2.0\",\"id\": 42,\"method\":\"x\",\"params\":{\"text\":\"");
+  for (size_t i = 0; i < big; i++) buf_putc(&body, 'a');
+  buf_puts(&body, "\"}}");
+  buf_printf(&in, "Content-Length: %zu\r\n\r\n%s" MSG(7) "{\"n\":5}", body.len, buf_str(&body));
+  fixture f;
+  open_stream(&f, in.data, in.len, 4096);
+  f.reader.max_body = 1000;
+  json_int_t n;
+  json_t *id = NULL;
+  assert_int_equal(next(&f, &n, &id), LSP_READ_TOO_LARGE);
+  assert_true(json_is_integer(id));
+  assert_int_equal(json_integer_value(id), 42);
+  json_decref(id);
+  assert_int_equal(next(&f, &n, NULL), LSP_READ_MESSAGE);
+  assert_int_equal(n, 5);
+  close_stream(&f);
+  /* a header line that never ends */
+  buf_clear(&in);
+  for (size_t i = 0; i < 20000; i++) buf_putc(&in, 'x');
+  buf_puts(&in, MSG(7) "{\"n\":6}");
+  open_stream(&f, in.data, in.len, 1000);
+  assert_int_equal(next(&f, &n, NULL), LSP_READ_BAD_HEADER);
+  assert_int_equal(next(&f, &n, NULL), LSP_READ_MESSAGE);
+  assert_int_equal(n, 6);
+  close_stream(&f);
+  buf_free(&in);
+  buf_free(&body);
+}
+
+static void test_eof_inside_header(void **state) {
+  (void)state;
+  static const char in[] = "Content-Len";
+  fixture f;
+  open_stream(&f, in, sizeof in - 1, 0);
+  assert_int_equal(next(&f, NULL, NULL), LSP_READ_EOF);
+  assert_true(f.why.len > 0);
+  close_stream(&f);
+  open_stream(&f, "", 0, 0);
+  assert_int_equal(next(&f, NULL, NULL), LSP_READ_EOF);
+  assert_int_equal(f.why.len, 0);
+  close_stream(&f);
+}
+
+static int sink_write(void *ctx, const void *src, size_t n) {
+  buf_append(ctx, src, n);
+  return 0;
+}
+
+static void test_writer_frames(void **state) {
+  (void)state;
+  buf out = {0};
+  lsp_writer w;
+  lsp_writer_init(&w, sink_write, &out);
+  json_t *id = json_integer(3);
+  lsp_send_result(&w, id, json_pack("{s:s}", "a", "\xe4\xb8\xad")); /* 中: 3 bytes */
+  lsp_send_error(&w, NULL, LSP_PARSE_ERROR, "bad");
+  json_decref(id);
+  lsp_writer_free(&w);
+  const char *first = "{\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{\"a\":\"\xe4\xb8\xad\"}}";
+  char expect[256];
+  snprintf(expect, sizeof expect, "Content-Length: %zu\r\n\r\n%s", strlen(first), first);
+  assert_memory_equal(out.data, expect, strlen(expect));
+  /* and the reader reads back what the writer wrote */
+  fixture f;
+  open_stream(&f, out.data, out.len, 0);
+  json_t *m = NULL;
+  assert_int_equal(lsp_read(&f.reader, &m, NULL, &f.why), LSP_READ_MESSAGE);
+  json_decref(m);
+  assert_int_equal(lsp_read(&f.reader, &m, NULL, &f.why), LSP_READ_MESSAGE);
+  assert_int_equal(json_integer_value(json_object_get(json_object_get(m, "error"), "code")), LSP_PARSE_ERROR);
+  assert_true(json_is_null(json_object_get(m, "id")));
+  json_decref(m);
+  close_stream(&f);
+  buf_free(&out);
+}
+
+/* ---- positions ---- */
+
+/* a, 中 (3 bytes, 1 UTF-16 unit), 😀 (4 bytes, 2 units), e + U+0301 (1 + 2
+ * bytes: a combining mark is a code point of its own), z */
+static const char LINE[] = "a\xe4\xb8\xad\xf0\x9f\x98\x80" "e\xcc\x81z";
+
+static void test_units_to_bytes_and_back(void **state) {
+  (void)state;
+  size_t n = sizeof LINE - 1;
+  /* byte offset of each code point boundary, and its UTF-16 / UTF-32 column */
+  static const uint32_t bytes[] = {0, 1, 4, 8, 9, 11, 12};
+  static const uint32_t utf16[] = {0, 1, 2, 4, 5, 6, 7};
+  static const uint32_t utf32[] = {0, 1, 2, 3, 4, 5, 6};
+  for (size_t i = 0; i < sizeof bytes / sizeof *bytes; i++) {
+    assert_int_equal(oom_column_convert(LINE, n, bytes[i], OOM_UNITS_UTF16), utf16[i]);
+    assert_int_equal(oom_column_convert(LINE, n, bytes[i], OOM_UNITS_CODEPOINTS), utf32[i]);
+    assert_int_equal(lsp_units_to_byte(LINE, n, utf16[i], OOM_UNITS_UTF16), bytes[i]);
+    assert_int_equal(lsp_units_to_byte(LINE, n, utf32[i], OOM_UNITS_CODEPOINTS), bytes[i]);
+    assert_int_equal(lsp_units_to_byte(LINE, n, bytes[i], OOM_UNITS_BYTES), bytes[i]);
+  }
+  /* inside the emoji's surrogate pair: the start of the emoji */
+  assert_int_equal(lsp_units_to_byte(LINE, n, 3, OOM_UNITS_UTF16), 4);
+  /* past the end of the line: its end */
+  assert_int_equal(lsp_units_to_byte(LINE, n, 99, OOM_UNITS_UTF16), n);
+  assert_int_equal(lsp_units_to_byte(LINE, n, 99, OOM_UNITS_BYTES), n);
+  /* an invalid byte counts one unit, as oom_column_convert counts it */
+  static const char bad[] = "a\xff" "b";
+  assert_int_equal(lsp_units_to_byte(bad, 3, 2, OOM_UNITS_UTF16), 2);
+  assert_int_equal(oom_column_convert(bad, 3, 2, OOM_UNITS_UTF16), 2);
+}
+
+static void test_text_positions(void **state) {
+  (void)state;
+  buf b = {0};
+  buf_printf(&b, "x = 1\r\n%s\n\nlast", LINE);
+  lsp_text t;
+  lsp_text_init(&t, b.data, b.len);
+  assert_int_equal(lsp_text_line_count(&t), 4);
+  size_t n;
+  const char *l0 = lsp_text_line(&t, 0, &n);
+  assert_int_equal(n, 5); /* without the \r */
+  assert_memory_equal(l0, "x = 1", 5);
+  assert_null(lsp_text_line(&t, 4, &n));
+  size_t line1 = 7;
+  assert_int_equal(lsp_text_offset(&t, 1, 4, OOM_UNITS_UTF16), line1 + 8);     /* after the emoji */
+  assert_int_equal(lsp_text_offset(&t, 0, 99, OOM_UNITS_UTF16), 5);            /* before the \r\n */
+  assert_int_equal(lsp_text_offset(&t, 9, 0, OOM_UNITS_UTF16), b.len);         /* past the last line */
+  assert_int_equal(lsp_text_offset(&t, 3, 2, OOM_UNITS_CODEPOINTS), b.len - 2);
+  uint32_t line, ch;
+  lsp_text_position(&t, line1 + 11, OOM_UNITS_UTF16, &line, &ch); /* before z */
+  assert_int_equal(line, 1);
+  assert_int_equal(ch, 6);
+  lsp_text_position(&t, b.len, OOM_UNITS_UTF16, &line, &ch);
+  assert_int_equal(line, 3);
+  assert_int_equal(ch, 4);
+  /* edits keep the line index what a fresh index would be */
+  lsp_text_replace(&t, 2, line1 + 4, "\xe4\xb8\xad\n\n", 5); /* across lines, adding two */
+  lsp_text_replace(&t, 0, 0, "", 0);
+  lsp_text_replace(&t, t.len, t.len, "\n", 1);
+  lsp_text fresh;
+  lsp_text_init(&fresh, t.data, t.len);
+  assert_int_equal(t.lines.len, fresh.lines.len);
+  assert_memory_equal(t.lines.items, fresh.lines.items, t.lines.len * sizeof *t.lines.items);
+  lsp_text_free(&fresh);
+  lsp_text_free(&t);
+  buf_free(&b);
+}
+
+/* ---- incremental edits against a fresh document ---- */
+
+static const char TRAIN[] =
+  "import torch\n"
+  "# 训练 — training 😀 loop\n"
+  "model = torch.nn.DataParallel(net)\n"
+  "total = 0\n"
+  "for x, y in loader:\n"
+  "    loss = criterion(model(x), y)  # é\xcc\x81\n"
+  "    loss.backward()\n"
+  "    optimizer.step()\n"
+  "    total += loss\n"
+  "    torch.cuda.empty_cache()\n";
+
+/* Diagnostics as text: code, byte range, message; for comparison. */
+static void describe(const oom_document *doc, buf *out) {
+  buf_clear(out);
+  for (size_t i = 0; i < oom_document_diagnostic_count(doc); i++) {
+    const oom_diagnostic *d = oom_document_diagnostic(doc, i);
+    buf_printf(out, "%s %u-%u %s\n", oom_diagnostic_code(d), oom_diagnostic_start(d).byte, oom_diagnostic_end(d).byte,
+               oom_diagnostic_message(d));
+  }
+}
+
+typedef struct {
+  uint32_t l0, c0, l1, c1; /* in UTF-16 units */
+  const char *text;
+} lsp_change;
+
+static void apply_change(lsp_text *t, oom_document *doc, const lsp_change *c) {
+  size_t s = lsp_text_offset(t, c->l0, c->c0, OOM_UNITS_UTF16);
+  size_t e = lsp_text_offset(t, c->l1, c->c1, OOM_UNITS_UTF16);
+  lsp_text_replace(t, s, e, c->text, strlen(c->text));
+  assert_int_equal(oom_document_edit(doc, s, e, c->text, strlen(c->text)), 0);
+}
+
+static void check_same_as_fresh(const lsp_text *t, oom_document *doc, oom_worker *w) {
+  size_t len;
+  const char *text = oom_document_text(doc, &len);
+  assert_int_equal(len, t->len);
+  assert_memory_equal(text, t->data, len);
+  oom_document_lint(doc, w);
+  oom_document *fresh = oom_document_new("fresh.py", t->data, t->len);
+  oom_document_lint(fresh, w);
+  buf a = {0}, b = {0};
+  describe(doc, &a);
+  describe(fresh, &b);
+  assert_string_equal(buf_str(&a), buf_str(&b));
+  oom_document_free(fresh);
+  buf_free(&a);
+  buf_free(&b);
+}
+
+static void test_incremental_edits_equal_fresh(void **state) {
+  (void)state;
+  oom_linter *linter = oom_linter_new(NULL, NULL);
+  assert_non_null(linter);
+  oom_worker *w = oom_worker_new(linter);
+  lsp_text t;
+  lsp_text_init(&t, TRAIN, sizeof TRAIN - 1);
+  oom_document *doc = oom_document_new("t.py", TRAIN, sizeof TRAIN - 1);
+  oom_document_lint(doc, w);
+  assert_true(oom_document_diagnostic_count(doc) > 0);
+  static const lsp_change script[] = {
+    {1, 2, 1, 4, "訓練"},                        /* CJK for CJK, after the `# ` */
+    {1, 16, 1, 18, "🙂🙂"},                      /* an emoji (two units) for two emoji */
+    {8, 13, 8, 17, "loss.item()"},               /* `total += loss` -> `.item()`: OOM101 goes */
+    {5, 39, 5, 39, "\xcc\x81"},                  /* another combining mark after é + U+0301 */
+    {2, 0, 3, 0, ""},                            /* a whole line out (DataParallel) */
+    {8, 0, 8, 0, "    total += loss\n"},         /* and a new accumulation back in */
+    {0, 0, 0, 0, "import gc\n"},
+  };
+  for (size_t i = 0; i < sizeof script / sizeof *script; i++) {
+    apply_change(&t, doc, &script[i]);
+    if (i % 2) check_same_as_fresh(&t, doc, w); /* relint after some edits only: queued edits too */
+  }
+  check_same_as_fresh(&t, doc, w);
+  /* a pseudo-random walk of one-character edits, ASCII and not */
+  static const char *const pieces[] = {"x", " ", "\n", "\xe4\xb8\xad", "\xf0\x9f\x98\x80", "(", ")", ":", "#", ""};
+  uint32_t seed = 12345;
+  for (int i = 0; i < 300; i++) {
+    seed = seed * 1103515245u + 12345u;
+    uint32_t line = (seed >> 8) % (uint32_t)lsp_text_line_count(&t);
+    size_t n;
+    const char *l = lsp_text_line(&t, line, &n);
+    uint32_t units = oom_column_convert(l, n, (uint32_t)n, OOM_UNITS_UTF16);
+    uint32_t c0 = units ? (seed >> 16) % (units + 1) : 0;
+    uint32_t c1 = c0 + ((seed >> 4) % 3 == 0 && c0 < units ? 1 : 0);
+    lsp_change c = {line, c0, line, c1, pieces[(seed >> 20) % 10]};
+    apply_change(&t, doc, &c);
+    if (i % 25 == 0) check_same_as_fresh(&t, doc, w);
+  }
+  check_same_as_fresh(&t, doc, w);
+  oom_document_free(doc);
+  lsp_text_free(&t);
+  oom_worker_free(w);
+  oom_linter_free(linter);
+}
+
+/* ---- noqa comments, URIs ---- */
+
+static void test_noqa_scan(void **state) {
+  (void)state;
+  lsp_noqa q;
+  const char *s = "x = \"# noqa\"  # noqa: OOM101, oom5";
+  lsp_noqa_scan(s, strlen(s), &q);
+  assert_true(q.found);
+  assert_false(q.blanket);
+  assert_int_equal(q.comment, 14);
+  assert_int_equal(q.ncodes, 2);
+  assert_int_equal(q.codes_end, strlen(s));
+  s = "y = 1  # keep  # NOQA";
+  lsp_noqa_scan(s, strlen(s), &q);
+  assert_true(q.found && q.blanket);
+  s = "# oomlint: noqa";
+  lsp_noqa_scan(s, strlen(s), &q);
+  assert_false(q.found);
+  s = "z = '''doc # noqa";
+  lsp_noqa_scan(s, strlen(s), &q);
+  assert_false(q.found);
+  assert_true(q.open_string);
+  s = "w = a + \\";
+  lsp_noqa_scan(s, strlen(s), &q);
+  assert_true(q.open_string);
+  s = "v = 'it\\'s'";
+  lsp_noqa_scan(s, strlen(s), &q);
+  assert_false(q.open_string);
+  assert_int_equal(q.comment, strlen(s));
+}
+
+static void test_uri_to_path(void **state) {
+  (void)state;
+  char *p = lsp_uri_to_path("file:///home/a%20b/%E8%A8%93.py");
+  assert_string_equal(p, "/home/a b/\xe8\xa8\x93.py");
+  free(p);
+  p = lsp_uri_to_path("file://host/srv/x.py");
+  assert_string_equal(p, "/srv/x.py");
+  free(p);
+  p = lsp_uri_to_path("untitled:Untitled-1");
+  assert_string_equal(p, "untitled:Untitled-1");
+  free(p);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_reads_messages_byte_by_byte),
+    cmocka_unit_test(test_recovers_from_malformed_headers),
+    cmocka_unit_test(test_wrong_content_length),
+    cmocka_unit_test(test_invalid_json_and_utf8),
+    cmocka_unit_test(test_huge_message_is_skipped_with_its_id),
+    cmocka_unit_test(test_eof_inside_header),
+    cmocka_unit_test(test_writer_frames),
+    cmocka_unit_test(test_units_to_bytes_and_back),
+    cmocka_unit_test(test_text_positions),
+    cmocka_unit_test(test_incremental_edits_equal_fresh),
+    cmocka_unit_test(test_noqa_scan),
+    cmocka_unit_test(test_uri_to_path),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
