@@ -76,7 +76,36 @@
   function: (attribute
     object: (_) @container
     attribute: (identifier) @method)
-  arguments: (argument_list . (_) @value .)) @report
+  arguments: (argument_list
+    .
+    [(identifier) (call) (attribute) (subscript) (binary_operator)
+     (unary_operator) (parenthesized_expression) (conditional_expression)] @value
+    .)) @report
+  (#eq? @method "append")
+  (#oom-in-loop? @report)
+  (#oom-not-in-no-grad? @report)
+  (#oom-outlives-iteration? @container)
+  (#oom-graph? @value))
+
+; xs.append((v, ...)), xs.append([v, ...]), xs.append({"k": v}): each stored
+; element is reported, so that its fix detaches the element, not the container
+((call
+  function: (attribute
+    object: (_) @container
+    attribute: (identifier) @method)
+  arguments: (argument_list
+    .
+    [(tuple
+       [(identifier) (call) (attribute) (subscript) (binary_operator)
+        (unary_operator) (parenthesized_expression) (conditional_expression)] @value @report)
+     (list
+       [(identifier) (call) (attribute) (subscript) (binary_operator)
+        (unary_operator) (parenthesized_expression) (conditional_expression)] @value @report)
+     (dictionary
+       (pair
+         value: [(identifier) (call) (attribute) (subscript) (binary_operator)
+                 (unary_operator) (parenthesized_expression) (conditional_expression)] @value @report))]
+    .))
   (#eq? @method "append")
   (#oom-in-loop? @report)
   (#oom-not-in-no-grad? @report)
@@ -88,7 +117,15 @@
   function: (attribute
     object: (_) @container
     attribute: (identifier) @method)
-  arguments: (argument_list . [(list (_) @value @report) (tuple (_) @value @report)] .))
+  arguments: (argument_list
+    .
+    [(list
+       [(identifier) (call) (attribute) (subscript) (binary_operator)
+        (unary_operator) (parenthesized_expression) (conditional_expression)] @value @report)
+     (tuple
+       [(identifier) (call) (attribute) (subscript) (binary_operator)
+        (unary_operator) (parenthesized_expression) (conditional_expression)] @value @report)]
+    .))
   (#eq? @method "extend")
   (#oom-in-loop? @report)
   (#oom-not-in-no-grad? @report)
@@ -99,7 +136,12 @@
 ((augmented_assignment
   left: (_) @container
   operator: "+="
-  right: [(list (_) @value @report) (tuple (_) @value @report)])
+  right: [(list
+            [(identifier) (call) (attribute) (subscript) (binary_operator)
+             (unary_operator) (parenthesized_expression) (conditional_expression)] @value @report)
+          (tuple
+            [(identifier) (call) (attribute) (subscript) (binary_operator)
+             (unary_operator) (parenthesized_expression) (conditional_expression)] @value @report)])
   (#oom-in-loop? @report)
   (#oom-not-in-no-grad? @report)
   (#oom-outlives-iteration? @container)

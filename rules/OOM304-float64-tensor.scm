@@ -1,7 +1,7 @@
 ; code: OOM304
 ; name: float64-tensor
 ; severity: warning
-; message: `{report}` makes float64 tensors on the training path: twice the memory of float32 and far slower on GPUs; use float32 (`.float()`, `dtype=torch.float32`)
+; message: `{report}` makes float64 tensors on the training path: twice the memory of float32 and much slower on GPUs; use float32 (`.float()`, `dtype=torch.float32`)
 ; fix: unsafe: Use float32 instead of float64
 ; edit: replace @old float
 ; doc:
@@ -30,8 +30,8 @@
 ;   PyTorch's default floating-point type is float32. A float64 tensor takes
 ;   eight bytes per element instead of four, so a dataset, a batch or a
 ;   model in float64 needs twice the memory, and every activation computed
-;   from it is float64 too. Consumer and most data-center GPUs also run
-;   float64 arithmetic many times slower than float32.
+;   from it is float64 too. GPUs also run float64 arithmetic much slower
+;   than float32, consumer cards by a factor of 32 or more.
 ;
 ;   The float64 usually arrives unnoticed: NumPy creates float64 arrays by
 ;   default, and `torch.from_numpy` / `torch.tensor` keep the array's dtype.

@@ -53,14 +53,14 @@
 ;       def __init__(self, path):
 ;           frame = pd.read_json(path)
 ;           # one array object per column instead of one object per sample
-;           self.files = frame["file"].to_numpy(dtype=np.bytes_)
-;           self.captions = frame["caption"].to_numpy(dtype=np.bytes_)
+;           self.files = frame["file"].to_numpy(dtype=np.str_)
+;           self.captions = frame["caption"].to_numpy(dtype=np.str_)
 ;
 ;       def __len__(self):
 ;           return len(self.files)
 ;
 ;       def __getitem__(self, i):
-;           return load_image(self.files[i].decode()), self.captions[i].decode()
+;           return load_image(str(self.files[i])), str(self.captions[i])
 ;   ```
 ;
 ;   ## Fix safety

@@ -32,9 +32,9 @@
 ;   whose gradients overflowed.
 ;
 ;   bfloat16 has the exponent range of float32, so its gradients do not
-;   underflow. A `GradScaler` with bfloat16 autocast only adds work per step
-;   and an extra copy of state, and suggests the dtype is not what the
-;   author believes.
+;   underflow. A `GradScaler` with bfloat16 autocast only adds work to every
+;   step (scaling, unscaling and an overflow check of every gradient), and
+;   suggests the dtype is not what the author believes.
 ;
 ;   ## Example
 ;   ```python

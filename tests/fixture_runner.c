@@ -3,9 +3,12 @@
  * checks the inline expectations: every `# expect: OOMnnn[, ...]` comment must
  * be met by that diagnostic starting on that line, and every diagnostic of the
  * folder's code, of OOM000, or of a code some expectation in the file names,
- * must be expected. `fixture_runner --registry DIR` checks that every rule has
- * a doc with Ruff's headings and a fixture folder with both flagging
- * (`flags_*.py`) and clean (`ok_*.py`) files, and every folder has a rule. */
+ * must be expected. A first line `# oomlint-options: --gpu-memory 24GiB
+ * --max-batch-size 256` lints that file with those options (the budget
+ * rules OOM601/OOM301 are silent without). `fixture_runner --registry DIR`
+ * checks that every rule has a doc with Ruff's headings and a fixture folder
+ * with both flagging (`flags_*.py`) and clean (`ok_*.py`) files, and every
+ * folder has a rule. */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -7,6 +7,7 @@
 #include "emit/emit.h"
 #include "util/alloc.h"
 #include "util/buf.h"
+#include "util/utf8.h"
 
 #define C_RESET "\033[0m"
 #define C_BOLD "\033[1m"
@@ -120,10 +121,23 @@ static void emit_full(emitter *e, const oom_document *doc, const oom_diagnostic 
   put_line(out, line, llen);
   fputc('\n', out);
   fprintf(out, "%s%*s |%s ", paint(e, C_BLUE), w, "", paint(e, C_RESET));
-  /* the underline keeps the line's tabs so it stays aligned */
-  for (uint32_t i = 0; i < s.column && i < llen; i++) fputc(line[i] == '\t' ? '\t' : ' ', out);
+  /* the underline keeps the line's tabs and the width of wide characters, so
+   * it stays under what it marks */
+  for (uint32_t i = 0; i < s.column && i < llen;) {
+    if (line[i] == '\t') {
+      fputc('\t', out);
+      i++;
+      continue;
+    }
+    /* one character at a time: its display width in spaces */
+    uint32_t next = i + 1;
+    while (next < llen && next < s.column && ((unsigned char)line[next] & 0xC0) == 0x80) next++;
+    uint32_t cw = utf8_display_width(line + i, next - i, next - i);
+    for (uint32_t k = 0; k < cw; k++) fputc(' ', out);
+    i = next;
+  }
   uint32_t end_col = en.row == s.row ? en.column : (uint32_t)llen;
-  uint32_t width = oom_column_convert(line, llen, end_col, OOM_UNITS_CODEPOINTS) - col;
+  uint32_t width = utf8_display_width(line, llen, end_col) - utf8_display_width(line, llen, s.column);
   if (width == 0) width = 1;
   fputs(paint(e, severity_color(oom_diagnostic_severity(d))), out);
   for (uint32_t i = 0; i < width; i++) fputc('^', out);

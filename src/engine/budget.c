@@ -78,14 +78,14 @@ static oom_fix *display_fix(oom_document *doc, const char *title) {
 static void report_model(const oom_linter *linter, oom_document *doc, const oom_rule *rule, const estimate_model *m,
                          arena *a) {
   int64_t budget = (int64_t)linter->gpu_memory;
-  if (m->total_bytes <= budget) return;
+  if (m->total_bytes <= budget || !m->built) return;
   char b1[32], b2[32], b3[32], b4[32], b5[32], b6[32], count[32];
   buf msg = {0};
-  buf_printf(&msg, "`%s` (%s, %s parameters) needs about %s to train: weights %s (%s) + gradients %s + ", m->name,
-             m->klass, estimate_count(m->parameters, count, sizeof count), estimate_bytes(m->total_bytes, b1, sizeof b1),
-             estimate_bytes(m->weights_bytes, b2, sizeof b2), m->dtype, estimate_bytes(m->gradients_bytes, b3, sizeof b3));
-  buf_printf(&msg, "%s state %s", m->optimizer ? m->optimizer : "optimizer (none found)",
-             estimate_bytes(m->optimizer_bytes, b4, sizeof b4));
+  buf_printf(&msg, "`%s` (%s, %s parameters) needs about %s to train: weights %s (%s)", m->name, m->klass,
+             estimate_count(m->parameters, count, sizeof count), estimate_bytes(m->total_bytes, b1, sizeof b1),
+             estimate_bytes(m->weights_bytes, b2, sizeof b2), m->dtype);
+  if (m->gradients_bytes) buf_printf(&msg, " + gradients %s", estimate_bytes(m->gradients_bytes, b3, sizeof b3));
+  if (m->optimizer) buf_printf(&msg, " + %s state %s", m->optimizer, estimate_bytes(m->optimizer_bytes, b4, sizeof b4));
   if (m->input_bytes > 0) buf_printf(&msg, " + input batch %s", estimate_bytes(m->input_bytes, b5, sizeof b5));
   buf_printf(&msg, ", over the %s budget; activations come on top", estimate_bytes(budget, b6, sizeof b6));
   if (m->nunknown) buf_puts(&msg, " (a lower bound: `oomlint estimate` lists what is not counted)");

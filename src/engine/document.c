@@ -122,6 +122,7 @@ static void report_syntax(const oom_linter *linter, oom_document *doc, TSNode ro
   const char *nul = memchr(doc->text, '\0', doc->length);
   size_t bad = utf8_first_invalid(doc->text, doc->length);
   TSNode err;
+  const char *what = NULL;
   if (nul) {
     s = (uint32_t)(nul - doc->text);
     e = s + 1;
@@ -131,6 +132,12 @@ static void report_syntax(const oom_linter *linter, oom_document *doc, TSNode ro
     e = s + 1;
     buf_printf(&msg, "invalid UTF-8 (byte 0x%02x); Python reads source files as UTF-8",
                (unsigned char)doc->text[bad]);
+  } else if (parse_first_indent_error(root, doc->text, &s, &what) &&
+             (!parse_first_error(root, &err) || s < ts_node_start_byte(err))) {
+    /* to the end of the statement's first line */
+    e = s;
+    while (e < doc->length && doc->text[e] != '\n' && doc->text[e] != '\r') e++;
+    buf_printf(&msg, "%s; the rest of the file is still checked", what);
   } else if (parse_first_error(root, &err)) {
     s = ts_node_start_byte(err);
     e = ts_node_end_byte(err);

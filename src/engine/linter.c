@@ -337,6 +337,10 @@ oom_linter *oom_linter_new(const oom_options *options, char **error) {
   for (size_t i = 0; i < self->rules.len; i++) {
     oom_rule *r = self->rules.items[i];
     self->enabled[i] = options_code_enabled(options, r->code);
+    /* as Ruff: a syntax error is reported whatever the selection, unless
+     * its code is ignored by name or prefix */
+    if (!strcmp(r->code, "OOM000"))
+      self->enabled[i] = best_match(options->ignore.items, options->ignore.len, r->code) < 0;
     if (!strcmp(r->code, "OOM000")) self->syntax_rule = r;
     if (!strcmp(r->code, "OOM001")) self->unused_noqa_rule = r;
   }

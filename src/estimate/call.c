@@ -423,7 +423,15 @@ static value *builtin_call(interp *st, const char *name, args *a) {
     if (!x) return v_bool(st, false);
     return v_truth(x, &t) ? v_bool(st, t) : (x->kind == V_UNKNOWN ? x : v_unknown(st, "bool() of a %s", v_kind_name(x)));
   }
-  if (!strcmp(name, "str")) return x && x->kind == V_STR ? x : v_unknown(st, "str() of a value");
+  if (!strcmp(name, "str")) {
+    if (!x) return v_str(st, "", 0);
+    if (x->kind == V_STR) return x;
+    buf b = {0};
+    if (x->kind == V_INT || x->kind == V_BOOL || x->kind == V_NONE || x->kind == V_FLOAT) v_render(x, &b);
+    value *r = b.len ? v_str(st, st_strdup(st, b.data, b.len), (uint32_t)b.len) : v_unknown(st, "str() of a %s", v_kind_name(x));
+    buf_free(&b);
+    return r;
+  }
   if (!strcmp(name, "list") || !strcmp(name, "tuple") || !strcmp(name, "set") || !strcmp(name, "frozenset") ||
       !strcmp(name, "sorted") || !strcmp(name, "reversed")) {
     vkind k = !strcmp(name, "tuple") ? V_TUPLE : V_LIST;
@@ -457,6 +465,7 @@ static value *builtin_call(interp *st, const char *name, args *a) {
     } else if (x) {
       seq *items = v_iterate(st, x);
       if (!items) return v_unknown(st, "dict() of items that are not known");
+      if (items->items.len > EST_MAX_DICT) return v_unknown(st, "a dictionary too large to follow");
       for (uint32_t i = 0; i < items->items.len; i++) {
         value *p = items->items.items[i];
         if ((p->kind != V_TUPLE && p->kind != V_LIST) || p->u.seq->items.len != 2) return v_unknown(st, "dict() of items that are not pairs");
@@ -571,9 +580,10 @@ static value *builtin_call(interp *st, const char *name, args *a) {
   if (!strcmp(name, "setattr") && a->pos.len == 3) {
     value *n = a->pos.items[1];
     if (n->kind == V_STR) set_attr(st, a->pos.items[0], n->u.s.s, n->u.s.n, a->pos.items[2], a->node);
-    else if (a->pos.items[0]->kind == V_OBJECT) st_blocked(st, a->node, "setattr() with a name that is not known");
+    else if (a->pos.items[0]->kind == V_OBJECT) st_note(st, a->node, "%s: not counted", "setattr() with a name that is not known");
     return st->none;
   }
+  if (!strcmp(name, "vars") && x && x->kind == V_OBJECT) return get_attr(st, x, "__dict__", 8);
   if (!strcmp(name, "print")) return st->none;
   if (!strcmp(name, "iter")) return x ? x : v_unknown(st, "iter()");
   if (!strcmp(name, "next")) {
@@ -610,7 +620,7 @@ static value *list_method(interp *st, value *self, const char *name, args *a) {
   if (!strcmp(name, "extend") && x) {
     seq *items = v_iterate(st, x);
     if (!items) {
-      st_blocked(st, a->node, "a list is extended with items that are not known");
+      st_note(st, a->node, "%s: not counted", "a list is extended with items that are not known");
       return st->none;
     }
     uint32_t n = items->items.len;
@@ -706,7 +716,7 @@ static value *dict_method(interp *st, value *self, const char *name, args *a) {
   if (!strcmp(name, "update")) {
     if (x && x->kind == V_DICT)
       for (uint32_t i = 0; i < x->u.dict->keys.len; i++) dict_set(st, d, x->u.dict->keys.items[i], x->u.dict->vals.items[i]);
-    else if (x) st_blocked(st, a->node, "a dictionary is updated with entries that are not known");
+    else if (x) st_note(st, a->node, "%s: not counted", "a dictionary is updated with entries that are not known");
     for (uint32_t i = 0; i < a->kwnames.len; i++)
       dict_set(st, d, v_str(st, a->kwnames.items[i].s, a->kwnames.items[i].n), a->kwvals.items[i]);
     return st->none;

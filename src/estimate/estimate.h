@@ -34,6 +34,7 @@ typedef struct {
   int64_t weight_bits_total;
   int optimizer_state_bytes_per_param; /* -1 when the optimizer's state size is not known */
   bool sharded;        /* FSDP / DeepSpeed in the file */
+  bool built;          /* built by the file (not a class it only defines) */
   estimate_part *parts;
   uint32_t nparts;
   const char **unknown;

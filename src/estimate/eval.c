@@ -143,8 +143,40 @@ static int64_t floormod(int64_t a, int64_t b) {
 }
 
 
+/* elementwise arithmetic of tensors and numbers: NumPy broadcasting */
+static value *tensor_arith(interp *st, const char *op, value *l, value *r) {
+  const shape *a = l->kind == V_TENSOR ? l->u.tensor : l->kind == V_PARAM ? &l->u.param->sh : NULL;
+  const shape *b = r->kind == V_TENSOR ? r->u.tensor : r->kind == V_PARAM ? &r->u.param->sh : NULL;
+  double d;
+  if (!a && !v_as_num(l, &d)) return NULL;
+  if (!b && !v_as_num(r, &d)) return NULL;
+  if (!strcmp(op, "@") || !strcmp(op, "<<") || !strcmp(op, ">>")) return NULL;
+  const shape *big = !a ? b : !b ? a : (a->ndim >= b->ndim ? a : b);
+  const shape *small = big == a ? b : a;
+  if (big->ndim < 0 || (small && small->ndim < 0)) return v_unknown(st, "arithmetic on a tensor whose shape is not known");
+  shape *out = shape_new(st, big->ndim);
+  *out = *big;
+  for (int i = 0; small && i < small->ndim; i++) {
+    int bi = big->ndim - 1 - i, si = small->ndim - 1 - i;
+    int64_t x = big->dims[bi], y = small->dims[si];
+    if (x < 0 || y < 0) out->dims[bi] = (x == 1) ? y : (y == 1) ? x : -1;
+    else if (x == y || y == 1) out->dims[bi] = x;
+    else if (x == 1) out->dims[bi] = y;
+    else return v_unknown(st, "tensors whose shapes do not broadcast");
+  }
+  value *t = v_new(st, V_TENSOR);
+  t->u.tensor = out;
+  t->dim0 = l->kind == V_TENSOR ? l->dim0 : r->dim0;
+  return t;
+}
+
+
 value *eval_binary(interp *st, const char *op, value *l, value *r) {
   if (l->kind == V_UNKNOWN || r->kind == V_UNKNOWN) return unknown_of(st, l, r);
+  if (l->kind == V_TENSOR || r->kind == V_TENSOR || l->kind == V_PARAM || r->kind == V_PARAM) {
+    value *t = tensor_arith(st, op, l, r);
+    if (t) return t;
+  }
   int64_t a, b;
   if (v_as_int(l, &a) && v_as_int(r, &b)) {
     int64_t out;
@@ -323,16 +355,56 @@ static value *eval_comparison(interp *st, scope *sc, TSNode n) {
 
 /* ---- containers and comprehensions ---- */
 
+/* The named children of N, in order: a cursor keeps long literals linear. */
+typedef struct {
+  TSTreeCursor c;
+  bool started, done;
+} children;
+
+
+static children children_of(TSNode n) {
+  children it = {ts_tree_cursor_new(n), false, false};
+  return it;
+}
+
+
+static bool next_child(children *it, TSNode *out) {
+  for (;;) {
+    if (it->done) return false;
+    bool moved = it->started ? ts_tree_cursor_goto_next_sibling(&it->c) : ts_tree_cursor_goto_first_child(&it->c);
+    it->started = true;
+    if (!moved) {
+      it->done = true;
+      ts_tree_cursor_delete(&it->c);
+      return false;
+    }
+    TSNode x = ts_tree_cursor_current_node(&it->c);
+    if (ts_node_is_named(x) && !NODE_IS(x, "comment")) {
+      *out = x;
+      return true;
+    }
+  }
+}
+
+
+static void children_end(children *it) {
+  if (!it->done) ts_tree_cursor_delete(&it->c);
+  it->done = true;
+}
+
+
 static value *eval_sequence(interp *st, scope *sc, TSNode n, vkind kind) {
   value *v = v_list(st, kind);
-  uint32_t count = ts_node_named_child_count(n);
-  for (uint32_t i = 0; i < count; i++) {
-    TSNode x = ts_node_named_child(n, i);
-    if (NODE_IS(x, "comment")) continue;
+  children it = children_of(n);
+  TSNode x;
+  while (next_child(&it, &x)) {
     if (NODE_IS(x, "list_splat")) {
       value *inner = eval(st, sc, ts_node_named_child(x, 0));
       seq *items = v_iterate(st, inner);
-      if (!items) return inner->kind == V_UNKNOWN ? inner : v_unknown(st, "unpacks items that are not known");
+      if (!items) {
+        children_end(&it);
+        return inner->kind == V_UNKNOWN ? inner : v_unknown(st, "unpacks items that are not known");
+      }
       for (uint32_t k = 0; k < items->items.len; k++) avec_push(st->a, &v->u.seq->items, items->items.items[k]);
       continue;
     }
@@ -343,18 +415,26 @@ static value *eval_sequence(interp *st, scope *sc, TSNode n, vkind kind) {
 
 
 static value *eval_dictionary(interp *st, scope *sc, TSNode n) {
+  /* dictionaries look keys up one by one: a data table is not followed */
+  if (ts_node_named_child_count(n) > EST_MAX_DICT) return v_unknown(st, "a dictionary too large to follow");
   value *v = v_dict(st);
-  uint32_t count = ts_node_named_child_count(n);
-  for (uint32_t i = 0; i < count; i++) {
-    TSNode x = ts_node_named_child(n, i);
+  children it = children_of(n);
+  TSNode x;
+  while (next_child(&it, &x)) {
     if (NODE_IS(x, "pair")) {
       value *k = eval(st, sc, ts_node_child_by_field_name(x, "key", 3));
       value *val = eval(st, sc, ts_node_child_by_field_name(x, "value", 5));
-      if (k->kind == V_UNKNOWN) return v_unknown(st, "a dictionary with a key that is not known");
+      if (k->kind == V_UNKNOWN) {
+        children_end(&it);
+        return v_unknown(st, "a dictionary with a key that is not known");
+      }
       dict_set(st, v->u.dict, k, val);
     } else if (NODE_IS(x, "dictionary_splat")) {
       value *d = eval(st, sc, ts_node_named_child(x, 0));
-      if (d->kind != V_DICT) return d->kind == V_UNKNOWN ? d : v_unknown(st, "unpacks a dictionary that is not known");
+      if (d->kind != V_DICT) {
+        children_end(&it);
+        return d->kind == V_UNKNOWN ? d : v_unknown(st, "unpacks a dictionary that is not known");
+      }
       for (uint32_t k = 0; k < d->u.dict->keys.len; k++)
         dict_set(st, v->u.dict, d->u.dict->keys.items[k], d->u.dict->vals.items[k]);
     }
@@ -380,6 +460,7 @@ static void comp_run(interp *st, scope *sc, comp *c, uint32_t i) {
       value *k = eval(st, sc, ts_node_child_by_field_name(c->body, "key", 3));
       value *v = eval(st, sc, ts_node_child_by_field_name(c->body, "value", 5));
       if (k->kind == V_UNKNOWN) c->fail = k;
+      else if (c->out->u.dict->keys.len >= EST_MAX_DICT) c->fail = v_unknown(st, "a dictionary too large to follow");
       else dict_set(st, c->out->u.dict, k, v);
     } else {
       if (c->out->u.seq->items.len >= EST_MAX_ITER) c->fail = v_unknown(st, "a comprehension too long to follow");
@@ -529,11 +610,10 @@ static void eval_args(interp *st, scope *sc, TSNode an, args *a) {
     avec_push(st->a, &a->pos, eval(st, sc, an));
     return;
   }
-  uint32_t count = ts_node_named_child_count(an);
-  for (uint32_t i = 0; i < count; i++) {
-    TSNode x = ts_node_named_child(an, i);
+  children it = children_of(an);
+  TSNode x;
+  while (next_child(&it, &x)) {
     const char *type = ts_node_type(x);
-    if (!strcmp(type, "comment")) continue;
     if (!strcmp(type, "keyword_argument")) {
       TSNode name = ts_node_child_by_field_name(x, "name", 4);
       TSNode val = ts_node_child_by_field_name(x, "value", 5);
@@ -778,6 +858,12 @@ static value *object_attr(interp *st, value *v, const char *name, uint32_t n) {
   obj *o = v->u.obj;
   value *a = dict_get_str(o->attrs, name, n);
   if (a) return a;
+  if (n == 8 && !memcmp(name, "__dict__", 8) && o->kind != OBJ_MODULE) {
+    /* the instance's own attributes: updating it sets them */
+    value *d = v_new(st, V_DICT);
+    d->u.dict = o->attrs;
+    return d;
+  }
   if (o->klass) {
     klass *found = NULL;
     value *cv = class_attr(st, o->klass, name, n, &found);

@@ -108,6 +108,9 @@ static void set_item(interp *st, value *c, value *key, value *v, TSNode where) {
 }
 
 
+static void assign_target_at(interp *st, scope *sc, TSNode t, value *v);
+
+
 static void unpack(interp *st, scope *sc, TSNode target, value *v) {
   uint32_t count = ts_node_named_child_count(target);
   seq *items = v_iterate(st, v);
@@ -137,6 +140,14 @@ static void unpack(interp *st, scope *sc, TSNode target, value *v) {
 
 
 void assign_target(interp *st, scope *sc, TSNode t, value *v) {
+  if (st->depth >= EST_MAX_DEPTH) return;
+  st->depth++;
+  assign_target_at(st, sc, t, v);
+  st->depth--;
+}
+
+
+static void assign_target_at(interp *st, scope *sc, TSNode t, value *v) {
   const char *type = ts_node_type(t);
   if (!strcmp(type, "identifier")) {
     uint32_t n;
@@ -178,7 +189,8 @@ static void tentative_end(interp *st) {
 }
 
 
-static void unknown_targets(interp *st, scope *sc, TSNode t, value *u) {
+static void unknown_targets(interp *st, scope *sc, TSNode t, value *u, int depth) {
+  if (depth > 32) return;
   if (NODE_IS(t, "identifier")) {
     uint32_t n;
     const char *name = st_text(st, t, &n);
@@ -189,7 +201,7 @@ static void unknown_targets(interp *st, scope *sc, TSNode t, value *u) {
       NODE_IS(t, "tuple") || NODE_IS(t, "list") || NODE_IS(t, "parenthesized_expression") ||
       NODE_IS(t, "list_splat_pattern") || NODE_IS(t, "expression_list")) {
     uint32_t c = ts_node_named_child_count(t);
-    for (uint32_t i = 0; i < c; i++) unknown_targets(st, sc, ts_node_named_child(t, i), u);
+    for (uint32_t i = 0; i < c; i++) unknown_targets(st, sc, ts_node_named_child(t, i), u, depth + 1);
   }
 }
 
@@ -202,6 +214,7 @@ static void forget_assigned(interp *st, scope *sc, TSNode region, TSNode cond) {
                        st_line(st, cond));
   TSTreeCursor c = ts_tree_cursor_new(region);
   for (;;) {
+    if (!st_step(st)) break;
     TSNode x = ts_tree_cursor_current_node(&c);
     const char *type = ts_node_type(x);
     bool descend = true;
@@ -211,12 +224,12 @@ static void forget_assigned(interp *st, scope *sc, TSNode region, TSNode cond) {
       descend = false;
     } else if (!strcmp(type, "assignment") || !strcmp(type, "augmented_assignment") || !strcmp(type, "for_statement")) {
       TSNode left = ts_node_child_by_field_name(x, "left", 4);
-      if (!ts_node_is_null(left)) unknown_targets(st, sc, left, u);
+      if (!ts_node_is_null(left)) unknown_targets(st, sc, left, u, 0);
     } else if (!strcmp(type, "named_expression")) {
       TSNode name = ts_node_child_by_field_name(x, "name", 4);
-      if (!ts_node_is_null(name)) unknown_targets(st, sc, name, u);
+      if (!ts_node_is_null(name)) unknown_targets(st, sc, name, u, 0);
     } else if (!strcmp(type, "as_pattern_target")) {
-      if (ts_node_named_child_count(x)) unknown_targets(st, sc, ts_node_named_child(x, 0), u);
+      if (ts_node_named_child_count(x)) unknown_targets(st, sc, ts_node_named_child(x, 0), u, 0);
     }
     if (descend && ts_tree_cursor_goto_first_child(&c)) continue;
     bool done = false;
@@ -323,7 +336,14 @@ static flow exec_for(interp *st, scope *sc, TSNode n) {
   seq *items = v_iterate(st, it);
   if (items && items->items.len <= EST_MAX_ITER) {
     bool broke = false;
+    uint32_t modules = st->modules.len;
     for (uint32_t i = 0; i < items->items.len && i < EST_MAX_ITER; i++) {
+      /* a long loop that builds nothing (a training or rollout loop) is
+       * not followed to its end: what it binds is unknown afterwards */
+      if (i == EST_IDLE_ITER && st->modules.len == modules) {
+        forget_assigned(st, sc, n, right);
+        return FLOW_NORMAL;
+      }
       assign_target(st, sc, left, items->items.items[i]);
       flow fl = exec_block(st, sc, body);
       if (fl == FLOW_BREAK) {
@@ -351,12 +371,44 @@ static flow exec_for(interp *st, scope *sc, TSNode n) {
 }
 
 
+/* Whether BODY holds a `break` of its own loop (not of a nested one). */
+static bool breaks(TSNode body) {
+  TSTreeCursor c = ts_tree_cursor_new(body);
+  bool found = false;
+  for (;;) {
+    TSNode x = ts_tree_cursor_current_node(&c);
+    const char *type = ts_node_type(x);
+    bool descend = strcmp(type, "for_statement") && strcmp(type, "while_statement") &&
+                   strcmp(type, "function_definition") && strcmp(type, "class_definition");
+    if (!strcmp(type, "break_statement")) {
+      found = true;
+      break;
+    }
+    if ((descend || ts_node_eq(x, body)) && ts_tree_cursor_goto_first_child(&c)) continue;
+    bool done = false;
+    while (!ts_tree_cursor_goto_next_sibling(&c)) {
+      if (!ts_tree_cursor_goto_parent(&c) || ts_node_eq(ts_tree_cursor_current_node(&c), body)) {
+        done = true;
+        break;
+      }
+    }
+    if (done) break;
+  }
+  ts_tree_cursor_delete(&c);
+  return found;
+}
+
+
 static flow exec_while(interp *st, scope *sc, TSNode n) {
   TSNode cond = ts_node_child_by_field_name(n, "condition", 9);
   TSNode body = ts_node_child_by_field_name(n, "body", 4);
   TSNode alt = ts_node_child_by_field_name(n, "alternative", 11);
   if (ts_node_is_null(cond) || ts_node_is_null(body)) return FLOW_NORMAL;
-  for (long iter = 0; iter < EST_MAX_ITER; iter++) {
+  /* `while True:` without a break is a server or REPL loop: look at it once */
+  bool forever = !breaks(body);
+  uint32_t modules = st->modules.len;
+  for (long iter = 0; iter < EST_MAX_WHILE; iter++) {
+    if (iter == EST_IDLE_ITER && st->modules.len == modules) break;
     value *cv = eval(st, sc, cond);
     if (st->stopped) return FLOW_STOP;
     bool t;
@@ -366,6 +418,11 @@ static flow exec_while(interp *st, scope *sc, TSNode n) {
       return FLOW_NORMAL;
     }
     if (!t) return ts_node_is_null(alt) ? FLOW_NORMAL : exec_block(st, sc, block_of(alt));
+    if (forever && iter > 0) {
+      if (exec_tentative(st, sc, body) == FLOW_STOP) return FLOW_STOP;
+      forget_assigned(st, sc, n, cond);
+      return FLOW_NORMAL;
+    }
     flow fl = exec_block(st, sc, body);
     if (fl == FLOW_BREAK) return FLOW_NORMAL;
     if (fl == FLOW_RETURN || fl == FLOW_RAISE || fl == FLOW_STOP) return fl;
@@ -826,6 +883,9 @@ static flow exec_stmt(interp *st, scope *sc, TSNode n) {
 
 flow exec_block(interp *st, scope *sc, TSNode block) {
   if (ts_node_is_null(block)) return FLOW_NORMAL;
+  /* blocks nest as deep as the source does: a cap keeps the C stack small */
+  if (st->depth >= EST_MAX_DEPTH) return FLOW_NORMAL;
+  st->depth++;
   TSTreeCursor c = ts_tree_cursor_new(block);
   flow fl = FLOW_NORMAL;
   if (ts_tree_cursor_goto_first_child(&c)) {
@@ -837,5 +897,6 @@ flow exec_block(interp *st, scope *sc, TSNode block) {
     } while (ts_tree_cursor_goto_next_sibling(&c));
   }
   ts_tree_cursor_delete(&c);
+  st->depth--;
   return fl;
 }

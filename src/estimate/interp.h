@@ -23,10 +23,13 @@
 void avec__grow(arena *a, void **items, uint32_t *cap, size_t size);
 
 /* limits that keep a run short on any input */
-#define EST_MAX_STEPS 2000000L /* statements and expressions evaluated */
+#define EST_MAX_STEPS 500000L /* statements and expressions evaluated */
 #define EST_MAX_DEPTH 200      /* nested evaluation (calls, expressions) */
 #define EST_MAX_ITER 100000    /* iterations of one loop */
+#define EST_MAX_WHILE 10000    /* iterations of one while loop */
+#define EST_IDLE_ITER 1024     /* iterations followed while a loop builds nothing */
 #define EST_MAX_DIMS 8
+#define EST_MAX_DICT 4096      /* entries of a dictionary (lookups are linear) */
 
 typedef struct { const char *s; uint32_t n; } str;
 
@@ -121,6 +124,7 @@ struct obj {
   bool named;         /* bound to a variable name at some point */
   bool child;         /* registered in another module */
   bool name_global;   /* named at module level: the name a reader knows it by */
+  bool defined_only;  /* a class of the file built by the estimate with its defaults */
   const char *name;
   uint32_t birth;
   /* OBJ_OPTIMIZER */
@@ -241,6 +245,9 @@ uint32_t st_birth(interp *st);
 bool st_may_mutate(interp *st, uint32_t birth);
 /** Record that an undecided region wanted to change something. */
 void st_blocked(interp *st, TSNode where, const char *what);
+/** Record something not counted ("line N: " + FMT with DETAIL), about the
+ *  module being built, or the file. */
+void st_note(interp *st, TSNode where, const char *fmt, const char *detail);
 const char *st_text(interp *st, TSNode n, uint32_t *len);
 char *st_strdup(interp *st, const char *s, size_t n);
 uint32_t st_line(interp *st, TSNode n);

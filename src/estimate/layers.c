@@ -48,7 +48,8 @@ static void fail(ctx *c, const char *pname, const value *v) {
   const char *why = v && v->kind == V_UNKNOWN && v->why ? v->why : NULL;
   if (!v) buf_printf(&b, "line %u: %s: `%s` is not given", line, c->m->label, pname);
   else if (why) buf_printf(&b, "line %u: %s: `%s` is not known (%s)", line, c->m->label, pname, why);
-  else buf_printf(&b, "line %u: %s: `%s` is a %s, not a number", line, c->m->label, pname, v_kind_name(v));
+  else if (v->kind == V_INT) buf_printf(&b, "line %u: %s: `%s` is %lld, not a size", line, c->m->label, pname, (long long)v->u.i);
+  else buf_printf(&b, "line %u: %s: `%s` is %s, not a number", line, c->m->label, pname, v->kind == V_NONE ? "None" : v_kind_name(v));
   avec_push(st->a, &c->m->unknowns, st_strdup(st, b.data, b.len));
   buf_free(&b);
 }

@@ -340,7 +340,7 @@ value *torch_module_method(interp *st, value *self, obj *m, const char *name, ar
     for (uint32_t i = 0; !d && i < a->pos.len; i++)
       if (value_dtype(a->pos.items[i], &bits, &dtype)) d = a->pos.items[i];
     if (d && !value_dtype(d, &bits, &dtype)) {
-      st_blocked(st, a->node, "the model is moved to a dtype that is not known");
+      st_note(st, a->node, "%s: counted in its old dtype", "the model is moved to a dtype that is not known");
       bits = 0;
     }
   }
@@ -355,7 +355,7 @@ value *torch_module_method(interp *st, value *self, obj *m, const char *name, ar
     value *r = arg_get(a, 0, "requires_grad");
     bool t = true;
     if (r && !v_truth(r, &t)) {
-      st_blocked(st, a->node, "`requires_grad_` is given a value that is not known");
+      st_note(st, a->node, "%s: counted as trainable", "`requires_grad_` is given a value that is not known");
       return self;
     }
     change_all(st, m, 0, NULL, t, a->node);
@@ -378,7 +378,7 @@ value *torch_module_method(interp *st, value *self, obj *m, const char *name, ar
       a->pos.len == 2) {
     value *k = a->pos.items[0];
     if (k->kind == V_STR) set_attr(st, self, k->u.s.s, k->u.s.n, a->pos.items[1], a->node);
-    else st_blocked(st, a->node, "a layer is registered under a name that is not known");
+    else st_note(st, a->node, "%s: not counted", "a layer is registered under a name that is not known");
     return st->none;
   }
   if (!strcmp(name, "get_submodule") && x) {
@@ -389,7 +389,7 @@ value *torch_module_method(interp *st, value *self, obj *m, const char *name, ar
   if (!strcmp(name, "extend") && x) {
     seq *items = v_iterate(st, x);
     if (!items) {
-      st_blocked(st, a->node, "a container is extended with layers that are not known");
+      st_note(st, a->node, "%s: not counted", "a container is extended with layers that are not known");
       return st->none;
     }
     for (uint32_t i = 0; i < items->items.len; i++) container_add(st, m, items->items.items[i], a->node);
@@ -604,7 +604,8 @@ static int64_t tensor_bytes(const shape *sh) {
 }
 
 
-static bool add_tensor_input(interp *st, obj *m, value *v, int64_t *total) {
+static bool add_tensor_input(interp *st, obj *m, value *v, int64_t *total, int depth) {
+  if (depth > 8) return false;
   if (v->kind == V_TENSOR) {
     int64_t b = tensor_bytes(v->u.tensor);
     if (b < 0) return false;
@@ -629,12 +630,12 @@ static bool add_tensor_input(interp *st, obj *m, value *v, int64_t *total) {
   }
   if (v->kind == V_TUPLE || v->kind == V_LIST) {
     for (uint32_t i = 0; i < v->u.seq->items.len; i++)
-      if (!add_tensor_input(st, m, v->u.seq->items.items[i], total)) return false;
+      if (!add_tensor_input(st, m, v->u.seq->items.items[i], total, depth + 1)) return false;
     return v->u.seq->items.len > 0;
   }
   if (v->kind == V_DICT) {
     for (uint32_t i = 0; i < v->u.dict->vals.len; i++)
-      if (!add_tensor_input(st, m, v->u.dict->vals.items[i], total)) return false;
+      if (!add_tensor_input(st, m, v->u.dict->vals.items[i], total, depth + 1)) return false;
     return v->u.dict->vals.len > 0;
   }
   return false;
@@ -646,7 +647,7 @@ void module_record_input(interp *st, obj *m, args *a) {
   if (a->opaque) return;
   int64_t total = 0;
   bool ok = a->pos.len + a->kwvals.len > 0;
-  for (uint32_t i = 0; ok && i < a->pos.len; i++) ok = add_tensor_input(st, m, a->pos.items[i], &total);
-  for (uint32_t i = 0; ok && i < a->kwvals.len; i++) ok = add_tensor_input(st, m, a->kwvals.items[i], &total);
+  for (uint32_t i = 0; ok && i < a->pos.len; i++) ok = add_tensor_input(st, m, a->pos.items[i], &total, 0);
+  for (uint32_t i = 0; ok && i < a->kwvals.len; i++) ok = add_tensor_input(st, m, a->kwvals.items[i], &total, 0);
   if (ok && m->input_bytes < 0) m->input_bytes = total;
 }

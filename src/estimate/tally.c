@@ -121,7 +121,8 @@ static obj *find_optimizer(interp *st, obj *root, tally *t) {
 }
 
 
-static void fill_model(interp *st, obj *root, estimate_model *m, estimate_result *out) {
+/* Returns how many things about the model's own layers are not known. */
+static uint32_t fill_model(interp *st, obj *root, estimate_model *m, estimate_result *out) {
   tally t;
   memset(&t, 0, sizeof t);
   t.st = st;
@@ -134,6 +135,7 @@ static void fill_model(interp *st, obj *root, estimate_model *m, estimate_result
     m->start = ts_node_start_byte(root->site);
     m->end = ts_node_end_byte(root->site);
   }
+  m->built = !root->defined_only;
   m->parameters = t.count;
   m->trainable = t.trainable;
   m->dtype = t.mixed ? "mixed" : t.dtype ? t.dtype : st->default_dtype;
@@ -148,8 +150,11 @@ static void fill_model(interp *st, obj *root, estimate_model *m, estimate_result
     for (uint32_t k = 0; k < x->unknowns.len; k++) add_unknown(st, &unknown, x->unknowns.items[k]);
   }
   for (uint32_t i = 0; i < st->loose.len; i++)
-    if (!st->loose.items[i].module || holds_module(&t, st->loose.items[i].module))
+    if (st->loose.items[i].module && holds_module(&t, st->loose.items[i].module))
       add_unknown(st, &unknown, st->loose.items[i].text);
+  uint32_t own = unknown.len;
+  for (uint32_t i = 0; i < st->loose.len; i++)
+    if (!st->loose.items[i].module) add_unknown(st, &unknown, st->loose.items[i].text);
   for (uint32_t i = 0; i < st->ties.len; i++)
     if (holds_module(&t, st->ties.items[i].owner)) add_unknown(st, &notes, st->ties.items[i].text);
 
@@ -174,7 +179,7 @@ static void fill_model(interp *st, obj *root, estimate_model *m, estimate_result
       add_unknown(st, &unknown, st_strdup(st, b.data, b.len));
       buf_free(&b);
     }
-  } else if (trains) {
+  } else if (trains && t.trainable) {
     add_unknown(st, &unknown, "no optimizer of this model is found in this file: optimizer state not counted");
   }
   m->gradients_bytes = trains ? t.trainable_bytes : 0;
@@ -197,6 +202,7 @@ static void fill_model(interp *st, obj *root, estimate_model *m, estimate_result
   m->nunknown = unknown.len;
   m->notes = notes.items;
   m->nnotes = notes.len;
+  return own;
 }
 
 
@@ -224,7 +230,16 @@ static bool is_base(interp *st, const klass *k) {
  * parameter annotated with one; false when some parameter has neither. */
 static bool default_args(interp *st, klass *k, args *a, const char **missing) {
   value *init = class_attr(st, k, "__init__", 8, NULL);
-  if (!init) return true;
+  if (!init) {
+    /* `class Linear(nn.Linear): ...` takes nn.Linear's arguments */
+    for (uint32_t i = 0; i < k->bases.len; i++)
+      if (k->bases.items[i]->kind == V_EXTERN && !layer_is_free(k->bases.items[i]->u.ext) &&
+          strncmp(k->bases.items[i]->u.ext, "torch.nn.", 9) == 0 && strcmp(k->bases.items[i]->u.ext, "torch.nn.Module") != 0) {
+        *missing = "the layer's arguments";
+        return false;
+      }
+    return true;
+  }
   if (init->kind != V_FUNCTION) return false;
   TSNode params = ts_node_child_by_field_name(init->u.fn.node, "parameters", 10);
   uint32_t count = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params);
@@ -286,6 +301,7 @@ static void build_defined(interp *st, estimate_result *out, objlist *roots) {
     obj *o = m->u.obj;
     o->named = true;
     o->name = o->type;
+    o->defined_only = true;
     buf b = {0};
     buf_printf(&b, "%.*s is not built in this file: counted with its constructor's default arguments", (int)k->name.n,
                k->name.s);
@@ -367,9 +383,9 @@ void estimate_run(const facts *f, estimate_result *out) {
     estimate_model m;
     memset(&m, 0, sizeof m);
     out->nmodels = roots.len;
-    fill_model(&st, roots.items[i], &m, out);
+    uint32_t own = fill_model(&st, roots.items[i], &m, out);
     /* layers built for their own sake (a loss, an activation) are not models */
-    if (m.parameters == 0 && m.nunknown == 0) continue;
+    if (m.parameters == 0 && own == 0) continue;
     avec_push(st.a, &models, m);
   }
   out->models = models.items;

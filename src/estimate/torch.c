@@ -27,21 +27,7 @@ static bool is_module_value(const value *v) {
 }
 
 
-/* Something not counted, said about the module being built, or the file. */
-static void note(interp *st, TSNode where, const char *fmt, const char *detail) {
-  buf b = {0};
-  buf_printf(&b, "line %u: ", ts_node_is_null(where) ? 0 : st_line(st, where));
-  buf_printf(&b, fmt, detail);
-  const char *s = st_strdup(st, b.data, b.len);
-  buf_free(&b);
-  obj *m = st->building.len ? st->building.items[st->building.len - 1] : NULL;
-  if (m) {
-    avec_push(st->a, &m->unknowns, s);
-    return;
-  }
-  loose_note n = {s, NULL};
-  avec_push(st->a, &st->loose, n);
-}
+#define note st_note
 
 
 static const char *call_text(interp *st, TSNode n) {

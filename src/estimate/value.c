@@ -49,6 +49,22 @@ void st_blocked(interp *st, TSNode where, const char *what) {
 }
 
 
+void st_note(interp *st, TSNode where, const char *fmt, const char *detail) {
+  buf b = {0};
+  buf_printf(&b, "line %u: ", ts_node_is_null(where) ? 0 : st_line(st, where));
+  buf_printf(&b, fmt, detail);
+  const char *s = st_strdup(st, b.data, b.len);
+  buf_free(&b);
+  obj *m = st->building.len ? st->building.items[st->building.len - 1] : NULL;
+  if (m) {
+    avec_push(st->a, &m->unknowns, s);
+    return;
+  }
+  loose_note n = {s, NULL};
+  avec_push(st->a, &st->loose, n);
+}
+
+
 const char *st_text(interp *st, TSNode n, uint32_t *len) {
   uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
   if (e > st->len) e = (uint32_t)st->len;
@@ -260,8 +276,9 @@ bool v_is_str(const value *v, const char *s) {
 }
 
 
-int v_equal(const value *a, const value *b) {
+static int equal_at(const value *a, const value *b, int depth) {
   if (a == b && a->kind != V_UNKNOWN) return 1;
+  if (depth > 32) return -1;
   if (a->kind == V_UNKNOWN || b->kind == V_UNKNOWN) return -1;
   double x, y;
   if (v_as_num(a, &x) && v_as_num(b, &y)) return x == y;
@@ -275,7 +292,7 @@ int v_equal(const value *a, const value *b) {
   if ((a->kind == V_TUPLE || a->kind == V_LIST) && a->kind == b->kind) {
     if (a->u.seq->items.len != b->u.seq->items.len) return 0;
     for (uint32_t i = 0; i < a->u.seq->items.len; i++) {
-      int e = v_equal(a->u.seq->items.items[i], b->u.seq->items.items[i]);
+      int e = equal_at(a->u.seq->items.items[i], b->u.seq->items.items[i], depth + 1);
       if (e != 1) return e;
     }
     return 1;
@@ -289,6 +306,11 @@ int v_equal(const value *a, const value *b) {
     if (o == V_INT || o == V_FLOAT || o == V_BOOL || o == V_LIST || o == V_TUPLE || o == V_DICT) return 0;
   }
   return -1;
+}
+
+
+int v_equal(const value *a, const value *b) {
+  return equal_at(a, b, 0);
 }
 
 
@@ -347,7 +369,11 @@ bool dict_del_str(dict *d, const char *key, size_t n) {
 
 
 /* layer labels show evaluated arguments, so that a reader can redo the sum */
-void v_render(const value *v, buf *out) {
+static void render_at(const value *v, buf *out, int depth) {
+  if (depth > 4) {
+    buf_puts(out, "...");
+    return;
+  }
   switch (v->kind) {
   case V_NONE: buf_puts(out, "None"); return;
   case V_BOOL: buf_puts(out, v->u.b ? "True" : "False"); return;
@@ -370,7 +396,7 @@ void v_render(const value *v, buf *out) {
     uint32_t n = v->u.seq->items.len;
     for (uint32_t i = 0; i < n && i < 8; i++) {
       if (i) buf_puts(out, ", ");
-      v_render(v->u.seq->items.items[i], out);
+      render_at(v->u.seq->items.items[i], out, depth + 1);
     }
     if (n > 8) buf_puts(out, ", ...");
     if (v->kind == V_TUPLE && n == 1) buf_putc(out, ',');
@@ -387,6 +413,11 @@ void v_render(const value *v, buf *out) {
   case V_CLASS: buf_append(out, v->u.klass->name.s, v->u.klass->name.n); return;
   default: buf_putc(out, '?'); return;
   }
+}
+
+
+void v_render(const value *v, buf *out) {
+  render_at(v, out, 0);
 }
 
 

@@ -86,16 +86,16 @@ typedef struct {
 
 /** Lint TEXT (PATH names it in diagnostics) with WORKER and apply the fixes
  *  applicable at LEVEL in passes (at most FIX_MAX_PASSES), re-linting between
- *  passes. A pass whose text would have more ERROR/MISSING nodes than its
- *  input keeps only the fixes that do not add any; a fix that adds some on
+ *  passes. A pass whose text would have more syntax problems (see
+ *  fix_count_errors) than its input keeps only the fixes that add none; a fix that adds some on
  *  its own is dropped and listed in OUT->dropped. Free OUT with
  *  fix_result_free. */
 void fix_document(oom_worker *worker, const char *path, const char *text, size_t len, oom_applicability level,
                   fix_result *out);
 void fix_result_free(fix_result *self);
 
-/** The ERROR and MISSING nodes under ROOT (an iterative walk that enters
- *  only subtrees holding an error). */
+/** The syntax problems under ROOT: ERROR and MISSING nodes, and blocks with
+ *  no statement (which tree-sitter accepts and Python refuses). Iterative. */
 size_t fix_count_errors(TSNode root);
 
 /* ---- diffs ---- */

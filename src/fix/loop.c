@@ -50,10 +50,17 @@ static void record_drop(fix_result *out, fix_blocks *blocked, const oom_document
 }
 
 
-/* The pass as a whole would parse worse than its input: keep the fixes one
- * at a time, in order, as long as the text stays no worse. A fix that is
- * harmful on its own is dropped for good; one that only clashes with an
- * earlier fix waits for the next pass. Returns how many are kept. */
+typedef struct {
+  size_t lo, hi;
+} run; /* fixes [lo, hi) of a pass, tried together */
+
+
+/* The pass as a whole would parse worse than its input: keep the fixes in
+ * order, as long as the text stays no worse, trying them a run at a time and
+ * halving a run that fails (a few parses for a few bad fixes among many). A
+ * fix that is harmful on its own is dropped for good; one that only clashes
+ * with an earlier fix (two removals emptying one block) waits for the next
+ * pass. Returns how many are kept. */
 static size_t keep_harmless(oom_worker *w, const oom_document *doc, const fix_choices *ch, bool *keep, bool crlf,
                             size_t errors, fix_blocks *blocked, fix_result *out) {
   size_t len;
@@ -61,14 +68,30 @@ static size_t keep_harmless(oom_worker *w, const oom_document *doc, const fix_ch
   bool *alone = oom_xcalloc(ch->len ? ch->len : 1, sizeof *alone);
   memset(keep, 0, ch->len * sizeof *keep);
   size_t kept = 0;
-  for (size_t i = 0; i < ch->len; i++) {
-    if (ch->items[i].same_as != SIZE_MAX) continue;
-    keep[i] = true;
+  VEC(run) todo = {0};
+  run all = {0, ch->len};
+  vec_push(&todo, all);
+  while (todo.len) {
+    run r = todo.items[--todo.len];
+    size_t own = 0;
+    for (size_t i = r.lo; i < r.hi; i++)
+      if (ch->items[i].same_as == SIZE_MAX) keep[i] = true, own++;
+    if (!own) continue;
     if (render_errors(w, text, len, ch, keep, crlf) <= errors) {
-      kept++;
+      kept += own;
       continue;
     }
-    keep[i] = false;
+    for (size_t i = r.lo; i < r.hi; i++) keep[i] = false;
+    if (own > 1) {
+      /* the left half first: kept fixes stay in document order */
+      size_t mid = r.lo + (r.hi - r.lo) / 2;
+      run left = {r.lo, mid}, right = {mid, r.hi};
+      vec_push(&todo, right);
+      vec_push(&todo, left);
+      continue;
+    }
+    size_t i = r.lo;
+    while (ch->items[i].same_as != SIZE_MAX) i++;
     bool harmful = kept == 0; /* with nothing kept yet, that was the fix alone */
     if (!harmful) {
       alone[i] = true;
@@ -79,6 +102,7 @@ static size_t keep_harmless(oom_worker *w, const oom_document *doc, const fix_ch
     for (size_t k = i; k < ch->len; k++)
       if (k == i || ch->items[k].same_as == i) record_drop(out, blocked, doc, &ch->items[k]);
   }
+  vec_free(&todo);
   free(alone);
   return kept;
 }

@@ -19,4 +19,8 @@ TSTree *parse_source(TSParser *parser, const char *source, size_t length, TSTree
 /** The first ERROR or MISSING node in document order; false when none. */
 bool parse_first_error(TSNode root, TSNode *out);
 
+/** The first statement whose indentation CPython rejects (tree-sitter-python
+ *  accepts it): its byte offset in *POS and the error in *WHAT. */
+bool parse_first_indent_error(TSNode root, const char *text, uint32_t *pos, const char **what);
+
 #endif

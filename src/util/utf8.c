@@ -47,6 +47,8 @@ uint32_t oom_column_convert(const char *line, size_t length, uint32_t column, oo
   size_t end = column < length ? column : length;
   uint32_t out = 0;
   size_t i = 0;
+  /* a byte-order mark is not a column (only the first line can hold one) */
+  if (length >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF && end >= 3) i = 3;
   while (i < end) {
     int len = p[i] < 0x80 ? 1 : utf8_sequence_length(p + i, length - i);
     if (!len) len = 1;
@@ -73,4 +75,33 @@ void utf8_sanitize(const char *s, size_t n, buf *out) {
     run = ++i;
   }
   buf_append(out, s + run, n - run);
+}
+
+
+uint32_t utf8_display_width(const char *s, size_t length, size_t upto) {
+  const unsigned char *p = (const unsigned char *)s;
+  size_t end = upto < length ? upto : length, i = 0;
+  uint32_t w = 0;
+  if (length >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF && end >= 3) i = 3;
+  while (i < end) {
+    int len = p[i] < 0x80 ? 1 : utf8_sequence_length(p + i, length - i);
+    if (!len) {
+      w++;
+      i++;
+      continue;
+    }
+    uint32_t cp = p[i];
+    if (len > 1) {
+      cp = p[i] & (0x7F >> len);
+      for (int k = 1; k < len; k++) cp = (cp << 6) | (p[i + k] & 0x3F);
+    }
+    i += (size_t)len;
+    if (cp >= 0x300 && cp <= 0x36F) continue; /* combining marks take no column */
+    bool wide = (cp >= 0x1100 && cp <= 0x115F) || (cp >= 0x2E80 && cp <= 0xA4CF) || (cp >= 0xAC00 && cp <= 0xD7A3) ||
+                (cp >= 0xF900 && cp <= 0xFAFF) || (cp >= 0xFE30 && cp <= 0xFE4F) || (cp >= 0xFF00 && cp <= 0xFF60) ||
+                (cp >= 0xFFE0 && cp <= 0xFFE6) || (cp >= 0x1F300 && cp <= 0x1F64F) ||
+                (cp >= 0x1F900 && cp <= 0x1F9FF) || (cp >= 0x20000 && cp <= 0x3FFFD);
+    w += wide ? 2 : 1;
+  }
+  return w;
 }

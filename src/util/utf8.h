@@ -4,6 +4,7 @@
 #define OOM_UTIL_UTF8_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "util/buf.h"
@@ -15,5 +16,9 @@ size_t utf8_first_invalid(const char *s, size_t n);
 
 /** Append S to OUT with every invalid UTF-8 byte replaced by U+FFFD. */
 void utf8_sanitize(const char *s, size_t n, buf *out);
+
+/** Terminal columns the first UPTO bytes of S take: East Asian wide
+ *  characters and emoji two, combining marks none, the rest one. */
+uint32_t utf8_display_width(const char *s, size_t length, size_t upto);
 
 #endif

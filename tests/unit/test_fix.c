@@ -17,6 +17,7 @@
 
 #include "fix/fix.h"
 #include "oomlint/oomlint.h"
+#include "parse/parse.h"
 
 typedef struct {
   char dir[64];
@@ -265,6 +266,47 @@ static void test_breaking_fix_dropped(void **state) {
 }
 
 
+static void test_one_bad_fix_among_many(void **state) {
+  engine *e = *state;
+  /* the search for the bad fix halves runs of fixes: the good ones all stay */
+  buf src = {0}, want = {0};
+  for (int i = 0; i < 200; i++) {
+    buf_puts(&src, i == 137 ? "breakme()\n" : "same()\n");
+    buf_puts(&want, i == 137 ? "breakme()\n" : "same(x=1)\n");
+  }
+  fix_result r;
+  fix_to(e, src.data, OOM_FIX_SAFE, want.data, &r);
+  assert_int_equal(r.dropped.len, 1);
+  assert_int_equal(r.dropped.items[0].row, 138);
+  assert_int_equal(r.fixed, 2 * 199);
+  fix_result_free(&r);
+  buf_free(&src);
+  buf_free(&want);
+}
+
+
+static size_t problems(const char *src) {
+  TSParser *p = parse_parser_new(NULL);
+  TSTree *t = parse_source(p, src, strlen(src), NULL);
+  size_t n = fix_count_errors(ts_tree_root_node(t));
+  ts_tree_delete(t);
+  ts_parser_delete(p);
+  return n;
+}
+
+
+static void test_empty_blocks_count(void **state) {
+  (void)state;
+  /* tree-sitter accepts a block with no statement; Python does not */
+  assert_int_equal(problems("if x:\n    pass\n"), 0);
+  assert_int_equal(problems("if x:\n    # only a comment\n"), 1);
+  assert_int_equal(problems("for a in b:\n    if x:\n        # c\n    y = 1\n"), 1);
+  assert_int_equal(problems("def f():\n"), 1);
+  assert_int_equal(problems("f(\n"), 1);
+  assert_int_equal(problems(""), 0);
+}
+
+
 static void test_syntax_errors_counted(void **state) {
   engine *e = *state;
   /* a file that is already broken may be fixed as long as it gets no worse */
@@ -457,6 +499,8 @@ int main(void) {
     cmocka_unit_test(test_overlapping_fixes_take_two_passes),
     cmocka_unit_test(test_pass_bound),
     cmocka_unit_test(test_breaking_fix_dropped),
+    cmocka_unit_test(test_one_bad_fix_among_many),
+    cmocka_unit_test(test_empty_blocks_count),
     cmocka_unit_test(test_syntax_errors_counted),
     cmocka_unit_test(test_diff_equal),
     cmocka_unit_test(test_diff_one_hunk),
