@@ -2,7 +2,8 @@
 ; name: eval-without-no-grad
 ; severity: warning
 ; message: `{model}(...)` runs with autograd on where no backward pass follows: its activations are saved for nothing; run it under `torch.no_grad()` or `torch.inference_mode()`
-; fix: display: Run evaluation under `torch.no_grad()` (decorate the function with `@torch.no_grad()`)
+; fix: unsafe: Run evaluation under `torch.no_grad()` (decorate the function with `@torch.no_grad()`)
+; edit: add-decorator @evalcall @torch.no_grad()
 ; doc:
 ;   ## What it does
 ;   Finds calls of a model (a name bound to an `nn.Module`: built from a
@@ -75,16 +76,35 @@
 ;   more, but its tensors cannot be used in autograd later.
 ;
 ;   ## Fix safety
-;   There is no automatic fix: where the no-grad region should begin (a
-;   decorator on the function, or a `with` block around the loop) depends on
-;   the code around the call, and code that does need gradients there (an
-;   attack or an explanation method in another module) would break.
+;   When the whole function is an evaluation (it is named `evaluate`,
+;   `validate`, `test`, `predict`, ...) and never calls `.backward()`, the fix
+;   adds `@torch.no_grad()` above it. It is unsafe: code reached from that
+;   function that does need gradients (an attack or an explanation method in
+;   another module) would stop working. Elsewhere (a validation loop after
+;   `model.eval()` inside a training function) where the no-grad region
+;   should begin depends on the code around the call, so the fix is only
+;   described: wrap the loop in `with torch.no_grad():`.
 ;
 ;   ## References
 ;   - [torch.no_grad](https://pytorch.org/docs/stable/generated/torch.no_grad.html)
 ;   - [torch.inference_mode](https://pytorch.org/docs/stable/generated/torch.inference_mode.html)
 ;   - [Autograd mechanics: locally disabling gradient computation](https://pytorch.org/docs/stable/notes/autograd.html#locally-disabling-gradient-computation)
 ;   - [torch.nn.Module.eval](https://pytorch.org/docs/stable/generated/torch.nn.Module.html#torch.nn.Module.eval)
+
+; A function that is all evaluation (by its name) and never trains: the fix
+; decorates it.
+((call
+  function: (_) @model
+  arguments: (argument_list)) @report @evalcall
+  (#not-match? @model "\\.(eval|train|to|cuda|cpu|half|float|double|bfloat16|type|parameters|named_parameters|buffers|named_buffers|modules|named_modules|children|named_children|state_dict|load_state_dict|zero_grad|requires_grad_|apply|register_\\w+|generate|save_pretrained|get_\\w+|set_\\w+)$")
+  (#oom-file-imports? "torch(\\..*)?")
+  (#oom-not-file-imports? "(pytest|unittest|hypothesis)(\\..*)?")
+  (#oom-not-file-mentions? "LightningModule")
+  (#oom-not-file-calls? "torch\\.(autograd(\\.functional)?|func)\\.(grad|backward|vjp|jvp|jacobian|hessian|hvp|vhp|jacrev|jacfwd)")
+  (#oom-is-model? @model)
+  (#oom-in-eval-function? @report)
+  (#oom-not-function-trains? @report)
+  (#oom-not-in-no-grad? @report))
 
 ; An evaluation context (function or code after `model.eval()`) that never
 ; trains.

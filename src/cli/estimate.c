@@ -1,7 +1,5 @@
-/* This file contains `oomlint estimate PATH`: the static memory estimate of
- * the models a file builds, as a table a person can check by hand (every
- * layer with its file:line, arguments, repeat count and parameters; then the
- * bytes of training) or as JSON. Exit status 1 when a model is over the budget. */
+/* This file contains `oomlint estimate PATH`: the memory estimate as a table a person can check
+ * by hand, or as JSON; exit status 1 when a model is over the budget. */
 #include <inttypes.h>
 #include <jansson.h>
 #include <stdio.h>

@@ -1,7 +1,5 @@
-/* This file contains the two rules that need the static memory estimate
- * (src/estimate) rather than a query: OOM601 (a model's training memory over
- * the GPU budget, with the cheapest changes that fit) and OOM301 (a literal
- * batch size over max-batch-size or the budget), and the options they read. */
+/* This file contains the rules that need the memory estimate rather than a query: OOM601 (a model
+ * over the GPU budget) and OOM301 (a literal batch size over the limits), and their options. */
 #include <ctype.h>
 #include <inttypes.h>
 #include <math.h>

@@ -171,6 +171,57 @@ static bool append_clean(edit_vec *v, arena *a, TSNode n, const facts *model) {
 }
 
 
+/* The name this file imports the torch module under (`import torch`,
+ * `import torch as T`), or NULL. */
+static const char *torch_alias(const facts *model, uint32_t *len) {
+  for (size_t i = 0; i < model->bindings.len; i++) {
+    const facts_binding *b = &model->bindings.items[i];
+    if (b->kind == BINDING_IMPORT && b->qualname && !strcmp(b->qualname, "torch")) {
+      *len = b->name_len;
+      return b->name;
+    }
+  }
+  return NULL;
+}
+
+
+/* `@torch.no_grad()` above the function holding N, at its indentation, with
+ * `torch` spelled as the file imports it; above its other decorators, so it
+ * wraps what they return. Refused (display only) when the decorator is
+ * already there or the file does not import torch. */
+static bool add_decorator(edit_vec *v, arena *a, TSNode n, const char *text, const facts *model) {
+  int fn = facts_function_at(model, ts_node_start_byte(n));
+  if (fn < 0 || model->functions.items[fn].no_grad) return false;
+  TSNode def = model->functions.items[fn].node;
+  if (!ts_node_is_null(model->functions.items[fn].decorated)) def = model->functions.items[fn].decorated;
+  uint32_t alias_len;
+  const char *alias = torch_alias(model, &alias_len);
+  if (!alias) return false;
+  const char *src = model->source;
+  uint32_t at = ts_node_start_byte(def), ls = at;
+  while (ls > 0 && (src[ls - 1] == ' ' || src[ls - 1] == '\t')) ls--;
+  if (ls > 0 && src[ls - 1] != '\n' && src[ls - 1] != '\r') return false; /* not alone on its line */
+  bool crlf = false;
+  for (uint32_t k = at; k < model->length && src[k] != '\n'; k++) crlf = src[k] == '\r';
+  buf b = {0};
+  /* the text with `torch` replaced by the file's alias */
+  const char *t = text;
+  const char *hit = strstr(t, "torch");
+  if (hit) {
+    buf_append(&b, t, (size_t)(hit - t));
+    buf_append(&b, alias, alias_len);
+    buf_puts(&b, hit + 5);
+  } else {
+    buf_puts(&b, t);
+  }
+  buf_puts(&b, crlf ? "\r\n" : "\n");
+  buf_append(&b, src + ls, at - ls);
+  push(v, a, at, at, b.data, b.len);
+  buf_free(&b);
+  return true;
+}
+
+
 bool edits_build(const oom_rule *rule, const TSQueryMatch *m, const facts *model, arena *a, oom_edit **out,
                  size_t *count) {
   const char *source = model->source;
@@ -198,6 +249,7 @@ bool edits_build(const oom_rule *rule, const TSQueryMatch *m, const facts *model
     case EDIT_REMOVE_ARG: ok = remove_arg(&v, a, n, source, length); break;
     case EDIT_REMOVE_STATEMENT: ok = remove_statement(&v, a, n, source, length); break;
     case EDIT_APPEND_CLEAN: ok = append_clean(&v, a, n, model); break;
+    case EDIT_ADD_DECORATOR: ok = add_decorator(&v, a, n, text, model); break;
     }
   }
   if (ok && v.len > 1) {

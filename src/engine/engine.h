@@ -39,7 +39,8 @@ typedef enum {
   EDIT_PREPEND_ARG,
   EDIT_REMOVE_ARG,
   EDIT_REMOVE_STATEMENT,
-  EDIT_APPEND_CLEAN
+  EDIT_APPEND_CLEAN,
+  EDIT_ADD_DECORATOR
 } edit_op;
 
 typedef struct {
@@ -100,7 +101,8 @@ typedef enum {
   PRED_SLICED_IN_LOOP,
   PRED_NUMPY_FLOAT64,
   PRED_CAST_AFTER,
-  PRED_DERIVES
+  PRED_DERIVES,
+  PRED_IN_EVAL_FUNCTION
 } pred_kind;
 
 typedef struct {

@@ -67,6 +67,9 @@ static const struct {
   {"oom-in-training-loop", PRED_IN_TRAINING_LOOP, ARGS_CAPTURE, 0, 0,
    "`#oom-in-training-loop? @x`: `@x` is in a per-iteration loop whose body (or a function of this file it calls) "
    "calls `.backward()` or `optimizer.step()`"},
+  {"oom-in-eval-function", PRED_IN_EVAL_FUNCTION, ARGS_CAPTURE, 0, 0,
+   "`#oom-in-eval-function? @x`: the function holding `@x` is named as an evaluation (the names of "
+   "`oom-in-eval-context?`), so all of it is evaluation"},
   {"oom-in-eval-context", PRED_IN_EVAL_CONTEXT, ARGS_CAPTURE, 0, 0,
    "`#oom-in-eval-context? @x`: `@x` is in a function named `eval`, `evaluate`, `valid(ate)`, `validation`, `test`, "
    "`predict`, `infer(ence)` (optionally followed by `_...`) or ending in `_eval`, `_validation`, `_test`, or "
@@ -466,6 +469,8 @@ static bool eval(const predicate *p, const TSQueryMatch *m, pred_context *ctx) {
   }
   case PRED_IN_EVAL_CONTEXT:
     return facts_in_eval_context(ctx->model, pos);
+  case PRED_IN_EVAL_FUNCTION:
+    return facts_in_eval_function(ctx->model, pos);
   case PRED_IS_MODEL:
     return facts_is_model(ctx->model, n);
   case PRED_FUNCTION_TRAINS:

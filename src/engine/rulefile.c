@@ -82,6 +82,7 @@ static const struct {
   {"remove-arg", EDIT_REMOVE_ARG, false},
   {"remove-statement", EDIT_REMOVE_STATEMENT, false},
   {"append-clean", EDIT_APPEND_CLEAN, false},
+  {"add-decorator", EDIT_ADD_DECORATOR, true},
 };
 
 
@@ -94,7 +95,7 @@ static bool parse_edit(oom_rule *r, const char *value, const char *origin, size_
     if (strlen(EDIT_OPS[k].name) == oplen && !memcmp(EDIT_OPS[k].name, value, oplen)) break;
   if (k == sizeof EDIT_OPS / sizeof *EDIT_OPS)
     return fail(err, origin, line, "unknown edit (expected replace, insert-before, insert-after, append-arg, "
-                                   "prepend-arg, remove-arg, remove-statement or append-clean)", value);
+                                   "prepend-arg, remove-arg, remove-statement, append-clean or add-decorator)", value);
   const char *p = sp ? sp + 1 : value + oplen;
   while (*p == ' ') p++;
   if (*p != '@') return fail(err, origin, line, "an edit names its target capture with @", value);

@@ -1,6 +1,5 @@
-/* This file contains the advice of OOM601 (the cheapest changes that bring a
- * model's training memory under the budget, each with its saving) and the
- * number formats the estimate's tables use. */
+/* This file contains OOM601's advice (the cheapest changes that fit the budget, with their
+ * savings) and the number formats of the estimate's tables. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>

@@ -1,7 +1,5 @@
-/* This file contains calls in the estimate's interpreter: binding arguments
- * to a function's parameters (defaults, keywords, *args, **kwargs), running
- * it, making instances of the file's classes (dataclasses and config classes
- * included), the built-in functions, and methods of lists, dicts and strings. */
+/* This file contains calls: binding arguments (defaults, keywords, *args, **kwargs), instances of
+ * the file's classes (dataclass configs too), built-in functions and methods of lists, dicts, strings. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,5 @@
-/* The static memory estimate of one file: the models it builds, their exact
- * parameter counts, and the bytes their training needs (weights, gradients,
- * optimizer state, one input batch). Front ends: `oomlint estimate`, OOM601, OOM301. */
+/* The static memory estimate of one file: the models it builds, their exact parameter
+ * counts and the bytes training needs. Used by `oomlint estimate`, OOM601 and OOM301. */
 #ifndef OOM_ESTIMATE_ESTIMATE_H
 #define OOM_ESTIMATE_ESTIMATE_H
 

@@ -1,7 +1,5 @@
-/* This file contains the expressions of the estimate's interpreter: literals,
- * names, attributes, subscripts, operators, comprehensions and calls, and
- * attribute reads and writes on every kind of value (weight tying and
- * requires_grad are attribute writes). */
+/* This file contains the interpreter's expressions (literals, names, operators, comprehensions,
+ * calls) and attribute reads and writes, where weight tying and requires_grad happen. */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -994,10 +992,12 @@ void set_attr(interp *st, value *target, const char *name, uint32_t n, value *v,
       return;
     }
     if (o->kind == OBJ_MODULE && v->kind == V_PARAM && old && old->kind == V_PARAM && old->u.param != v->u.param) {
+      TSNode stmt = ts_node_is_null(where) ? where : ts_node_parent(where);
+      if (ts_node_is_null(stmt) || strcmp(ts_node_type(stmt), "assignment") != 0) stmt = where;
       uint32_t len;
-      const char *t = st_text(st, where, &len);
+      const char *t = st_text(st, stmt, &len);
       buf b = {0};
-      buf_printf(&b, "line %u: `%.*s` ties two parameters: counted once", st_line(st, where), len > 70 ? 70 : (int)len, t);
+      buf_printf(&b, "line %u: `%.*s` ties two parameters: counted once", st_line(st, where), len > 90 ? 90 : (int)len, t);
       tie_note tn = {o, st_strdup(st, b.data, b.len), st_line(st, where)};
       avec_push(st->a, &st->ties, tn);
       buf_free(&b);

@@ -1,8 +1,5 @@
-/* This file contains the statements of the estimate's interpreter: scopes,
- * assignment, if/for/while/try/with, definitions of functions and classes,
- * imports. A branch or loop whose condition is not known runs once as an
- * undecided region: it may not change anything older than itself, and the
- * names it binds are unknown afterwards. */
+/* This file contains the interpreter's statements; a branch or loop whose condition is not
+ * known runs once as an undecided region that changes nothing older than itself. */
 #include <string.h>
 
 #include "estimate/interp.h"

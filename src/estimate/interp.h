@@ -1,6 +1,5 @@
-/* The estimate's interpreter: a small evaluator of the Python a model file
- * is made of (constants, calls, classes, loops), whose values know nn layers,
- * parameters, optimizers and loaders. Internal to src/estimate. */
+/* The estimate's interpreter: a small evaluator of the Python model files are made of,
+ * whose values know nn layers, parameters, optimizers and loaders. Internal to src/estimate. */
 #ifndef OOM_ESTIMATE_INTERP_H
 #define OOM_ESTIMATE_INTERP_H
 

@@ -1,7 +1,5 @@
-/* This file contains the torch.nn layers the estimate counts, with PyTorch's
- * own parameter shapes: each layer's constructor signature (positional order
- * and defaults as in torch.nn) and the parameters it registers. A layer whose
- * arguments are not known is kept, uncounted, with the reason. */
+/* This file contains the torch.nn layers the estimate counts, each with PyTorch's signature and
+ * parameter shapes; a layer whose arguments are not known is kept uncounted, with the reason. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>

@@ -1,8 +1,5 @@
-/* This file contains what the estimate knows of nn.Module instances and
- * tensors: walking a module's registered parameters and submodules once each
- * (shared ones count once, as in PyTorch), their methods (.parameters(),
- * .to(dtype), .half(), .requires_grad_(), ModuleList.append ...), tensor
- * methods, deep copies, and the input batch a model is called with. */
+/* This file contains nn.Module instances and tensors: walking each registered parameter once,
+ * module and tensor methods, deep copies, and the input batch a model is called with. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

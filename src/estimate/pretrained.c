@@ -1,6 +1,5 @@
-/* This file contains the lookup in rules/pretrained.tsv, the table of
- * published parameter counts embedded into the binary: a checkpoint matches
- * by its whole name or by its last path component, ignoring case. */
+/* This file contains the lookup in rules/pretrained.tsv, the embedded table of published
+ * parameter counts: by whole name or last path component, ignoring case. */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>

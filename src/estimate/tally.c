@@ -1,7 +1,5 @@
-/* This file contains the estimate's entry point: run the file through the
- * interpreter, pick the models it builds (modules bound to a name that no
- * other module holds), and add up each one: parameters once each, the parts
- * they come from, bytes of weights, gradients, optimizer state and input. */
+/* This file contains the estimate's entry point: run the file, pick the models it builds,
+ * and add up parameters (once each), parts, and bytes of weights, gradients, state and input. */
 #include <string.h>
 
 #include "estimate/interp.h"

@@ -1,9 +1,5 @@
-/* This file contains the library calls the estimate understands: torch.nn
- * layers and containers, nn.Parameter, tensor factories, optimizers (torch,
- * bitsandbytes), DataLoader and datasets, pretrained checkpoints
- * (transformers, timm, torchvision), PEFT/LoRA, trainers, wrappers (DDP,
- * FSDP, torch.compile) and a few helpers (deepcopy, partial, field). Any
- * other call gives an unknown value that says what it was. */
+/* This file contains the library calls the estimate understands (torch, optimizers, data,
+ * pretrained checkpoints, PEFT, trainers, wrappers); any other call gives a described unknown. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>

@@ -1,6 +1,5 @@
-/* This file contains the values of the estimate's interpreter: constructors,
- * truth, equality, containers, rendering for layer labels, and the run's
- * bookkeeping of undecided regions (what they may not change). */
+/* This file contains the interpreter's values (constructors, truth, equality, containers,
+ * labels) and the bookkeeping of undecided regions: what they may not change. */
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>

@@ -119,6 +119,12 @@ static int mode_call(const facts *f, TSNode call) {
 }
 
 
+bool facts_in_eval_function(const facts *self, uint32_t pos) {
+  int fn = facts_function_at(self, pos);
+  return fn >= 0 && eval_name(self->functions.items[fn].name, self->functions.items[fn].name_len);
+}
+
+
 bool facts_in_eval_context(const facts *self, uint32_t pos) {
   int fn = facts_function_at(self, pos);
   for (int f = fn; f >= 0; f = self->functions.items[f].parent)

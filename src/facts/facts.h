@@ -179,6 +179,9 @@ facts_value facts_value_of(const facts *self, TSNode node);
 bool facts_is_model(const facts *self, TSNode node);
 /** Whether NODE names storage that outlives an iteration of its loop. */
 bool facts_outlives_iteration(const facts *self, TSNode node);
+/** Whether the function holding POS is named as an evaluation (`evaluate`,
+ *  `validate`, `test_step`...), so all of it is evaluation. */
+bool facts_in_eval_function(const facts *self, uint32_t pos);
 /** Whether POS is in an evaluation context (names, `model.eval()`). */
 bool facts_in_eval_context(const facts *self, uint32_t pos);
 /** Whether the function holding POS (module level: -1) calls .backward(). */

@@ -166,7 +166,10 @@ bool fix_diff(buf *out, const char *path, const char *old, size_t old_len, const
     at_a[i + 1] = at_a[i] + (ops.items[i] != '+');
     at_b[i + 1] = at_b[i] + (ops.items[i] != '-');
   }
-  buf_printf(out, "--- a/%s\n+++ b/%s\n", path, path);
+  /* git's a/ b/ prefixes (`patch -p1` applies them) for relative paths; an
+   * absolute path is printed as it is */
+  if (path[0] == '/') buf_printf(out, "--- %s\n+++ %s\n", path, path);
+  else buf_printf(out, "--- a/%s\n+++ b/%s\n", path, path);
   size_t i = 0;
   while (i < ops.len) {
     size_t c = i;

@@ -1,8 +1,5 @@
-/* Unit tests of the static memory estimate (src/estimate): exact parameter
- * counts of every layer type it knows, each counted by hand in a comment;
- * constants, defaults, dataclass configs and arithmetic; repetition, weight
- * tying and freezing; dtypes, optimizers and input batches; the pretrained
- * table; unknowns; the advice and formats; and OOM601/OOM301 end to end. */
+/* Unit tests of the memory estimate: exact counts of every layer type (counted by hand in the
+ * comments), constants, repetition, tying, freezing, bytes, pretrained, unknowns, OOM601/OOM301. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
