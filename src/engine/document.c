@@ -185,12 +185,31 @@ static int diag_cmp(const void *x, const void *y) {
 }
 
 
+/* Many NUL bytes (more than 16, and one in every 1,000 bytes): binary data,
+ * not a Python file with a stray NUL. */
+static bool looks_binary(const char *text, size_t length) {
+  size_t nuls = 0;
+  for (const char *p = text; (p = memchr(p, '\0', length - (size_t)(p - text))); p++) nuls++;
+  return nuls > 16 && nuls * 1000 > length;
+}
+
+
 void oom_document_lint(oom_document *self, oom_worker *worker) {
   const oom_linter *linter = worker->linter;
   arena_reset(&self->arena);
   self->diagnostics.len = 0;
   index_lines(self);
   if (self->length > MAX_DOCUMENT_BYTES) return;
+  if (looks_binary(self->text, self->length)) {
+    /* Python refuses any source with a NUL byte; a stray one is reported and
+     * the rest linted, but binary data sends tree-sitter's error recovery
+     * into seconds per megabyte: report it and stop */
+    if (self->tree) ts_tree_delete(self->tree);
+    self->tree = NULL;
+    self->tree_stale = false;
+    report_syntax(linter, self, NULL_NODE);
+    return;
+  }
   TSTree *old = self->tree_stale ? self->tree : NULL;
   TSTree *tree = parse_source(worker->parser, self->text, self->length, old);
   if (self->tree) ts_tree_delete(self->tree);
