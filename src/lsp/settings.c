@@ -1,5 +1,6 @@
 /* This file contains the server's settings (select, ignore, extendSelect,
- * rulesDir), read from initializationOptions or didChangeConfiguration. */
+ * rulesDir, gpuMemory), read from initializationOptions or
+ * didChangeConfiguration. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,11 +80,16 @@ const oom_linter *lsp_settings_linter(lsp_server *self, const json_t *settings) 
   static const char *const EXTEND[] = {"extendSelect", "extend-select", "extend_select", NULL};
   static const char *const RULES_DIR[] = {"rulesDir", "rules-dir", "rules_dir", NULL};
   const json_t *select = get(settings, SELECT), *ignore = get(settings, IGNORE);
+  static const char *const GPU_MEMORY[] = {"gpuMemory", "gpu-memory", "gpu_memory", NULL};
   const json_t *extend = get(settings, EXTEND), *dirs = get(settings, RULES_DIR);
+  const json_t *gpu = get(settings, GPU_MEMORY);
+  uint64_t gpu_bytes = 0;
+  bool gpu_given = json_is_string(gpu) && oom_parse_bytes(json_string_value(gpu), &gpu_bytes);
   buf problems = {0};
+  if (gpu && !json_is_null(gpu) && !gpu_given) buf_puts(&problems, "gpuMemory must be a size such as \"24GiB\"; ");
   /* empty settings (what an editor sends by default) keep the command line's */
   int given = each(select, NULL, NULL, true, &problems) + each(ignore, NULL, NULL, true, &problems) +
-              each(extend, NULL, NULL, true, &problems) + each(dirs, NULL, NULL, false, &problems);
+              each(extend, NULL, NULL, true, &problems) + each(dirs, NULL, NULL, false, &problems) + gpu_given;
   if (!given) {
     if (problems.len) lsp_show_message(self, 2, buf_str(&problems));
     buf_free(&problems);
@@ -91,6 +97,7 @@ const oom_linter *lsp_settings_linter(lsp_server *self, const json_t *settings) 
   }
   buf_clear(&problems);
   oom_options *options = oom_options_new();
+  if (gpu_given) oom_options_set_gpu_memory(options, gpu_bytes);
   each(select, options, oom_options_select, true, &problems);
   each(extend, options, oom_options_extend_select, true, &problems);
   each(ignore, options, oom_options_ignore, true, &problems);

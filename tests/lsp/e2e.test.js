@@ -271,6 +271,29 @@ test("settings: initializationOptions and didChangeConfiguration rebuild the rul
   await c.shutdown();
 });
 
+test("settings: gpuMemory turns on the memory-budget rule", async () => {
+  const MODEL = [
+    "import torch",
+    "from torch import nn",
+    "model = nn.Linear(4096, 4096)",
+    "optimizer = torch.optim.AdamW(model.parameters())",
+    "",
+  ].join("\n");
+  const c = await startServer();
+  await c.open(URI, MODEL);
+  assert.ok(!codes(await c.diagnostics(URI)).includes("OOM601"));
+  // 16.8M parameters with AdamW need about 256 MiB: over a 64 MiB budget
+  await c.conn.sendNotification(rpc.DidChangeConfigurationNotification.type, {
+    settings: { oomlint: { gpuMemory: "64MiB" } },
+  });
+  await c.waitFor(() => c.published.length >= 2);
+  assert.ok(codes(c.published[1]).includes("OOM601"));
+  await c.conn.sendNotification(rpc.DidChangeConfigurationNotification.type, { settings: { oomlint: { gpuMemory: "lots" } } });
+  await c.waitFor(() => c.messages.length >= 1);
+  assert.match(c.messages[0].message, /gpuMemory/);
+  await c.shutdown();
+});
+
 test("a 5 MB document does not stall the server; a waiting request can be cancelled", async () => {
   const c = await startServer({ capabilities: { textDocument: { diagnostic: {} } } });
   const unit = SAMPLE.replace("model =", "model_0 =");
