@@ -1,5 +1,7 @@
-/* This file contains `oomlint check`: collect the files, lint each, emit the
- * diagnostics, print the summary or statistics, and choose the exit status. */
+/* This file contains `oomlint check`: collect the files, lint them (on -j
+ * threads, one worker each, sharing the immutable linter), emit the
+ * diagnostics in path order, print the summary, and choose the exit status. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,15 +13,72 @@
 #include "fix/fix.h"
 #include "util/alloc.h"
 
+/* The files of one run and what linting each gave; workers fill slots in any
+ * order, the emitting thread takes them in path order. */
+typedef struct {
+  const cli *c;
+  const oom_linter *linter;
+  const file_list *files;
+  oom_document **docs; /* NULL with a message in WHY: unreadable */
+  char (*why)[256];
+  bool *done;
+  size_t next;
+  pthread_mutex_t mu;
+  pthread_cond_t ready;
+} lint_pool;
+
+
+static oom_document *lint_plain(const cli *c, oom_worker *w, const char *path, const char *shown, char *why,
+                                size_t whylen) {
+  size_t len = 0;
+  char *text = files_read(path, &len, why, whylen);
+  if (!text) return NULL;
+  oom_document *doc = oom_document_new(shown, text, len);
+  free(text);
+  oom_document_lint(doc, w);
+  config_filter_document(&c->cfg, doc);
+  return doc;
+}
+
+
+static void *pool_thread(void *arg) {
+  lint_pool *p = arg;
+  oom_worker *w = oom_worker_new(p->linter);
+  for (;;) {
+    pthread_mutex_lock(&p->mu);
+    size_t i = p->next++;
+    pthread_mutex_unlock(&p->mu);
+    if (i >= p->files->len) break;
+    oom_document *doc = NULL;
+    if (w) doc = lint_plain(p->c, w, p->files->paths[i], p->files->paths[i], p->why[i], sizeof p->why[i]);
+    else snprintf(p->why[i], sizeof p->why[i], "the Python grammar does not load into this tree-sitter runtime");
+    pthread_mutex_lock(&p->mu);
+    p->docs[i] = doc;
+    p->done[i] = true;
+    pthread_cond_broadcast(&p->ready);
+    pthread_mutex_unlock(&p->mu);
+  }
+  oom_worker_free(w);
+  return NULL;
+}
+
+
+static int thread_count(const cli *c, size_t nfiles) {
+  long n = c->threads > 0 ? c->threads : sysconf(_SC_NPROCESSORS_ONLN);
+  if (n < 1) n = 1;
+  if ((size_t)n > nfiles) n = (long)nfiles;
+  return (int)n;
+}
+
 
 int cli_check(const oom_linter *linter, int argc, char **argv, const cli *c) {
   file_list files = {0};
   bool use_stdin = c->stdin_filename != NULL;
   for (int i = 0; i < argc; i++) {
     if (!strcmp(argv[i], "-")) use_stdin = true;
-    else files_collect(&files, argv[i], stderr);
+    else files_collect(&files, argv[i], &c->cfg, stderr);
   }
-  if (argc == 0 && !use_stdin) files_collect(&files, ".", stderr);
+  if (argc == 0 && !use_stdin) files_collect(&files, ".", &c->cfg, stderr);
   files_sort(&files);
   int io_errors = files.errors;
   oom_worker *worker = oom_worker_new(linter);
@@ -37,30 +96,56 @@ int cli_check(const oom_linter *linter, int argc, char **argv, const cli *c) {
   size_t fixable = 0, hidden = 0;
   emitter *em = c->statistics || quiet_fix ? NULL : emit_begin(stdout, c->format, color);
   if (em) emit_set_fix_level(em, level);
+  if (em) emit_set_linter(em, linter);
   size_t total = 0, nfiles = 0, by_sev[3] = {0};
   size_t nrules = oom_linter_rule_count(linter);
   size_t *per_rule = oom_xcalloc(nrules, sizeof *per_rule);
+  /* fixing writes files and sums totals in order: it stays on this thread */
+  int nthreads = fixing ? 0 : thread_count(c, files.len);
+  lint_pool pool = {c, linter, &files, NULL, NULL, NULL, 0, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER};
+  pthread_t *threads = NULL;
+  if (nthreads > 0) {
+    pool.docs = oom_xcalloc(files.len, sizeof *pool.docs);
+    pool.why = oom_xcalloc(files.len, sizeof *pool.why);
+    pool.done = oom_xcalloc(files.len, sizeof *pool.done);
+    threads = oom_xcalloc((size_t)nthreads, sizeof *threads);
+    for (int t = 0; t < nthreads; t++)
+      if (pthread_create(&threads[t], NULL, pool_thread, &pool) != 0) {
+        nthreads = t; /* the threads that did start take every file */
+        break;
+      }
+    if (nthreads == 0) pool_thread(&pool);
+  }
   for (size_t i = 0; i < files.len + (use_stdin ? 1 : 0); i++) {
     const char *path = i < files.len ? files.paths[i] : NULL;
     const char *shown = path ? path : (c->stdin_filename ? c->stdin_filename : "-");
     char why[256];
-    size_t len = 0;
-    char *text = files_read(path, &len, why, sizeof why);
-    if (!text) {
+    oom_document *doc;
+    if (path && pool.docs) {
+      pthread_mutex_lock(&pool.mu);
+      while (!pool.done[i]) pthread_cond_wait(&pool.ready, &pool.mu);
+      doc = pool.docs[i];
+      snprintf(why, sizeof why, "%s", pool.why[i]);
+      pthread_mutex_unlock(&pool.mu);
+    } else if (fixing) {
+      size_t len = 0;
+      char *text = files_read(path, &len, why, sizeof why);
+      doc = NULL;
+      if (text) {
+        bool write_error = false;
+        doc = cli_fix_file(c, worker, path, shown, text, len, &fixes, &write_error);
+        io_errors += write_error;
+        free(text);
+        config_filter_document(&c->cfg, doc);
+      }
+    } else {
+      doc = lint_plain(c, worker, path, shown, why, sizeof why);
+    }
+    if (!doc) {
       fprintf(stderr, "oomlint: %s: %s\n", shown, why);
       io_errors++;
       continue;
     }
-    oom_document *doc;
-    if (fixing) {
-      bool write_error = false;
-      doc = cli_fix_file(c, worker, path, shown, text, len, &fixes, &write_error);
-      io_errors += write_error;
-    } else {
-      doc = oom_document_new(shown, text, len);
-      oom_document_lint(doc, worker);
-    }
-    free(text);
     nfiles++;
     size_t n = oom_document_diagnostic_count(doc);
     for (size_t k = 0; k < n; k++) {
@@ -75,6 +160,11 @@ int cli_check(const oom_linter *linter, int argc, char **argv, const cli *c) {
     if (em) emit_document(em, doc);
     oom_document_free(doc);
   }
+  for (int t = 0; t < nthreads; t++) pthread_join(threads[t], NULL);
+  free(threads);
+  free(pool.docs);
+  free(pool.why);
+  free(pool.done);
   if (em) emit_end(em);
   if (c->statistics) {
     for (size_t r = 0; r < nrules; r++)

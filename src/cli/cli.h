@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 
+#include "config/config.h"
 #include "emit/emit.h"
 #include "oomlint/oomlint.h"
 
@@ -22,7 +23,27 @@ typedef struct {
   /* --fix writes fixed files; --diff prints what it would change instead;
    * --unsafe-fixes applies (and marks as fixable) unsafe fixes too */
   bool fix, unsafe_fixes, diff, show_fixes;
+  config cfg;  /* the configuration file in effect (cfg.path NULL: none) */
+  int threads; /* -j/--threads; 0: one per core */
 } cli;
+
+/* What the command line said about settings a configuration file also sets;
+ * kept apart so that the flags can beat the file (settings.c). */
+typedef struct {
+  config_strings select, ignore, extend_select, rules_dirs;
+  bool has_gpu_memory, has_max_batch_size;
+  uint64_t gpu_memory, max_batch_size;
+  const char *config_path;
+  bool isolated;
+} cli_flags;
+
+/** Find (or read --config) the configuration for START and build C->options
+ *  from it and FLAGS, flags winning. Returns EXIT_CLEAN or EXIT_USAGE (the
+ *  error already printed). */
+int cli_settings_resolve(cli *c, const cli_flags *flags, const char *start);
+/** `oomlint --show-settings FILE`: the resolved settings, one per line. */
+int cli_show_settings(const oom_linter *linter, const cli *c, const char *file);
+void cli_flags_free(cli_flags *flags);
 
 
 /** `oomlint [check] PATH...`: lint and report. */

@@ -1,4 +1,5 @@
-/* This file contains file discovery and reading for the command line. */
+/* This file contains file discovery and reading for the command line: the
+ * walk skips what .gitignore files and the configured excludes name. */
 #include "cli/files.h"
 
 #include <dirent.h>
@@ -9,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli/ignore.h"
 #include "util/alloc.h"
 #include "util/vec.h"
 
@@ -53,11 +55,39 @@ static int str_cmp(const void *a, const void *b) {
 }
 
 
-static void walk(file_list *l, const char *root, FILE *err) {
-  VEC(char *) stack = {0};
-  vec_push(&stack, oom_xstrdup(root));
+/* Whether the walk leaves PATH out: a .gitignore rule or an exclude. */
+static bool walk_skips(const ignore_set *ig, const config *cfg, const char *path, bool is_dir) {
+  if (cfg && config_excluded(cfg, path)) return true;
+  if (!ig->len) return false;
+  char *abs = config_absolute(path);
+  bool skip = ignore_match(ig, abs, is_dir);
+  free(abs);
+  return skip;
+}
+
+
+static void walk(file_list *l, const char *root, const config *cfg, FILE *err) {
+  /* each folder on the stack remembers how many .gitignore rules were in
+   * force when it was pushed: its parent's, the rules of finished sibling
+   * subtrees dropped when it is popped (the walk is depth first) */
+  typedef struct {
+    char *dir;
+    size_t rules;
+  } entry;
+  VEC(entry) stack = {0};
+  ignore_set ig = {0};
+  char *abs_root = config_absolute(root);
+  ignore_load_parents(&ig, abs_root);
+  free(abs_root);
+  vec_push(&stack, ((entry){oom_xstrdup(root), ig.len}));
   while (stack.len) {
-    char *dir = stack.items[--stack.len];
+    entry top = stack.items[--stack.len];
+    char *dir = top.dir;
+    ignore_truncate(&ig, top.rules);
+    char *abs_dir = config_absolute(dir);
+    ignore_load(&ig, abs_dir);
+    free(abs_dir);
+    size_t level = ig.len;
     DIR *d = opendir(dir);
     if (!d) {
       fprintf(err, "oomlint: %s: %s\n", dir, strerror(errno));
@@ -78,7 +108,7 @@ static void walk(file_list *l, const char *root, FILE *err) {
         continue;
       }
       if (S_ISDIR(st.st_mode)) {
-        if (!skip_dir(dir, e->d_name)) vec_push(&subdirs, path);
+        if (!skip_dir(dir, e->d_name) && !walk_skips(&ig, cfg, path, true)) vec_push(&subdirs, path);
         else free(path);
         continue;
       }
@@ -87,28 +117,30 @@ static void walk(file_list *l, const char *root, FILE *err) {
         free(path);
         continue;
       }
-      if (S_ISREG(st.st_mode) && is_python(e->d_name)) add(l, path);
+      if (S_ISREG(st.st_mode) && is_python(e->d_name) && !walk_skips(&ig, cfg, path, false)) add(l, path);
       free(path);
     }
     closedir(d);
     /* depth first, in name order */
     if (subdirs.len > 1) qsort(subdirs.items, subdirs.len, sizeof *subdirs.items, str_cmp);
-    for (size_t i = subdirs.len; i-- > 0;) vec_push(&stack, subdirs.items[i]);
+    for (size_t i = subdirs.len; i-- > 0;) vec_push(&stack, ((entry){subdirs.items[i], level}));
     free(subdirs.items);
     free(dir);
   }
   vec_free(&stack);
+  ignore_truncate(&ig, 0);
+  vec_free(&ig);
 }
 
 
-void files_collect(file_list *l, const char *path, FILE *err) {
+void files_collect(file_list *l, const char *path, const config *cfg, FILE *err) {
   struct stat st;
   if (stat(path, &st) != 0) {
     fprintf(err, "oomlint: %s: %s\n", path, strerror(errno));
     l->errors++;
     return;
   }
-  if (S_ISDIR(st.st_mode)) walk(l, path, err);
+  if (S_ISDIR(st.st_mode)) walk(l, path, cfg, err);
   else add(l, path); /* given by name: linted whatever its extension */
 }
 

@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "config/config.h"
+
 typedef struct {
   char **paths;
   size_t len, cap;
@@ -15,8 +17,9 @@ typedef struct {
 } file_list;
 
 /** Add PATH (a file or a directory to walk) to LIST; problems are reported on
- *  ERR and counted. */
-void files_collect(file_list *list, const char *path, FILE *err);
+ *  ERR and counted. A walk leaves out what .gitignore files and CFG's
+ *  excludes (CFG may be NULL) name; a file given as PATH is always added. */
+void files_collect(file_list *list, const char *path, const config *cfg, FILE *err);
 /** Sort by path and drop duplicates. */
 void files_sort(file_list *list);
 void files_free(file_list *list);

@@ -9,6 +9,7 @@
 
 #include "cli/cli.h"
 #include "util/alloc.h"
+#include "util/vec.h"
 
 static const char USAGE[] =
   "oomlint: find what makes PyTorch training scripts run out of memory, before they run.\n"
@@ -26,7 +27,7 @@ static const char USAGE[] =
   "  --select CODES           only these rules (codes or prefixes: OOM101,OOM5; ALL)\n"
   "  --extend-select CODES    add rules to the selection\n"
   "  --ignore CODES           turn rules off (the more specific selector wins)\n"
-  "  --output-format FORMAT   full (default), concise, json, json-lines, github\n"
+  "  --output-format FORMAT   full (default), concise, json, json-lines, github, sarif, gitlab, junit\n"
   "  --fix                    apply safe fixes, writing the files (--no-fix: don't)\n"
   "  --unsafe-fixes           also apply (and mark as fixable) unsafe fixes\n"
   "  --diff                   print the fixes as a unified diff instead of writing them\n"
@@ -35,13 +36,18 @@ static const char USAGE[] =
   "  --exit-zero              exit 0 even when something is reported\n"
   "  --stdin-filename NAME    read the source from stdin, report it as NAME\n"
   "  --rules-dir DIR          load more rule files (*.scm) from DIR\n"
+  "  --config PATH            read settings from PATH instead of the nearest configuration file\n"
+  "  --isolated               ignore every configuration file\n"
+  "  --show-settings          print the settings resolved for the first PATH, then exit\n"
+  "  -j, --threads N          lint with N threads (default: one per core)\n"
+  "  --max-batch-size N       largest literal batch size OOM301 accepts\n"
   "  --gpu-memory SIZE        GPU memory budget for OOM601/OOM301 and estimate (24GiB, 80GB)\n"
   "  --color WHEN             auto (default), always, never\n"
   "  -q, --quiet              print diagnostics only, no summary\n"
   "  -h, --help               this text\n"
   "  -V, --version            the version\n"
   "\n"
-  "Exit status: 0 nothing reported, 1 something reported, 2 usage or I/O error.\n"
+  "Exit status: 0 nothing reported, 1 something reported, 2 usage, configuration or I/O error.\n"
   "Suppress a finding with `# noqa: OOM501` on its line, or a file with `# oomlint: noqa`.\n";
 
 enum {
@@ -62,7 +68,11 @@ enum {
   OPT_NO_UNSAFE_FIXES,
   OPT_DIFF,
   OPT_SHOW_FIXES,
-  OPT_NO_SHOW_FIXES
+  OPT_NO_SHOW_FIXES,
+  OPT_CONFIG,
+  OPT_ISOLATED,
+  OPT_SHOW_SETTINGS,
+  OPT_MAX_BATCH_SIZE
 };
 
 int cli_usage_error(const char *fmt, const char *arg) {
@@ -74,7 +84,7 @@ int cli_usage_error(const char *fmt, const char *arg) {
 
 
 /* "OOM101,OOM5 ALL" -> each selector; false on a malformed one */
-static bool each_selector(const char *list, oom_options *o, void (*add)(oom_options *, const char *)) {
+static bool each_selector(const char *list, config_strings *out) {
   char *copy = oom_xstrdup(list);
   bool ok = true;
   for (char *save = NULL, *tok = strtok_r(copy, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
@@ -83,7 +93,7 @@ static bool each_selector(const char *list, oom_options *o, void (*add)(oom_opti
       ok = false;
       break;
     }
-    add(o, tok);
+    vec_push(out, oom_xstrdup(tok));
   }
   free(copy);
   return ok;
@@ -110,40 +120,72 @@ int main(int argc, char **argv) {
     {"diff", no_argument, NULL, OPT_DIFF},
     {"show-fixes", no_argument, NULL, OPT_SHOW_FIXES},
     {"no-show-fixes", no_argument, NULL, OPT_NO_SHOW_FIXES},
+    {"config", required_argument, NULL, OPT_CONFIG},
+    {"isolated", no_argument, NULL, OPT_ISOLATED},
+    {"show-settings", no_argument, NULL, OPT_SHOW_SETTINGS},
+    {"max-batch-size", required_argument, NULL, OPT_MAX_BATCH_SIZE},
+    {"threads", required_argument, NULL, 'j'},
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0}};
-  cli c = {oom_options_new(), EMIT_FULL, "full", false, false, false, false, NULL, -1, false, false, false, false};
+  cli c = {oom_options_new(), EMIT_FULL, "full", false, false, false, false, NULL, -1, false, false, false, false,
+           {0}, 0};
+  cli_flags flags = {0};
+  bool show_settings = false;
   int status = EXIT_CLEAN;
   opterr = 0;
   int opt;
   /* `+` would stop at the first non-option; Ruff lets options follow paths */
-  while ((opt = getopt_long(argc, argv, "qhV", longopts, NULL)) != -1) {
+  while ((opt = getopt_long(argc, argv, "qhVj:", longopts, NULL)) != -1) {
     switch (opt) {
     case OPT_SELECT:
-      if (!each_selector(optarg, c.options, oom_options_select)) status = EXIT_USAGE;
+      if (!each_selector(optarg, &flags.select)) status = EXIT_USAGE;
       break;
     case OPT_EXTEND_SELECT:
-      if (!each_selector(optarg, c.options, oom_options_extend_select)) status = EXIT_USAGE;
+      if (!each_selector(optarg, &flags.extend_select)) status = EXIT_USAGE;
       break;
     case OPT_IGNORE:
-      if (!each_selector(optarg, c.options, oom_options_ignore)) status = EXIT_USAGE;
+      if (!each_selector(optarg, &flags.ignore)) status = EXIT_USAGE;
       break;
     case OPT_FORMAT:
       if (!emit_format_parse(optarg, &c.format) && strcmp(optarg, "text") != 0) {
-        status = cli_usage_error("unknown output format `%s` (full, concise, json, json-lines, github)", optarg);
+        status = cli_usage_error("unknown output format `%s` (full, concise, json, json-lines, github, sarif, gitlab, junit)", optarg);
       }
       c.format_name = optarg;
       break;
     case OPT_STATISTICS: c.statistics = true; break;
     case OPT_EXIT_ZERO: c.exit_zero = true; break;
     case OPT_STDIN_FILENAME: c.stdin_filename = optarg; break;
-    case OPT_RULES_DIR: oom_options_add_rules_dir(c.options, optarg); break;
+    case OPT_RULES_DIR: vec_push(&flags.rules_dirs, oom_xstrdup(optarg)); break;
+    case OPT_CONFIG: flags.config_path = optarg; break;
+    case OPT_ISOLATED: flags.isolated = true; break;
+    case OPT_SHOW_SETTINGS: show_settings = true; break;
+    case OPT_MAX_BATCH_SIZE: {
+      char *end = NULL;
+      unsigned long long n = strtoull(optarg, &end, 10);
+      if (optarg[0] >= '1' && optarg[0] <= '9' && end && !*end) {
+        flags.max_batch_size = n;
+        flags.has_max_batch_size = true;
+      } else {
+        status = cli_usage_error("--max-batch-size takes a positive integer, not `%s`", optarg);
+      }
+      break;
+    }
+    case 'j': {
+      char *end = NULL;
+      long n = strtol(optarg, &end, 10);
+      if (end && !*end && n >= 1 && n <= 1024) c.threads = (int)n;
+      else status = cli_usage_error("-j/--threads takes a number of threads (1 to 1024), not `%s`", optarg);
+      break;
+    }
     case OPT_PREDICATES: c.predicates = true; break;
     case OPT_GPU_MEMORY: {
       uint64_t bytes;
-      if (oom_parse_bytes(optarg, &bytes)) oom_options_set_gpu_memory(c.options, bytes);
+      if (oom_parse_bytes(optarg, &bytes)) {
+        flags.gpu_memory = bytes;
+        flags.has_gpu_memory = true;
+      }
       else status = cli_usage_error("--gpu-memory takes a size such as 24GiB or 80GB, not `%s`", optarg);
       break;
     }
@@ -164,10 +206,12 @@ int main(int argc, char **argv) {
     case 'h':
       fputs(USAGE, stdout);
       oom_options_free(c.options);
+      cli_flags_free(&flags);
       return EXIT_CLEAN;
     case 'V':
       printf("oomlint %s\n", oom_version());
       oom_options_free(c.options);
+      cli_flags_free(&flags);
       return EXIT_CLEAN;
     default:
       if (optopt && optopt < 256) {
@@ -182,6 +226,7 @@ int main(int argc, char **argv) {
   }
   if (status != EXIT_CLEAN) {
     oom_options_free(c.options);
+    cli_flags_free(&flags);
     return status;
   }
   char **rest = argv + optind;
@@ -193,20 +238,38 @@ int main(int argc, char **argv) {
     rest++;
     nrest--;
   }
+  /* the configuration is looked for from the first path linted */
+  const char *start = ".";
+  for (int i = 0; i < nrest; i++)
+    if (strcmp(rest[i], "-") != 0) {
+      start = rest[i];
+      break;
+    }
+  if (!strcmp(start, ".") && c.stdin_filename) start = c.stdin_filename;
+  status = cli_settings_resolve(&c, &flags, start);
+  cli_flags_free(&flags);
+  if (status != EXIT_CLEAN) {
+    config_free(&c.cfg);
+    oom_options_free(c.options);
+    return status;
+  }
   char *error = NULL;
   oom_linter *linter = oom_linter_new(c.options, &error);
   if (!linter) {
     fprintf(stderr, "oomlint: %s\n", error);
     free(error);
+    config_free(&c.cfg);
     oom_options_free(c.options);
     return EXIT_USAGE;
   }
-  if (!strcmp(command, "rule")) status = cli_rule(linter, nrest, rest, &c);
+  if (show_settings) status = cli_show_settings(linter, &c, nrest > 0 ? rest[0] : start);
+  else if (!strcmp(command, "rule")) status = cli_rule(linter, nrest, rest, &c);
   else if (!strcmp(command, "rules")) status = cli_rules(linter, &c);
   else if (!strcmp(command, "server")) status = cli_server(linter, nrest, rest, &c);
   else if (!strcmp(command, "estimate")) status = cli_estimate(linter, nrest, rest, &c);
   else status = cli_check(linter, nrest, rest, &c);
   oom_linter_free(linter);
+  config_free(&c.cfg);
   oom_options_free(c.options);
   return status;
 }

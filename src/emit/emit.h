@@ -1,5 +1,6 @@
 /* The emitters: diagnostics of linted documents written as text (full or
- * concise), JSON (Ruff's schema), JSON lines or GitHub workflow commands. */
+ * concise), JSON (Ruff's schema), JSON lines, GitHub workflow commands, SARIF,
+ * GitLab Code Quality or JUnit XML. */
 #ifndef OOM_EMIT_EMIT_H
 #define OOM_EMIT_EMIT_H
 
@@ -8,7 +9,16 @@
 
 #include "oomlint/oomlint.h"
 
-typedef enum { EMIT_FULL, EMIT_CONCISE, EMIT_JSON, EMIT_JSON_LINES, EMIT_GITHUB } emit_format;
+typedef enum {
+  EMIT_FULL,
+  EMIT_CONCISE,
+  EMIT_JSON,
+  EMIT_JSON_LINES,
+  EMIT_GITHUB,
+  EMIT_SARIF,
+  EMIT_GITLAB,
+  EMIT_JUNIT
+} emit_format;
 
 typedef struct emitter emitter;
 
@@ -19,6 +29,8 @@ emitter *emit_begin(FILE *out, emit_format format, bool color);
 /** Mark diagnostics whose fix is applied at LEVEL with `[*]` after the code
  *  (OOM_FIX_SAFE unless --unsafe-fixes; the default is OOM_FIX_SAFE). */
 void emit_set_fix_level(emitter *self, oom_applicability level);
+/** The linter whose enabled rules SARIF describes (without it: none). */
+void emit_set_linter(emitter *self, const oom_linter *linter);
 /** Write DOC's diagnostics (all of them: filtering happened in the engine). */
 void emit_document(emitter *self, const oom_document *doc);
 /** Write what closes the output (JSON's `]`), and free the emitter. */

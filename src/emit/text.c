@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "emit/ci.h"
 #include "emit/emit.h"
 #include "util/alloc.h"
 #include "util/buf.h"
@@ -23,6 +24,8 @@ struct emitter {
   bool color;
   oom_applicability fix_level; /* fixes at this level get `[*]` */
   void *json; /* json.c's state */
+  ci_state *ci; /* ci.c's state */
+  const oom_linter *linter;
 };
 
 void *emit__json_begin(FILE *out, emit_format format);
@@ -36,7 +39,8 @@ bool emit_format_parse(const char *name, emit_format *out) {
     const char *name;
     emit_format format;
   } formats[] = {{"full", EMIT_FULL}, {"concise", EMIT_CONCISE}, {"json", EMIT_JSON},
-                 {"json-lines", EMIT_JSON_LINES}, {"github", EMIT_GITHUB}};
+                 {"json-lines", EMIT_JSON_LINES}, {"github", EMIT_GITHUB},
+                 {"sarif", EMIT_SARIF}, {"gitlab", EMIT_GITLAB}, {"junit", EMIT_JUNIT}};
   for (size_t i = 0; i < sizeof formats / sizeof *formats; i++)
     if (!strcmp(name, formats[i].name)) {
       *out = formats[i].format;
@@ -53,7 +57,13 @@ emitter *emit_begin(FILE *out, emit_format format, bool color) {
   self->color = color;
   self->fix_level = OOM_FIX_SAFE;
   if (format == EMIT_JSON || format == EMIT_JSON_LINES) self->json = emit__json_begin(out, format);
+  if (format == EMIT_SARIF || format == EMIT_GITLAB || format == EMIT_JUNIT) self->ci = emit__ci_begin(out, format);
   return self;
+}
+
+
+void emit_set_linter(emitter *self, const oom_linter *linter) {
+  self->linter = linter;
 }
 
 
@@ -172,6 +182,9 @@ void emit_document(emitter *self, const oom_document *doc) {
   case EMIT_JSON:
   case EMIT_JSON_LINES: emit__json_document(self->json, doc); return;
   case EMIT_GITHUB: emit__github_document(self->out, doc); return;
+  case EMIT_SARIF:
+  case EMIT_GITLAB:
+  case EMIT_JUNIT: emit__ci_document(self->ci, doc); return;
   default: break;
   }
   size_t n = oom_document_diagnostic_count(doc);
@@ -185,6 +198,7 @@ void emit_document(emitter *self, const oom_document *doc) {
 
 void emit_end(emitter *self) {
   if (self->json) emit__json_end(self->json);
+  if (self->ci) emit__ci_end(self->ci, self->linter);
   fflush(self->out);
   free(self);
 }

@@ -144,7 +144,7 @@ static bool load_dir(oom_linter *self, const char *dir, buf *err) {
     if (n > 4 && !strcmp(e->d_name + n - 4, ".scm") && e->d_name[0] != '.') vec_push(&names, oom_xstrdup(e->d_name));
   }
   closedir(d);
-  qsort(names.items, names.len, sizeof *names.items, name_cmp);
+  if (names.len > 1) qsort(names.items, names.len, sizeof *names.items, name_cmp); /* an empty folder: NULL items */
   bool ok = true;
   for (size_t i = 0; i < names.len && ok; i++) {
     buf path = {0};

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "parse/fields.h"
 #include "facts/facts.h"
 #include "util/alloc.h"
 
@@ -32,8 +33,8 @@ static bool same_text(const facts *f, TSNode n, const char *s, uint32_t len) {
 /* The name at the root of `x`, `x.a`, `x[k]`, `x.a[k].b`. */
 static TSNode base_name(TSNode n) {
   for (int guard = 0; guard < 64; guard++) {
-    if (NODE_IS(n, "attribute")) n = ts_node_child_by_field_name(n, "object", 6);
-    else if (NODE_IS(n, "subscript")) n = ts_node_child_by_field_name(n, "value", 5);
+    if (NODE_IS(n, "attribute")) n = FIELD(n, object);
+    else if (NODE_IS(n, "subscript")) n = FIELD(n, value);
     else break;
     if (ts_node_is_null(n)) return n;
   }
@@ -103,10 +104,10 @@ static bool eval_name(const char *s, size_t len) {
 
 /* `x.eval()` / `x.train(False)` -> 1; `x.train()` / `x.train(True)` -> 0; else -1 */
 static int mode_call(const facts *f, TSNode call) {
-  TSNode fn = ts_node_child_by_field_name(call, "function", 8);
-  TSNode args = ts_node_child_by_field_name(call, "arguments", 9);
+  TSNode fn = FIELD(call, function);
+  TSNode args = FIELD(call, arguments);
   if (ts_node_is_null(fn) || !NODE_IS(fn, "attribute") || ts_node_is_null(args)) return -1;
-  TSNode attr = ts_node_child_by_field_name(fn, "attribute", 9);
+  TSNode attr = FIELD(fn, attribute);
   uint32_t nargs = ts_node_named_child_count(args);
   if (facts_node_is(f, attr, "eval") && nargs == 0) return 1;
   if (facts_node_is(f, attr, "train")) {
@@ -150,11 +151,11 @@ bool facts_function_backward_at(const facts *self, uint32_t pos) {
 
 
 static void callee_name(const facts *f, TSNode call, const char **s, uint32_t *len) {
-  TSNode fn = ts_node_child_by_field_name(call, "function", 8);
+  TSNode fn = FIELD(call, function);
   *s = "";
   *len = 0;
   if (ts_node_is_null(fn)) return;
-  if (NODE_IS(fn, "attribute")) fn = ts_node_child_by_field_name(fn, "attribute", 9);
+  if (NODE_IS(fn, "attribute")) fn = FIELD(fn, attribute);
   if (!ts_node_is_null(fn)) *s = text_of(f, fn, len);
 }
 
@@ -173,7 +174,7 @@ static bool span_calls(const facts *f, facts_span span, int fn, bool (*match)(vo
     uint32_t len;
     callee_name(f, c->call, &name, &len);
     if (match(ctx, name, len)) return true;
-    int g = facts_function_named(f, ts_node_child_by_field_name(c->call, "function", 8));
+    int g = facts_function_named(f, FIELD(c->call, function));
     if (g >= 0 && g != fn && depth < 3 && span_calls(f, f->functions.items[g].body, g, match, ctx, depth + 1))
       return true;
   }
@@ -197,12 +198,12 @@ bool facts_accumulates_gradients(const facts *self, uint32_t pos) {
     const facts_call *c = &self->calls.items[i];
     uint32_t s = ts_node_start_byte(c->call);
     if (s < body.start || s >= body.end || c->function != self->loops.items[loop].function) continue;
-    TSNode fn = ts_node_child_by_field_name(c->call, "function", 8);
+    TSNode fn = FIELD(c->call, function);
     if (ts_node_is_null(fn) || !NODE_IS(fn, "attribute")) continue;
-    TSNode attr = ts_node_child_by_field_name(fn, "attribute", 9);
+    TSNode attr = FIELD(fn, attribute);
     if (!facts_node_is(self, attr, "step")) continue;
     uint32_t len;
-    const char *obj = text_of(self, ts_node_child_by_field_name(fn, "object", 6), &len);
+    const char *obj = text_of(self, FIELD(fn, object), &len);
     bool opt = false; /* optimizer.step(), or GradScaler's scaler.step(optimizer) */
     for (uint32_t k = 0; k + 3 <= len; k++)
       if (!strncmp(obj + k, "opt", 3) || (k + 6 <= len && !strncmp(obj + k, "scaler", 6))) opt = true;
@@ -258,8 +259,8 @@ bool facts_is_dataset(const facts *self, TSNode node) {
       continue;
     }
     if (NODE_IS(node, "attribute")) {
-      TSNode attr = ts_node_child_by_field_name(node, "attribute", 9);
-      TSNode obj = ts_node_child_by_field_name(node, "object", 6);
+      TSNode attr = FIELD(node, attribute);
+      TSNode obj = FIELD(node, object);
       uint32_t len;
       const char *o = text_of(self, obj, &len);
       bool setlike = false;
@@ -270,15 +271,15 @@ bool facts_is_dataset(const facts *self, TSNode node) {
       continue;
     }
     if (NODE_IS(node, "subscript")) {
-      node = ts_node_child_by_field_name(node, "value", 5); /* `frame["label"]` */
+      node = FIELD(node, value); /* `frame["label"]` */
       continue;
     }
     if (!NODE_IS(node, "call")) break;
-    TSNode fn = ts_node_child_by_field_name(node, "function", 8);
+    TSNode fn = FIELD(node, function);
     if (!facts_qualname(self, fn, &q)) {
       /* `x.to_numpy()`, `x.values` of a frame, `x.float()` of a tensor */
       if (!ts_node_is_null(fn) && NODE_IS(fn, "attribute")) {
-        node = ts_node_child_by_field_name(fn, "object", 6);
+        node = FIELD(fn, object);
         continue;
       }
       break;
@@ -290,7 +291,7 @@ bool facts_is_dataset(const facts *self, TSNode node) {
     else if (!strcmp(s, "torch.tensor") || !strcmp(s, "torch.from_numpy") || !strcmp(s, "torch.as_tensor") ||
              !strcmp(s, "torch.Tensor") || !strcmp(s, "torch.FloatTensor") || !strcmp(s, "numpy.array") ||
              !strcmp(s, "numpy.asarray")) {
-      TSNode args = ts_node_child_by_field_name(node, "arguments", 9);
+      TSNode args = FIELD(node, arguments);
       node = ts_node_is_null(args) || !ts_node_named_child_count(args) ? NULL_NODE : ts_node_named_child(args, 0);
     } else {
       break;
@@ -306,7 +307,7 @@ static bool has_keyword(const facts *f, TSNode args, const char *name) {
   for (uint32_t i = 0; i < n; i++) {
     TSNode a = ts_node_named_child(args, i);
     if (NODE_IS(a, "dictionary_splat")) return true;
-    if (NODE_IS(a, "keyword_argument") && facts_node_is(f, ts_node_child_by_field_name(a, "name", 4), name)) return true;
+    if (NODE_IS(a, "keyword_argument") && facts_node_is(f, FIELD(a, name), name)) return true;
   }
   return false;
 }
@@ -342,12 +343,12 @@ bool facts_is_numpy_float64(const facts *self, TSNode node) {
       continue;
     }
     if (NODE_IS(node, "subscript")) {
-      node = ts_node_child_by_field_name(node, "value", 5); /* a slice keeps the dtype */
+      node = FIELD(node, value); /* a slice keeps the dtype */
       continue;
     }
     if (!NODE_IS(node, "call")) break;
-    TSNode fn = ts_node_child_by_field_name(node, "function", 8);
-    TSNode args = ts_node_child_by_field_name(node, "arguments", 9);
+    TSNode fn = FIELD(node, function);
+    TSNode args = FIELD(node, arguments);
     if (!facts_qualname(self, fn, &q)) break;
     const char *s = buf_str(&q);
     static const char *const random[] = {"rand", "randn", "random", "uniform", "normal", "random_sample",
@@ -374,7 +375,7 @@ bool facts_is_numpy_float64(const facts *self, TSNode node) {
 bool facts_cast_after(const facts *self, TSNode node) {
   TSNode parent = ts_node_parent(node);
   if (ts_node_is_null(parent) || !NODE_IS(parent, "attribute")) return false;
-  TSNode attr = ts_node_child_by_field_name(parent, "attribute", 9);
+  TSNode attr = FIELD(parent, attribute);
   TSNode call = ts_node_parent(parent);
   if (ts_node_is_null(attr) || ts_node_is_null(call) || !NODE_IS(call, "call")) return false;
   static const char *const casts[] = {"float", "half", "bfloat16", "astype", "type", NULL};
@@ -382,7 +383,7 @@ bool facts_cast_after(const facts *self, TSNode node) {
     if (facts_node_is(self, attr, casts[i])) return true;
   if (facts_node_is(self, attr, "to")) {
     uint32_t len;
-    const char *t = text_of(self, ts_node_child_by_field_name(call, "arguments", 9), &len);
+    const char *t = text_of(self, FIELD(call, arguments), &len);
     for (uint32_t k = 0; k + 5 <= len; k++)
       if (!strncmp(t + k, "float", 5) || !strncmp(t + k, "dtype", 5) || !strncmp(t + k, "half", 4)) return true;
   }

@@ -2,6 +2,7 @@
  * tree with a cursor and an explicit stack of enclosing functions and loops,
  * then a resolution step that needs the whole file (imports may follow their
  * use, classes may be defined after the loops that call them). */
+#include "parse/fields.h"
 #include "facts/facts.h"
 
 #include <stdlib.h>
@@ -111,8 +112,8 @@ static void visit_import(facts *f, TSNode n) {
       const char *t = text_of(f, first, &len);
       add_binding(f, first, BINDING_IMPORT, oom_xstrndup(t, len), NULL_NODE);
     } else if (NODE_IS(c, "aliased_import")) {
-      TSNode name = ts_node_child_by_field_name(c, "name", 4);
-      TSNode alias = ts_node_child_by_field_name(c, "alias", 5);
+      TSNode name = FIELD(c, name);
+      TSNode alias = FIELD(c, alias);
       if (ts_node_is_null(name) || ts_node_is_null(alias)) continue;
       char *mod = dotted_text(f, name);
       vec_push(&f->imported_modules, oom_xstrdup(mod));
@@ -123,7 +124,7 @@ static void visit_import(facts *f, TSNode n) {
 
 
 static void visit_import_from(facts *f, TSNode n) {
-  TSNode module = ts_node_child_by_field_name(n, "module_name", 11);
+  TSNode module = FIELD(n, module_name);
   if (ts_node_is_null(module) || !NODE_IS(module, "dotted_name")) return; /* relative */
   char *mod = dotted_text(f, module);
   vec_push(&f->imported_modules, mod);
@@ -133,8 +134,8 @@ static void visit_import_from(facts *f, TSNode n) {
     if (ts_node_eq(c, module)) continue;
     TSNode name = c, bound = c;
     if (NODE_IS(c, "aliased_import")) {
-      name = ts_node_child_by_field_name(c, "name", 4);
-      bound = ts_node_child_by_field_name(c, "alias", 5);
+      name = FIELD(c, name);
+      bound = FIELD(c, alias);
       if (ts_node_is_null(name) || ts_node_is_null(bound)) continue;
     } else if (!NODE_IS(c, "dotted_name")) {
       continue; /* wildcard */
@@ -155,11 +156,11 @@ static void bind_targets(facts *f, TSNode n);
 
 
 static void visit_assignment(facts *f, TSNode n) {
-  TSNode left = ts_node_child_by_field_name(n, "left", 4);
-  TSNode right = ts_node_child_by_field_name(n, "right", 5);
+  TSNode left = FIELD(n, left);
+  TSNode right = FIELD(n, right);
   if (ts_node_is_null(left) || ts_node_is_null(right)) return;
   if (NODE_IS(left, "attribute")) {
-    TSNode obj = ts_node_child_by_field_name(left, "object", 6);
+    TSNode obj = FIELD(left, object);
     if (NODE_IS(obj, "identifier") && facts_node_is(f, obj, "self")) {
       facts_assign a = {left, right};
       vec_push(&f->assigns, a);
@@ -205,7 +206,7 @@ static void visit_parameters(facts *f, TSNode params) {
       add_binding(f, p, BINDING_OTHER, NULL, NULL_NODE);
     } else {
       /* default_parameter, typed_parameter, typed_default_parameter: the name comes first */
-      TSNode name = ts_node_child_by_field_name(p, "name", 4);
+      TSNode name = FIELD(p, name);
       if (ts_node_is_null(name) && ts_node_named_child_count(p)) name = ts_node_named_child(p, 0);
       if (!ts_node_is_null(name) && NODE_IS(name, "identifier")) add_binding(f, name, BINDING_OTHER, NULL, NULL_NODE);
     }
@@ -220,7 +221,7 @@ static bool condition_is_periodic(TSNode cond) {
   for (;;) {
     TSNode n = ts_tree_cursor_current_node(&c);
     if (NODE_IS(n, "binary_operator")) {
-      TSNode op = ts_node_child_by_field_name(n, "operator", 8);
+      TSNode op = FIELD(n, operator);
       if (!ts_node_is_null(op) && NODE_IS(op, "%")) { found = true; break; }
     }
     if (ts_tree_cursor_goto_first_child(&c)) continue;
@@ -238,8 +239,8 @@ static bool condition_is_periodic(TSNode cond) {
 
 /* `if step % 100 == 0:` and `elif ...:` bodies run now and then, not per batch */
 static void visit_conditional(facts *f, TSNode n) {
-  TSNode cond = ts_node_child_by_field_name(n, "condition", 9);
-  TSNode cons = ts_node_child_by_field_name(n, "consequence", 11);
+  TSNode cond = FIELD(n, condition);
+  TSNode cons = FIELD(n, consequence);
   if (!ts_node_is_null(cond) && !ts_node_is_null(cons) && condition_is_periodic(cond))
     vec_push(&f->periodic, span_of(cons));
 }
@@ -260,8 +261,8 @@ static void enter(walker *w, TSNode n) {
     } else if (!strcmp(type, "comment")) {
       vec_push(&f->comments, span_of(n));
     } else if (!strcmp(type, "class_definition")) {
-      TSNode name = ts_node_child_by_field_name(n, "name", 4);
-      facts_class k = {n, ts_node_child_by_field_name(n, "superclasses", 12), NULL, 0, false};
+      TSNode name = FIELD(n, name);
+      facts_class k = {n, FIELD(n, superclasses), NULL, 0, false};
       if (!ts_node_is_null(name)) k.name = text_of(f, name, &k.name_len);
       vec_push(&f->classes, k);
       /* a class body is a new scope: loops outside do not run it per batch */
@@ -276,7 +277,7 @@ static void enter(walker *w, TSNode n) {
       visit_conditional(f, n);
     } else if (!strcmp(type, "except_clause")) {
       facts_except e = {span_of(n), NULL_NODE};
-      TSNode v = ts_node_child_by_field_name(n, "value", 5);
+      TSNode v = FIELD(n, value);
       if (!ts_node_is_null(v)) e.type = v;
       else if (ts_node_named_child_count(n) > 0 && !NODE_IS(ts_node_named_child(n, 0), "block"))
         e.type = ts_node_named_child(n, 0);
@@ -284,11 +285,11 @@ static void enter(walker *w, TSNode n) {
     } else if (!strcmp(type, "expression_statement") && ts_node_named_child_count(n) == 1) {
       TSNode call = ts_node_named_child(n, 0);
       if (NODE_IS(call, "call")) {
-        TSNode fn = ts_node_child_by_field_name(call, "function", 8);
+        TSNode fn = FIELD(call, function);
         uint32_t len;
         const char *t = text_of(f, fn, &len);
         if (len >= 16 && !memcmp(t + len - 16, "set_grad_enabled", 16)) {
-          TSNode args = ts_node_child_by_field_name(call, "arguments", 9);
+          TSNode args = FIELD(call, arguments);
           if (!ts_node_is_null(args) && ts_node_named_child_count(args) >= 1) {
             TSNode a0 = ts_node_named_child(args, 0);
             TSNode parent = ts_node_parent(n);
@@ -302,20 +303,20 @@ static void enter(walker *w, TSNode n) {
     break;
   case 'f':
     if (!strcmp(type, "function_definition")) {
-      TSNode body = ts_node_child_by_field_name(n, "body", 4);
+      TSNode body = FIELD(n, body);
       facts_function fn = {span_of(n), ts_node_is_null(body) ? span_of(n) : span_of(body),
                            current_function(w), n, NULL_NODE, false, "", 0, -1, false, false, false, false, false};
-      TSNode name = ts_node_child_by_field_name(n, "name", 4);
+      TSNode name = FIELD(n, name);
       if (!ts_node_is_null(name)) fn.name = text_of(f, name, &fn.name_len);
-      visit_parameters(f, ts_node_child_by_field_name(n, "parameters", 10));
+      visit_parameters(f, FIELD(n, parameters));
       if (!ts_node_is_null(w->decorated)) {
-        TSNode def = ts_node_child_by_field_name(w->decorated, "definition", 10);
+        TSNode def = FIELD(w->decorated, definition);
         if (!ts_node_is_null(def) && ts_node_eq(def, n)) fn.decorated = w->decorated;
       }
       vec_push(&f->functions, fn);
       push_frame(w, n, (int)f->functions.len - 1, -1);
     } else if (!strcmp(type, "for_statement")) {
-      bind_targets(f, ts_node_child_by_field_name(n, "left", 4));
+      bind_targets(f, FIELD(n, left));
       goto loop;
     }
     break;
@@ -326,7 +327,7 @@ static void enter(walker *w, TSNode n) {
     break;
   case 's':
     if (!strcmp(type, "subscript")) {
-      TSNode v = ts_node_child_by_field_name(n, "value", 5);
+      TSNode v = FIELD(n, value);
       if (!ts_node_is_null(v) && NODE_IS(v, "identifier")) {
         facts_ref r = {NULL, 0, ts_node_start_byte(n)};
         r.name = text_of(f, v, &r.len);
@@ -337,17 +338,17 @@ static void enter(walker *w, TSNode n) {
   case 'w':
     if (!strcmp(type, "while_statement")) goto loop;
     if (!strcmp(type, "with_statement")) {
-      TSNode body = ts_node_child_by_field_name(n, "body", 4);
+      TSNode body = FIELD(n, body);
       if (ts_node_is_null(body)) break;
       TSNode clause = ts_node_named_child(n, 0);
       if (ts_node_is_null(clause) || !NODE_IS(clause, "with_clause")) break;
       uint32_t count = ts_node_named_child_count(clause);
       for (uint32_t i = 0; i < count; i++) {
         TSNode item = ts_node_named_child(clause, i);
-        TSNode v = ts_node_child_by_field_name(item, "value", 5);
+        TSNode v = FIELD(item, value);
         if (ts_node_is_null(v)) continue;
         if (NODE_IS(v, "as_pattern") && ts_node_named_child_count(v) > 0) {
-          bind_targets(f, ts_node_child_by_field_name(v, "alias", 5));
+          bind_targets(f, FIELD(v, alias));
           v = ts_node_named_child(v, 0);
         }
         facts_region r = {span_of(body), v};
@@ -360,7 +361,7 @@ static void enter(walker *w, TSNode n) {
   }
   return;
 loop: {
-    TSNode body = ts_node_child_by_field_name(n, "body", 4);
+    TSNode body = FIELD(n, body);
     facts_loop l = {ts_node_is_null(body) ? span_of(n) : span_of(body), current_function(w),
                     current_loop(w), w->innermost_loop, n, 0, false};
     vec_push(&f->loops, l);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "parse/fields.h"
 #include "facts/facts.h"
 #include "util/alloc.h"
 
@@ -73,7 +74,7 @@ static bool has_str(char **items, size_t n, const char *s, size_t len) {
 
 static bool is_self_attr(const facts *f, TSNode n) {
   if (!NODE_IS(n, "attribute")) return false;
-  TSNode obj = ts_node_child_by_field_name(n, "object", 6);
+  TSNode obj = FIELD(n, object);
   return !ts_node_is_null(obj) && NODE_IS(obj, "identifier") && text_is(f, obj, "self");
 }
 
@@ -188,7 +189,7 @@ static bool looks_like_loss(const char *s, size_t len) {
 
 static const char *last_name(const facts *f, TSNode callee, uint32_t *len) {
   if (NODE_IS(callee, "attribute")) {
-    TSNode attr = ts_node_child_by_field_name(callee, "attribute", 9);
+    TSNode attr = FIELD(callee, attribute);
     if (!ts_node_is_null(attr)) return text_of(f, attr, len);
   }
   return text_of(f, callee, len);
@@ -271,7 +272,7 @@ static unsigned eval_args(analysis *a, state *st, TSNode args) {
   uint32_t n = ts_node_named_child_count(args);
   for (uint32_t i = 0; i < n; i++) {
     TSNode c = ts_node_named_child(args, i);
-    if (NODE_IS(c, "keyword_argument")) c = ts_node_child_by_field_name(c, "value", 5);
+    if (NODE_IS(c, "keyword_argument")) c = FIELD(c, value);
     else if (NODE_IS(c, "list_splat") || NODE_IS(c, "dictionary_splat")) c = ts_node_named_child(c, 0);
     if (!ts_node_is_null(c)) flags |= eval(a, st, c);
   }
@@ -281,15 +282,15 @@ static unsigned eval_args(analysis *a, state *st, TSNode args) {
 
 static unsigned eval_call(analysis *a, state *st, TSNode e) {
   facts *f = a->f;
-  TSNode callee = ts_node_child_by_field_name(e, "function", 8);
-  TSNode args = ts_node_child_by_field_name(e, "arguments", 9);
+  TSNode callee = FIELD(e, function);
+  TSNode args = FIELD(e, arguments);
   unsigned argflags = eval_args(a, st, args);
   if (ts_node_is_null(callee)) return 0;
   uint32_t len;
   const char *t;
   /* a model or a loss of this file, or a callee whose output was backpropagated */
   if (facts_is_model(f, callee)) {
-    if (NODE_IS(callee, "attribute") && !is_self_attr(f, callee)) eval(a, st, ts_node_child_by_field_name(callee, "object", 6));
+    if (NODE_IS(callee, "attribute") && !is_self_attr(f, callee)) eval(a, st, FIELD(callee, object));
     t = text_of(f, callee, &len);
     return V_GRAPH | (looks_like_loss(t, len) ? V_SCALAR : 0);
   }
@@ -299,8 +300,8 @@ static unsigned eval_call(analysis *a, state *st, TSNode e) {
     return (g->returns_graph ? V_GRAPH : 0) | (g->returns_scalar_loss ? V_SCALAR : 0);
   }
   if (NODE_IS(callee, "attribute")) {
-    TSNode obj = ts_node_child_by_field_name(callee, "object", 6);
-    TSNode attr = ts_node_child_by_field_name(callee, "attribute", 9);
+    TSNode obj = FIELD(callee, object);
+    TSNode attr = FIELD(callee, attribute);
     if (ts_node_is_null(obj) || ts_node_is_null(attr)) return 0;
     t = text_of(f, attr, &len);
     if (facts_qualname(f, callee, &a->tmp)) {
@@ -353,8 +354,8 @@ static unsigned eval_call(analysis *a, state *st, TSNode e) {
  * indices carry no graph */
 static bool returns_indices(const facts *f, TSNode call) {
   if (ts_node_is_null(call) || !NODE_IS(call, "call")) return false;
-  TSNode callee = ts_node_child_by_field_name(call, "function", 8);
-  TSNode args = ts_node_child_by_field_name(call, "arguments", 9);
+  TSNode callee = FIELD(call, function);
+  TSNode args = FIELD(call, arguments);
   if (ts_node_is_null(callee) || ts_node_is_null(args)) return false;
   static const char *const pairs[] = {"topk", "sort", "kthvalue", "mode", "median", "max", "min", NULL};
   uint32_t len;
@@ -382,8 +383,8 @@ static unsigned eval(analysis *a, state *st, TSNode e) {
     r = a->replay ? recorded(f, e) : s ? s->flags : 0;
     record(a, e, r);
   } else if (!strcmp(type, "attribute")) {
-    TSNode obj = ts_node_child_by_field_name(e, "object", 6);
-    TSNode attr = ts_node_child_by_field_name(e, "attribute", 9);
+    TSNode obj = FIELD(e, object);
+    TSNode attr = FIELD(e, attribute);
     uint32_t len = 0;
     const char *an = ts_node_is_null(attr) ? "" : text_of(f, attr, &len);
     if (is_self_attr(f, e)) {
@@ -401,16 +402,16 @@ static unsigned eval(analysis *a, state *st, TSNode e) {
   } else if (!strcmp(type, "call")) {
     r = eval_call(a, st, e);
   } else if (!strcmp(type, "subscript")) {
-    TSNode value = ts_node_child_by_field_name(e, "value", 5);
+    TSNode value = FIELD(e, value);
     r = eval(a, st, value) & V_GRAPH;
-    TSNode index = ts_node_child_by_field_name(e, "subscript", 9);
+    TSNode index = FIELD(e, subscript);
     if (returns_indices(f, value) && !ts_node_is_null(index) && text_is(f, index, "1")) r = 0; /* `x.max(1)[1]` */
     uint32_t n = ts_node_named_child_count(e);
     for (uint32_t i = 1; i < n; i++) eval(a, st, ts_node_named_child(e, i));
   } else if (!strcmp(type, "binary_operator")) {
-    unsigned l = eval(a, st, ts_node_child_by_field_name(e, "left", 4));
-    unsigned rr = eval(a, st, ts_node_child_by_field_name(e, "right", 5));
-    TSNode op = ts_node_child_by_field_name(e, "operator", 8);
+    unsigned l = eval(a, st, FIELD(e, left));
+    unsigned rr = eval(a, st, FIELD(e, right));
+    TSNode op = FIELD(e, operator);
     r = (l | rr) & V_GRAPH;
     /* a loss scaled by a number is still a scalar loss */
     if (((l & V_SCALAR) || (rr & V_SCALAR)) && (!(l & V_GRAPH) || (l & V_SCALAR)) && (!(rr & V_GRAPH) || (rr & V_SCALAR)))
@@ -430,7 +431,7 @@ static unsigned eval(analysis *a, state *st, TSNode e) {
     uint32_t n = ts_node_named_child_count(e);
     for (uint32_t i = 0; i < n; i++) {
       TSNode pair = ts_node_named_child(e, i);
-      if (NODE_IS(pair, "pair")) r |= eval(a, st, ts_node_child_by_field_name(pair, "value", 5)) & V_GRAPH;
+      if (NODE_IS(pair, "pair")) r |= eval(a, st, FIELD(pair, value)) & V_GRAPH;
     }
   } else if (!strcmp(type, "comparison_operator") || !strcmp(type, "boolean_operator") ||
              !strcmp(type, "not_operator") || !strcmp(type, "keyword_argument")) {
@@ -462,7 +463,7 @@ static unsigned evidence(analysis *a, TSNode target, TSNode value, unsigned flag
   while (!ts_node_is_null(value) && (NODE_IS(value, "parenthesized_expression") || NODE_IS(value, "await")))
     value = ts_node_named_child(value, 0);
   if (ts_node_is_null(value) || !NODE_IS(value, "call")) return flags;
-  TSNode callee = ts_node_child_by_field_name(value, "function", 8);
+  TSNode callee = FIELD(value, function);
   if (ts_node_is_null(callee) || !trackable(a->f, callee) || facts_function_named(a->f, callee) >= 0 ||
       !is_producer_name(a, callee))
     return flags;
@@ -495,21 +496,21 @@ static void assign(analysis *a, state *st, TSNode left, TSNode right, unsigned f
 
 static void run_expression(analysis *a, state *st, TSNode e) {
   if (NODE_IS(e, "assignment")) {
-    TSNode left = ts_node_child_by_field_name(e, "left", 4);
-    TSNode right = ts_node_child_by_field_name(e, "right", 5);
+    TSNode left = FIELD(e, left);
+    TSNode right = FIELD(e, right);
     /* `a = b = value` */
     TSNode value = right;
-    while (!ts_node_is_null(value) && NODE_IS(value, "assignment")) value = ts_node_child_by_field_name(value, "right", 5);
+    while (!ts_node_is_null(value) && NODE_IS(value, "assignment")) value = FIELD(value, right);
     unsigned flags = ts_node_is_null(value) ? 0 : eval(a, st, value);
-    for (TSNode t = e; !ts_node_is_null(t) && NODE_IS(t, "assignment"); t = ts_node_child_by_field_name(t, "right", 5))
-      assign(a, st, ts_node_child_by_field_name(t, "left", 4), value, flags);
+    for (TSNode t = e; !ts_node_is_null(t) && NODE_IS(t, "assignment"); t = FIELD(t, right))
+      assign(a, st, FIELD(t, left), value, flags);
     (void)left;
     return;
   }
   if (NODE_IS(e, "augmented_assignment")) {
-    TSNode left = ts_node_child_by_field_name(e, "left", 4);
-    TSNode right = ts_node_child_by_field_name(e, "right", 5);
-    TSNode op = ts_node_child_by_field_name(e, "operator", 8);
+    TSNode left = FIELD(e, left);
+    TSNode right = FIELD(e, right);
+    TSNode op = FIELD(e, operator);
     unsigned rf = eval(a, st, right);
     unsigned lf = eval(a, st, left);
     if (trackable(a->f, left)) {
@@ -526,11 +527,11 @@ static void run_expression(analysis *a, state *st, TSNode e) {
 
 
 static void run_loop(analysis *a, state *st, TSNode loop) {
-  TSNode body = ts_node_child_by_field_name(loop, "body", 4);
+  TSNode body = FIELD(loop, body);
   if (NODE_IS(loop, "for_statement")) {
-    eval(a, st, ts_node_child_by_field_name(loop, "right", 5));
+    eval(a, st, FIELD(loop, right));
     /* loop targets hold data, not graphs: rebind them clean */
-    TSNode left = ts_node_child_by_field_name(loop, "left", 4);
+    TSNode left = FIELD(loop, left);
     if (!ts_node_is_null(left)) {
       if (trackable(a->f, left)) set_name(a, st, left, 0);
       else {
@@ -540,7 +541,7 @@ static void run_loop(analysis *a, state *st, TSNode loop) {
       }
     }
   } else {
-    eval(a, st, ts_node_child_by_field_name(loop, "condition", 9));
+    eval(a, st, FIELD(loop, condition));
   }
   state entry = {0};
   copy_state(&entry, st);
@@ -564,16 +565,16 @@ static void run_loop(analysis *a, state *st, TSNode loop) {
     if (!changed) break;
   }
   vec_free(&entry);
-  TSNode alt = ts_node_child_by_field_name(loop, "alternative", 11);
-  if (!ts_node_is_null(alt)) run_block(a, st, ts_node_child_by_field_name(alt, "body", 4));
+  TSNode alt = FIELD(loop, alternative);
+  if (!ts_node_is_null(alt)) run_block(a, st, FIELD(alt, body));
 }
 
 
 static void run_if(analysis *a, state *st, TSNode n) {
-  eval(a, st, ts_node_child_by_field_name(n, "condition", 9));
+  eval(a, st, FIELD(n, condition));
   state base = {0}, out = {0};
   copy_state(&base, st);
-  run_block(a, st, ts_node_child_by_field_name(n, "consequence", 11));
+  run_block(a, st, FIELD(n, consequence));
   copy_state(&out, st);
   bool has_else = false;
   uint32_t count = ts_node_named_child_count(n);
@@ -581,13 +582,13 @@ static void run_if(analysis *a, state *st, TSNode n) {
     TSNode c = ts_node_named_child(n, i);
     if (NODE_IS(c, "elif_clause")) {
       copy_state(st, &base);
-      eval(a, st, ts_node_child_by_field_name(c, "condition", 9));
-      run_block(a, st, ts_node_child_by_field_name(c, "consequence", 11));
+      eval(a, st, FIELD(c, condition));
+      run_block(a, st, FIELD(c, consequence));
       join(&out, st);
     } else if (NODE_IS(c, "else_clause")) {
       has_else = true;
       copy_state(st, &base);
-      run_block(a, st, ts_node_child_by_field_name(c, "body", 4));
+      run_block(a, st, FIELD(c, body));
       join(&out, st);
     }
   }
@@ -625,11 +626,11 @@ static void run_statement(analysis *a, state *st, TSNode s) {
     if (!ts_node_is_null(clause)) {
       uint32_t n = ts_node_named_child_count(clause);
       for (uint32_t i = 0; i < n; i++) {
-        TSNode v = ts_node_child_by_field_name(ts_node_named_child(clause, i), "value", 5);
+        TSNode v = FIELD(ts_node_named_child(clause, i), value);
         if (!ts_node_is_null(v)) eval(a, st, v);
       }
     }
-    run_block(a, st, ts_node_child_by_field_name(s, "body", 4));
+    run_block(a, st, FIELD(s, body));
   } else if (!strcmp(type, "function_definition") || !strcmp(type, "class_definition") ||
              !strcmp(type, "decorated_definition")) {
     /* analysed on their own */
@@ -695,8 +696,8 @@ static void mark_values(analysis *a, TSNode e, unsigned flags, bool *changed) {
      * producer (a model or loss called by name: `crit(out, y)` makes `out` a
      * graph). Constructors (`Variable(...)`, `Tensor(...)`), NumPy and other
      * libraries make new data and stop the walk. */
-    TSNode callee = ts_node_child_by_field_name(e, "function", 8);
-    TSNode args = ts_node_child_by_field_name(e, "arguments", 9);
+    TSNode callee = FIELD(e, function);
+    TSNode args = FIELD(e, arguments);
     bool into_args = false;
     if (ts_node_is_null(callee)) {
       /* nothing */
@@ -709,7 +710,7 @@ static void mark_values(analysis *a, TSNode e, unsigned flags, bool *changed) {
                     : !strncmp(q, "torch.nn.functional.", 20);
       } else if (in_list(m, len, PRESERVING_METHODS)) {
         /* `out.mean()`: the graph comes through the object */
-        mark_values(a, ts_node_child_by_field_name(callee, "object", 6), 0, changed);
+        mark_values(a, FIELD(callee, object), 0, changed);
         into_args = true;
       }
     } else if (trackable(a->f, callee) && facts_function_named(a->f, callee) < 0 && is_producer_name(a, callee)) {
@@ -724,14 +725,14 @@ static void mark_values(analysis *a, TSNode e, unsigned flags, bool *changed) {
     uint32_t n = ts_node_is_null(args) || !into_args ? 0 : ts_node_named_child_count(args);
     for (uint32_t i = 0; i < n; i++) {
       TSNode c = ts_node_named_child(args, i);
-      if (NODE_IS(c, "keyword_argument")) c = ts_node_child_by_field_name(c, "value", 5);
+      if (NODE_IS(c, "keyword_argument")) c = FIELD(c, value);
       mark_values(a, c, 0, changed);
     }
   } else if (NODE_IS(e, "binary_operator") || NODE_IS(e, "parenthesized_expression") ||
              NODE_IS(e, "unary_operator") || NODE_IS(e, "subscript") || NODE_IS(e, "attribute") ||
              NODE_IS(e, "list") || NODE_IS(e, "tuple")) {
-    if (NODE_IS(e, "subscript")) mark_values(a, ts_node_child_by_field_name(e, "value", 5), 0, changed);
-    else if (NODE_IS(e, "attribute")) mark_values(a, ts_node_child_by_field_name(e, "object", 6), 0, changed);
+    if (NODE_IS(e, "subscript")) mark_values(a, FIELD(e, value), 0, changed);
+    else if (NODE_IS(e, "attribute")) mark_values(a, FIELD(e, object), 0, changed);
     else {
       uint32_t n = ts_node_named_child_count(e);
       for (uint32_t i = 0; i < n; i++) mark_values(a, ts_node_named_child(e, i), flags, changed);
@@ -783,11 +784,11 @@ static void collect_evidence(analysis *a) {
     const facts_call *c = &f->calls.items[i];
     if (ts_node_start_byte(c->call) >= scope.end) break;
     if (c->function != a->function) continue;
-    TSNode callee = ts_node_child_by_field_name(c->call, "function", 8);
+    TSNode callee = FIELD(c->call, function);
     if (ts_node_is_null(callee) || !NODE_IS(callee, "attribute")) continue;
-    TSNode attr = ts_node_child_by_field_name(callee, "attribute", 9);
+    TSNode attr = FIELD(callee, attribute);
     if (ts_node_is_null(attr) || !text_is(f, attr, "backward")) continue;
-    TSNode obj = ts_node_child_by_field_name(callee, "object", 6);
+    TSNode obj = FIELD(callee, object);
     /* `loss.backward()` marks a scalar loss; `(a + b).backward()` its parts */
     mark_values(a, obj, trackable(f, obj) ? V_SCALAR : 0, &changed);
   }
@@ -810,10 +811,10 @@ static void collect_evidence(analysis *a) {
 /* ---- summaries and the whole-file passes ---- */
 
 static bool is_backward(const facts *f, TSNode call, buf *tmp) {
-  TSNode fn = ts_node_child_by_field_name(call, "function", 8);
+  TSNode fn = FIELD(call, function);
   if (ts_node_is_null(fn)) return false;
   if (NODE_IS(fn, "attribute")) {
-    TSNode attr = ts_node_child_by_field_name(fn, "attribute", 9);
+    TSNode attr = FIELD(fn, attribute);
     if (!ts_node_is_null(attr) && text_is(f, attr, "backward")) return true;
   }
   return facts_qualname(f, fn, tmp) && (!strcmp(buf_str(tmp), "torch.autograd.backward"));
@@ -832,10 +833,10 @@ static bool optimizer_like(const char *s, size_t len) {
 
 
 static bool is_step(const facts *f, TSNode call) {
-  TSNode fn = ts_node_child_by_field_name(call, "function", 8);
+  TSNode fn = FIELD(call, function);
   if (ts_node_is_null(fn) || !NODE_IS(fn, "attribute")) return false;
-  TSNode attr = ts_node_child_by_field_name(fn, "attribute", 9);
-  TSNode obj = ts_node_child_by_field_name(fn, "object", 6);
+  TSNode attr = FIELD(fn, attribute);
+  TSNode obj = FIELD(fn, object);
   if (ts_node_is_null(attr) || !text_is(f, attr, "step")) return false;
   uint32_t len;
   const char *t = text_of(f, obj, &len);
@@ -881,7 +882,7 @@ void facts__summaries(facts *f) {
     for (size_t i = 0; i < f->calls.len; i++) {
       const facts_call *c = &f->calls.items[i];
       if (c->function < 0) continue;
-      int g = facts_function_named(f, ts_node_child_by_field_name(c->call, "function", 8));
+      int g = facts_function_named(f, FIELD(c->call, function));
       if (g < 0 || g == c->function) continue;
       facts_function *fn = &f->functions.items[c->function], *callee = &f->functions.items[g];
       bool step = callee->step && c->loop < 0;
@@ -898,7 +899,7 @@ void facts__summaries(facts *f) {
   for (size_t i = 0; i < f->calls.len; i++) {
     const facts_call *c = &f->calls.items[i];
     if (c->loop < 0) continue;
-    int g = facts_function_named(f, ts_node_child_by_field_name(c->call, "function", 8));
+    int g = facts_function_named(f, FIELD(c->call, function));
     if (g >= 0 && f->functions.items[g].step) f->loops.items[c->loop].evidence |= LOOP_CALLS_BACKWARD;
   }
   buf_free(&tmp);
@@ -912,7 +913,7 @@ static void analyse(facts *f, int function, bool *changed) {
   if (function < 0) {
     run_block(&a, &st, f->root);
   } else {
-    run_block(&a, &st, ts_node_child_by_field_name(f->functions.items[function].node, "body", 4));
+    run_block(&a, &st, FIELD(f->functions.items[function].node, body));
   }
   if (a.changed) *changed = true;
   vec_free(&st);

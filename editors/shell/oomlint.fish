@@ -1,0 +1,33 @@
+# fish completion for oomlint: subcommands, options and their values.
+# Installed as share/fish/vendor_completions.d/oomlint.fish.
+function __oomlint_codes
+    echo ALL
+    oomlint rules --output-format json 2>/dev/null | string match -ar '"OOM[0-9]+"' | string trim -c '"'
+end
+complete -c oomlint -n __fish_use_subcommand -a 'check rule rules estimate server'
+complete -c oomlint -n '__fish_seen_subcommand_from rule' -f -a '(__oomlint_codes)'
+complete -c oomlint -l select -x -a '(__oomlint_codes)' -d 'only these rules'
+complete -c oomlint -l extend-select -x -a '(__oomlint_codes)' -d 'add rules to the selection'
+complete -c oomlint -l ignore -x -a '(__oomlint_codes)' -d 'turn rules off'
+complete -c oomlint -l output-format -x -a 'full concise json json-lines github sarif gitlab junit' -d 'output format'
+complete -c oomlint -l fix -d 'apply safe fixes'
+complete -c oomlint -l no-fix -d 'do not apply fixes'
+complete -c oomlint -l unsafe-fixes -d 'also apply unsafe fixes'
+complete -c oomlint -l no-unsafe-fixes -d 'do not apply unsafe fixes'
+complete -c oomlint -l diff -d 'print fixes as a diff'
+complete -c oomlint -l show-fixes -d 'list what --fix fixed'
+complete -c oomlint -l no-show-fixes -d 'do not list fixes'
+complete -c oomlint -l statistics -d 'count diagnostics per rule'
+complete -c oomlint -l exit-zero -d 'exit 0 even when something is reported'
+complete -c oomlint -l stdin-filename -r -d 'read stdin, report it as NAME'
+complete -c oomlint -l rules-dir -x -a '(__fish_complete_directories)' -d 'load more rule files'
+complete -c oomlint -l gpu-memory -x -d 'GPU memory budget (24GiB)'
+complete -c oomlint -l max-batch-size -x -d 'largest literal batch size'
+complete -c oomlint -l config -r -d 'configuration file'
+complete -c oomlint -l isolated -d 'ignore configuration files'
+complete -c oomlint -l show-settings -d 'print the resolved settings'
+complete -c oomlint -s j -l threads -x -d 'number of threads'
+complete -c oomlint -l color -x -a 'auto always never' -d 'colour'
+complete -c oomlint -s q -l quiet -d 'diagnostics only, no summary'
+complete -c oomlint -s h -l help -d 'usage'
+complete -c oomlint -s V -l version -d 'version'
