@@ -55,7 +55,15 @@ int main(void) {
     oom_document_lint(d, w);
     diags += oom_document_diagnostic_count(d);
     oom_document_free(d);
-    if (n == cap) times = realloc(times, (cap *= 2) * sizeof *times);
+    if (n == cap) {
+      double *grown = realloc(times, (cap *= 2) * sizeof *times);
+      if (!grown) {
+        fprintf(stderr, "lint_times: out of memory\n");
+        free(times);
+        return 1;
+      }
+      times = grown;
+    }
     times[n++] = now() - s;
     bytes += len;
     free(src);

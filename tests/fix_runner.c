@@ -37,7 +37,11 @@ static size_t list_dir(const char *dir, const char *prefix, const char *suffix, 
   while (d && (e = readdir(d))) {
     size_t len = strlen(e->d_name);
     if (len <= sl || strcmp(e->d_name + len - sl, suffix) != 0 || strncmp(e->d_name, prefix, pl) != 0) continue;
-    if (n == cap) names = realloc(names, (cap *= 2) * sizeof *names);
+    if (n == cap) {
+      char **grown = realloc(names, (cap *= 2) * sizeof *names);
+      if (!grown) break; /* out of memory: lint what was listed */
+      names = grown;
+    }
     names[n++] = strdup(e->d_name);
   }
   if (d) closedir(d);

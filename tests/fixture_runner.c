@@ -42,7 +42,11 @@ static size_t list_py(const char *dir, char ***out) {
   while ((e = readdir(d))) {
     size_t len = strlen(e->d_name);
     if (len < 4 || strcmp(e->d_name + len - 3, ".py") != 0) continue;
-    if (n == cap) names = realloc(names, (cap *= 2) * sizeof *names);
+    if (n == cap) {
+      char **grown = realloc(names, (cap *= 2) * sizeof *names);
+      if (!grown) break; /* out of memory: lint what was listed */
+      names = grown;
+    }
     names[n++] = strdup(e->d_name);
   }
   closedir(d);

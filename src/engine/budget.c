@@ -34,7 +34,7 @@ bool oom_parse_bytes(const char *text, uint64_t *out) {
     {"t", 1e12}, {"tb", 1e12}, {"ti", 1099511627776.0}, {"tib", 1099511627776.0}};
   char unit[8];
   size_t n = 0;
-  while (p[n] && n < sizeof unit - 1) {
+  while (n < sizeof unit - 1 && p[n]) {
     unit[n] = (char)tolower((unsigned char)p[n]);
     n++;
   }

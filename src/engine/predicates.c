@@ -7,10 +7,8 @@
 #include "parse/fields.h"
 /* Under valgrind the regexes run interpreted: JIT code reads whole words past
  * the subject's end, which memcheck reports as uninitialised (harmless). */
-#if defined(__has_include)
-#if __has_include(<valgrind/valgrind.h>)
+#ifdef OOMLINT_HAVE_VALGRIND_H /* set by CMake when the header is installed */
 #include <valgrind/valgrind.h>
-#endif
 #endif
 #ifndef RUNNING_ON_VALGRIND
 #define RUNNING_ON_VALGRIND 0
