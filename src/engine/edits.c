@@ -12,16 +12,6 @@
 typedef VEC(oom_edit) edit_vec;
 
 
-static bool find_capture(const TSQueryMatch *m, int id, TSNode *out) {
-  for (uint16_t i = 0; i < m->capture_count; i++)
-    if ((int)m->captures[i].index == id) {
-      *out = m->captures[i].node;
-      return true;
-    }
-  return false;
-}
-
-
 static void push(edit_vec *v, arena *a, uint32_t s, uint32_t e, const char *text, size_t len) {
   oom_edit ed = {s, e, arena_strndup(a, text, len)};
   vec_push(v, ed);
@@ -231,11 +221,11 @@ bool edits_build(const oom_rule *rule, const TSQueryMatch *m, const facts *model
   for (size_t i = 0; i < rule->edits.len && ok; i++) {
     const edit_spec *e = &rule->edits.items[i];
     TSNode n;
-    if (!find_capture(m, e->capture, &n)) { ok = false; break; }
+    if (!engine_capture(m, e->capture, &n)) { ok = false; break; }
     /* every capture the text names must be there too */
     for (size_t k = 0; k < e->text.count; k++) {
       TSNode unused;
-      if (e->text.parts[k].capture >= 0 && !find_capture(m, e->text.parts[k].capture, &unused)) ok = false;
+      if (e->text.parts[k].capture >= 0 && !engine_capture(m, e->text.parts[k].capture, &unused)) ok = false;
     }
     if (!ok) break;
     char *text = e->text.count ? tmpl_render(&e->text, m, source, length, a, true) : "";

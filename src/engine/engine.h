@@ -202,6 +202,9 @@ struct oom_document {
 /** Byte offset -> row/column, using the document's line index. */
 oom_position document_position(const oom_document *doc, uint32_t byte);
 
+/** The first node match M captured under capture id ID; false when none. */
+bool engine_capture(const TSQueryMatch *m, int id, TSNode *out);
+
 /** Run the compiled query over the document; push diagnostics. */
 void engine_run(const oom_linter *linter, oom_worker *worker, oom_document *doc, const facts *model);
 

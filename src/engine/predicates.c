@@ -288,16 +288,6 @@ void predicates_free(pattern_info *p) {
 
 /* ---- evaluation ---- */
 
-static bool find_capture(const TSQueryMatch *m, int id, TSNode *out) {
-  for (uint16_t i = 0; i < m->capture_count; i++)
-    if ((int)m->captures[i].index == id) {
-      *out = m->captures[i].node;
-      return true;
-    }
-  return false;
-}
-
-
 static bool re_match(const pcre2_code *re, const char *s, size_t len, pred_context *ctx) {
   int rc = pcre2_match(re, (PCRE2_SPTR)s, len, 0, 0, ctx->md, NULL);
   return rc >= 0;
@@ -410,7 +400,7 @@ static bool re_callback(void *c, const char *s, size_t len) {
 
 static bool eval(const predicate *p, const TSQueryMatch *m, pred_context *ctx) {
   TSNode n = {0}, n2;
-  if (p->capture >= 0 && !find_capture(m, p->capture, &n)) return !p->negate; /* optional capture absent */
+  if (p->capture >= 0 && !engine_capture(m, p->capture, &n)) return !p->negate; /* optional capture absent */
   uint32_t pos = p->capture >= 0 ? ts_node_start_byte(n) : 0;
   size_t len;
   const char *t;
@@ -418,7 +408,7 @@ static bool eval(const predicate *p, const TSQueryMatch *m, pred_context *ctx) {
   case PRED_EQ:
     t = node_text(ctx, n, &len);
     if (p->capture2 >= 0) {
-      if (!find_capture(m, p->capture2, &n2)) return !p->negate;
+      if (!engine_capture(m, p->capture2, &n2)) return !p->negate;
       size_t len2;
       const char *t2 = node_text(ctx, n2, &len2);
       return len == len2 && !memcmp(t, t2, len);

@@ -11,7 +11,7 @@
 #define MESSAGE_CAPTURE_MAX 60
 
 
-static bool find_capture(const TSQueryMatch *m, int id, TSNode *out) {
+bool engine_capture(const TSQueryMatch *m, int id, TSNode *out) {
   for (uint16_t i = 0; i < m->capture_count; i++)
     if ((int)m->captures[i].index == id) {
       *out = m->captures[i].node;
@@ -30,7 +30,7 @@ char *tmpl_render(const tmpl *t, const TSQueryMatch *m, const char *source, size
       continue;
     }
     TSNode n;
-    if (!find_capture(m, p->capture, &n)) continue;
+    if (!engine_capture(m, p->capture, &n)) continue;
     uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
     if (e > length) e = (uint32_t)length;
     if (s > e) s = e;
@@ -131,7 +131,7 @@ void engine_run(const oom_linter *linter, oom_worker *worker, oom_document *doc,
     if (!linter->enabled[p->rule]) continue;
     const oom_rule *rule = linter->rules.items[p->rule];
     TSNode report;
-    if (!find_capture(&m, linter->report_capture, &report)) continue;
+    if (!engine_capture(&m, linter->report_capture, &report)) continue;
     if (!predicates_pass(p, &m, &ctx)) continue;
     uint32_t s = ts_node_start_byte(report), e = ts_node_end_byte(report);
     oom_edit *edits = NULL;

@@ -14,18 +14,9 @@
 #define NODE_IS(n, t) (strcmp(ts_node_type(n), (t)) == 0)
 
 
-static const char *text_of(const facts *f, TSNode n, uint32_t *len) {
-  uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
-  if (e > f->length) e = (uint32_t)f->length;
-  if (s > e) s = e;
-  *len = e - s;
-  return f->source + s;
-}
-
-
 static bool same_text(const facts *f, TSNode n, const char *s, uint32_t len) {
   uint32_t l;
-  const char *t = text_of(f, n, &l);
+  const char *t = facts_text(f, n, &l);
   return l == len && !memcmp(t, s, len);
 }
 
@@ -63,7 +54,7 @@ bool facts_outlives_iteration(const facts *self, TSNode node) {
   TSNode base = base_name(node);
   if (ts_node_is_null(base) || !NODE_IS(base, "identifier")) return false;
   uint32_t len;
-  const char *name = text_of(self, base, &len);
+  const char *name = facts_text(self, base, &len);
   if (len == 4 && !memcmp(name, "self", 4)) return true; /* instance storage */
   const facts_loop *l = &self->loops.items[loop];
   uint32_t loop_start = ts_node_start_byte(l->node);
@@ -156,7 +147,7 @@ static void callee_name(const facts *f, TSNode call, const char **s, uint32_t *l
   *len = 0;
   if (ts_node_is_null(fn)) return;
   if (NODE_IS(fn, "attribute")) fn = FIELD(fn, attribute);
-  if (!ts_node_is_null(fn)) *s = text_of(f, fn, len);
+  if (!ts_node_is_null(fn)) *s = facts_text(f, fn, len);
 }
 
 
@@ -203,7 +194,7 @@ bool facts_accumulates_gradients(const facts *self, uint32_t pos) {
     TSNode attr = FIELD(fn, attribute);
     if (!facts_node_is(self, attr, "step")) continue;
     uint32_t len;
-    const char *obj = text_of(self, FIELD(fn, object), &len);
+    const char *obj = facts_text(self, FIELD(fn, object), &len);
     bool opt = false; /* optimizer.step(), or GradScaler's scaler.step(optimizer) */
     for (uint32_t k = 0; k + 3 <= len; k++)
       if (!strncmp(obj + k, "opt", 3) || (k + 6 <= len && !strncmp(obj + k, "scaler", 6))) opt = true;
@@ -218,7 +209,7 @@ bool facts_accumulates_gradients(const facts *self, uint32_t pos) {
 /* The value last assigned to identifier NODE before its position, or null. */
 static TSNode last_value(const facts *f, TSNode node) {
   uint32_t len;
-  const char *name = text_of(f, node, &len);
+  const char *name = facts_text(f, node, &len);
   uint32_t pos = ts_node_start_byte(node);
   TSNode best = NULL_NODE;
   for (size_t i = 0; i < f->assigns.len; i++) {
@@ -247,7 +238,7 @@ bool facts_is_dataset(const facts *self, TSNode node) {
   for (int guard = 0; guard < 6 && !ts_node_is_null(node) && !r; guard++) {
     if (NODE_IS(node, "identifier")) {
       uint32_t len;
-      const char *t = text_of(self, node, &len);
+      const char *t = facts_text(self, node, &len);
       static const char *const names[] = {"x_train", "y_train", "x_test", "y_test", "x_val", "y_val", "x_valid",
                                           "y_valid", "xtrain", "ytrain", "xtest", "ytest", "train_x", "train_y",
                                           "test_x", "test_y", "val_x", "val_y", "train_data", "test_data",
@@ -262,7 +253,7 @@ bool facts_is_dataset(const facts *self, TSNode node) {
       TSNode attr = FIELD(node, attribute);
       TSNode obj = FIELD(node, object);
       uint32_t len;
-      const char *o = text_of(self, obj, &len);
+      const char *o = facts_text(self, obj, &len);
       bool setlike = false;
       for (uint32_t k = 0; k + 3 <= len; k++)
         if (!strncasecmp(o + k, "set", 3) || (k + 5 <= len && !strncasecmp(o + k, "mnist", 5))) setlike = true;
@@ -383,7 +374,7 @@ bool facts_cast_after(const facts *self, TSNode node) {
     if (facts_node_is(self, attr, casts[i])) return true;
   if (facts_node_is(self, attr, "to")) {
     uint32_t len;
-    const char *t = text_of(self, FIELD(call, arguments), &len);
+    const char *t = facts_text(self, FIELD(call, arguments), &len);
     for (uint32_t k = 0; k + 5 <= len; k++)
       if (!strncmp(t + k, "float", 5) || !strncmp(t + k, "dtype", 5) || !strncmp(t + k, "half", 4)) return true;
   }
@@ -394,7 +385,7 @@ bool facts_cast_after(const facts *self, TSNode node) {
 bool facts_sliced_in_loop(const facts *self, TSNode node) {
   if (!NODE_IS(node, "identifier")) return false;
   uint32_t len;
-  const char *name = text_of(self, node, &len);
+  const char *name = facts_text(self, node, &len);
   int fn = facts_function_at(self, ts_node_start_byte(node));
   for (size_t i = 0; i < self->subscripts.len; i++) {
     const facts_ref *r = &self->subscripts.items[i];
@@ -408,7 +399,7 @@ bool facts_sliced_in_loop(const facts *self, TSNode node) {
 
 bool facts_class_derives(const facts *self, TSNode node, bool (*match)(void *, const char *, size_t), void *ctx) {
   uint32_t len;
-  const char *name = text_of(self, node, &len);
+  const char *name = facts_text(self, node, &len);
   buf q = {0};
   bool r = false;
   /* up through the file's own classes, a few levels */
@@ -422,7 +413,7 @@ bool facts_class_derives(const facts *self, TSNode node, bool (*match)(void *, c
     for (uint32_t i = 0; i < n && !r; i++) {
       TSNode b = ts_node_named_child(k->bases, i);
       if (facts_qualname(self, b, &q) && match(ctx, buf_str(&q), q.len)) r = true;
-      else if (NODE_IS(b, "identifier") && !next) next = text_of(self, b, &next_len);
+      else if (NODE_IS(b, "identifier") && !next) next = facts_text(self, b, &next_len);
     }
     name = next;
     len = next_len;

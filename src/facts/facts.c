@@ -26,7 +26,7 @@ typedef struct {
 } walker;
 
 
-static const char *text_of(const facts *f, TSNode n, uint32_t *len) {
+const char *facts_text(const facts *f, TSNode n, uint32_t *len) {
   uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
   if (e > f->length) e = (uint32_t)f->length;
   if (s > e) s = e;
@@ -37,7 +37,7 @@ static const char *text_of(const facts *f, TSNode n, uint32_t *len) {
 
 bool facts_node_is(const facts *self, TSNode node, const char *s) {
   uint32_t len;
-  const char *t = text_of(self, node, &len);
+  const char *t = facts_text(self, node, &len);
   return strlen(s) == len && memcmp(t, s, len) == 0;
 }
 
@@ -70,7 +70,7 @@ static void push_frame(walker *w, TSNode n, int function, int loop) {
 
 static void add_binding(facts *f, TSNode name, facts_binding_kind kind, char *qualname, TSNode value) {
   uint32_t len;
-  const char *t = text_of(f, name, &len);
+  const char *t = facts_text(f, name, &len);
   facts_binding b = {t, len, ts_node_start_byte(name), kind, qualname, value};
   vec_push(&f->bindings, b);
 }
@@ -84,12 +84,12 @@ static char *dotted_text(const facts *f, TSNode n) {
   if (!NODE_IS(n, "dotted_name")) count = 0;
   if (count == 0) {
     uint32_t len;
-    const char *t = text_of(f, n, &len);
+    const char *t = facts_text(f, n, &len);
     buf_append(&b, t, len);
   }
   for (uint32_t i = 0; i < count; i++) {
     uint32_t len;
-    const char *t = text_of(f, ts_node_named_child(n, i), &len);
+    const char *t = facts_text(f, ts_node_named_child(n, i), &len);
     if (i) buf_putc(&b, '.');
     buf_append(&b, t, len);
   }
@@ -109,7 +109,7 @@ static void visit_import(facts *f, TSNode n) {
       vec_push(&f->imported_modules, mod);
       TSNode first = ts_node_named_child(c, 0);
       uint32_t len;
-      const char *t = text_of(f, first, &len);
+      const char *t = facts_text(f, first, &len);
       add_binding(f, first, BINDING_IMPORT, oom_xstrndup(t, len), NULL_NODE);
     } else if (NODE_IS(c, "aliased_import")) {
       TSNode name = FIELD(c, name);
@@ -263,7 +263,7 @@ static void enter(walker *w, TSNode n) {
     } else if (!strcmp(type, "class_definition")) {
       TSNode name = FIELD(n, name);
       facts_class k = {n, FIELD(n, superclasses), NULL, 0, false};
-      if (!ts_node_is_null(name)) k.name = text_of(f, name, &k.name_len);
+      if (!ts_node_is_null(name)) k.name = facts_text(f, name, &k.name_len);
       vec_push(&f->classes, k);
       /* a class body is a new scope: loops outside do not run it per batch */
       push_frame(w, n, current_function(w), -1);
@@ -287,7 +287,7 @@ static void enter(walker *w, TSNode n) {
       if (NODE_IS(call, "call")) {
         TSNode fn = FIELD(call, function);
         uint32_t len;
-        const char *t = text_of(f, fn, &len);
+        const char *t = facts_text(f, fn, &len);
         if (len >= 16 && !memcmp(t + len - 16, "set_grad_enabled", 16)) {
           TSNode args = FIELD(call, arguments);
           if (!ts_node_is_null(args) && ts_node_named_child_count(args) >= 1) {
@@ -307,7 +307,7 @@ static void enter(walker *w, TSNode n) {
       facts_function fn = {span_of(n), ts_node_is_null(body) ? span_of(n) : span_of(body),
                            current_function(w), n, NULL_NODE, false, "", 0, -1, false, false, false, false, false};
       TSNode name = FIELD(n, name);
-      if (!ts_node_is_null(name)) fn.name = text_of(f, name, &fn.name_len);
+      if (!ts_node_is_null(name)) fn.name = facts_text(f, name, &fn.name_len);
       visit_parameters(f, FIELD(n, parameters));
       if (!ts_node_is_null(w->decorated)) {
         TSNode def = FIELD(w->decorated, definition);
@@ -330,7 +330,7 @@ static void enter(walker *w, TSNode n) {
       TSNode v = FIELD(n, value);
       if (!ts_node_is_null(v) && NODE_IS(v, "identifier")) {
         facts_ref r = {NULL, 0, ts_node_start_byte(n)};
-        r.name = text_of(f, v, &r.len);
+        r.name = facts_text(f, v, &r.len);
         vec_push(&f->subscripts, r);
       }
     }

@@ -205,6 +205,8 @@ bool facts_class_derives(const facts *self, TSNode node, bool (*match)(void *ctx
 /** The function index named NAME (a same-file function or `self.method`), -1. */
 int facts_function_named(const facts *self, TSNode callee);
 
+/** The source text of NODE (clamped to the source) and its length. */
+const char *facts_text(const facts *self, TSNode node, uint32_t *len);
 /** Whether the source text of NODE equals S. */
 bool facts_node_is(const facts *self, TSNode node, const char *s);
 

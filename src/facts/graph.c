@@ -42,15 +42,6 @@ typedef struct {
 } analysis;
 
 
-static const char *text_of(const facts *f, TSNode n, uint32_t *len) {
-  uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
-  if (e > f->length) e = (uint32_t)f->length;
-  if (s > e) s = e;
-  *len = e - s;
-  return f->source + s;
-}
-
-
 static bool text_is(const facts *f, TSNode n, const char *s) {
   return facts_node_is(f, n, s);
 }
@@ -93,7 +84,7 @@ static slot *find(state *st, const char *name, uint32_t len) {
 
 static void set_name(analysis *a, state *st, TSNode target, unsigned flags) {
   uint32_t len;
-  const char *name = text_of(a->f, target, &len);
+  const char *name = facts_text(a->f, target, &len);
   slot *s = find(st, name, len);
   if (s) s->flags = flags;
   else {
@@ -140,7 +131,7 @@ static bool marked(const analysis *a, const char *name, uint32_t len, unsigned *
 
 static bool mark(analysis *a, TSNode n, unsigned flags) {
   uint32_t len;
-  const char *name = text_of(a->f, n, &len);
+  const char *name = facts_text(a->f, n, &len);
   for (size_t i = 0; i < a->marked.len; i++)
     if (a->marked.items[i].len == len && !memcmp(a->marked.items[i].name, name, len)) {
       if ((a->marked.items[i].flags | flags) == a->marked.items[i].flags) return false;
@@ -190,9 +181,9 @@ static bool looks_like_loss(const char *s, size_t len) {
 static const char *last_name(const facts *f, TSNode callee, uint32_t *len) {
   if (NODE_IS(callee, "attribute")) {
     TSNode attr = FIELD(callee, attribute);
-    if (!ts_node_is_null(attr)) return text_of(f, attr, len);
+    if (!ts_node_is_null(attr)) return facts_text(f, attr, len);
   }
-  return text_of(f, callee, len);
+  return facts_text(f, callee, len);
 }
 
 
@@ -239,7 +230,7 @@ bool facts_is_model(const facts *self, TSNode callee) {
   if (ts_node_is_null(callee)) return false;
   if (!NODE_IS(callee, "identifier") && !NODE_IS(callee, "attribute")) return false;
   uint32_t len;
-  const char *t = text_of(self, callee, &len);
+  const char *t = facts_text(self, callee, &len);
   return has_str(self->module_names.items, self->module_names.len, t, len) ||
          has_str(self->producers.items, self->producers.len, t, len);
 }
@@ -291,7 +282,7 @@ static unsigned eval_call(analysis *a, state *st, TSNode e) {
   /* a model or a loss of this file, or a callee whose output was backpropagated */
   if (facts_is_model(f, callee)) {
     if (NODE_IS(callee, "attribute") && !is_self_attr(f, callee)) eval(a, st, FIELD(callee, object));
-    t = text_of(f, callee, &len);
+    t = facts_text(f, callee, &len);
     return V_GRAPH | (looks_like_loss(t, len) ? V_SCALAR : 0);
   }
   int fn = facts_function_named(f, callee);
@@ -303,7 +294,7 @@ static unsigned eval_call(analysis *a, state *st, TSNode e) {
     TSNode obj = FIELD(callee, object);
     TSNode attr = FIELD(callee, attribute);
     if (ts_node_is_null(obj) || ts_node_is_null(attr)) return 0;
-    t = text_of(f, attr, &len);
+    t = facts_text(f, attr, &len);
     if (facts_qualname(f, callee, &a->tmp)) {
       const char *q = buf_str(&a->tmp);
       if (!strncmp(q, "torch.nn.functional.", 20)) {
@@ -336,7 +327,7 @@ static unsigned eval_call(analysis *a, state *st, TSNode e) {
     return of & V_GRAPH;
   }
   if (NODE_IS(callee, "identifier")) {
-    t = text_of(f, callee, &len);
+    t = facts_text(f, callee, &len);
     if (in_list(t, len, CLEAN_BUILTINS)) return 0;
     if (in_list(t, len, JOIN_BUILTINS)) return argflags & V_GRAPH;
     if (facts_qualname(f, callee, &a->tmp) && !strncmp(buf_str(&a->tmp), "torch.nn.functional.", 20)) {
@@ -378,7 +369,7 @@ static unsigned eval(analysis *a, state *st, TSNode e) {
   a->depth++;
   if (!strcmp(type, "identifier")) {
     uint32_t len;
-    const char *name = text_of(f, e, &len);
+    const char *name = facts_text(f, e, &len);
     slot *s = a->replay ? NULL : find(st, name, len);
     r = a->replay ? recorded(f, e) : s ? s->flags : 0;
     record(a, e, r);
@@ -386,10 +377,10 @@ static unsigned eval(analysis *a, state *st, TSNode e) {
     TSNode obj = FIELD(e, object);
     TSNode attr = FIELD(e, attribute);
     uint32_t len = 0;
-    const char *an = ts_node_is_null(attr) ? "" : text_of(f, attr, &len);
+    const char *an = ts_node_is_null(attr) ? "" : facts_text(f, attr, &len);
     if (is_self_attr(f, e)) {
       uint32_t l2;
-      const char *name = text_of(f, e, &l2);
+      const char *name = facts_text(f, e, &l2);
       slot *s = a->replay ? NULL : find(st, name, l2);
       r = a->replay ? recorded(f, e) : s ? s->flags : 0;
       record(a, e, r);
@@ -457,7 +448,7 @@ static void run_block(analysis *a, state *st, TSNode block);
 static unsigned evidence(analysis *a, TSNode target, TSNode value, unsigned flags) {
   if ((flags & V_GRAPH) || a->no_grad || !trackable(a->f, target)) return flags;
   uint32_t len;
-  const char *name = text_of(a->f, target, &len);
+  const char *name = facts_text(a->f, target, &len);
   unsigned mflags;
   if (!marked(a, name, len, &mflags)) return flags;
   while (!ts_node_is_null(value) && (NODE_IS(value, "parenthesized_expression") || NODE_IS(value, "await")))
@@ -715,7 +706,7 @@ static void mark_values(analysis *a, TSNode e, unsigned flags, bool *changed) {
       }
     } else if (trackable(a->f, callee) && facts_function_named(a->f, callee) < 0 && is_producer_name(a, callee)) {
       uint32_t len;
-      const char *c = text_of(a->f, callee, &len);
+      const char *c = facts_text(a->f, callee, &len);
       if (!has_str(a->f->producers.items, a->f->producers.len, c, len)) {
         vec_push(&a->f->producers, oom_xstrndup(c, len));
         *changed = true;
@@ -800,7 +791,7 @@ static void collect_evidence(analysis *a) {
       if (ts_node_start_byte(left) >= scope.end) break;
       if (!in_function(f, ts_node_start_byte(left), a->function)) continue;
       uint32_t len;
-      const char *name = text_of(f, left, &len);
+      const char *name = facts_text(f, left, &len);
       if (!marked(a, name, len, NULL)) continue;
       mark_values(a, f->assigns.items[i].right, 0, &changed);
     }
@@ -839,7 +830,7 @@ static bool is_step(const facts *f, TSNode call) {
   TSNode obj = FIELD(fn, object);
   if (ts_node_is_null(attr) || !text_is(f, attr, "step")) return false;
   uint32_t len;
-  const char *t = text_of(f, obj, &len);
+  const char *t = facts_text(f, obj, &len);
   return optimizer_like(t, len);
 }
 

@@ -15,15 +15,6 @@
 #define MAX_CHAIN 64
 
 
-static const char *text_of(const facts *f, TSNode n, uint32_t *len) {
-  uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
-  if (e > f->length) e = (uint32_t)f->length;
-  if (s > e) s = e;
-  *len = e - s;
-  return f->source + s;
-}
-
-
 static bool text_is(const facts *f, TSNode n, const char *s) {
   return facts_node_is(f, n, s);
 }
@@ -81,7 +72,7 @@ bool facts_qualname(const facts *self, TSNode node, buf *out) {
     }
     if (!NODE_IS(node, "identifier")) return false;
     uint32_t len;
-    const char *name = text_of(self, node, &len);
+    const char *name = facts_text(self, node, &len);
     const facts_binding *b = lookup(self, name, len, use);
     if (!b) return false;
     if (b->kind == BINDING_IMPORT) base = b->qualname;
@@ -98,7 +89,7 @@ bool facts_qualname(const facts *self, TSNode node, buf *out) {
     TSNode p = parts[--nparts];
     if (ts_node_is_null(p)) return false;
     uint32_t len;
-    const char *t = text_of(self, p, &len);
+    const char *t = facts_text(self, p, &len);
     buf_putc(out, '.');
     buf_append(out, t, len);
   }
@@ -229,7 +220,7 @@ static bool is_module_expr(const facts *f, TSNode e, buf *tmp) {
   const char *t;
   for (int guard = 0; guard < 8; guard++) {
     if (NODE_IS(e, "identifier") || NODE_IS(e, "attribute")) {
-      t = text_of(f, e, &len);
+      t = facts_text(f, e, &len);
       return has_name(f, t, len);
     }
     if (!NODE_IS(e, "call")) return false;
@@ -243,12 +234,12 @@ static bool is_module_expr(const facts *f, TSNode e, buf *tmp) {
       for (size_t i = 0; same_module[i]; i++)
         if (text_is(f, attr, same_module[i])) { e = obj; goto next; }
       if (text_is(f, attr, "from_pretrained")) {
-        t = text_of(f, obj, &len);
+        t = facts_text(f, obj, &len);
         return contains(t, len, "Model") || contains(t, len, "For");
       }
     }
     if (NODE_IS(fn, "identifier")) {
-      t = text_of(f, fn, &len);
+      t = facts_text(f, fn, &len);
       if (is_module_class_name(f, t, len)) return true;
     }
     if (!facts_qualname(f, fn, tmp)) return false;
@@ -270,7 +261,7 @@ static bool is_module_expr(const facts *f, TSNode e, buf *tmp) {
 
 static bool is_module_base(const facts *f, TSNode base, buf *tmp) {
   uint32_t len;
-  const char *t = text_of(f, base, &len);
+  const char *t = facts_text(f, base, &len);
   if (NODE_IS(base, "identifier") && is_module_class_name(f, t, len)) return true;
   if (!facts_qualname(f, base, tmp)) return false;
   const char *q = buf_str(tmp);
@@ -297,7 +288,7 @@ static void resolve_modules(facts *f, buf *tmp) {
     size_t before = f->module_names.len;
     for (size_t i = 0; i < f->assigns.len; i++) {
       uint32_t len;
-      const char *t = text_of(f, f->assigns.items[i].left, &len);
+      const char *t = facts_text(f, f->assigns.items[i].left, &len);
       if (has_name(f, t, len)) continue;
       if (is_module_expr(f, f->assigns.items[i].right, tmp)) vec_push(&f->module_names, oom_xstrndup(t, len));
     }
@@ -338,7 +329,7 @@ static bool is_loader_expr(const facts *f, TSNode e, buf *tmp) {
     /* enumerate(loader), tqdm(loader), tqdm.tqdm(loader, ...), iter(loader) */
     TSNode fn = FIELD(e, function);
     uint32_t len;
-    const char *t = text_of(f, fn, &len);
+    const char *t = facts_text(f, fn, &len);
     bool wrapper = (len == 9 && !memcmp(t, "enumerate", 9)) || (len >= 4 && !memcmp(t + len - 4, "tqdm", 4)) ||
                    (len == 4 && !memcmp(t, "iter", 4));
     if (!wrapper) return false;
@@ -347,7 +338,7 @@ static bool is_loader_expr(const facts *f, TSNode e, buf *tmp) {
   }
   if (!NODE_IS(e, "identifier") && !NODE_IS(e, "attribute")) return false;
   uint32_t len;
-  const char *t = text_of(f, e, &len);
+  const char *t = facts_text(f, e, &len);
   if (is_loader_name(t, len)) return true;
   (void)tmp;
   for (size_t i = 0; i < f->loader_names.len; i++)
@@ -389,7 +380,7 @@ static void resolve_loops(facts *f, buf *tmp) {
         (!strcmp(buf_str(tmp), "torch.utils.data.DataLoader") ||
          !strcmp(buf_str(tmp), "torch.utils.data.dataloader.DataLoader"))) {
       uint32_t len;
-      const char *t = text_of(f, f->assigns.items[i].left, &len);
+      const char *t = facts_text(f, f->assigns.items[i].left, &len);
       vec_push(&f->loader_names, oom_xstrndup(t, len));
     }
   }
@@ -404,7 +395,7 @@ static void resolve_loops(facts *f, buf *tmp) {
       TSNode attr = FIELD(fn, attribute);
       TSNode obj = FIELD(fn, object);
       uint32_t len;
-      const char *t = text_of(f, obj, &len);
+      const char *t = facts_text(f, obj, &len);
       if (text_is(f, attr, "step") && looks_like_optimizer(t, len)) l->evidence |= LOOP_CALLS_STEP;
     }
     /* a model called in a loop of a module's own method (`for blk in
@@ -412,7 +403,7 @@ static void resolve_loops(facts *f, buf *tmp) {
      * batch loop */
     if ((NODE_IS(fn, "identifier") || NODE_IS(fn, "attribute")) && !in_module_method(f, l->function)) {
       uint32_t len;
-      const char *t = text_of(f, fn, &len);
+      const char *t = facts_text(f, fn, &len);
       if (has_name(f, t, len)) l->evidence |= LOOP_CALLS_MODEL;
     }
   }

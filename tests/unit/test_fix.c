@@ -471,7 +471,8 @@ static void test_diff_random_minimal_and_applies(void **state) {
       continue;
     }
     size_t minus = 0, plus = 0;
-    for (const char *p = strstr(d.data, "\n@@"); p && (p = strchr(p + 1, '\n'));) {
+    const char *p = strstr(d.data, "\n@@");
+    while (p && (p = strchr(p + 1, '\n')) != NULL) {
       if (p[1] == '-') minus++;
       if (p[1] == '+') plus++;
     }
