@@ -78,70 +78,60 @@
     attribute: (identifier) @method)
   arguments: (argument_list
     .
-    [(identifier) (call) (attribute) (subscript) (binary_operator)
-     (unary_operator) (parenthesized_expression) (conditional_expression)] @value
+    (_) @value
     .)) @report
   (#eq? @method "append")
+  (#oom-kind? @value "identifier|call|attribute|subscript|binary_operator|unary_operator|parenthesized_expression|conditional_expression")
   (#oom-in-loop? @report)
   (#oom-not-in-no-grad? @report)
   (#oom-outlives-iteration? @container)
   (#oom-graph? @value))
 
-; xs.append((v, ...)), xs.append([v, ...]), xs.append({"k": v}): each stored
-; element is reported, so that its fix detaches the element, not the container
+; xs.append((v, ...)), xs.append([v, ...]), xs.extend([v, ...]),
+; xs.extend((v, ...)) and xs.append({"k": v}): each stored element is
+; reported, so that its fix detaches the element, not the container
 ((call
   function: (attribute
     object: (_) @container
     attribute: (identifier) @method)
   arguments: (argument_list
     .
-    [(tuple
-       [(identifier) (call) (attribute) (subscript) (binary_operator)
-        (unary_operator) (parenthesized_expression) (conditional_expression)] @value @report)
-     (list
-       [(identifier) (call) (attribute) (subscript) (binary_operator)
-        (unary_operator) (parenthesized_expression) (conditional_expression)] @value @report)
-     (dictionary
-       (pair
-         value: [(identifier) (call) (attribute) (subscript) (binary_operator)
-                 (unary_operator) (parenthesized_expression) (conditional_expression)] @value @report))]
+    (_
+      (_) @value @report) @stored
+    .))
+  (#any-of? @method "append" "extend")
+  (#oom-kind? @stored "tuple|list")
+  (#oom-kind? @value "identifier|call|attribute|subscript|binary_operator|unary_operator|parenthesized_expression|conditional_expression")
+  (#oom-in-loop? @report)
+  (#oom-not-in-no-grad? @report)
+  (#oom-outlives-iteration? @container)
+  (#oom-graph? @value))
+
+((call
+  function: (attribute
+    object: (_) @container
+    attribute: (identifier) @method)
+  arguments: (argument_list
+    .
+    (dictionary
+      (pair
+        value: (_) @value @report))
     .))
   (#eq? @method "append")
+  (#oom-kind? @value "identifier|call|attribute|subscript|binary_operator|unary_operator|parenthesized_expression|conditional_expression")
   (#oom-in-loop? @report)
   (#oom-not-in-no-grad? @report)
   (#oom-outlives-iteration? @container)
   (#oom-graph? @value))
 
-; xs.extend([v, ...]) and xs.extend((v, ...)): each stored element is reported
-((call
-  function: (attribute
-    object: (_) @container
-    attribute: (identifier) @method)
-  arguments: (argument_list
-    .
-    [(list
-       [(identifier) (call) (attribute) (subscript) (binary_operator)
-        (unary_operator) (parenthesized_expression) (conditional_expression)] @value @report)
-     (tuple
-       [(identifier) (call) (attribute) (subscript) (binary_operator)
-        (unary_operator) (parenthesized_expression) (conditional_expression)] @value @report)]
-    .))
-  (#eq? @method "extend")
-  (#oom-in-loop? @report)
-  (#oom-not-in-no-grad? @report)
-  (#oom-outlives-iteration? @container)
-  (#oom-graph? @value))
-
-; xs += [v, ...]: each stored element is reported
+; xs += [v, ...] and xs += (v, ...): each stored element is reported
 ((augmented_assignment
   left: (_) @container
   operator: "+="
-  right: [(list
-            [(identifier) (call) (attribute) (subscript) (binary_operator)
-             (unary_operator) (parenthesized_expression) (conditional_expression)] @value @report)
-          (tuple
-            [(identifier) (call) (attribute) (subscript) (binary_operator)
-             (unary_operator) (parenthesized_expression) (conditional_expression)] @value @report)])
+  right: (_
+    (_) @value @report) @stored)
+  (#oom-kind? @stored "tuple|list")
+  (#oom-kind? @value "identifier|call|attribute|subscript|binary_operator|unary_operator|parenthesized_expression|conditional_expression")
   (#oom-in-loop? @report)
   (#oom-not-in-no-grad? @report)
   (#oom-outlives-iteration? @container)

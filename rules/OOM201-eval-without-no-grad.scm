@@ -1,7 +1,7 @@
 ; code: OOM201
 ; name: eval-without-no-grad
 ; severity: warning
-; message: `{model}(...)` runs with autograd on where no backward pass follows: its activations are saved for nothing; run it under `torch.no_grad()` or `torch.inference_mode()`
+; message: `{fn}(...)` runs with autograd on where no backward pass follows: its activations are saved for nothing; run it under `torch.no_grad()` or `torch.inference_mode()`
 ; fix: unsafe: Run evaluation under `torch.no_grad()` (decorate the function with `@torch.no_grad()`)
 ; edit: add-decorator @evalcall @torch.no_grad()
 ; doc:
@@ -94,14 +94,14 @@
 ; A function that is all evaluation (by its name) and never trains: the fix
 ; decorates it.
 ((call
-  function: (_) @model
-  arguments: (argument_list)) @report @evalcall
-  (#not-match? @model "\\.(eval|train|to|cuda|cpu|half|float|double|bfloat16|type|parameters|named_parameters|buffers|named_buffers|modules|named_modules|children|named_children|state_dict|load_state_dict|zero_grad|requires_grad_|apply|register_\\w+|generate|save_pretrained|get_\\w+|set_\\w+)$")
+  function: (_) @fn
+  arguments: (argument_list) @args) @report @evalcall
+  (#not-match? @fn "\\.(eval|train|to|cuda|cpu|half|float|double|bfloat16|type|parameters|named_parameters|buffers|named_buffers|modules|named_modules|children|named_children|state_dict|load_state_dict|zero_grad|requires_grad_|apply|register_\\w+|generate|save_pretrained|get_\\w+|set_\\w+)$")
   (#oom-file-imports? "torch(\\..*)?")
   (#oom-not-file-imports? "(pytest|unittest|hypothesis)(\\..*)?")
   (#oom-not-file-mentions? "LightningModule")
   (#oom-not-file-calls? "torch\\.(autograd(\\.functional)?|func)\\.(grad|backward|vjp|jvp|jacobian|hessian|hvp|vhp|jacrev|jacfwd)")
-  (#oom-is-model? @model)
+  (#oom-is-model? @fn)
   (#oom-in-eval-function? @report)
   (#oom-not-function-trains? @report)
   (#oom-not-in-no-grad? @report))
@@ -109,14 +109,14 @@
 ; An evaluation context (function or code after `model.eval()`) that never
 ; trains.
 ((call
-  function: (_) @model
-  arguments: (argument_list)) @report
-  (#not-match? @model "\\.(eval|train|to|cuda|cpu|half|float|double|bfloat16|type|parameters|named_parameters|buffers|named_buffers|modules|named_modules|children|named_children|state_dict|load_state_dict|zero_grad|requires_grad_|apply|register_\\w+|generate|save_pretrained|get_\\w+|set_\\w+)$")
+  function: (_) @fn
+  arguments: (argument_list) @args) @report
+  (#not-match? @fn "\\.(eval|train|to|cuda|cpu|half|float|double|bfloat16|type|parameters|named_parameters|buffers|named_buffers|modules|named_modules|children|named_children|state_dict|load_state_dict|zero_grad|requires_grad_|apply|register_\\w+|generate|save_pretrained|get_\\w+|set_\\w+)$")
   (#oom-file-imports? "torch(\\..*)?")
   (#oom-not-file-imports? "(pytest|unittest|hypothesis)(\\..*)?")
   (#oom-not-file-mentions? "LightningModule")
   (#oom-not-file-calls? "torch\\.(autograd(\\.functional)?|func)\\.(grad|backward|vjp|jvp|jacobian|hessian|hvp|vhp|jacrev|jacfwd)")
-  (#oom-is-model? @model)
+  (#oom-is-model? @fn)
   (#oom-in-eval-context? @report)
   (#oom-not-function-trains? @report)
   (#oom-not-in-no-grad? @report))
@@ -124,14 +124,14 @@
 ; A batch loop after `model.eval()` that does no training, in a function that
 ; trains elsewhere (the validation loop of a `fit` function).
 ((call
-  function: (_) @model
-  arguments: (argument_list)) @report
-  (#not-match? @model "\\.(eval|train|to|cuda|cpu|half|float|double|bfloat16|type|parameters|named_parameters|buffers|named_buffers|modules|named_modules|children|named_children|state_dict|load_state_dict|zero_grad|requires_grad_|apply|register_\\w+|generate|save_pretrained|get_\\w+|set_\\w+)$")
+  function: (_) @fn
+  arguments: (argument_list) @args) @report
+  (#not-match? @fn "\\.(eval|train|to|cuda|cpu|half|float|double|bfloat16|type|parameters|named_parameters|buffers|named_buffers|modules|named_modules|children|named_children|state_dict|load_state_dict|zero_grad|requires_grad_|apply|register_\\w+|generate|save_pretrained|get_\\w+|set_\\w+)$")
   (#oom-file-imports? "torch(\\..*)?")
   (#oom-not-file-imports? "(pytest|unittest|hypothesis)(\\..*)?")
   (#oom-not-file-mentions? "LightningModule")
   (#oom-not-file-calls? "torch\\.(autograd(\\.functional)?|func)\\.(grad|backward|vjp|jvp|jacobian|hessian|hvp|vhp|jacrev|jacfwd)")
-  (#oom-is-model? @model)
+  (#oom-is-model? @fn)
   (#oom-in-eval-context? @report)
   (#oom-in-loop? @report)
   (#oom-not-in-training-loop? @report)
@@ -139,14 +139,14 @@
 
 ; A batch loop in a file that never calls backward (pure inference).
 ((call
-  function: (_) @model
-  arguments: (argument_list)) @report
-  (#not-match? @model "\\.(eval|train|to|cuda|cpu|half|float|double|bfloat16|type|parameters|named_parameters|buffers|named_buffers|modules|named_modules|children|named_children|state_dict|load_state_dict|zero_grad|requires_grad_|apply|register_\\w+|generate|save_pretrained|get_\\w+|set_\\w+)$")
+  function: (_) @fn
+  arguments: (argument_list) @args) @report
+  (#not-match? @fn "\\.(eval|train|to|cuda|cpu|half|float|double|bfloat16|type|parameters|named_parameters|buffers|named_buffers|modules|named_modules|children|named_children|state_dict|load_state_dict|zero_grad|requires_grad_|apply|register_\\w+|generate|save_pretrained|get_\\w+|set_\\w+)$")
   (#oom-file-imports? "torch(\\..*)?")
   (#oom-not-file-imports? "(pytest|unittest|hypothesis)(\\..*)?")
   (#oom-not-file-mentions? "LightningModule|training_step|manual_backward")
   (#oom-not-file-calls? "torch\\.(autograd(\\.functional)?|func)\\.(grad|backward|vjp|jvp|jacobian|hessian|hvp|vhp|jacrev|jacfwd)")
   (#oom-not-file-trains?)
-  (#oom-is-model? @model)
+  (#oom-is-model? @fn)
   (#oom-in-loop? @report)
   (#oom-not-in-no-grad? @report))

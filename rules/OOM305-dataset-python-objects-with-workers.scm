@@ -1,7 +1,7 @@
 ; code: OOM305
 ; name: dataset-python-objects-with-workers
 ; severity: info
-; message: `{name}` keeps its samples in `self.{attr}` as Python objects and the file starts DataLoader workers: each worker may copy them piece by piece as it reads them (copy-on-read); consider NumPy arrays or Arrow/pandas columns
+; message: This Dataset keeps its samples in `self.{attr}` as Python objects and the file starts DataLoader workers: each worker may copy them piece by piece as it reads them (copy-on-read); consider NumPy arrays or Arrow/pandas columns
 ; fix: display: Store the samples in NumPy arrays or Arrow/pandas columns instead of Python lists and dicts
 ; doc:
 ;   ## What it does
@@ -72,151 +72,46 @@
 ;   - [torch.utils.data: multi-process data loading](https://pytorch.org/docs/stable/data.html#multi-process-data-loading)
 ;   - [torch.utils.data.Dataset](https://pytorch.org/docs/stable/data.html#torch.utils.data.Dataset)
 ;   - [pytorch/pytorch#13246: worker memory grows with a dataset's Python objects](https://github.com/pytorch/pytorch/issues/13246)
+; Each pattern starts at the statement itself and asks the facts for the
+; method and class around it: a pattern rooted at the class, with the method
+; and the statement nested in it, costs the query cursor work at every node of
+; every class body.
 
-; self.x = <comprehension> directly in __init__
-((class_definition
-  name: (identifier) @name
-  body: (block
-    (function_definition
-      name: (identifier) @init
-      body: (block
-        (expression_statement
-          (assignment
-            left: (attribute
-              object: (identifier) @self
-              attribute: (identifier) @attr)
-            right: [(list_comprehension) (dictionary_comprehension)]) @report)))))
-  (#eq? @init "__init__")
+; self.x = <comprehension> in __init__
+((assignment
+  left: (attribute
+    object: (identifier) @self
+    attribute: (identifier) @attr)
+  right: [(list_comprehension) (dictionary_comprehension)]) @report
   (#eq? @self "self")
   (#oom-file-mentions? "num_workers\\s*=\\s*(?!0\\b)")
   (#oom-not-file-mentions? "(?i)num_workers\\s*=\\s*0\\b")
-  (#oom-derives? @name "torch\\.utils\\.data\\.(dataset\\.)?Dataset"))
+  (#oom-in-method? @report "__init__" "torch\\.utils\\.data\\.(dataset\\.)?Dataset"))
 
 ; self.x = json.load(f) / pickle.load(f) / list(...) / f.readlines(),
-; possibly subscripted, directly in __init__
-((class_definition
-  name: (identifier) @name
-  body: (block
-    (function_definition
-      name: (identifier) @init
-      body: (block
-        (expression_statement
-          (assignment
-            left: (attribute
-              object: (identifier) @self
-              attribute: (identifier) @attr)
-            right: [(call function: (_) @fn) (subscript value: (call function: (_) @fn))]) @report)))))
-  (#eq? @init "__init__")
+; possibly subscripted, in __init__
+((assignment
+  left: (attribute
+    object: (identifier) @self
+    attribute: (identifier) @attr)
+  right: [(call function: (_) @fn) (subscript value: (call function: (_) @fn))]) @report
   (#eq? @self "self")
   (#match? @fn "^(json\\.loads?|pickle\\.load|list)$|\\.(readlines|splitlines)$")
   (#oom-file-mentions? "num_workers\\s*=\\s*(?!0\\b)")
   (#oom-not-file-mentions? "(?i)num_workers\\s*=\\s*0\\b")
-  (#oom-derives? @name "torch\\.utils\\.data\\.(dataset\\.)?Dataset"))
+  (#oom-in-method? @report "__init__" "torch\\.utils\\.data\\.(dataset\\.)?Dataset"))
 
-; the same inside `with open(...) as f:` in __init__
-((class_definition
-  name: (identifier) @name
-  body: (block
-    (function_definition
-      name: (identifier) @init
-      body: (block
-        (with_statement
-          body: (block
-            (expression_statement
-              (assignment
-                left: (attribute
-                  object: (identifier) @self
-                  attribute: (identifier) @attr)
-                right: [(call function: (_) @fn) (subscript value: (call function: (_) @fn))]) @report)))))))
-  (#eq? @init "__init__")
-  (#eq? @self "self")
-  (#match? @fn "^(json\\.loads?|pickle\\.load|list)$|\\.(readlines|splitlines)$")
-  (#oom-file-mentions? "num_workers\\s*=\\s*(?!0\\b)")
-  (#oom-not-file-mentions? "(?i)num_workers\\s*=\\s*0\\b")
-  (#oom-derives? @name "torch\\.utils\\.data\\.(dataset\\.)?Dataset"))
-
-((class_definition
-  name: (identifier) @name
-  body: (block
-    (function_definition
-      name: (identifier) @init
-      body: (block
-        (with_statement
-          body: (block
-            (expression_statement
-              (assignment
-                left: (attribute
-                  object: (identifier) @self
-                  attribute: (identifier) @attr)
-                right: [(list_comprehension) (dictionary_comprehension)]) @report)))))))
-  (#eq? @init "__init__")
-  (#eq? @self "self")
-  (#oom-file-mentions? "num_workers\\s*=\\s*(?!0\\b)")
-  (#oom-not-file-mentions? "(?i)num_workers\\s*=\\s*0\\b")
-  (#oom-derives? @name "torch\\.utils\\.data\\.(dataset\\.)?Dataset"))
-
-; self.x = [] filled by a loop of __init__: `for ...: self.x.append(...)`
-((class_definition
-  name: (identifier) @name
-  body: (block
-    (function_definition
-      name: (identifier) @init
-      body: (block
-        (expression_statement
-          (assignment
-            left: (attribute
-              object: (identifier) @self
-              attribute: (identifier) @attr)
-            right: (list) @empty) @report)
-        (for_statement
-          body: (block
-            (expression_statement
-              (call
-                function: (attribute
-                  object: (attribute
-                    object: (identifier) @self2
-                    attribute: (identifier) @attr2)
-                  attribute: (identifier) @append)))))))))
-  (#eq? @init "__init__")
-  (#eq? @self "self")
-  (#eq? @empty "[]")
-  (#eq? @self2 "self")
-  (#eq? @attr2 @attr)
+; self.x = [] filled by a loop of __init__: `for ...: self.x.append(...)`,
+; reported at the append
+((call
+  function: (attribute
+    object: (attribute
+      object: (identifier) @self
+      attribute: (identifier) @attr)
+    attribute: (identifier) @append)) @report
   (#eq? @append "append")
-  (#oom-file-mentions? "num_workers\\s*=\\s*(?!0\\b)")
-  (#oom-not-file-mentions? "(?i)num_workers\\s*=\\s*0\\b")
-  (#oom-derives? @name "torch\\.utils\\.data\\.(dataset\\.)?Dataset"))
-
-; ... with the loop inside `with open(...) as f:`
-((class_definition
-  name: (identifier) @name
-  body: (block
-    (function_definition
-      name: (identifier) @init
-      body: (block
-        (expression_statement
-          (assignment
-            left: (attribute
-              object: (identifier) @self
-              attribute: (identifier) @attr)
-            right: (list) @empty) @report)
-        (with_statement
-          body: (block
-            (for_statement
-              body: (block
-                (expression_statement
-                  (call
-                    function: (attribute
-                      object: (attribute
-                        object: (identifier) @self2
-                        attribute: (identifier) @attr2)
-                      attribute: (identifier) @append)))))))))))
-  (#eq? @init "__init__")
   (#eq? @self "self")
-  (#eq? @empty "[]")
-  (#eq? @self2 "self")
-  (#eq? @attr2 @attr)
-  (#eq? @append "append")
   (#oom-file-mentions? "num_workers\\s*=\\s*(?!0\\b)")
   (#oom-not-file-mentions? "(?i)num_workers\\s*=\\s*0\\b")
-  (#oom-derives? @name "torch\\.utils\\.data\\.(dataset\\.)?Dataset"))
+  (#oom-in-any-loop? @report)
+  (#oom-in-method? @report "__init__" "torch\\.utils\\.data\\.(dataset\\.)?Dataset"))

@@ -122,12 +122,8 @@
 ; training loop
 ((call
   function: (_) @fn
-  arguments: (argument_list
-    (keyword_argument
-      name: (identifier) @kw
-      value: (_) @dtype)) @args) @report
-  (#eq? @kw "dtype")
-  (#oom-qualname? @dtype "torch\\.(float16|half)")
+  arguments: (argument_list) @args) @report
+  (#oom-arg? @args "dtype" "(\\w+\\.)?(float16|half)")
   (#oom-qualname? @fn "torch\\.(autocast|amp(\\.autocast_mode)?\\.autocast|cuda\\.amp(\\.autocast_mode)?\\.autocast)")
   (#not-match? @args "(?i)[\"'](cpu|mps|xla|xpu|hpu)|enabled\\s*=\\s*False")
   (#oom-not-file-calls? ".*GradScaler")
@@ -137,12 +133,8 @@
 ; ... in a function that calls backward
 ((call
   function: (_) @fn
-  arguments: (argument_list
-    (keyword_argument
-      name: (identifier) @kw
-      value: (_) @dtype)) @args) @report
-  (#eq? @kw "dtype")
-  (#oom-qualname? @dtype "torch\\.(float16|half)")
+  arguments: (argument_list) @args) @report
+  (#oom-arg? @args "dtype" "(\\w+\\.)?(float16|half)")
   (#oom-qualname? @fn "torch\\.(autocast|amp(\\.autocast_mode)?\\.autocast|cuda\\.amp(\\.autocast_mode)?\\.autocast)")
   (#not-match? @args "(?i)[\"'](cpu|mps|xla|xpu|hpu)|enabled\\s*=\\s*False")
   (#oom-not-file-calls? ".*GradScaler")

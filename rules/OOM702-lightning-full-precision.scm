@@ -42,54 +42,34 @@
 ;
 ;   ## References
 ;   - [Lightning: N-bit precision](https://lightning.ai/docs/pytorch/stable/common/precision_basic.html)
-(call
-  function: (_) @fn
-  arguments: (argument_list
-    (keyword_argument
-      name: (identifier) @key
-      value: (string (string_content) @device))) @args
-  (#oom-qualname? @fn "(pytorch_lightning|lightning|lightning\\.pytorch)(\\.trainer(\\.trainer)?)?\\.Trainer")
-  (#eq? @key "accelerator")
-  (#match? @device "^(gpu|cuda)$")
-  (#oom-not-has-arg? @args "precision")) @report
+; One pattern per Trainer call, its arguments examined by predicates: nested
+; patterns naming two keyword arguments of the same call make the query
+; cursor try every pair of arguments of every call in the file.
 
-(call
+; on GPU with no precision= (and no **kwargs that could pass one)
+((call
   function: (_) @fn
-  arguments: (argument_list
-    (keyword_argument
-      name: (identifier) @key
-      value: (_) @count)) @args
+  arguments: (argument_list) @args) @report
   (#oom-qualname? @fn "(pytorch_lightning|lightning|lightning\\.pytorch)(\\.trainer(\\.trainer)?)?\\.Trainer")
-  (#eq? @key "gpus")
-  (#not-any-of? @count "0" "None" "[]" "\"\"" "''")
-  (#oom-not-has-arg? @args "precision")) @report
+  (#oom-arg? @args "accelerator" "[\"'](gpu|cuda)[\"']")
+  (#oom-not-has-arg? @args "precision"))
 
-(call
+; the old `gpus=N` form: any value but "no GPU" (0, None, [], "")
+((call
   function: (_) @fn
-  arguments: (argument_list
-    (keyword_argument
-      name: (identifier) @key
-      value: (_) @device)
-    (keyword_argument
-      name: (identifier) @precision_key
-      value: (_) @precision) @report)
+  arguments: (argument_list) @args) @report
   (#oom-qualname? @fn "(pytorch_lightning|lightning|lightning\\.pytorch)(\\.trainer(\\.trainer)?)?\\.Trainer")
-  (#match? @key "^(accelerator|gpus)$")
-  (#match? @device "^(\"(gpu|cuda)\"|'(gpu|cuda)'|[1-9][0-9]*|-1|\\[.+\\])$")
-  (#eq? @precision_key "precision")
-  (#match? @precision "^(32|\"32\"|'32'|\"32-true\"|'32-true')$"))
+  (#oom-arg? @args "gpus" "(?!(0|None|\\[\\]|\"\"|'')$).+")
+  (#oom-not-has-arg? @args "precision"))
 
-(call
+; precision=32 spelled out, on GPU: reported at the argument
+((call
   function: (_) @fn
   arguments: (argument_list
     (keyword_argument
       name: (identifier) @precision_key
-      value: (_) @precision) @report
-    (keyword_argument
-      name: (identifier) @key
-      value: (_) @device))
-  (#oom-qualname? @fn "(pytorch_lightning|lightning|lightning\\.pytorch)(\\.trainer(\\.trainer)?)?\\.Trainer")
-  (#match? @key "^(accelerator|gpus)$")
-  (#match? @device "^(\"(gpu|cuda)\"|'(gpu|cuda)'|[1-9][0-9]*|-1|\\[.+\\])$")
+      value: (_) @precision) @report) @args)
   (#eq? @precision_key "precision")
-  (#match? @precision "^(32|\"32\"|'32'|\"32-true\"|'32-true')$"))
+  (#match? @precision "^(32|\"32\"|'32'|\"32-true\"|'32-true')$")
+  (#oom-qualname? @fn "(pytorch_lightning|lightning|lightning\\.pytorch)(\\.trainer(\\.trainer)?)?\\.Trainer")
+  (#oom-arg? @args "accelerator|gpus" "\"(gpu|cuda)\"|'(gpu|cuda)'|[1-9][0-9]*|-1|\\[.+\\]"))

@@ -102,7 +102,11 @@ typedef enum {
   PRED_NUMPY_FLOAT64,
   PRED_CAST_AFTER,
   PRED_DERIVES,
-  PRED_IN_EVAL_FUNCTION
+  PRED_IN_EVAL_FUNCTION,
+  PRED_IN_METHOD,
+  PRED_IN_ANY_LOOP,
+  PRED_ARG,
+  PRED_KIND
 } pred_kind;
 
 typedef struct {
@@ -113,6 +117,7 @@ typedef struct {
   char **strings;
   size_t nstrings;
   pcre2_code *re;  /* compiled once, JIT where available */
+  pcre2_code *re2; /* #oom-in-method?'s class */
   long number;     /* #oom-has-arg? position, -1 if none */
   uint32_t slot;   /* file-level predicates: index of the per-document cache */
 } predicate;
@@ -121,7 +126,14 @@ typedef struct {
   size_t rule;
   predicate *preds;
   size_t npreds;
+  /* the next pattern of the same shape (shape.c), -1 at the end: only the
+   * first of a shape stays enabled in the query, and its matches are
+   * evaluated for every pattern of the chain */
+  int32_t next_variant;
 } pattern_info;
+
+/** Append the shape of a pattern's query text (shape.c). */
+void shape_of(const char *text, size_t len, buf *out);
 
 /** Compile the predicates of PATTERN in QUERY. */
 bool predicates_compile(const TSQuery *query, uint32_t pattern, const oom_rule *rule, pattern_info *out,

@@ -213,6 +213,33 @@ static bool resolve_tmpl(const TSQuery *q, tmpl *t, const oom_rule *r, const cha
 }
 
 
+/* Chains the patterns of one shape and leaves only the first of each chain
+ * in the query (see shape.c). SRC is the combined query text. */
+static void group_shapes(oom_linter *self, const buf *src) {
+  uint32_t n = self->npatterns;
+  buf *shapes = oom_xcalloc(n, sizeof *shapes);
+  int32_t *tail = oom_xcalloc(n, sizeof *tail);
+  for (uint32_t p = 0; p < n; p++) {
+    uint32_t start = ts_query_start_byte_for_pattern(self->query, p);
+    uint32_t end = p + 1 < n ? ts_query_start_byte_for_pattern(self->query, p + 1) : (uint32_t)src->len;
+    shape_of(src->data + start, end - start, &shapes[p]);
+    tail[p] = (int32_t)p;
+    for (uint32_t q = 0; q < p; q++) {
+      if (tail[q] < 0 || shapes[q].len != shapes[p].len || memcmp(shapes[q].data, shapes[p].data, shapes[p].len))
+        continue;
+      self->patterns[tail[q]].next_variant = (int32_t)p;
+      tail[q] = (int32_t)p;
+      tail[p] = -1; /* not a chain's first */
+      ts_query_disable_pattern(self->query, p);
+      break;
+    }
+  }
+  for (uint32_t p = 0; p < n; p++) buf_free(&shapes[p]);
+  free(shapes);
+  free(tail);
+}
+
+
 static bool compile(oom_linter *self, buf *err) {
   buf src = {0};
   for (size_t i = 0; i < self->rules.len; i++) {
@@ -259,7 +286,6 @@ static bool compile(oom_linter *self, buf *err) {
     buf_free(&src);
     return false;
   }
-  buf_free(&src);
   self->report_capture = capture_id(self->query, "report");
   self->npatterns = ts_query_pattern_count(self->query);
   self->patterns = oom_xcalloc(self->npatterns, sizeof *self->patterns);
@@ -276,9 +302,15 @@ static bool compile(oom_linter *self, buf *err) {
         break;
     }
     self->patterns[p].rule = ri;
+    self->patterns[p].next_variant = -1;
     oom_rule *r = self->rules.items[ri];
-    if (!predicates_compile(self->query, p, r, &self->patterns[p], &self->nslots, err)) return false;
+    if (!predicates_compile(self->query, p, r, &self->patterns[p], &self->nslots, err)) {
+      buf_free(&src);
+      return false;
+    }
   }
+  group_shapes(self, &src);
+  buf_free(&src);
   for (size_t i = 0; i < self->rules.len; i++) {
     oom_rule *r = self->rules.items[i];
     if (r->builtin) continue;
@@ -343,6 +375,13 @@ oom_linter *oom_linter_new(const oom_options *options, char **error) {
       self->enabled[i] = best_match(options->ignore.items, options->ignore.len, r->code) < 0;
     if (!strcmp(r->code, "OOM000")) self->syntax_rule = r;
     if (!strcmp(r->code, "OOM001")) self->unused_noqa_rule = r;
+  }
+  /* a chain none of whose rules is selected need not be matched at all */
+  for (uint32_t p = 0; p < self->npatterns; p++) {
+    bool wanted = false;
+    for (int32_t v = (int32_t)p; v >= 0 && !wanted; v = self->patterns[v].next_variant)
+      wanted = self->enabled[self->patterns[v].rule];
+    if (!wanted) ts_query_disable_pattern(self->query, p);
   }
   return self;
 }

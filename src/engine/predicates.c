@@ -30,6 +30,10 @@ static const struct {
   {"eq", PRED_EQ, ARGS_CAPTURE, 0, 1, "`#eq? @a \"text\"` or `#eq? @a @b`: the texts are equal"},
   {"match", PRED_MATCH, ARGS_CAPTURE_STRING, 1, 1, "`#match? @a \"RE\"`: PCRE2 regex RE matches somewhere in the text"},
   {"any-of", PRED_ANY_OF, ARGS_CAPTURE_STRING, 1, 1000, "`#any-of? @a \"x\" \"y\" ...`: the text is one of the strings"},
+  {"oom-kind", PRED_KIND, ARGS_CAPTURE_STRING, 1, 1,
+   "`#oom-kind? @x \"RE\"`: the node's type (tree-sitter's name: `identifier`, `call`, `attribute`...) is one RE "
+   "matches in full. Cheaper than an alternation `[(identifier) (call)]`, which the query cursor follows as one "
+   "state per branch at every node"},
   {"oom-qualname", PRED_QUALNAME, ARGS_CAPTURE_STRING, 1, 1,
    "`#oom-qualname? @x \"RE\"`: `@x` (a name, attribute chain, or a call's callee) resolves through imports and "
    "aliases (`import torch as T`, `from torch import cuda`, `acc = torch.cuda`) to a dotted name that RE matches in full"},
@@ -49,6 +53,9 @@ static const struct {
   {"oom-has-arg", PRED_HAS_ARG, ARGS_CAPTURE_STRING, 1, 2,
    "`#oom-has-arg? @args \"NAME\" [\"POS\"]`: the argument list passes NAME as a keyword, or has more than POS "
    "positional arguments when POS is given, or has `**kwargs` (or `*args` when POS is given) that might pass it"},
+  {"oom-arg", PRED_ARG, ARGS_CAPTURE_STRING, 2, 2,
+   "`#oom-arg? @args \"NAME\" \"VALUE\"`: the argument list passes a keyword whose name the regex NAME matches in "
+   "full, with a value whose text the regex VALUE matches in full (`**kwargs` passes nothing known)"},
   {"oom-keyword-args-only", PRED_KEYWORD_ARGS_ONLY, ARGS_CAPTURE, 0, 0,
    "`#oom-keyword-args-only? @args`: the argument list has no positional and no `*`/`**` arguments"},
   {"oom-sole-backward", PRED_SOLE_BACKWARD, ARGS_CAPTURE, 0, 0,
@@ -114,6 +121,13 @@ static const struct {
   {"oom-derives", PRED_DERIVES, ARGS_CAPTURE_STRING, 1, 1,
    "`#oom-derives? @x \"RE\"`: the class named `@x` derives, directly or through classes of this file, from a "
    "class whose resolved dotted name RE matches in full"},
+  {"oom-in-method", PRED_IN_METHOD, ARGS_CAPTURE_STRING, 2, 2,
+   "`#oom-in-method? @x \"NAME\" \"CLASS\"`: `@x` is in the body of a method whose name the regex NAME matches in "
+   "full, of a class that derives (as `#oom-derives?`) from one whose resolved dotted name the regex CLASS matches "
+   "in full"},
+  {"oom-in-any-loop", PRED_IN_ANY_LOOP, ARGS_CAPTURE, 0, 0,
+   "`#oom-in-any-loop? @x`: `@x` is in the body of a `for` or `while` loop of its own function, per-iteration or "
+   "not"},
 };
 #define NPREDICATES (sizeof PREDICATES / sizeof *PREDICATES)
 
@@ -198,7 +212,7 @@ bool predicates_compile(const TSQuery *q, uint32_t pattern, const oom_rule *rule
       break;
     }
     free(nm);
-    predicate p = {PREDICATES[k].kind, negate, -1, -1, NULL, 0, NULL, -1, 0};
+    predicate p = {PREDICATES[k].kind, negate, -1, -1, NULL, 0, NULL, NULL, -1, 0};
     uint32_t a = i + 1;
     if (PREDICATES[k].shape != ARGS_STRING && PREDICATES[k].shape != ARGS_NONE) {
       if (a >= j || steps[a].type != TSQueryPredicateStepTypeCapture) {
@@ -237,6 +251,7 @@ bool predicates_compile(const TSQuery *q, uint32_t pattern, const oom_rule *rule
     if (!why.len) {
       switch (p.kind) {
       case PRED_MATCH: pp->re = compile_re(p.strings[0], false, &why); break;
+      case PRED_KIND:
       case PRED_QUALNAME:
       case PRED_FILE_CALLS:
       case PRED_FILE_IMPORTS: pp->re = compile_re(p.strings[0], true, &why); break;
@@ -246,6 +261,11 @@ bool predicates_compile(const TSQuery *q, uint32_t pattern, const oom_rule *rule
       case PRED_FILE_MENTIONS: pp->re = compile_re(p.strings[0], false, &why); break;
       case PRED_LOOP_CALLS:
       case PRED_DERIVES: pp->re = compile_re(p.strings[0], true, &why); break;
+      case PRED_ARG:
+      case PRED_IN_METHOD:
+        pp->re = compile_re(p.strings[0], true, &why);
+        if (pp->re) pp->re2 = compile_re(p.strings[1], true, &why);
+        break;
       case PRED_HAS_ARG:
         if (p.nstrings == 2) {
           char *endp;
@@ -279,6 +299,7 @@ void predicates_free(pattern_info *p) {
     for (size_t k = 0; k < p->preds[i].nstrings; k++) free(p->preds[i].strings[k]);
     free(p->preds[i].strings);
     if (p->preds[i].re) pcre2_code_free(p->preds[i].re);
+    if (p->preds[i].re2) pcre2_code_free(p->preds[i].re2);
   }
   free(p->preds);
   p->preds = NULL;
@@ -331,6 +352,22 @@ static bool has_arg(const pred_context *ctx, TSNode args, const char *name, long
     positional++;
   }
   return pos >= 0 && positional > pos;
+}
+
+
+static bool arg_matches(pred_context *ctx, TSNode args, const pcre2_code *name, const pcre2_code *value) {
+  if (!NODE_IS(args, "argument_list")) return false;
+  uint32_t n = ts_node_named_child_count(args);
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode a = ts_node_named_child(args, i);
+    if (!NODE_IS(a, "keyword_argument")) continue;
+    TSNode k = FIELD(a, name), v = FIELD(a, value);
+    if (ts_node_is_null(k) || ts_node_is_null(v)) continue;
+    size_t kl, vl;
+    const char *kt = node_text(ctx, k, &kl), *vt = node_text(ctx, v, &vl);
+    if (re_match(name, kt, kl, ctx) && re_match(value, vt, vl, ctx)) return true;
+  }
+  return false;
 }
 
 
@@ -446,6 +483,12 @@ static bool eval(const predicate *p, const TSQueryMatch *m, pred_context *ctx) {
   }
   case PRED_HAS_ARG:
     return has_arg(ctx, n, p->strings[0], p->number);
+  case PRED_ARG:
+    return arg_matches(ctx, n, p->re, p->re2);
+  case PRED_KIND: {
+    const char *type = ts_node_type(n);
+    return re_match(p->re, type, strlen(type), ctx);
+  }
   case PRED_KEYWORD_ARGS_ONLY:
     return keyword_args_only(n);
   case PRED_SOLE_BACKWARD:
@@ -494,6 +537,17 @@ static bool eval(const predicate *p, const TSQueryMatch *m, pred_context *ctx) {
     re_ctx r = {p->re, ctx};
     return facts_class_derives(ctx->model, n, re_callback, &r);
   }
+  case PRED_IN_METHOD: {
+    int fn = facts_function_at(ctx->model, pos);
+    if (fn < 0) return false;
+    const facts_function *f = &ctx->model->functions.items[fn];
+    if (f->klass < 0 || !re_match(p->re, f->name, f->name_len, ctx)) return false;
+    TSNode name = FIELD(ctx->model->classes.items[f->klass].node, name);
+    re_ctx r = {p->re2, ctx};
+    return !ts_node_is_null(name) && facts_class_derives(ctx->model, name, re_callback, &r);
+  }
+  case PRED_IN_ANY_LOOP:
+    return facts_innermost_loop_at(ctx->model, pos) >= 0;
   }
   return false;
 }

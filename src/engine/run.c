@@ -117,6 +117,41 @@ static void seen_add(seen_table *t, oom_diagnostic *d) {
 }
 
 
+/* One pattern's predicates, message and edits on a match of its shape. */
+static void run_pattern(const oom_linter *linter, oom_document *doc, const facts *model, const pattern_info *p,
+                        const TSQueryMatch *m, pred_context *ctx, seen_table *seen) {
+  if (!linter->enabled[p->rule]) return;
+  const oom_rule *rule = linter->rules.items[p->rule];
+  TSNode report;
+  if (!engine_capture(m, linter->report_capture, &report)) return;
+  if (!predicates_pass(p, m, ctx)) return;
+  uint32_t s = ts_node_start_byte(report), e = ts_node_end_byte(report);
+  oom_edit *edits = NULL;
+  size_t nedits = 0;
+  bool has_edits = rule->edits.len && edits_build(rule, m, model, &doc->arena, &edits, &nedits);
+  /* one diagnostic per rule and range: the first that can make its edits */
+  oom_diagnostic *same = *seen_slot(seen, rule, s, e);
+  if (same && (!has_edits || (same->fix && same->fix->nedits))) return;
+  char *msg = tmpl_render(&rule->message, m, doc->text, doc->length, &doc->arena, false);
+  oom_fix *fix = NULL;
+  if (rule->fix >= 0) {
+    fix = arena_calloc(&doc->arena, sizeof *fix);
+    fix->applicability = has_edits ? (oom_applicability)rule->fix : OOM_FIX_DISPLAY;
+    fix->title = rule->fix_title;
+    fix->edits = has_edits ? edits : NULL;
+    fix->nedits = has_edits ? nedits : 0;
+  }
+  if (same) {
+    same->message = msg;
+    same->fix = fix;
+    return;
+  }
+  oom_diagnostic *d = diagnostic_new(doc, rule, msg, s, e);
+  d->fix = fix;
+  seen_add(seen, d);
+}
+
+
 void engine_run(const oom_linter *linter, oom_worker *worker, oom_document *doc, const facts *model) {
   if (!linter->query) return;
   signed char *cache = arena_alloc(&doc->arena, linter->nslots + 1);
@@ -126,38 +161,9 @@ void engine_run(const oom_linter *linter, oom_worker *worker, oom_document *doc,
   ts_query_cursor_exec(worker->cursor, linter->query, model->root);
   seen_table seen = {oom_xcalloc(64, sizeof(oom_diagnostic *)), 64, 0};
   TSQueryMatch m;
-  while (ts_query_cursor_next_match(worker->cursor, &m)) {
-    const pattern_info *p = &linter->patterns[m.pattern_index];
-    if (!linter->enabled[p->rule]) continue;
-    const oom_rule *rule = linter->rules.items[p->rule];
-    TSNode report;
-    if (!engine_capture(&m, linter->report_capture, &report)) continue;
-    if (!predicates_pass(p, &m, &ctx)) continue;
-    uint32_t s = ts_node_start_byte(report), e = ts_node_end_byte(report);
-    oom_edit *edits = NULL;
-    size_t nedits = 0;
-    bool has_edits = rule->edits.len && edits_build(rule, &m, model, &doc->arena, &edits, &nedits);
-    /* one diagnostic per rule and range: the first that can make its edits */
-    oom_diagnostic *same = *seen_slot(&seen, rule, s, e);
-    if (same && (!has_edits || (same->fix && same->fix->nedits))) continue;
-    char *msg = tmpl_render(&rule->message, &m, doc->text, doc->length, &doc->arena, false);
-    oom_fix *fix = NULL;
-    if (rule->fix >= 0) {
-      fix = arena_calloc(&doc->arena, sizeof *fix);
-      fix->applicability = has_edits ? (oom_applicability)rule->fix : OOM_FIX_DISPLAY;
-      fix->title = rule->fix_title;
-      fix->edits = has_edits ? edits : NULL;
-      fix->nedits = has_edits ? nedits : 0;
-    }
-    if (same) {
-      same->message = msg;
-      same->fix = fix;
-      continue;
-    }
-    oom_diagnostic *d = diagnostic_new(doc, rule, msg, s, e);
-    d->fix = fix;
-    seen_add(&seen, d);
-  }
+  while (ts_query_cursor_next_match(worker->cursor, &m))
+    for (int32_t v = (int32_t)m.pattern_index; v >= 0; v = linter->patterns[v].next_variant)
+      run_pattern(linter, doc, model, &linter->patterns[v], &m, &ctx, &seen);
   free(seen.slots);
   buf_free(&tmp);
   buf_free(&ctx.qual);

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "engine/engine.h"
 #include "oomlint/oomlint.h"
 
 /* ---- a temporary rules folder ---- */
@@ -210,6 +211,17 @@ static int setup(void **state) {
   add_rule(d, "OOM921", "loop-facts", "in loop", NULL,
            "(call function: (identifier) @fn (#eq? @fn \"tick\") (#oom-every-iteration? @fn)\n"
            "  (#oom-not-in-no-grad? @fn)) @report\n");
+  add_rule(d, "OOM922", "kind", "kind", NULL,
+           "(call function: (identifier) @fn arguments: (argument_list . (_) @a .)\n"
+           "  (#eq? @fn \"kind\") (#oom-kind? @a \"identifier|call\")) @report\n");
+  add_rule(d, "OOM923", "arg", "arg", NULL,
+           "(call function: (identifier) @fn arguments: (argument_list) @args\n"
+           "  (#eq? @fn \"arg\") (#oom-arg? @args \"dev(ice)?\" \"[\\\"']cuda[\\\"']\")) @report\n");
+  add_rule(d, "OOM924", "in-method", "in method", NULL,
+           "(call function: (identifier) @fn (#eq? @fn \"meth\")\n"
+           "  (#oom-in-method? @fn \"__init__|setup\" \"torch\\\\.nn\\\\.Module\")) @report\n");
+  add_rule(d, "OOM925", "in-any-loop", "in any loop", NULL,
+           "(call function: (identifier) @fn (#eq? @fn \"anyloop\") (#oom-in-any-loop? @fn)) @report\n");
   char *err = NULL;
   e->linter = linter_for(d, NULL, &err);
   if (!e->linter) {
@@ -739,6 +751,92 @@ static void test_user_rules_are_listed(void **state) {
 
 /* ---- selection ---- */
 
+static void test_kind(void **state) {
+  engine *e = *state;
+  assert_string_equal(lint_rows(e, "kind(x)\n"
+                                   "kind(f(x))\n"
+                                   "kind(x.y)\n"        /* an attribute */
+                                   "kind('s')\n"
+                                   "kind(x, y)\n",     /* not the only argument */
+                                "OOM922"),
+                      "1,2");
+}
+
+
+static void test_arg(void **state) {
+  engine *e = *state;
+  assert_string_equal(lint_rows(e, "arg(device='cuda')\n"
+                                   "arg(dev=\"cuda\", x=1)\n"
+                                   "arg(device='cpu')\n"
+                                   "arg('cuda')\n"           /* positional: no keyword */
+                                   "arg(devices='cuda')\n"   /* the name matches in full only */
+                                   "arg(device='cuda:1')\n"  /* so does the value */
+                                   "arg(**{'device': 'cuda'})\n",
+                                "OOM923"),
+                      "1,2");
+}
+
+
+static void test_in_method_and_any_loop(void **state) {
+  engine *e = *state;
+  const char *src = "import torch\n"
+                    "from torch import nn\n"
+                    "class Base(nn.Module):\n"
+                    "    def __init__(self):\n"
+                    "        meth()\n"                     /* 5: flagged */
+                    "        def inner():\n"
+                    "            meth()\n"                 /* 7: a nested function */
+                    "    def forward(self):\n"
+                    "        meth()\n"                     /* 9: another method */
+                    "class Child(Base):\n"
+                    "    def setup(self):\n"
+                    "        if True:\n"
+                    "            meth()\n"                 /* 13: flagged, through Base */
+                    "class Plain:\n"
+                    "    def __init__(self):\n"
+                    "        meth()\n"                     /* 16: not a Module */
+                    "def __init__():\n"
+                    "    meth()\n"                         /* 18: not a method */
+                    "for i in range(3):\n"
+                    "    anyloop()\n"                      /* 20 */
+                    "def f(xs):\n"
+                    "    while xs:\n"
+                    "        anyloop()\n"                  /* 23 */
+                    "    anyloop()\n"
+                    "    for x in xs:\n"
+                    "        def g():\n"
+                    "            anyloop()\n";             /* 27: its own function has no loop */
+  assert_string_equal(lint_rows(e, src, "OOM924"), "5,13");
+  assert_string_equal(lint_rows(e, src, "OOM925"), "20,23");
+}
+
+
+static void test_shape(void **state) {
+  (void)state;
+  static const struct {
+    const char *a, *b;
+    bool same;
+  } cases[] = {
+    {"((call) @report (#eq? @report \"x\"))", "((call)   @report\n  (#match? @report \"(y)\"))", true},
+    {"(call function: (_) @fn ; a comment (with a parenthesis\n) @report", "(call function: (_) @fn) @report", true},
+    {"(call (#eq? @x \")\") function: (_) @fn) @report", "(call function: (_) @fn) @report", true},
+    {"(call function: (_) @fn) @report", "(call function: (_) @f) @report", false},
+    {"(string) @report (#eq? @report \"a b\")", "(string) @report", true},
+    {"((string) \"a  b\" @report)", "((string) \"a b\" @report)", false},
+    {"(argument_list . (_) @a .)", "(argument_list (_) @a)", false},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    buf a = {0}, b = {0};
+    shape_of(cases[i].a, strlen(cases[i].a), &a);
+    shape_of(cases[i].b, strlen(cases[i].b), &b);
+    bool same = a.len == b.len && !memcmp(buf_str(&a), buf_str(&b), a.len);
+    if (same != cases[i].same) fail_msg("case %zu: \"%s\" vs \"%s\"", i, buf_str(&a), buf_str(&b));
+    buf_free(&a);
+    buf_free(&b);
+  }
+}
+
+
 static void test_selection(void **state) {
   (void)state;
   rules_dir d;
@@ -781,11 +879,15 @@ static void test_selection(void **state) {
       got[k] = oom_linter_rule_enabled(l, r) ? '1' : '0';
     }
     if (strcmp(got, cases[c].on) != 0) fail_msg("case %zu: enabled %s, expected %s", c, got, cases[c].on);
-    /* a disabled rule reports nothing */
+    /* a disabled rule reports nothing, an enabled one reports though the
+     * three share one shape and only the first stays in the query */
     oom_worker *w = oom_worker_new(l);
     engine e = {d, l, w};
-    const char *r = lint_rows(&e, "sel()\n", "OOM951");
-    assert_string_equal(r, cases[c].on[0] == '1' ? "1" : "");
+    for (size_t k = 0; k < 3; k++) {
+      const char *r = lint_rows(&e, "sel()\n", codes[k]);
+      if (strcmp(r, cases[c].on[k] == '1' ? "1" : "") != 0)
+        fail_msg("case %zu: %s reports on rows \"%s\"", c, codes[k], r);
+    }
     oom_worker_free(w);
     oom_linter_free(l);
     oom_options_free(o);
@@ -835,6 +937,10 @@ int main(void) {
     cmocka_unit_test(test_rule_file_error_is_reported),
     cmocka_unit_test(test_missing_rules_dir),
     cmocka_unit_test(test_user_rules_are_listed),
+    cmocka_unit_test(test_kind),
+    cmocka_unit_test(test_arg),
+    cmocka_unit_test(test_in_method_and_any_loop),
+    cmocka_unit_test(test_shape),
     cmocka_unit_test(test_selection),
     cmocka_unit_test(test_selector_validity),
   };
