@@ -59,9 +59,10 @@ bool facts_outlives_iteration(const facts *self, TSNode node) {
   const facts_loop *l = &self->loops.items[loop];
   uint32_t loop_start = ts_node_start_byte(l->node);
   bool before = false;
-  for (size_t i = 0; i < self->bindings.len; i++) {
+  size_t first, end;
+  facts_bindings_named(self, name, len, &first, &end);
+  for (size_t i = first; i < end; i++) {
     const facts_binding *b = &self->bindings.items[i];
-    if (b->name_len != len || memcmp(b->name, name, len)) continue;
     int bf = facts_function_at(self, b->pos);
     if (l->function >= 0 && b->pos >= self->functions.items[l->function].whole.start &&
         b->pos < self->functions.items[l->function].body.start)
@@ -123,7 +124,8 @@ bool facts_in_eval_context(const facts *self, uint32_t pos) {
     if (eval_name(self->functions.items[f].name, self->functions.items[f].name_len)) return true;
   /* after `model.eval()` in this scope, before any `model.train()` */
   int mode = -1;
-  for (size_t i = 0; i < self->calls.len; i++) {
+  for (size_t i = facts_first_call_at(self, fn >= 0 ? self->functions.items[fn].body.start : 0); i < self->calls.len;
+       i++) {
     const facts_call *c = &self->calls.items[i];
     if (ts_node_start_byte(c->call) >= pos) break;
     if (c->function != fn) continue;
@@ -155,10 +157,9 @@ static void callee_name(const facts *f, TSNode call, const char **s, uint32_t *l
  * (three levels deep), until MATCH says yes. */
 static bool span_calls(const facts *f, facts_span span, int fn, bool (*match)(void *, const char *, size_t),
                        void *ctx, int depth) {
-  for (size_t i = 0; i < f->calls.len; i++) {
+  for (size_t i = facts_first_call_at(f, span.start); i < f->calls.len; i++) {
     const facts_call *c = &f->calls.items[i];
     uint32_t s = ts_node_start_byte(c->call);
-    if (s < span.start) continue;
     if (s >= span.end) break;
     if (c->function != fn) continue;
     const char *name;
@@ -185,10 +186,11 @@ bool facts_accumulates_gradients(const facts *self, uint32_t pos) {
   if (loop < 0) return false;
   facts_span body = self->loops.items[loop].body;
   bool periodic = false;
-  for (size_t i = 0; i < self->calls.len; i++) {
+  for (size_t i = facts_first_call_at(self, body.start); i < self->calls.len; i++) {
     const facts_call *c = &self->calls.items[i];
     uint32_t s = ts_node_start_byte(c->call);
-    if (s < body.start || s >= body.end || c->function != self->loops.items[loop].function) continue;
+    if (s >= body.end) break;
+    if (c->function != self->loops.items[loop].function) continue;
     TSNode fn = FIELD(c->call, function);
     if (ts_node_is_null(fn) || !NODE_IS(fn, "attribute")) continue;
     TSNode attr = FIELD(fn, attribute);

@@ -457,6 +457,40 @@ void facts_free(facts *self) {
 }
 
 
+void facts_bindings_named(const facts *self, const char *name, uint32_t len, size_t *first, size_t *end) {
+  size_t lo = 0, hi = self->bindings.len;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    const facts_binding *b = &self->bindings.items[mid];
+    uint32_t n = b->name_len < len ? b->name_len : len;
+    int c = memcmp(b->name, name, n);
+    if (!c) c = b->name_len < len ? -1 : b->name_len > len;
+    if (c < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  *first = lo;
+  hi = self->bindings.len;
+  while (lo < hi) { /* end of the run of NAME */
+    size_t mid = (lo + hi) / 2;
+    const facts_binding *b = &self->bindings.items[mid];
+    if (b->name_len == len && !memcmp(b->name, name, len)) lo = mid + 1;
+    else hi = mid;
+  }
+  *end = lo;
+}
+
+
+size_t facts_first_call_at(const facts *self, uint32_t pos) {
+  size_t lo = 0, hi = self->calls.len;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (ts_node_start_byte(self->calls.items[mid].call) < pos) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+
 int facts_function_at(const facts *self, uint32_t pos) {
   /* the last function starting at or before POS, then out through parents */
   size_t lo = 0, hi = self->functions.len;

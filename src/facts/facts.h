@@ -156,6 +156,12 @@ bool facts_qualname(const facts *self, TSNode node, buf *out);
 
 /** The innermost function containing byte POS, or -1. */
 int facts_function_at(const facts *self, uint32_t pos);
+/** The run [*FIRST, *END) of bindings of NAME (bindings are sorted by name). */
+void facts_bindings_named(const facts *self, const char *name, uint32_t len, size_t *first, size_t *end);
+/** The index of the first call starting at or after POS (calls are in source
+ *  order): scans of one function's or loop's calls start there, not at the
+ *  top of the file, which made them quadratic in long files. */
+size_t facts_first_call_at(const facts *self, uint32_t pos);
 /** The innermost loop of POS's own function containing POS, or -1. */
 int facts_innermost_loop_at(const facts *self, uint32_t pos);
 /** The innermost per-iteration loop of POS's own function containing POS, or -1. */

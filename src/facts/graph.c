@@ -738,18 +738,7 @@ static bool in_function(const facts *f, uint32_t pos, int fn) {
 }
 
 
-/* The first index of calls / assigns at or after POS (both are in document order). */
-static size_t first_call(const facts *f, uint32_t pos) {
-  size_t lo = 0, hi = f->calls.len;
-  while (lo < hi) {
-    size_t mid = (lo + hi) / 2;
-    if (ts_node_start_byte(f->calls.items[mid].call) < pos) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-
+/* The first index of assigns at or after POS (they are in document order). */
 static size_t first_assign(const facts *f, uint32_t pos) {
   size_t lo = 0, hi = f->assigns.len;
   while (lo < hi) {
@@ -771,7 +760,7 @@ static void collect_evidence(analysis *a) {
   facts *f = a->f;
   bool changed = false;
   facts_span scope = scope_span(f, a->function);
-  for (size_t i = first_call(f, scope.start); i < f->calls.len; i++) {
+  for (size_t i = facts_first_call_at(f, scope.start); i < f->calls.len; i++) {
     const facts_call *c = &f->calls.items[i];
     if (ts_node_start_byte(c->call) >= scope.end) break;
     if (c->function != a->function) continue;

@@ -23,28 +23,10 @@ static bool text_is(const facts *f, TSNode n, const char *s) {
 /* The binding of NAME in effect at POS: the latest one before POS, else the
  * first (a function body may use a module name bound below it). */
 static const facts_binding *lookup(const facts *f, const char *name, uint32_t len, uint32_t pos) {
-  size_t lo = 0, hi = f->bindings.len;
-  while (lo < hi) {
-    size_t mid = (lo + hi) / 2;
-    const facts_binding *b = &f->bindings.items[mid];
-    uint32_t n = b->name_len < len ? b->name_len : len;
-    int c = memcmp(b->name, name, n);
-    if (!c) c = b->name_len < len ? -1 : b->name_len > len;
-    if (c < 0) lo = mid + 1;
-    else hi = mid;
-  }
-  size_t first = lo;
-  hi = f->bindings.len;
-  while (lo < hi) { /* end of the run of NAME */
-    size_t mid = (lo + hi) / 2;
-    const facts_binding *b = &f->bindings.items[mid];
-    if (b->name_len == len && !memcmp(b->name, name, len)) lo = mid + 1;
-    else hi = mid;
-  }
-  size_t end = lo;
+  size_t first, end;
+  facts_bindings_named(f, name, len, &first, &end);
   if (first == end) return NULL;
-  lo = first;
-  hi = end;
+  size_t lo = first, hi = end;
   while (lo < hi) { /* the first binding at or after POS */
     size_t mid = (lo + hi) / 2;
     if (f->bindings.items[mid].pos < pos) lo = mid + 1;
@@ -439,10 +421,11 @@ bool facts_sole_backward(const facts *self, uint32_t pos) {
   facts_span body = self->loops.items[outer].body;
   buf tmp = {0};
   int count = 0;
-  for (size_t i = 0; i < self->calls.len && count < 2; i++) {
+  for (size_t i = facts_first_call_at(self, body.start); i < self->calls.len && count < 2; i++) {
     const facts_call *c = &self->calls.items[i];
     uint32_t s = ts_node_start_byte(c->call);
-    if (c->function == fn && s >= body.start && s < body.end && is_backward_call(self, c->call, &tmp)) count++;
+    if (s >= body.end) break;
+    if (c->function == fn && is_backward_call(self, c->call, &tmp)) count++;
   }
   buf_free(&tmp);
   return count == 1;
