@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "engine/engine.h"
+#include "parse/fields.h"
 #include "util/alloc.h"
 
 #define NODE_IS(n, t) (strcmp(ts_node_type(n), (t)) == 0)
@@ -212,14 +213,76 @@ static bool add_decorator(edit_vec *v, arena *a, TSNode n, const char *text, con
 }
 
 
-bool edits_build(const oom_rule *rule, const TSQueryMatch *m, const facts *model, arena *a, oom_edit **out,
-                 size_t *count) {
+/* A divisor the fix may copy next to the loss: an integer literal, a name,
+ * or an attribute chain of names (`args.accum_steps`), whose name is not
+ * bound again inside LOOP, so it means at backward() what it means in the
+ * `%` test. */
+static bool simple_divisor(const facts *model, TSNode k, int loop) {
+  if (NODE_IS(k, "integer")) return true;
+  TSNode root = k;
+  for (int guard = 0; guard < 64 && NODE_IS(root, "attribute"); guard++) {
+    TSNode attr = FIELD(root, attribute);
+    if (ts_node_is_null(attr) || !NODE_IS(attr, "identifier")) return false;
+    root = FIELD(root, object);
+    if (ts_node_is_null(root)) return false;
+  }
+  if (!NODE_IS(root, "identifier")) return false;
+  uint32_t len;
+  const char *name = facts_text(model, root, &len);
+  facts_span body = model->loops.items[loop].body;
+  for (size_t i = 0; i < model->bindings.len; i++) {
+    const facts_binding *b = &model->bindings.items[i];
+    if (b->name_len == len && !memcmp(b->name, name, len) && b->pos >= body.start && b->pos < body.end) return false;
+  }
+  return true;
+}
+
+
+/* The loss N divided by the accumulation steps read from the `%` test that
+ * guards the loop's optimizer step: `(loss / k).backward()` when N is the
+ * receiver of a call, `scaler.scale(loss / k)` when it is an argument, N
+ * parenthesized when it is not a primary expression. Only insertions, so
+ * comments inside N stay. */
+static bool divide_by_steps(edit_vec *v, arena *a, TSNode n, const facts *model) {
+  uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
+  TSNode k = facts_accumulation_steps(model, s);
+  int loop = facts_iteration_loop_at(model, s);
+  if (ts_node_is_null(k) || loop < 0 || !simple_divisor(model, k, loop)) return false;
+  const char *t = ts_node_type(n);
+  if (!strcmp(t, "keyword_argument") || !strcmp(t, "list_splat") || !strcmp(t, "dictionary_splat") ||
+      !strcmp(t, "comment"))
+    return false;
+  TSNode parent = ts_node_parent(n);
+  bool receiver = !ts_node_is_null(parent) && (NODE_IS(parent, "attribute") || NODE_IS(parent, "subscript") ||
+                                               NODE_IS(parent, "call")) &&
+                  ts_node_start_byte(parent) == s;
+  bool primary = !strcmp(t, "identifier") || !strcmp(t, "call") || !strcmp(t, "attribute") ||
+                 !strcmp(t, "subscript") || !strcmp(t, "parenthesized_expression");
+  uint32_t klen;
+  const char *ktext = facts_text(model, k, &klen);
+  buf b = {0};
+  if (receiver || !primary) push(v, a, s, s, "(", 1);
+  if (!receiver && !primary) buf_putc(&b, ')');
+  buf_puts(&b, " / ");
+  buf_append(&b, ktext, klen);
+  if (receiver) buf_putc(&b, ')');
+  push(v, a, e, e, b.data, b.len);
+  buf_free(&b);
+  return true;
+}
+
+
+bool edits_build(const TSQuery *query, const oom_rule *rule, const TSQueryMatch *m, const facts *model, arena *a,
+                 oom_edit **out, size_t *count) {
   const char *source = model->source;
   size_t length = model->length;
   edit_vec v = {0};
   bool ok = true;
   for (size_t i = 0; i < rule->edits.len && ok; i++) {
     const edit_spec *e = &rule->edits.items[i];
+    /* an edit of another pattern of the rule (one that captures its target) */
+    if (ts_query_capture_quantifier_for_id(query, m->pattern_index, (uint32_t)e->capture) == TSQuantifierZero)
+      continue;
     TSNode n;
     if (!engine_capture(m, e->capture, &n)) { ok = false; break; }
     /* every capture the text names must be there too */
@@ -240,6 +303,7 @@ bool edits_build(const oom_rule *rule, const TSQueryMatch *m, const facts *model
     case EDIT_REMOVE_STATEMENT: ok = remove_statement(&v, a, n, source, length); break;
     case EDIT_APPEND_CLEAN: ok = append_clean(&v, a, n, model); break;
     case EDIT_ADD_DECORATOR: ok = add_decorator(&v, a, n, text, model); break;
+    case EDIT_DIVIDE_BY_STEPS: ok = divide_by_steps(&v, a, n, model); break;
     }
   }
   if (ok && v.len > 1) {

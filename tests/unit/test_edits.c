@@ -1,6 +1,7 @@
 /* Unit tests of fix edits (src/engine/edits.c): append-arg, prepend-arg,
  * remove-arg, remove-statement, replace and insert, through small rules in a
- * temporary rules folder and through the built-in OOM501. Each test applies
+ * temporary rules folder; divide-by-steps and edits that belong to one
+ * pattern of a rule through the built-in OOM404 and OOM501. Each test applies
  * the fix edits to the source and compares the text with the expected one,
  * and checks that the result still parses. */
 #include <setjmp.h>
@@ -71,6 +72,12 @@ static int setup(void **state) {
              "(call function: (identifier) @fn (#eq? @fn \"clash\")) @report\n");
   write_rule(e->dir, "OOM979", "append-clean", "; fix: unsafe: Clean it\n; edit: append-clean @v\n",
              "(augmented_assignment left: (identifier) @t right: (_) @v (#match? @t \"^acc\")) @report\n");
+  /* each pattern has its own edit; the third pattern has none */
+  write_rule(e->dir, "OOM980", "per-pattern",
+             "; fix: safe: Rename\n; edit: replace @fa A\n; edit: replace @fb B\n",
+             "(call function: (identifier) @fa (#eq? @fa \"pa\")) @report\n"
+             "(call function: (identifier) @fb (#eq? @fb \"pb\")) @report\n"
+             "(call function: (identifier) @fc (#eq? @fc \"pc\")) @report\n");
   oom_options *o = oom_options_new();
   oom_options_add_rules_dir(o, e->dir);
   char *err = NULL;
@@ -342,6 +349,79 @@ static void test_append_clean(void **state) {
 }
 
 
+/* The CODE diagnostic of SRC (there must be one) has a display fix. */
+static void assert_display(engine *e, const char *code, const char *src) {
+  oom_document *doc = lint(e, src);
+  size_t found = 0;
+  for (size_t i = 0; i < oom_document_diagnostic_count(doc); i++) {
+    const oom_diagnostic *d = oom_document_diagnostic(doc, i);
+    if (strcmp(oom_diagnostic_code(d), code) != 0) continue;
+    found++;
+    const oom_fix *f = oom_diagnostic_fix(d);
+    if (!f || oom_fix_applicability(f) != OOM_FIX_DISPLAY || oom_fix_edit_count(f) != 0)
+      fail_msg("%s in\n%s---\nhas a fix with edits; expected a suggestion only", code, src);
+  }
+  if (found == 0) fail_msg("no %s diagnostic in\n%s", code, src);
+  oom_document_free(doc);
+}
+
+
+/* ---- edits that belong to one pattern ---- */
+
+static void test_edits_per_pattern(void **state) {
+  engine *e = *state;
+  assert_fixed(e, "OOM980", "pa()\n", "A()\n");
+  assert_fixed(e, "OOM980", "pb(1)\n", "B(1)\n");
+  assert_display(e, "OOM980", "pc()\n");
+}
+
+
+/* ---- divide-by-steps (OOM404) ---- */
+
+#define ACCUM_LOOP(BACKWARD, TEST)                      \
+  "def train(model, loader, optimizer, args, k):\n"     \
+  "    for i, (x, y) in enumerate(loader):\n"          \
+  "        loss = model(x)\n"                           \
+  "        " BACKWARD "\n"                              \
+  "        if " TEST ":\n"                              \
+  "            optimizer.step()\n"                      \
+  "            optimizer.zero_grad()\n"
+
+static void test_divide_by_steps(void **state) {
+  engine *e = *state;
+  /* the receiver of backward(): the quotient is parenthesized */
+  assert_fixed(e, "OOM404", ACCUM_LOOP("loss.backward()", "(i + 1) % k == 0"),
+               ACCUM_LOOP("(loss / k).backward()", "(i + 1) % k == 0"));
+  assert_fixed(e, "OOM404", ACCUM_LOOP("model(x).loss.backward()", "not (i + 1) % args.accum_steps"),
+               ACCUM_LOOP("(model(x).loss / args.accum_steps).backward()", "not (i + 1) % args.accum_steps"));
+  assert_fixed(e, "OOM404", ACCUM_LOOP("model(x, y).backward()", "i % 8 == 7"),
+               ACCUM_LOOP("(model(x, y) / 8).backward()", "i % 8 == 7"));
+  /* an argument of scaler.scale(): parenthesized only when not primary */
+  assert_fixed(e, "OOM404", ACCUM_LOOP("args.scaler.scale(loss).backward()", "(i + 1) % k == 0"),
+               ACCUM_LOOP("args.scaler.scale(loss / k).backward()", "(i + 1) % k == 0"));
+  assert_fixed(e, "OOM404", ACCUM_LOOP("args.scaler.scale(loss + 0.1 * x.norm()).backward()", "(i + 1) % k == 0"),
+               ACCUM_LOOP("args.scaler.scale((loss + 0.1 * x.norm()) / k).backward()", "(i + 1) % k == 0"));
+  assert_fixed(e, "OOM404", ACCUM_LOOP("args.scaler.scale(-loss).backward()", "(i + 1) % k == 0"),
+               ACCUM_LOOP("args.scaler.scale((-loss) / k).backward()", "(i + 1) % k == 0"));
+  /* divisors that are not a literal, a name or an attribute chain */
+  assert_display(e, "OOM404", ACCUM_LOOP("loss.backward()", "(i + 1) % (k * 2) == 0"));
+  assert_display(e, "OOM404", ACCUM_LOOP("loss.backward()", "(i + 1) % args.steps[0] == 0"));
+  assert_display(e, "OOM404", ACCUM_LOOP("loss.backward()", "(i + 1) % args.get_steps() == 0"));
+  /* two `%` in the test */
+  assert_display(e, "OOM404", ACCUM_LOOP("loss.backward()", "(i + 1) % k == 0 and i % 100 == 0"));
+  /* K assigned in the loop may not mean the same at backward() */
+  assert_display(e, "OOM404",
+                 "def train(model, loader, optimizer, schedule):\n"
+                 "    for i, (x, y) in enumerate(loader):\n"
+                 "        loss = model(x)\n"
+                 "        loss.backward()\n"
+                 "        k = schedule(i)\n"
+                 "        if (i + 1) % k == 0:\n"
+                 "            optimizer.step()\n"
+                 "            optimizer.zero_grad()\n");
+}
+
+
 /* ---- fixes that cannot make their edits ---- */
 
 static void test_missing_capture_gives_display_fix(void **state) {
@@ -385,6 +465,8 @@ int main(void) {
     cmocka_unit_test(test_replace_uses_full_capture_text),
     cmocka_unit_test(test_insert_before_and_after),
     cmocka_unit_test(test_append_clean),
+    cmocka_unit_test(test_edits_per_pattern),
+    cmocka_unit_test(test_divide_by_steps),
     cmocka_unit_test(test_missing_capture_gives_display_fix),
     cmocka_unit_test(test_colliding_edits_give_display_fix),
   };
