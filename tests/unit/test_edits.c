@@ -1,7 +1,8 @@
 /* Unit tests of fix edits (src/engine/edits.c): append-arg, prepend-arg,
  * remove-arg, remove-statement, replace and insert, through small rules in a
- * temporary rules folder; divide-by-steps and edits that belong to one
- * pattern of a rule through the built-in OOM404 and OOM501. Each test applies
+ * temporary rules folder; divide-by-steps, amp-device-uses and edits that
+ * belong to one pattern of a rule through the built-in OOM404, OOM402 and
+ * OOM501. Each test applies
  * the fix edits to the source and compares the text with the expected one,
  * and checks that the result still parses. */
 #include <setjmp.h>
@@ -422,6 +423,88 @@ static void test_divide_by_steps(void **state) {
 }
 
 
+/* ---- amp-device-uses (OOM402) ---- */
+
+static void test_amp_import_uses(void **state) {
+  engine *e = *state;
+  assert_fixed(e, "OOM402",
+               "from torch.cuda.amp import autocast, GradScaler\n"
+               "scaler = GradScaler()\n"
+               "with autocast(enabled=use_amp):\n"
+               "    pass\n",
+               "from torch.amp import autocast, GradScaler\n"
+               "scaler = GradScaler(\"cuda\")\n"
+               "with autocast(\"cuda\", enabled=use_amp):\n"
+               "    pass\n");
+  /* aliases; the same word as an attribute or a keyword is not a use */
+  assert_fixed(e, "OOM402",
+               "from torch.cpu.amp import autocast as ac\n"
+               "with ac(dtype=torch.bfloat16):\n"
+               "    cfg.ac = f(ac=1)\n",
+               "from torch.amp import autocast as ac\n"
+               "with ac(\"cpu\", dtype=torch.bfloat16):\n"
+               "    cfg.ac = f(ac=1)\n");
+  /* custom_fwd/custom_bwd take device_type as a keyword */
+  assert_fixed(e, "OOM402",
+               "from torch.cuda.amp import custom_fwd, custom_bwd\n"
+               "class F(torch.autograd.Function):\n"
+               "    @staticmethod\n"
+               "    @custom_fwd(cast_inputs=torch.float32)\n"
+               "    def forward(ctx, x):\n"
+               "        return x\n"
+               "    @staticmethod\n"
+               "    @custom_bwd\n"
+               "    def backward(ctx, g):\n"
+               "        return g\n",
+               "from torch.amp import custom_fwd, custom_bwd\n"
+               "class F(torch.autograd.Function):\n"
+               "    @staticmethod\n"
+               "    @custom_fwd(cast_inputs=torch.float32, device_type=\"cuda\")\n"
+               "    def forward(ctx, x):\n"
+               "        return x\n"
+               "    @staticmethod\n"
+               "    @custom_bwd(device_type=\"cuda\")\n"
+               "    def backward(ctx, g):\n"
+               "        return g\n");
+  /* an import inside a function: its uses are there */
+  assert_fixed(e, "OOM402",
+               "def run(model, x):\n"
+               "    from torch.cuda.amp import autocast\n"
+               "    with autocast():\n"
+               "        return model(x)\n",
+               "def run(model, x):\n"
+               "    from torch.amp import autocast\n"
+               "    with autocast(\"cuda\"):\n"
+               "        return model(x)\n");
+  /* the name in another function is not the one imported */
+  assert_fixed(e, "OOM402",
+               "def f():\n    from torch.cuda.amp import autocast\n    return autocast()\n"
+               "def g():\n    return autocast()\n",
+               "def f():\n    from torch.amp import autocast\n    return autocast(\"cuda\")\n"
+               "def g():\n    return autocast()\n");
+  /* uses that cannot be rewritten leave the whole import a suggestion */
+  static const char *const refused[] = {
+    "from torch.cuda.amp import autocast\nctx = autocast if amp else nullcontext\n",         /* a value */
+    "from torch.cuda.amp import autocast\nwith autocast(True):\n    pass\n",                   /* positional */
+    "from torch.cuda.amp import GradScaler\ns = GradScaler(**kw)\n",                           /* splat */
+    "from torch.cuda.amp import GradScaler\ns = GradScaler(device=\"cuda\")\n",              /* device */
+    "from torch.cuda.amp import autocast\ndef f(autocast):\n    return autocast()\n",         /* shadowed */
+    "from torch.cuda.amp import autocast\nautocast = None\n",                                  /* rebound */
+    "from torch.cuda.amp import GradScaler\ndef f(s: GradScaler):\n    return s\n",           /* annotation */
+    "from torch.cuda.amp import GradScaler\nok = isinstance(s, GradScaler)\n",                 /* isinstance */
+    "from torch.cuda.amp import autocast\n@autocast\ndef f():\n    pass\n",                  /* bare autocast */
+    "from torch.cuda.amp import autocast, common\nwith autocast():\n    pass\n",              /* unknown name */
+    "from torch.cuda.amp import *\nwith autocast():\n    pass\n",                             /* wildcard */
+    "from torch.cpu.amp import custom_fwd\n@custom_fwd\ndef f():\n    pass\n",               /* not in cpu */
+    "from torch.cuda.amp import autocast\nfrom other import autocast\n",                        /* imported twice */
+    "from torch.cuda.amp import autocast\n__all__ = [\"autocast\"]\n",                       /* re-exported */
+    "class A:\n    from torch.cuda.amp import autocast\n",                                     /* class body */
+    "def f():\n    global autocast\n    from torch.cuda.amp import autocast\n",                /* a global */
+  };
+  for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) assert_display(e, "OOM402", refused[i]);
+}
+
+
 /* ---- fixes that cannot make their edits ---- */
 
 static void test_missing_capture_gives_display_fix(void **state) {
@@ -467,6 +550,7 @@ int main(void) {
     cmocka_unit_test(test_append_clean),
     cmocka_unit_test(test_edits_per_pattern),
     cmocka_unit_test(test_divide_by_steps),
+    cmocka_unit_test(test_amp_import_uses),
     cmocka_unit_test(test_missing_capture_gives_display_fix),
     cmocka_unit_test(test_colliding_edits_give_display_fix),
   };
