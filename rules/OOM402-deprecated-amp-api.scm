@@ -2,9 +2,14 @@
 ; name: deprecated-amp-api
 ; severity: warning
 ; message: `{api}` is a deprecated mixed-precision API; use `torch.amp` with an explicit device type
-; fix: safe: Rewrite as the `torch.amp` equivalent with the device type as first argument
+; fix: safe: Rewrite with the `torch.amp` equivalent and an explicit device type
 ; edit: replace @fn {root}.amp.{name}
 ; edit: prepend-arg @args "{dev}"
+; edit: replace @kfn {root}.amp.{name}
+; edit: append-arg @kargs device_type="{dev}"
+; edit: replace @bare {root}.amp.{name}(device_type="{dev}")
+; edit: replace @module torch.amp
+; edit: amp-device-uses @import "{dev}"
 ; doc:
 ;   ## What it does
 ;   Finds the device-specific automatic mixed precision (AMP) entry points
@@ -75,11 +80,40 @@
 ;   the arguments. It is safe: the old classes are thin wrappers that pass
 ;   exactly these arguments on, with the same defaults.
 ;
+;   For `from torch.cuda.amp import autocast, GradScaler` (or
+;   `torch.cpu.amp`, with or without `as` aliases) one fix changes the
+;   import and every use of the names it imports together:
+;
+;   ```python
+;   from torch.amp import autocast, GradScaler
+;   scaler = GradScaler("cuda")
+;   with autocast("cuda", dtype=torch.bfloat16):
+;       ...
+;   ```
+;
+;   `autocast(...)` and `GradScaler(...)` calls get the device as their
+;   first argument; `custom_fwd` and `custom_bwd` (CUDA only) get
+;   `device_type="cuda"`, which is what their `torch.cuda.amp` versions pass
+;   to `torch.amp.custom_fwd`/`custom_bwd` (`@custom_fwd` becomes
+;   `@custom_fwd(device_type="cuda")`, `@custom_fwd(cast_inputs=torch.float32)`
+;   becomes `@custom_fwd(cast_inputs=torch.float32, device_type="cuda")`).
+;   The import is left as a suggestion when any use is something else: a
+;   name passed as a value (`ctx = autocast`), bound again (a parameter, an
+;   assignment, another import), used in an annotation or `isinstance`, an
+;   `autocast`/`GradScaler` call with positional or `*`/`**` arguments, a
+;   `*` import, a submodule (`torch.cuda.amp.grad_scaler`), or an import in
+;   a class body.
+;
+;   `@torch.cuda.amp.custom_fwd` and `@torch.cuda.amp.custom_bwd` become
+;   `@torch.amp.custom_fwd(device_type="cuda")` (with their arguments kept,
+;   `device_type=` added last), which is exactly what the old functions
+;   call.
+;
 ;   The other forms only get a suggestion: positional arguments are in a
-;   different order in the new signature, a name imported with
-;   `from torch.cuda.amp import ...` needs its import changed too,
-;   `custom_fwd`/`custom_bwd` need the `device_type=` keyword, and apex
-;   `amp.initialize` has to be replaced by autocast and a `GradScaler` by hand.
+;   different order in the new signature, `from torch.cuda import amp`
+;   then `amp.autocast()` needs the module import changed too, and apex
+;   `amp.initialize` has to be replaced by autocast and a `GradScaler` by
+;   hand.
 ;
 ;   ## References
 ;   - [Automatic Mixed Precision package - torch.amp](https://pytorch.org/docs/stable/amp.html)
@@ -106,19 +140,69 @@
   (#oom-keyword-args-only? @args)) @report
   (#oom-not-in-except? @report))
 
+; torch.cuda.amp.custom_fwd(...) / custom_bwd(...), usually as a decorator
+; factory (`@torch.cuda.amp.custom_fwd(cast_inputs=torch.float32)`): the old
+; functions are torch.amp's with `device_type="cuda"`, so that keyword is
+; added.
+((call
+  function: (attribute
+    object: (attribute
+      object: (attribute
+        object: (_) @root
+        attribute: (identifier) @dev)
+      attribute: (identifier) @amp)
+    attribute: (identifier) @name) @kfn @api
+  arguments: (argument_list) @kargs
+  (#eq? @dev "cuda")
+  (#eq? @amp "amp")
+  (#any-of? @name "custom_fwd" "custom_bwd")
+  (#oom-qualname? @root "torch")
+  (#oom-not-has-arg? @kargs "device_type")) @report
+  (#oom-not-in-except? @report))
+
 ; Every other call of a deprecated name through an attribute (positional
 ; arguments, `from torch.cuda import amp` then `amp.autocast()`, custom_fwd
-; as a decorator factory). The fix edits name captures this pattern does not
-; have, so it is shown as a suggestion only.
+; as a decorator factory). This pattern captures none of the edits' targets,
+; so its fix is a suggestion only.
 ((call
   function: (attribute) @api
   (#oom-qualname? @api "torch\\.cuda\\.amp\\.(autocast|GradScaler|custom_fwd|custom_bwd)|torch\\.cpu\\.amp\\.\\w+")) @report
   (#oom-not-in-except? @report))
 
-; @torch.cuda.amp.custom_fwd / @amp.custom_bwd used as bare decorators.
+; @torch.cuda.amp.custom_fwd / @amp.custom_bwd used as bare decorators: the
+; spelling with torch gets `(device_type="cuda")`, the next pattern reports
+; the others.
+(decorator
+  (attribute
+    object: (attribute
+      object: (attribute
+        object: (_) @root
+        attribute: (identifier) @dev)
+      attribute: (identifier) @amp)
+    attribute: (identifier) @name) @api @report @bare
+  (#eq? @dev "cuda")
+  (#eq? @amp "amp")
+  (#any-of? @name "custom_fwd" "custom_bwd")
+  (#oom-qualname? @root "torch")
+  (#oom-not-in-except? @report))
+
 (decorator
   (attribute) @api @report
   (#oom-qualname? @api "torch\\.cuda\\.amp\\.custom_(fwd|bwd)")
+  (#oom-not-in-except? @report))
+
+; from torch.cuda.amp import autocast, GradScaler (or torch.cpu.amp): the
+; fix moves the import to torch.amp and gives every use the device. It
+; reports the same range as the next pattern, which stays the suggestion when
+; the uses cannot all be rewritten.
+((import_from_statement
+  module_name: (dotted_name
+    . (identifier) @mtorch
+    . (identifier) @dev
+    . (identifier) @mamp .) @api @module) @report @import
+  (#eq? @mtorch "torch")
+  (#any-of? @dev "cuda" "cpu")
+  (#eq? @mamp "amp")
   (#oom-not-in-except? @report))
 
 ; from torch.cuda.amp import autocast, GradScaler (and torch.cpu.amp, and

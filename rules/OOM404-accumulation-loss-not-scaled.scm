@@ -2,7 +2,8 @@
 ; name: accumulation-loss-not-scaled
 ; severity: warning
 ; message: `{loss}` is backpropagated undivided while the optimizer steps only every few batches: the accumulated gradients are the sum, not the mean, of the micro-batches; divide `{loss}` by the number of accumulation steps before `backward()`
-; fix: display: Divide the loss by the number of accumulation steps before backward()
+; fix: unsafe: Divide the loss by the number of accumulation steps before backward()
+; edit: divide-by-steps @loss
 ; doc:
 ;   ## What it does
 ;   Finds gradient accumulation loops, where `optimizer.step()` runs only
@@ -49,10 +50,30 @@
 ;   ```
 ;
 ;   ## Fix safety
-;   There is no automatic fix: the number of accumulation steps lives in
-;   the `%` test, a variable or a configuration, and logging code that
-;   reads the loss may expect the undivided value (log `loss.item() *
-;   accum_steps` or the undivided loss then).
+;   The fix divides the loss where it is given to `backward()`, by the
+;   number of steps read from the `%` test that guards `optimizer.step()`:
+;
+;   ```python
+;   (loss / accum_steps).backward()         # was loss.backward()
+;   scaler.scale(loss / accum_steps).backward()
+;   ```
+;
+;   The loss itself keeps its value, so code that logs it after
+;   `backward()` still logs the undivided loss. The divisor is copied only
+;   when it is an integer, a name or an attribute chain (`args.accum_steps`)
+;   that is not assigned inside the loop, and when every optimizer step of
+;   the loop is guarded by a test with one `%`, `X % K == c` (or
+;   `not X % K`), with the same K.
+;   Otherwise (`% (n * 2)`, `% cfg["accum"]`, two `%` in the test, steps
+;   under different tests) the fix is a suggestion only: the number of steps
+;   then lives in an expression that may not mean the same at `backward()`.
+;
+;   The fix is unsafe because it changes training: the gradients become the
+;   mean instead of the sum over the micro-batches, so a learning rate that
+;   was tuned on the summed gradients (or gradient clipping thresholds) may
+;   need tuning again, and a loss that was already scaled somewhere this
+;   rule does not see (inside the loss function, by a factor passed in)
+;   would be divided twice.
 ;
 ;   ## References
 ;   - [torch.Tensor.backward](https://pytorch.org/docs/stable/generated/torch.Tensor.backward.html)

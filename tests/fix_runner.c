@@ -105,7 +105,7 @@ static int check_fixed(runner *r, const char *path, const char *in, size_t in_le
     bad++;
   }
   fix_result again;
-  fix_document(r->worker, path, out, len, OOM_FIX_UNSAFE, &again);
+  fix_document(r->worker, path, out, len, OOM_FIX_UNSAFE, NULL, &again);
   if (again.changed) {
     size_t l2;
     const char *t2 = oom_document_text(again.doc, &l2);
@@ -138,7 +138,7 @@ static int run_pairs(runner *r, const char *dir, bool write) {
       continue;
     }
     fix_result res;
-    fix_document(r->worker, in_path, in, in_len, OOM_FIX_UNSAFE, &res);
+    fix_document(r->worker, in_path, in, in_len, OOM_FIX_UNSAFE, NULL, &res);
     size_t got_len;
     const char *got = oom_document_text(res.doc, &got_len);
     int bad = 0;
@@ -199,7 +199,7 @@ static int run_all(runner *r, const char *dir) {
         continue;
       }
       fix_result res;
-      fix_document(r->worker, path, text, len, OOM_FIX_UNSAFE, &res);
+      fix_document(r->worker, path, text, len, OOM_FIX_UNSAFE, NULL, &res);
       files++;
       fixed += res.fixed;
       int bad = check_fixed(r, path, text, len, &res, false);

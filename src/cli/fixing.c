@@ -14,6 +14,13 @@ oom_applicability cli_fix_level(const cli *c) {
 }
 
 
+/* per-file-ignores, which the linter does not know: what is not reported is
+ * not fixed either (noqa comments and --ignore act inside the linter) */
+static void drop_ignored(const void *cfg, oom_document *doc) {
+  config_filter_document(cfg, doc);
+}
+
+
 static void list_fixes(buf *out, const char *shown, const fix_result *r) {
   buf_printf(out, "- %s:\n", shown);
   for (size_t i = 0; i < r->per_rule.len; i++) {
@@ -26,7 +33,8 @@ static void list_fixes(buf *out, const char *shown, const fix_result *r) {
 oom_document *cli_fix_file(const cli *c, oom_worker *worker, const char *path, const char *shown, const char *text,
                            size_t len, fix_totals *totals, bool *io_error) {
   fix_result r;
-  fix_document(worker, shown, text, len, cli_fix_level(c), &r);
+  fix_filter ignored = {drop_ignored, &c->cfg};
+  fix_document(worker, shown, text, len, cli_fix_level(c), &ignored, &r);
   for (size_t i = 0; i < r.dropped.len; i++)
     fprintf(stderr, "oomlint: %s:%u:%u: fix for %s dropped: it would leave a syntax error\n", shown,
             r.dropped.items[i].row, r.dropped.items[i].column, oom_rule_code(r.dropped.items[i].rule));

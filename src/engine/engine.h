@@ -40,7 +40,9 @@ typedef enum {
   EDIT_REMOVE_ARG,
   EDIT_REMOVE_STATEMENT,
   EDIT_APPEND_CLEAN,
-  EDIT_ADD_DECORATOR
+  EDIT_ADD_DECORATOR,
+  EDIT_DIVIDE_BY_STEPS,
+  EDIT_AMP_DEVICE_USES
 } edit_op;
 
 typedef struct {
@@ -220,10 +222,12 @@ bool engine_capture(const TSQueryMatch *m, int id, TSNode *out);
 /** Run the compiled query over the document; push diagnostics. */
 void engine_run(const oom_linter *linter, oom_worker *worker, oom_document *doc, const facts *model);
 
-/** Build the edits of RULE's fix for match M. Returns false (no edits: the
- *  fix is display-only) when a capture an edit needs is missing. */
-bool edits_build(const oom_rule *rule, const TSQueryMatch *m, const facts *model, arena *a, oom_edit **out,
-                 size_t *count);
+/** Build the edits of RULE's fix for match M of QUERY. An edit belongs to
+ *  the patterns that capture its target; the others skip it. Returns false
+ *  (no edits: the fix is display-only) when no edit belongs to M's pattern,
+ *  when a capture an edit needs is missing, or when an edit refuses. */
+bool edits_build(const TSQuery *query, const oom_rule *rule, const TSQueryMatch *m, const facts *model, arena *a,
+                 oom_edit **out, size_t *count);
 
 /** Render template T with M's captures, each shortened to one line. */
 char *tmpl_render(const tmpl *t, const TSQueryMatch *m, const char *source, size_t length, arena *a, bool full);

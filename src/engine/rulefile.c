@@ -83,6 +83,8 @@ static const struct {
   {"remove-statement", EDIT_REMOVE_STATEMENT, false},
   {"append-clean", EDIT_APPEND_CLEAN, false},
   {"add-decorator", EDIT_ADD_DECORATOR, true},
+  {"divide-by-steps", EDIT_DIVIDE_BY_STEPS, false},
+  {"amp-device-uses", EDIT_AMP_DEVICE_USES, true},
 };
 
 
@@ -95,7 +97,8 @@ static bool parse_edit(oom_rule *r, const char *value, const char *origin, size_
     if (strlen(EDIT_OPS[k].name) == oplen && !memcmp(EDIT_OPS[k].name, value, oplen)) break;
   if (k == sizeof EDIT_OPS / sizeof *EDIT_OPS)
     return fail(err, origin, line, "unknown edit (expected replace, insert-before, insert-after, append-arg, "
-                                   "prepend-arg, remove-arg, remove-statement, append-clean or add-decorator)", value);
+                                   "prepend-arg, remove-arg, remove-statement, append-clean, add-decorator, "
+                                   "divide-by-steps or amp-device-uses)", value);
   const char *p = sp ? sp + 1 : value + oplen;
   while (*p == ' ') p++;
   if (*p != '@') return fail(err, origin, line, "an edit names its target capture with @", value);

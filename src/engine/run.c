@@ -128,7 +128,9 @@ static void run_pattern(const oom_linter *linter, oom_document *doc, const facts
   uint32_t s = ts_node_start_byte(report), e = ts_node_end_byte(report);
   oom_edit *edits = NULL;
   size_t nedits = 0;
-  bool has_edits = rule->edits.len && edits_build(rule, m, model, &doc->arena, &edits, &nedits);
+  /* the variants of one shape capture the same names, so the first's capture
+   * quantifiers (which edits_build reads by the match's pattern) hold for all */
+  bool has_edits = rule->edits.len && edits_build(linter->query, rule, m, model, &doc->arena, &edits, &nedits);
   /* one diagnostic per rule and range: the first that can make its edits */
   oom_diagnostic *same = *seen_slot(seen, rule, s, e);
   if (same && (!has_edits || (same->fix && same->fix->nedits))) return;

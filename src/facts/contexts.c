@@ -181,11 +181,32 @@ bool facts_loop_calls(const facts *self, uint32_t pos, bool (*match)(void *, con
 }
 
 
-bool facts_accumulates_gradients(const facts *self, uint32_t pos) {
+/* The K of the one periodic `if` in the loop BODY that guards POS; a null
+ * node when it has none, or when two nested ones guard POS (which of them
+ * counts the micro-batches cannot be told). */
+static TSNode guard_modulus(const facts *self, uint32_t pos, facts_span body) {
+  TSNode k = NULL_NODE;
+  int guards = 0;
+  for (size_t i = 0; i < self->periodic.len; i++) {
+    facts_span p = self->periodic.items[i].body;
+    if (p.start >= body.start && p.start <= pos && pos < p.end) {
+      guards++;
+      k = self->periodic.items[i].modulus;
+    }
+  }
+  return guards == 1 ? k : NULL_NODE;
+}
+
+
+/* Whether the per-iteration loop at POS steps an optimizer only under `%`
+ * tests; *STEPS is then the K those tests share (`X % K == 0`), or a null
+ * node when one of them has none or two of them differ. */
+static bool accumulation(const facts *self, uint32_t pos, TSNode *steps) {
+  *steps = NULL_NODE;
   int loop = facts_iteration_loop_at(self, pos);
   if (loop < 0) return false;
   facts_span body = self->loops.items[loop].body;
-  bool periodic = false;
+  bool periodic = false, known = true;
   for (size_t i = facts_first_call_at(self, body.start); i < self->calls.len; i++) {
     const facts_call *c = &self->calls.items[i];
     uint32_t s = ts_node_start_byte(c->call);
@@ -201,10 +222,37 @@ bool facts_accumulates_gradients(const facts *self, uint32_t pos) {
     for (uint32_t k = 0; k + 3 <= len; k++)
       if (!strncmp(obj + k, "opt", 3) || (k + 6 <= len && !strncmp(obj + k, "scaler", 6))) opt = true;
     if (!opt) continue;
-    if (!facts_periodic_at(self, s, loop)) return false; /* steps every batch */
+    if (!facts_periodic_at(self, s, loop)) {
+      *steps = NULL_NODE;
+      return false; /* steps every batch */
+    }
+    TSNode k = guard_modulus(self, s, body);
+    if (ts_node_is_null(k)) {
+      known = false;
+    } else if (!periodic) {
+      *steps = k;
+    } else if (!ts_node_is_null(*steps)) {
+      /* `scaler.step(opt)` and `opt.step()` under two tests: the same K or none */
+      uint32_t l1, l2;
+      const char *t1 = facts_text(self, *steps, &l1), *t2 = facts_text(self, k, &l2);
+      if (l1 != l2 || memcmp(t1, t2, l1)) known = false;
+    }
     periodic = true;
   }
+  if (!known) *steps = NULL_NODE;
   return periodic;
+}
+
+
+bool facts_accumulates_gradients(const facts *self, uint32_t pos) {
+  TSNode steps;
+  return accumulation(self, pos, &steps);
+}
+
+
+TSNode facts_accumulation_steps(const facts *self, uint32_t pos) {
+  TSNode steps;
+  return accumulation(self, pos, &steps) ? steps : NULL_NODE;
 }
 
 

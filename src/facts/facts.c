@@ -214,15 +214,39 @@ static void visit_parameters(facts *f, TSNode params) {
 }
 
 
-static bool condition_is_periodic(TSNode cond) {
-  /* any `%` in the test: `if step % 100 == 0`, `if (i + 1) % k == 0 and ...` */
+/* K when the `%` operator MOD is the period of its test: `X % K == 0`,
+ * `X % K == K - 1`, `not X % K` (parentheses allowed); else a null node. */
+static TSNode period_of(TSNode mod) {
+  TSNode up = ts_node_parent(mod);
+  while (!ts_node_is_null(up) && NODE_IS(up, "parenthesized_expression")) up = ts_node_parent(up);
+  if (ts_node_is_null(up)) return NULL_NODE;
+  if (NODE_IS(up, "not_operator")) return FIELD(mod, right);
+  if (!NODE_IS(up, "comparison_operator") || ts_node_named_child_count(up) != 2) return NULL_NODE;
+  /* `!=`, `<`...: how often the body runs is not one in K */
+  uint32_t count = ts_node_child_count(up);
+  for (uint32_t i = 0; i < count; i++) {
+    TSNode c = ts_node_child(up, i);
+    if (!ts_node_is_named(c) && !NODE_IS(c, "==")) return NULL_NODE;
+  }
+  return FIELD(mod, right);
+}
+
+
+/* Whether the test COND uses `%` (`if step % 100 == 0`, `if (i + 1) % k == 0
+ * and ...`); *MODULUS is then its K when there is exactly one `%`, compared
+ * with `==` (or negated). */
+static bool condition_is_periodic(TSNode cond, TSNode *modulus) {
   TSTreeCursor c = ts_tree_cursor_new(cond);
-  bool found = false;
+  int found = 0;
+  TSNode mod = NULL_NODE;
   for (;;) {
     TSNode n = ts_tree_cursor_current_node(&c);
     if (NODE_IS(n, "binary_operator")) {
       TSNode op = FIELD(n, operator);
-      if (!ts_node_is_null(op) && NODE_IS(op, "%")) { found = true; break; }
+      if (!ts_node_is_null(op) && NODE_IS(op, "%")) {
+        found++;
+        mod = n;
+      }
     }
     if (ts_tree_cursor_goto_first_child(&c)) continue;
     bool up = false;
@@ -233,7 +257,8 @@ static bool condition_is_periodic(TSNode cond) {
     if (up) break;
   }
   ts_tree_cursor_delete(&c);
-  return found;
+  *modulus = found == 1 ? period_of(mod) : NULL_NODE;
+  return found > 0;
 }
 
 
@@ -241,8 +266,11 @@ static bool condition_is_periodic(TSNode cond) {
 static void visit_conditional(facts *f, TSNode n) {
   TSNode cond = FIELD(n, condition);
   TSNode cons = FIELD(n, consequence);
-  if (!ts_node_is_null(cond) && !ts_node_is_null(cons) && condition_is_periodic(cond))
-    vec_push(&f->periodic, span_of(cons));
+  TSNode modulus;
+  if (!ts_node_is_null(cond) && !ts_node_is_null(cons) && condition_is_periodic(cond, &modulus)) {
+    facts_periodic p = {span_of(cons), modulus};
+    vec_push(&f->periodic, p);
+  }
 }
 
 
@@ -550,7 +578,7 @@ bool facts_periodic_at(const facts *self, uint32_t pos, int loop) {
   if (loop < 0) return false;
   facts_span lb = self->loops.items[loop].body;
   for (size_t i = 0; i < self->periodic.len; i++) {
-    facts_span p = self->periodic.items[i];
+    facts_span p = self->periodic.items[i].body;
     if (span_has(p, pos) && p.start >= lb.start) return true;
   }
   return false;

@@ -96,6 +96,12 @@ typedef struct {
   TSNode candidate; /* the with-item value, decorator expression or statement */
 } facts_region;
 
+/* the consequence of an `if` whose test uses `%`: work done now and then */
+typedef struct {
+  facts_span body;
+  TSNode modulus;   /* K of the test's one `X % K == c` (or `not X % K`); null when it has none, or several `%` */
+} facts_periodic;
+
 typedef struct {
   TSNode node;
   TSNode bases;     /* argument_list or null */
@@ -123,7 +129,7 @@ typedef struct facts {
   VEC(facts_loop) loops;
   VEC(facts_call) calls;
   VEC(facts_except) excepts;
-  VEC(facts_span) periodic;    /* consequences of `if ... % ...:` */
+  VEC(facts_periodic) periodic; /* consequences of `if ... % ...:`, in file order */
   VEC(facts_span) no_grad;     /* resolved no-grad spans */
   VEC(facts_region) with_items, set_grad_false, set_grad_true;
   VEC(facts_class) classes;
@@ -198,6 +204,11 @@ bool facts_loop_calls(const facts *self, uint32_t pos, bool (*match)(void *ctx, 
                       void *ctx);
 /** The per-iteration loop at POS steps an optimizer only under a `%` test. */
 bool facts_accumulates_gradients(const facts *self, uint32_t pos);
+/** The number of accumulation steps of the loop at POS: the K of the
+ *  `X % K == c` test that guards each of its optimizer steps (the same K
+ *  for all of them); a null node when the loop does not accumulate or K
+ *  cannot be told. */
+TSNode facts_accumulation_steps(const facts *self, uint32_t pos);
 /** Whether NODE holds a whole dataset / a float64 NumPy array. */
 bool facts_is_dataset(const facts *self, TSNode node);
 bool facts_is_numpy_float64(const facts *self, TSNode node);

@@ -84,14 +84,23 @@ typedef struct {
   VEC(fix_drop) dropped;
 } fix_result;
 
+/** Suppression the linter does not know about (the configuration's
+ *  per-file ignores): DROP removes from a freshly linted document the
+ *  diagnostics that are not to be reported, so they are not fixed either. */
+typedef struct {
+  void (*drop)(const void *ctx, oom_document *doc);
+  const void *ctx;
+} fix_filter;
+
 /** Lint TEXT (PATH names it in diagnostics) with WORKER and apply the fixes
  *  applicable at LEVEL in passes (at most FIX_MAX_PASSES), re-linting between
- *  passes. A pass whose text would have more syntax problems (see
- *  fix_count_errors) than its input keeps only the fixes that add none; a fix that adds some on
- *  its own is dropped and listed in OUT->dropped. Free OUT with
- *  fix_result_free. */
+ *  passes; after each lint FILTER (NULL: none) drops what is suppressed, so
+ *  only diagnostics that would be reported are fixed. A pass whose text
+ *  would have more syntax problems (see fix_count_errors) than its input
+ *  keeps only the fixes that add none; a fix that adds some on its own is
+ *  dropped and listed in OUT->dropped. Free OUT with fix_result_free. */
 void fix_document(oom_worker *worker, const char *path, const char *text, size_t len, oom_applicability level,
-                  fix_result *out);
+                  const fix_filter *filter, fix_result *out);
 void fix_result_free(fix_result *self);
 
 /** The syntax problems under ROOT: ERROR and MISSING nodes, and blocks with

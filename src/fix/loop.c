@@ -126,10 +126,16 @@ static uint32_t map_offset(uint32_t p, const fix_choices *ch, const bool *keep) 
 }
 
 
+static void lint(oom_worker *w, oom_document *doc, const fix_filter *filter) {
+  oom_document_lint(doc, w);
+  if (filter) filter->drop(filter->ctx, doc);
+}
+
+
 /* DOC's text with the kept fixes applied, linted; NULL when it would not
  * change. */
 static oom_document *next_document(oom_worker *w, const char *path, const oom_document *doc, const fix_choices *ch,
-                                   const bool *keep, bool crlf) {
+                                   const bool *keep, bool crlf, const fix_filter *filter) {
   size_t cur_len, next_len;
   const char *cur = oom_document_text(doc, &cur_len);
   char *next = fix_render(cur, cur_len, ch, keep, crlf, &next_len);
@@ -139,7 +145,7 @@ static oom_document *next_document(oom_worker *w, const char *path, const oom_do
   }
   oom_document *nd = oom_document_new(path, next, next_len);
   free(next);
-  oom_document_lint(nd, w);
+  lint(w, nd, filter);
   return nd;
 }
 
@@ -157,12 +163,12 @@ static void count_fix(fix_result *out, const oom_rule *rule) {
 
 
 void fix_document(oom_worker *worker, const char *path, const char *text, size_t len, oom_applicability level,
-                  fix_result *out) {
+                  const fix_filter *filter, fix_result *out) {
   memset(out, 0, sizeof *out);
   out->converged = true;
   bool crlf = fix_text_is_crlf(text, len);
   oom_document *doc = oom_document_new(path, text, len);
-  oom_document_lint(doc, worker);
+  lint(worker, doc, filter);
   size_t errors = document_errors(doc);
   fix_blocks blocked = {0};
   fix_choices ch = {0};
@@ -177,7 +183,7 @@ void fix_document(oom_worker *worker, const char *path, const char *text, size_t
     keep.len = 0;
     vec_reserve(&keep, ch.len);
     for (size_t i = 0; i < ch.len; i++) keep.items[i] = true;
-    oom_document *nd = next_document(worker, path, doc, &ch, keep.items, crlf);
+    oom_document *nd = next_document(worker, path, doc, &ch, keep.items, crlf, filter);
     if (!nd) break; /* edits that change nothing: stop rather than loop */
     size_t next_errors = document_errors(nd);
     if (next_errors > errors) {
@@ -187,7 +193,7 @@ void fix_document(oom_worker *worker, const char *path, const char *text, size_t
         if (out->dropped.len > dropped_before) continue; /* choose again without the dropped ones */
         break;
       }
-      nd = next_document(worker, path, doc, &ch, keep.items, crlf);
+      nd = next_document(worker, path, doc, &ch, keep.items, crlf, filter);
       if (!nd) break;
       next_errors = document_errors(nd);
       if (next_errors > errors) { /* cannot happen: the same parser said otherwise */

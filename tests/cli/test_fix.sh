@@ -252,6 +252,55 @@ want_rc 0
 grep -q map_location bom.py || fail "bom.py was not fixed"
 end
 
+# --- suppressed diagnostics are never fixed ---------------------------------------
+
+# A project folder whose configuration turns OOM303 off for ign.py and
+# OOM501 off for multi.py; other.py is fixed as usual.
+suppressed_project() {
+  rm -rf pfi && mkdir pfi
+  printf '[per-file-ignores]\n"ign.py" = ["OOM303"]\n"multi.py" = ["OOM501"]\n' >pfi/oomlint.toml
+  write_safe pfi/ign.py
+  write_safe pfi/other.py
+  write_multi pfi/multi.py
+}
+
+begin "--fix leaves a diagnostic per-file-ignores turns off"
+suppressed_project
+oom --fix pfi/ign.py pfi/other.py
+want_rc 0 && want_out "Found 1 problem (1 fixed, 0 remaining)."
+[ "$(cat pfi/ign.py)" = "$(printf 'import torch\nx = torch.load(p)')" ] || fail "ign.py was fixed: $(_show "$(cat pfi/ign.py)")"
+[ "$(cat pfi/other.py)" = "$SAFE_FIXED" ] || fail "other.py is $(_show "$(cat pfi/other.py)")"
+end
+
+begin "--diff shows no fix for a diagnostic per-file-ignores turns off"
+suppressed_project
+oom --diff --unsafe-fixes pfi/ign.py
+want_rc 0 && want_empty_out && want_err "No problems would be fixed."
+end
+
+begin "--fix --unsafe-fixes: per-file-ignores keeps one code, the others are fixed"
+suppressed_project
+oom --fix --unsafe-fixes --output-format concise pfi/multi.py
+want_rc 0 && want_out "Found 2 problems (2 fixed, 0 remaining)."
+grep -q 'torch.cuda.empty_cache()' pfi/multi.py || fail "OOM501's call was removed"
+grep -q 'gc.collect()' pfi/multi.py && fail "OOM502's call is still there"
+grep -q 'map_location="cpu"' pfi/multi.py || fail "OOM303 was not fixed"
+end
+
+begin "--fix leaves a diagnostic silenced by # noqa"
+printf 'import torch\nx = torch.load(p)  # noqa: OOM303\n' >noqa_fix.py
+cp noqa_fix.py noqa_fix.orig
+oom --fix noqa_fix.py
+want_rc 0 && cmp -s noqa_fix.py noqa_fix.orig || fail "noqa_fix.py changed: $(_show "$(cat noqa_fix.py)")"
+end
+
+begin "--fix leaves a code turned off with --ignore"
+write_safe ignored_fix.py
+cp ignored_fix.py ignored_fix.orig
+oom --fix --ignore OOM303 ignored_fix.py
+want_rc 0 && cmp -s ignored_fix.py ignored_fix.orig || fail "ignored_fix.py changed"
+end
+
 # --- failures ----------------------------------------------------------------
 
 # Root writes anywhere: as root, run oomlint as nobody (setpriv) in a folder

@@ -39,7 +39,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size > 64 * 1024) return 0; /* bigger inputs only slow the search */
   fix_env *e = env();
   fix_result res;
-  fix_document(e->worker, "fuzz.py", (const char *)data, size, OOM_FIX_UNSAFE, &res);
+  fix_document(e->worker, "fuzz.py", (const char *)data, size, OOM_FIX_UNSAFE, NULL, &res);
   if (res.changed) {
     size_t len;
     const char *text = oom_document_text(res.doc, &len);

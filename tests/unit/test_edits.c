@@ -1,6 +1,8 @@
 /* Unit tests of fix edits (src/engine/edits.c): append-arg, prepend-arg,
  * remove-arg, remove-statement, replace and insert, through small rules in a
- * temporary rules folder and through the built-in OOM501. Each test applies
+ * temporary rules folder; divide-by-steps, amp-device-uses and edits that
+ * belong to one pattern of a rule through the built-in OOM404, OOM402 and
+ * OOM501. Each test applies
  * the fix edits to the source and compares the text with the expected one,
  * and checks that the result still parses. */
 #include <setjmp.h>
@@ -71,6 +73,12 @@ static int setup(void **state) {
              "(call function: (identifier) @fn (#eq? @fn \"clash\")) @report\n");
   write_rule(e->dir, "OOM979", "append-clean", "; fix: unsafe: Clean it\n; edit: append-clean @v\n",
              "(augmented_assignment left: (identifier) @t right: (_) @v (#match? @t \"^acc\")) @report\n");
+  /* each pattern has its own edit; the third pattern has none */
+  write_rule(e->dir, "OOM980", "per-pattern",
+             "; fix: safe: Rename\n; edit: replace @fa A\n; edit: replace @fb B\n",
+             "(call function: (identifier) @fa (#eq? @fa \"pa\")) @report\n"
+             "(call function: (identifier) @fb (#eq? @fb \"pb\")) @report\n"
+             "(call function: (identifier) @fc (#eq? @fc \"pc\")) @report\n");
   oom_options *o = oom_options_new();
   oom_options_add_rules_dir(o, e->dir);
   char *err = NULL;
@@ -342,6 +350,161 @@ static void test_append_clean(void **state) {
 }
 
 
+/* The CODE diagnostic of SRC (there must be one) has a display fix. */
+static void assert_display(engine *e, const char *code, const char *src) {
+  oom_document *doc = lint(e, src);
+  size_t found = 0;
+  for (size_t i = 0; i < oom_document_diagnostic_count(doc); i++) {
+    const oom_diagnostic *d = oom_document_diagnostic(doc, i);
+    if (strcmp(oom_diagnostic_code(d), code) != 0) continue;
+    found++;
+    const oom_fix *f = oom_diagnostic_fix(d);
+    if (!f || oom_fix_applicability(f) != OOM_FIX_DISPLAY || oom_fix_edit_count(f) != 0)
+      fail_msg("%s in\n%s---\nhas a fix with edits; expected a suggestion only", code, src);
+  }
+  if (found == 0) fail_msg("no %s diagnostic in\n%s", code, src);
+  oom_document_free(doc);
+}
+
+
+/* ---- edits that belong to one pattern ---- */
+
+static void test_edits_per_pattern(void **state) {
+  engine *e = *state;
+  assert_fixed(e, "OOM980", "pa()\n", "A()\n");
+  assert_fixed(e, "OOM980", "pb(1)\n", "B(1)\n");
+  assert_display(e, "OOM980", "pc()\n");
+}
+
+
+/* ---- divide-by-steps (OOM404) ---- */
+
+#define ACCUM_LOOP(BACKWARD, TEST)                      \
+  "def train(model, loader, optimizer, args, k):\n"     \
+  "    for i, (x, y) in enumerate(loader):\n"          \
+  "        loss = model(x)\n"                           \
+  "        " BACKWARD "\n"                              \
+  "        if " TEST ":\n"                              \
+  "            optimizer.step()\n"                      \
+  "            optimizer.zero_grad()\n"
+
+static void test_divide_by_steps(void **state) {
+  engine *e = *state;
+  /* the receiver of backward(): the quotient is parenthesized */
+  assert_fixed(e, "OOM404", ACCUM_LOOP("loss.backward()", "(i + 1) % k == 0"),
+               ACCUM_LOOP("(loss / k).backward()", "(i + 1) % k == 0"));
+  assert_fixed(e, "OOM404", ACCUM_LOOP("model(x).loss.backward()", "not (i + 1) % args.accum_steps"),
+               ACCUM_LOOP("(model(x).loss / args.accum_steps).backward()", "not (i + 1) % args.accum_steps"));
+  assert_fixed(e, "OOM404", ACCUM_LOOP("model(x, y).backward()", "i % 8 == 7"),
+               ACCUM_LOOP("(model(x, y) / 8).backward()", "i % 8 == 7"));
+  /* an argument of scaler.scale(): parenthesized only when not primary */
+  assert_fixed(e, "OOM404", ACCUM_LOOP("args.scaler.scale(loss).backward()", "(i + 1) % k == 0"),
+               ACCUM_LOOP("args.scaler.scale(loss / k).backward()", "(i + 1) % k == 0"));
+  assert_fixed(e, "OOM404", ACCUM_LOOP("args.scaler.scale(loss + 0.1 * x.norm()).backward()", "(i + 1) % k == 0"),
+               ACCUM_LOOP("args.scaler.scale((loss + 0.1 * x.norm()) / k).backward()", "(i + 1) % k == 0"));
+  assert_fixed(e, "OOM404", ACCUM_LOOP("args.scaler.scale(-loss).backward()", "(i + 1) % k == 0"),
+               ACCUM_LOOP("args.scaler.scale((-loss) / k).backward()", "(i + 1) % k == 0"));
+  /* divisors that are not a literal, a name or an attribute chain */
+  assert_display(e, "OOM404", ACCUM_LOOP("loss.backward()", "(i + 1) % (k * 2) == 0"));
+  assert_display(e, "OOM404", ACCUM_LOOP("loss.backward()", "(i + 1) % args.steps[0] == 0"));
+  assert_display(e, "OOM404", ACCUM_LOOP("loss.backward()", "(i + 1) % args.get_steps() == 0"));
+  /* two `%` in the test */
+  assert_display(e, "OOM404", ACCUM_LOOP("loss.backward()", "(i + 1) % k == 0 and i % 100 == 0"));
+  /* K assigned in the loop may not mean the same at backward() */
+  assert_display(e, "OOM404",
+                 "def train(model, loader, optimizer, schedule):\n"
+                 "    for i, (x, y) in enumerate(loader):\n"
+                 "        loss = model(x)\n"
+                 "        loss.backward()\n"
+                 "        k = schedule(i)\n"
+                 "        if (i + 1) % k == 0:\n"
+                 "            optimizer.step()\n"
+                 "            optimizer.zero_grad()\n");
+}
+
+
+/* ---- amp-device-uses (OOM402) ---- */
+
+static void test_amp_import_uses(void **state) {
+  engine *e = *state;
+  assert_fixed(e, "OOM402",
+               "from torch.cuda.amp import autocast, GradScaler\n"
+               "scaler = GradScaler()\n"
+               "with autocast(enabled=use_amp):\n"
+               "    pass\n",
+               "from torch.amp import autocast, GradScaler\n"
+               "scaler = GradScaler(\"cuda\")\n"
+               "with autocast(\"cuda\", enabled=use_amp):\n"
+               "    pass\n");
+  /* aliases; the same word as an attribute or a keyword is not a use */
+  assert_fixed(e, "OOM402",
+               "from torch.cpu.amp import autocast as ac\n"
+               "with ac(dtype=torch.bfloat16):\n"
+               "    cfg.ac = f(ac=1)\n",
+               "from torch.amp import autocast as ac\n"
+               "with ac(\"cpu\", dtype=torch.bfloat16):\n"
+               "    cfg.ac = f(ac=1)\n");
+  /* custom_fwd/custom_bwd take device_type as a keyword */
+  assert_fixed(e, "OOM402",
+               "from torch.cuda.amp import custom_fwd, custom_bwd\n"
+               "class F(torch.autograd.Function):\n"
+               "    @staticmethod\n"
+               "    @custom_fwd(cast_inputs=torch.float32)\n"
+               "    def forward(ctx, x):\n"
+               "        return x\n"
+               "    @staticmethod\n"
+               "    @custom_bwd\n"
+               "    def backward(ctx, g):\n"
+               "        return g\n",
+               "from torch.amp import custom_fwd, custom_bwd\n"
+               "class F(torch.autograd.Function):\n"
+               "    @staticmethod\n"
+               "    @custom_fwd(cast_inputs=torch.float32, device_type=\"cuda\")\n"
+               "    def forward(ctx, x):\n"
+               "        return x\n"
+               "    @staticmethod\n"
+               "    @custom_bwd(device_type=\"cuda\")\n"
+               "    def backward(ctx, g):\n"
+               "        return g\n");
+  /* an import inside a function: its uses are there */
+  assert_fixed(e, "OOM402",
+               "def run(model, x):\n"
+               "    from torch.cuda.amp import autocast\n"
+               "    with autocast():\n"
+               "        return model(x)\n",
+               "def run(model, x):\n"
+               "    from torch.amp import autocast\n"
+               "    with autocast(\"cuda\"):\n"
+               "        return model(x)\n");
+  /* the name in another function is not the one imported */
+  assert_fixed(e, "OOM402",
+               "def f():\n    from torch.cuda.amp import autocast\n    return autocast()\n"
+               "def g():\n    return autocast()\n",
+               "def f():\n    from torch.amp import autocast\n    return autocast(\"cuda\")\n"
+               "def g():\n    return autocast()\n");
+  /* uses that cannot be rewritten leave the whole import a suggestion */
+  static const char *const refused[] = {
+    "from torch.cuda.amp import autocast\nctx = autocast if amp else nullcontext\n",         /* a value */
+    "from torch.cuda.amp import autocast\nwith autocast(True):\n    pass\n",                   /* positional */
+    "from torch.cuda.amp import GradScaler\ns = GradScaler(**kw)\n",                           /* splat */
+    "from torch.cuda.amp import GradScaler\ns = GradScaler(device=\"cuda\")\n",              /* device */
+    "from torch.cuda.amp import autocast\ndef f(autocast):\n    return autocast()\n",         /* shadowed */
+    "from torch.cuda.amp import autocast\nautocast = None\n",                                  /* rebound */
+    "from torch.cuda.amp import GradScaler\ndef f(s: GradScaler):\n    return s\n",           /* annotation */
+    "from torch.cuda.amp import GradScaler\nok = isinstance(s, GradScaler)\n",                 /* isinstance */
+    "from torch.cuda.amp import autocast\n@autocast\ndef f():\n    pass\n",                  /* bare autocast */
+    "from torch.cuda.amp import autocast, common\nwith autocast():\n    pass\n",              /* unknown name */
+    "from torch.cuda.amp import *\nwith autocast():\n    pass\n",                             /* wildcard */
+    "from torch.cpu.amp import custom_fwd\n@custom_fwd\ndef f():\n    pass\n",               /* not in cpu */
+    "from torch.cuda.amp import autocast\nfrom other import autocast\n",                        /* imported twice */
+    "from torch.cuda.amp import autocast\n__all__ = [\"autocast\"]\n",                       /* re-exported */
+    "class A:\n    from torch.cuda.amp import autocast\n",                                     /* class body */
+    "def f():\n    global autocast\n    from torch.cuda.amp import autocast\n",                /* a global */
+  };
+  for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) assert_display(e, "OOM402", refused[i]);
+}
+
+
 /* ---- fixes that cannot make their edits ---- */
 
 static void test_missing_capture_gives_display_fix(void **state) {
@@ -385,6 +548,9 @@ int main(void) {
     cmocka_unit_test(test_replace_uses_full_capture_text),
     cmocka_unit_test(test_insert_before_and_after),
     cmocka_unit_test(test_append_clean),
+    cmocka_unit_test(test_edits_per_pattern),
+    cmocka_unit_test(test_divide_by_steps),
+    cmocka_unit_test(test_amp_import_uses),
     cmocka_unit_test(test_missing_capture_gives_display_fix),
     cmocka_unit_test(test_colliding_edits_give_display_fix),
   };

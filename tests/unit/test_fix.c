@@ -100,7 +100,7 @@ static int teardown(void **state) {
 
 /* Fix SRC at LEVEL; the result's text must equal WANT. */
 static void fix_to(engine *e, const char *src, oom_applicability level, const char *want, fix_result *out) {
-  fix_document(e->worker, "t.py", src, strlen(src), level, out);
+  fix_document(e->worker, "t.py", src, strlen(src), level, NULL, out);
   size_t len;
   const char *got = oom_document_text(out->doc, &len);
   assert_int_equal(len, strlen(want));
@@ -239,7 +239,7 @@ static void test_overlapping_fixes_take_two_passes(void **state) {
 static void test_pass_bound(void **state) {
   engine *e = *state;
   fix_result r;
-  fix_document(e->worker, "t.py", "v = again()\n", 12, OOM_FIX_UNSAFE, &r);
+  fix_document(e->worker, "t.py", "v = again()\n", 12, OOM_FIX_UNSAFE, NULL, &r);
   assert_false(r.converged);
   assert_int_equal(r.passes, FIX_MAX_PASSES);
   assert_int_equal(r.fixed, FIX_MAX_PASSES);

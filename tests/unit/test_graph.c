@@ -266,6 +266,87 @@ static void test_gradient_accumulation(void **state) {
 }
 
 
+/* The K facts_accumulation_steps reads for the backward call at NEEDLE, as
+ * text; "" when it gives none. */
+static void assert_steps(const model *m, const char *needle, const char *want) {
+  TSNode k = facts_accumulation_steps(&m->f, at_byte(m, needle));
+  uint32_t len = 0;
+  const char *t = ts_node_is_null(k) ? "" : facts_text(&m->f, k, &len);
+  if (strlen(want) != len || memcmp(t, want, len) != 0)
+    fail_msg("steps at `%s`: `%.*s`, expected `%s`", needle, (int)len, t, want);
+}
+
+
+static void test_accumulation_steps(void **state) {
+  (void)state;
+  model m;
+  build(&m,
+        "def a(model, loader, optimizer, k):\n"
+        "    for i, x in enumerate(loader):\n"
+        "        model(x).backward()\n"
+        "        if (i + 1) % k == 0:\n"
+        "            optimizer.step()\n"
+        "def b(model, loader, optimizer, args):\n"
+        "    for i, x in enumerate(loader):\n"
+        "        l1 = model(x)\n"
+        "        l1.backward()\n"
+        "        if not (i + 1) % args.accum or i == last:\n"
+        "            optimizer.step()\n"
+        "def c(model, loader, optimizer, n, log):\n"
+        "    for i, x in enumerate(loader):\n"
+        "        l2 = model(x)\n"
+        "        l2.backward()\n"
+        "        if i % n == 0 and i % log == 0:\n"
+        "            optimizer.step()\n"
+        "def d(model, loader, optimizer, n):\n"
+        "    for i, x in enumerate(loader):\n"
+        "        l3 = model(x)\n"
+        "        l3.backward()\n"
+        "        if i % n != 0:\n"
+        "            optimizer.step()\n"
+        "def e(model, loader, optimizer, scaler, n, m):\n"
+        "    for i, x in enumerate(loader):\n"
+        "        l4 = model(x)\n"
+        "        l4.backward()\n"
+        "        if i % n == n - 1:\n"
+        "            scaler.step(optimizer)\n"
+        "        if i % m == 0:\n"
+        "            optimizer.step()\n"
+        "def f(model, loader, optimizer, scaler, n):\n"
+        "    for i, x in enumerate(loader):\n"
+        "        l5 = model(x)\n"
+        "        l5.backward()\n"
+        "        if i % n == n - 1:\n"
+        "            scaler.step(optimizer)\n"
+        "        if 0 == (i % n):\n"
+        "            optimizer.step()\n"
+        "def g(model, loader, optimizer, n, epoch):\n"
+        "    for i, x in enumerate(loader):\n"
+        "        l6 = model(x)\n"
+        "        l6.backward()\n"
+        "        if i % n == 0:\n"
+        "            if epoch % 2 == 0:\n"
+        "                optimizer.step()\n"
+        "def h(model, loader, optimizer, n):\n"
+        "    for i, x in enumerate(loader):\n"
+        "        l7 = model(x)\n"
+        "        l7.backward()\n"
+        "        optimizer.step()\n"
+        "        if i % n == 0:\n"
+        "            log(i)\n");
+  assert_steps(&m, "model(x).backward()", "k");
+  assert_steps(&m, "l1.backward()", "args.accum"); /* `not X % K`, other terms without `%` */
+  assert_steps(&m, "l2.backward()", "");           /* two `%`: which one counts? */
+  assert_true(facts_accumulates_gradients(&m.f, at_byte(&m, "l3.backward()")));
+  assert_steps(&m, "l3.backward()", "");           /* `!=`: not once in K */
+  assert_steps(&m, "l4.backward()", "");           /* two steps, two different K */
+  assert_steps(&m, "l5.backward()", "n");          /* two steps, the same K */
+  assert_steps(&m, "l6.backward()", "");           /* nested tests */
+  assert_steps(&m, "l7.backward()", "");           /* steps every batch: no accumulation */
+  release(&m);
+}
+
+
 static void test_datasets_and_float64(void **state) {
   (void)state;
   model m;
@@ -302,6 +383,7 @@ int main(void) {
     cmocka_unit_test(test_outlives_iteration),
     cmocka_unit_test(test_eval_context),
     cmocka_unit_test(test_gradient_accumulation),
+    cmocka_unit_test(test_accumulation_steps),
     cmocka_unit_test(test_datasets_and_float64),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
