@@ -909,9 +909,12 @@ void facts__graph(facts *f) {
    * models in all of them; then rounds until the summaries settle */
   for (int round = 0; round < MAX_ROUNDS; round++) {
     bool changed = false;
+    size_t producers = f->producers.len;
     analyse(f, -1, &changed);
     for (size_t i = 0; i < f->functions.len; i++) analyse(f, (int)i, &changed);
-    if (!changed && round > 0) break;
+    /* the functions read each other only through their summaries and the
+     * producers: when neither changed, another round would repeat this one */
+    if (!changed && f->producers.len == producers) break;
   }
 }
 
