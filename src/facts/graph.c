@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "parse/children.h"
 #include "parse/fields.h"
 #include "facts/facts.h"
 #include "util/alloc.h"
@@ -416,18 +417,16 @@ static unsigned eval(analysis *a, state *st, TSNode e) {
     r = ts_node_named_child_count(e) ? eval(a, st, ts_node_named_child(e, ts_node_named_child_count(e) - 1)) : 0;
   } else if (!strcmp(type, "conditional_expression") || !strcmp(type, "list") || !strcmp(type, "tuple") ||
              !strcmp(type, "set") || !strcmp(type, "expression_list")) {
-    uint32_t n = ts_node_named_child_count(e);
-    for (uint32_t i = 0; i < n; i++) r |= eval(a, st, ts_node_named_child(e, i)) & V_GRAPH;
+    TSNode c;
+    for (children k = children_of(e); children_next(&k, &c);) r |= eval(a, st, c) & V_GRAPH;
   } else if (!strcmp(type, "dictionary")) {
-    uint32_t n = ts_node_named_child_count(e);
-    for (uint32_t i = 0; i < n; i++) {
-      TSNode pair = ts_node_named_child(e, i);
+    TSNode pair;
+    for (children k = children_of(e); children_next(&k, &pair);)
       if (NODE_IS(pair, "pair")) r |= eval(a, st, FIELD(pair, value)) & V_GRAPH;
-    }
   } else if (!strcmp(type, "comparison_operator") || !strcmp(type, "boolean_operator") ||
              !strcmp(type, "not_operator") || !strcmp(type, "keyword_argument")) {
-    uint32_t n = ts_node_named_child_count(e);
-    for (uint32_t i = 0; i < n; i++) eval(a, st, ts_node_named_child(e, i));
+    TSNode c;
+    for (children k = children_of(e); children_next(&k, &c);) eval(a, st, c);
     r = 0;
   }
   a->depth--;
@@ -725,8 +724,8 @@ static void mark_values(analysis *a, TSNode e, unsigned flags, bool *changed) {
     if (NODE_IS(e, "subscript")) mark_values(a, FIELD(e, value), 0, changed);
     else if (NODE_IS(e, "attribute")) mark_values(a, FIELD(e, object), 0, changed);
     else {
-      uint32_t n = ts_node_named_child_count(e);
-      for (uint32_t i = 0; i < n; i++) mark_values(a, ts_node_named_child(e, i), flags, changed);
+      TSNode c;
+      for (children k = children_of(e); children_next(&k, &c);) mark_values(a, c, flags, changed);
     }
   }
   a->depth--;
