@@ -30,9 +30,7 @@ typedef struct {
 /* What the command line said about settings a configuration file also sets;
  * kept apart so that the flags can beat the file (settings.c). */
 typedef struct {
-  config_strings select, ignore, extend_select, rules_dirs;
-  bool has_gpu_memory, has_max_batch_size;
-  uint64_t gpu_memory, max_batch_size;
+  config_overrides over;
   const char *config_path;
   bool isolated;
 } cli_flags;
@@ -52,8 +50,9 @@ int cli_check(const oom_linter *linter, int argc, char **argv, const cli *c);
 int cli_rule(const oom_linter *linter, int argc, char **argv, const cli *c);
 /** `oomlint rules`. */
 int cli_rules(const oom_linter *linter, const cli *c);
-/** `oomlint server`: the language server on stdio (server.c). */
-int cli_server(const oom_linter *linter, int argc, char **argv, const cli *c);
+/** `oomlint server`: the language server on stdio (server.c). It finds each
+ *  document's configuration itself, so it gets the flags, not a linter. */
+int cli_server(const cli_flags *flags, int argc, char **argv);
 /** `oomlint estimate PATH`: the static memory estimate (estimate.c). */
 int cli_estimate(const oom_linter *linter, int argc, char **argv, const cli *c);
 /** Print "oomlint: " + message + a usage hint to stderr; returns EXIT_USAGE. */

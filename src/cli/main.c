@@ -140,13 +140,13 @@ int main(int argc, char **argv) {
   while ((opt = getopt_long(argc, argv, "qhVj:", longopts, NULL)) != -1) {
     switch (opt) {
     case OPT_SELECT:
-      if (!each_selector(optarg, &flags.select)) status = EXIT_USAGE;
+      if (!each_selector(optarg, &flags.over.select)) status = EXIT_USAGE;
       break;
     case OPT_EXTEND_SELECT:
-      if (!each_selector(optarg, &flags.extend_select)) status = EXIT_USAGE;
+      if (!each_selector(optarg, &flags.over.extend_select)) status = EXIT_USAGE;
       break;
     case OPT_IGNORE:
-      if (!each_selector(optarg, &flags.ignore)) status = EXIT_USAGE;
+      if (!each_selector(optarg, &flags.over.ignore)) status = EXIT_USAGE;
       break;
     case OPT_FORMAT:
       if (!emit_format_parse(optarg, &c.format) && strcmp(optarg, "text") != 0) {
@@ -157,7 +157,7 @@ int main(int argc, char **argv) {
     case OPT_STATISTICS: c.statistics = true; break;
     case OPT_EXIT_ZERO: c.exit_zero = true; break;
     case OPT_STDIN_FILENAME: c.stdin_filename = optarg; break;
-    case OPT_RULES_DIR: vec_push(&flags.rules_dirs, oom_xstrdup(optarg)); break;
+    case OPT_RULES_DIR: vec_push(&flags.over.rules_dirs, oom_xstrdup(optarg)); break;
     case OPT_CONFIG: flags.config_path = optarg; break;
     case OPT_ISOLATED: flags.isolated = true; break;
     case OPT_SHOW_SETTINGS: show_settings = true; break;
@@ -165,8 +165,8 @@ int main(int argc, char **argv) {
       char *end = NULL;
       unsigned long long n = strtoull(optarg, &end, 10);
       if (optarg[0] >= '1' && optarg[0] <= '9' && end && !*end) {
-        flags.max_batch_size = n;
-        flags.has_max_batch_size = true;
+        flags.over.max_batch_size = n;
+        flags.over.has_max_batch_size = true;
       } else {
         status = cli_usage_error("--max-batch-size takes a positive integer, not `%s`", optarg);
       }
@@ -183,8 +183,8 @@ int main(int argc, char **argv) {
     case OPT_GPU_MEMORY: {
       uint64_t bytes;
       if (oom_parse_bytes(optarg, &bytes)) {
-        flags.gpu_memory = bytes;
-        flags.has_gpu_memory = true;
+        flags.over.gpu_memory = bytes;
+        flags.over.has_gpu_memory = true;
       }
       else status = cli_usage_error("--gpu-memory takes a size such as 24GiB or 80GB, not `%s`", optarg);
       break;
@@ -238,6 +238,14 @@ int main(int argc, char **argv) {
     rest++;
     nrest--;
   }
+  /* the server looks for each document's configuration as it opens it: a
+   * broken file where the editor started it must not stop it starting */
+  if (!strcmp(command, "server") && !show_settings) {
+    status = cli_server(&flags, nrest, rest);
+    cli_flags_free(&flags);
+    oom_options_free(c.options);
+    return status;
+  }
   /* the configuration is looked for from the first path linted */
   const char *start = ".";
   for (int i = 0; i < nrest; i++)
@@ -265,7 +273,6 @@ int main(int argc, char **argv) {
   if (show_settings) status = cli_show_settings(linter, &c, nrest > 0 ? rest[0] : start);
   else if (!strcmp(command, "rule")) status = cli_rule(linter, nrest, rest, &c);
   else if (!strcmp(command, "rules")) status = cli_rules(linter, &c);
-  else if (!strcmp(command, "server")) status = cli_server(linter, nrest, rest, &c);
   else if (!strcmp(command, "estimate")) status = cli_estimate(linter, nrest, rest, &c);
   else status = cli_check(linter, nrest, rest, &c);
   oom_linter_free(linter);

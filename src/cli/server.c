@@ -8,11 +8,11 @@
 #include "lsp/lsp.h"
 
 
-int cli_server(const oom_linter *linter, int argc, char **argv, const cli *c) {
-  (void)c;
+int cli_server(const cli_flags *flags, int argc, char **argv) {
   if (argc > 0)
     return cli_usage_error("`server` takes no paths (got `%s`); it speaks LSP on stdin and stdout", argv[0]);
   /* a client that goes away must end the write with an error, not the process */
   signal(SIGPIPE, SIG_IGN);
-  return lsp_serve(linter, STDIN_FILENO, STDOUT_FILENO, stderr);
+  lsp_options options = {&flags->over, flags->config_path, flags->isolated};
+  return lsp_serve(&options, STDIN_FILENO, STDOUT_FILENO, stderr);
 }

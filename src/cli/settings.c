@@ -8,11 +8,6 @@
 #include "util/alloc.h"
 
 
-static void add_all(oom_options *o, const config_strings *l, void (*add)(oom_options *, const char *)) {
-  for (size_t i = 0; i < l->len; i++) add(o, l->items[i]);
-}
-
-
 int cli_settings_resolve(cli *c, const cli_flags *f, const char *start) {
   char *error = NULL;
   bool ok = true;
@@ -23,31 +18,7 @@ int cli_settings_resolve(cli *c, const cli_flags *f, const char *start) {
     free(error);
     return EXIT_USAGE;
   }
-  const config *cfg = &c->cfg;
-  oom_options *o = c->options;
-  /* --select replaces the file's selection (and its ignores, which were
-   * written against that selection); the other lists add up */
-  if (f->select.len) {
-    add_all(o, &f->select, oom_options_select);
-  } else {
-    if (cfg->has_select) add_all(o, &cfg->select, oom_options_select);
-    add_all(o, &cfg->ignore, oom_options_ignore);
-  }
-  add_all(o, &cfg->extend_select, oom_options_extend_select);
-  add_all(o, &f->extend_select, oom_options_extend_select);
-  add_all(o, &f->ignore, oom_options_ignore);
-  /* deprecation rules only speak about APIs the target torch has replaced */
-  if (cfg->torch_version && config_version_older(cfg->torch_version, 2, 4)) {
-    oom_options_ignore(o, "OOM402");
-    oom_options_ignore(o, "OOM603");
-    oom_options_ignore(o, "OOM604");
-  }
-  if (cfg->rules_dir) oom_options_add_rules_dir(o, cfg->rules_dir);
-  add_all(o, &f->rules_dirs, oom_options_add_rules_dir);
-  if (f->has_gpu_memory) oom_options_set_gpu_memory(o, f->gpu_memory);
-  else if (cfg->has_gpu_memory) oom_options_set_gpu_memory(o, cfg->gpu_memory);
-  if (f->has_max_batch_size) oom_options_set_max_batch_size(o, f->max_batch_size);
-  else if (cfg->has_max_batch_size) oom_options_set_max_batch_size(o, cfg->max_batch_size);
+  config_apply(&c->cfg, &f->over, c->options);
   return EXIT_CLEAN;
 }
 
@@ -105,9 +76,5 @@ int cli_show_settings(const oom_linter *linter, const cli *c, const char *file) 
 
 
 void cli_flags_free(cli_flags *f) {
-  config_strings *lists[] = {&f->select, &f->ignore, &f->extend_select, &f->rules_dirs};
-  for (size_t k = 0; k < 4; k++) {
-    for (size_t i = 0; i < lists[k]->len; i++) free(lists[k]->items[i]);
-    vec_free(lists[k]);
-  }
+  config_overrides_free(&f->over);
 }

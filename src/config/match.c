@@ -120,14 +120,29 @@ static bool glob_match(const config *self, const char *glob, const char *path) {
 }
 
 
+/* Whether PATH is strictly inside the configuration's folder. */
+static bool inside_dir(const config *self, const char *path) {
+  size_t dl = self->dir ? strlen(self->dir) : 0;
+  if (!dl) return false;
+  char *abs = config_absolute(path);
+  bool in = !strncmp(abs, self->dir, dl) && (dl == 1 ? abs[1] != '\0' : abs[dl] == '/');
+  free(abs);
+  return in;
+}
+
+
 static bool any_prefix_match(const config *self, const char *glob, const char *path) {
   /* a folder glob excludes what is inside it: try each leading folder too */
   if (glob_match(self, glob, path)) return true;
+  /* but only the project's folders: with an absolute path (an editor's),
+   * `exclude = ["build"]` must not match a `build` folder above the file */
+  bool inside = inside_dir(self, path);
   char *copy = oom_xstrdup(path);
   bool hit = false;
   for (char *s = strrchr(copy, '/'); s && !hit; s = strrchr(copy, '/')) {
     *s = '\0';
-    if (*copy) hit = glob_match(self, glob, copy);
+    if (!*copy || (inside && !inside_dir(self, copy))) break;
+    hit = glob_match(self, glob, copy);
   }
   free(copy);
   return hit;

@@ -389,39 +389,69 @@ bool config_load(const char *path, config *out, char **error) {
 }
 
 
-bool config_discover(const char *start, config *out, char **error) {
-  /* Ruff's order within one folder: the tool's own files before pyproject */
-  static const char *const names[] = {".oomlint.toml", "oomlint.toml", "pyproject.toml"};
-  memset(out, 0, sizeof *out);
-  *error = NULL;
+bool config_load_discovered(const char *path, config *out, char **error) {
+  bool found;
+  bool ok = load(path, out, error, true, &found);
+  if (ok && !found) config_free(out);
+  return ok;
+}
+
+
+/* Cuts DIR (absolute) to its parent; false when it is the root already. */
+static bool up(char *dir) {
+  char *s = strrchr(dir, '/');
+  if (!s || (s == dir && !dir[1])) return false;
+  if (s == dir) dir[1] = '\0';
+  else *s = '\0';
+  return true;
+}
+
+
+/* Ruff's order within one folder: the tool's own files before pyproject */
+const char *const config_file_names[] = {".oomlint.toml", "oomlint.toml", "pyproject.toml", NULL};
+
+
+void config_walk(const char *start, const char *stop, config_probe probe, void *arg) {
   char *dir = config_absolute(start);
+  char *top = stop ? config_absolute(stop) : NULL;
   struct stat st;
   /* a file's search starts in its folder */
-  if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-    char *s = strrchr(dir, '/');
-    if (s == dir) dir[1] = '\0';
-    else if (s) *s = '\0';
-  }
-  for (;;) {
-    for (int i = 0; i < 3; i++) {
+  if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) up(dir);
+  bool done = false;
+  while (!done) {
+    for (size_t i = 0; config_file_names[i] && !done; i++) {
       buf p = {0};
-      buf_printf(&p, "%s/%s", strcmp(dir, "/") ? dir : "", names[i]);
-      bool found = false, ok = true;
-      if (stat(buf_str(&p), &st) == 0 && S_ISREG(st.st_mode)) {
-        ok = load(buf_str(&p), out, error, true, &found);
-        if (ok && !found) config_free(out);
-      }
+      buf_printf(&p, "%s/%s", strcmp(dir, "/") ? dir : "", config_file_names[i]);
+      if (stat(buf_str(&p), &st) == 0 && S_ISREG(st.st_mode)) done = probe(buf_str(&p), &st, arg);
       buf_free(&p);
-      if (!ok || found) {
-        free(dir);
-        return ok;
-      }
     }
-    char *s = strrchr(dir, '/');
-    if (!s || (s == dir && !dir[1])) break;
-    if (s == dir) dir[1] = '\0';
-    else *s = '\0';
+    if (top && !strcmp(dir, top)) break;
+    if (!up(dir)) break;
   }
+  free(top);
   free(dir);
-  return true;
+}
+
+
+typedef struct {
+  config *out;
+  char **error;
+  bool ok;
+} discovery;
+
+
+static bool discover_probe(const char *path, const struct stat *st, void *arg) {
+  (void)st;
+  discovery *d = arg;
+  d->ok = config_load_discovered(path, d->out, d->error);
+  return !d->ok || d->out->path;
+}
+
+
+bool config_discover(const char *start, config *out, char **error) {
+  memset(out, 0, sizeof *out);
+  *error = NULL;
+  discovery d = {out, error, true};
+  config_walk(start, NULL, discover_probe, &d);
+  return d.ok;
 }

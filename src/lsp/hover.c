@@ -25,7 +25,7 @@ static json_t *markdown(buf *text, json_t *range) {
 
 
 /* A code such as OOM101 under the cursor in the line's `# noqa` comment. */
-static json_t *noqa_hover(lsp_server *self, const char *line, size_t n, size_t col, uint32_t row) {
+static json_t *noqa_hover(lsp_server *self, const char *uri, const char *line, size_t n, size_t col, uint32_t row) {
   lsp_noqa q;
   lsp_noqa_scan(line, n, &q);
   if (!q.found || col < q.comment) return NULL;
@@ -36,10 +36,11 @@ static json_t *noqa_hover(lsp_server *self, const char *line, size_t n, size_t c
     if (len >= sizeof code) return NULL;
     for (size_t k = 0; k < len; k++) code[k] = (char)toupper((unsigned char)line[q.code_start[i] + k]);
     code[len] = '\0';
-    const oom_rule *rule = oom_linter_find_rule(self->linter, code);
-    if (!rule) return NULL;
     buf text = {0};
-    rule_doc(&text, rule);
+    if (!lsp_linting_rule_doc(self->linting, uri, code, rule_doc, &text)) {
+      buf_free(&text);
+      return NULL;
+    }
     uint32_t c0 = oom_column_convert(line, n, (uint32_t)q.code_start[i], self->units);
     uint32_t c1 = oom_column_convert(line, n, (uint32_t)q.code_end[i], self->units);
     return markdown(&text, lsp_range_json(row, c0, row, c1));
@@ -67,7 +68,7 @@ json_t *lsp_hover(lsp_server *self, const json_t *params) {
   size_t n = 0;
   const char *line = lsp_text_line(&doc->text, row, &n);
   if (!line) return NULL;
-  json_t *h = noqa_hover(self, line, n, lsp_units_to_byte(line, n, character, self->units), row);
+  json_t *h = noqa_hover(self, uri, line, n, lsp_units_to_byte(line, n, character, self->units), row);
   if (h) return h;
 
   json_t *diagnostics = lsp_linting_snapshot(self->linting, uri, NULL, NULL, NULL, 0);
@@ -87,9 +88,9 @@ json_t *lsp_hover(lsp_server *self, const json_t *params) {
     buf_printf(&text, "%s\n\n", json_string_value(json_object_get(d, "message")));
     bool seen = false;
     for (size_t k = 0; k < codes.len; k++) seen = seen || !strcmp(codes.items[k], code);
-    const oom_rule *rule = seen ? NULL : oom_linter_find_rule(self->linter, code);
-    if (rule) rule_doc(&text, rule);
-    else buf_printf(&text, "**%s**", code);
+    /* the rules of the linter that reported it: a configuration's
+     * rules-dir may have added this one */
+    if (seen || !lsp_linting_rule_doc(self->linting, uri, code, rule_doc, &text)) buf_printf(&text, "**%s**", code);
     vec_push(&codes, code);
   }
   vec_free(&codes);

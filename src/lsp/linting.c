@@ -1,6 +1,7 @@
-/* This file contains the lint thread. Linting a large file takes seconds, so
- * it runs beside the main thread, which keeps answering; edits queued while a
- * lint runs are applied together before the next one. */
+/* This file contains the lint thread. Linting a large file takes seconds, and
+ * building a configuration's rules most of one, so both happen here beside
+ * the main thread, which keeps answering; edits queued while a lint runs are
+ * applied together before the next one. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,7 @@ typedef struct slot {
   json_t *diagnostics;
   int64_t diagnostics_version;
   uint64_t result_id;
+  lsp_config *config; /* what the last lint used (a reference): hover reads its rules */
 } slot;
 
 typedef struct {
@@ -48,8 +50,11 @@ struct lsp_linting {
   VEC(slot *) slots;
   VEC(slot *) dead; /* closed slots whose documents the thread frees */
   VEC(deferred) waiting;
-  const oom_linter *next_linter; /* handed over by the main thread */
-  bool next_owned, has_next;
+  config_overrides next_over; /* settings handed over by the main thread */
+  bool has_over;
+  VEC(char *) changed_files; /* configuration files to read again */
+  lsp_configs *configs;      /* the thread's alone */
+  lsp_config *fallback;      /* a reference to the configs' fallback, for hover */
   uint64_t lint_count;
   size_t cursor; /* round-robin start, so one busy document cannot starve the others */
 };
@@ -67,6 +72,7 @@ static void slot_free(slot *s) {
   free(s->reset);
   oom_document_free(s->doc);
   json_decref(s->diagnostics);
+  lsp_config_release(s->config);
   free(s->uri);
   free(s->path);
   free(s);
@@ -136,25 +142,61 @@ static slot *next_dirty(lsp_linting *self) {
 }
 
 
+/* A problem with a configuration or the settings: shown to the user once
+ * (the configs report each file's problem once per change) and logged. */
+static void report(void *ctx, int type, const char *message) {
+  lsp_linting *self = ctx;
+  lsp_send_notification(self->config.out, "window/showMessage",
+                        json_pack("{s:i, s:o}", "type", type, "message", lsp_string(message, strlen(message))));
+  fprintf(self->config.log, "oomlint server: %s\n", message);
+  fflush(self->config.log);
+}
+
+
+/* The diagnostics of S's document linted with CFG: none when it is
+ * excluded, or when there are no rules to run (that problem was shown). */
+static json_t *lint(lsp_linting *self, slot *s, lsp_config *cfg, int64_t version) {
+  oom_worker *worker = cfg ? lsp_config_worker(cfg) : NULL;
+  if (!worker) return json_array();
+  const config *settings = lsp_config_settings(cfg);
+  /* the configuration's globs see the path from its own folder, as the
+   * command line's do (config_excluded, config_filter_document) */
+  if (config_excluded(settings, s->path)) return json_array();
+  oom_document_lint(s->doc, worker);
+  config_filter_document(settings, s->doc);
+  return lsp_diagnostics_json(s->doc, self->config.units, version);
+}
+
+
 static void *run(void *arg) {
   lsp_linting *self = arg;
-  const oom_linter *linter = NULL;
-  bool owned = false;
-  oom_worker *worker = NULL;
   pthread_mutex_lock(&self->lock);
   for (;;) {
-    if (self->has_next) {
-      const oom_linter *old = linter;
-      bool old_owned = owned;
-      linter = self->next_linter;
-      owned = self->next_owned;
-      self->has_next = false;
+    /* first, so that exit need not wait for a build of rules; what is
+     * still pending is freed by lsp_linting_stop */
+    if (self->stop) break;
+    if (self->has_over) {
+      config_overrides over = self->next_over;
+      memset(&self->next_over, 0, sizeof self->next_over);
+      self->has_over = false;
       pthread_mutex_unlock(&self->lock);
-      oom_worker_free(worker);
-      if (old_owned) oom_linter_free((oom_linter *)old);
-      worker = oom_worker_new(linter);
-      if (!worker)
-        fprintf(self->config.log, "oomlint server: the Python grammar does not load into this tree-sitter runtime\n");
+      lsp_configs_set_overrides(self->configs, &over);
+      lsp_config *fallback = lsp_configs_fallback(self->configs);
+      if (fallback) lsp_config_retain(fallback);
+      pthread_mutex_lock(&self->lock);
+      lsp_config_release(self->fallback);
+      self->fallback = fallback;
+      continue;
+    }
+    if (self->changed_files.len) {
+      VEC(char *) files = {self->changed_files.items, self->changed_files.len, self->changed_files.cap};
+      memset(&self->changed_files, 0, sizeof self->changed_files);
+      pthread_mutex_unlock(&self->lock);
+      for (size_t i = 0; i < files.len; i++) {
+        lsp_configs_forget(self->configs, files.items[i]);
+        free(files.items[i]);
+      }
+      vec_free(&files);
       pthread_mutex_lock(&self->lock);
       continue;
     }
@@ -168,8 +210,7 @@ static void *run(void *arg) {
       pthread_mutex_lock(&self->lock);
       continue;
     }
-    if (self->stop) break;
-    slot *s = worker ? next_dirty(self) : NULL;
+    slot *s = next_dirty(self);
     if (!s) {
       pthread_cond_wait(&self->wake, &self->lock);
       continue;
@@ -191,17 +232,20 @@ static void *run(void *arg) {
     for (size_t i = 0; i < nedits; i++) free(edits[i].text);
     free(edits);
     free(reset);
-    json_t *diagnostics = NULL;
-    if (s->doc) {
-      oom_document_lint(s->doc, worker);
-      diagnostics = lsp_diagnostics_json(s->doc, self->config.units, version);
-    }
+    /* looked up on every lint: a configuration file changed on disk is
+     * noticed even without a didChangeWatchedFiles */
+    lsp_config *cfg = lsp_configs_for(self->configs, s->path);
+    if (cfg) lsp_config_retain(cfg);
+    json_t *diagnostics = s->doc ? lint(self, s, cfg, version) : NULL;
 
     pthread_mutex_lock(&self->lock);
     if (s->closed || !diagnostics) {
       json_decref(diagnostics);
+      lsp_config_release(cfg);
       continue;
     }
+    lsp_config_release(s->config);
+    s->config = cfg;
     json_decref(s->diagnostics);
     s->diagnostics = diagnostics;
     s->diagnostics_version = version;
@@ -216,10 +260,6 @@ static void *run(void *arg) {
     }
     answer_waiting(self, s->uri, s);
   }
-  pthread_mutex_unlock(&self->lock);
-  oom_worker_free(worker);
-  if (owned) oom_linter_free((oom_linter *)linter);
-  pthread_mutex_lock(&self->lock);
   self->finished = true;
   pthread_cond_broadcast(&self->finished_cond);
   pthread_mutex_unlock(&self->lock);
@@ -227,17 +267,26 @@ static void *run(void *arg) {
 }
 
 
-lsp_linting *lsp_linting_start(const lsp_linting_config *config, const oom_linter *linter, bool owned) {
+lsp_linting *lsp_linting_start(const lsp_linting_config *setup, config_overrides *over) {
   lsp_linting *self = oom_xcalloc(1, sizeof *self);
-  self->config = *config;
+  self->config = *setup;
+  self->config.configs.report = report;
+  self->config.configs.report_ctx = self;
+  self->configs = lsp_configs_new(&self->config.configs);
+  /* the setup's strings were copied; its pointers are not kept */
+  self->config.configs.roots = NULL;
+  self->config.configs.nroots = 0;
+  self->config.configs.config_path = NULL;
   pthread_mutex_init(&self->lock, NULL);
   pthread_cond_init(&self->wake, NULL);
   pthread_cond_init(&self->finished_cond, NULL);
-  self->next_linter = linter;
-  self->next_owned = owned;
-  self->has_next = true;
+  self->next_over = *over;
+  memset(over, 0, sizeof *over);
+  self->has_over = true;
   if (pthread_create(&self->thread, NULL, run, self)) {
-    fprintf(config->log, "oomlint server: cannot start the lint thread\n");
+    fprintf(setup->log, "oomlint server: cannot start the lint thread\n");
+    config_overrides_free(&self->next_over);
+    lsp_configs_free(self->configs);
     pthread_mutex_destroy(&self->lock);
     pthread_cond_destroy(&self->wake);
     pthread_cond_destroy(&self->finished_cond);
@@ -269,7 +318,11 @@ int lsp_linting_stop(lsp_linting *self, int timeout_ms) {
   vec_free(&self->slots);
   for (size_t i = 0; i < self->dead.len; i++) slot_free(self->dead.items[i]);
   vec_free(&self->dead);
-  if (self->has_next && self->next_owned) oom_linter_free((oom_linter *)self->next_linter);
+  config_overrides_free(&self->next_over);
+  for (size_t i = 0; i < self->changed_files.len; i++) free(self->changed_files.items[i]);
+  vec_free(&self->changed_files);
+  lsp_config_release(self->fallback);
+  lsp_configs_free(self->configs);
   pthread_mutex_destroy(&self->lock);
   pthread_cond_destroy(&self->wake);
   pthread_cond_destroy(&self->finished_cond);
@@ -361,15 +414,44 @@ void lsp_linting_close(lsp_linting *self, const char *uri) {
 }
 
 
-void lsp_linting_set_linter(lsp_linting *self, const oom_linter *linter, bool owned) {
-  pthread_mutex_lock(&self->lock);
-  if (self->has_next && self->next_owned) oom_linter_free((oom_linter *)self->next_linter); /* never used */
-  self->next_linter = linter;
-  self->next_owned = owned;
-  self->has_next = true;
+/* Every document is to be linted again. Locked. */
+static void relint_all(lsp_linting *self) {
   for (size_t i = 0; i < self->slots.len; i++) self->slots.items[i]->wanted++;
   pthread_cond_signal(&self->wake);
+}
+
+
+void lsp_linting_set_overrides(lsp_linting *self, config_overrides *over) {
+  pthread_mutex_lock(&self->lock);
+  config_overrides_free(&self->next_over); /* never used */
+  self->next_over = *over;
+  memset(over, 0, sizeof *over);
+  self->has_over = true;
+  relint_all(self);
   pthread_mutex_unlock(&self->lock);
+}
+
+
+void lsp_linting_configs_changed(lsp_linting *self, const char *const *paths, size_t count) {
+  pthread_mutex_lock(&self->lock);
+  for (size_t i = 0; i < count; i++) vec_push(&self->changed_files, oom_xstrdup(paths[i]));
+  relint_all(self);
+  pthread_mutex_unlock(&self->lock);
+}
+
+
+bool lsp_linting_rule_doc(lsp_linting *self, const char *uri, const char *code,
+                          void (*format)(buf *out, const oom_rule *rule), buf *out) {
+  pthread_mutex_lock(&self->lock);
+  slot *s = find(self, uri);
+  /* the lint thread swaps these under the lock, so the linter stays alive
+   * while FORMAT reads it */
+  const lsp_config *cfg = s && s->config ? s->config : self->fallback;
+  const oom_linter *linter = cfg ? lsp_config_linter(cfg) : NULL;
+  const oom_rule *rule = linter ? oom_linter_find_rule(linter, code) : NULL;
+  if (rule) format(out, rule);
+  pthread_mutex_unlock(&self->lock);
+  return rule != NULL;
 }
 
 

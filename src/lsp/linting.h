@@ -1,5 +1,6 @@
-/* The server's lint thread: it owns the oom_documents, applies the byte edits
- * the main thread queues, lints, publishes, and answers deferred requests. */
+/* The server's lint thread: it owns the oom_documents and the configurations
+ * (each document's file and linter), applies the byte edits the main thread
+ * queues, lints, publishes, and answers deferred requests. */
 #ifndef OOM_LSP_LINTING_H
 #define OOM_LSP_LINTING_H
 
@@ -8,8 +9,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "config/config.h"
+#include "lsp/configs.h"
 #include "lsp/rpc.h"
 #include "oomlint/oomlint.h"
+#include "util/buf.h"
 
 typedef struct lsp_linting lsp_linting;
 
@@ -30,10 +34,14 @@ typedef struct {
   FILE *log;
   oom_units units;
   bool publish; /* push publishDiagnostics (clients that do not pull) */
+  /* where configuration files are looked for (its report is set by the
+   * thread: a problem goes to window/showMessage and the log) */
+  lsp_configs_setup configs;
 } lsp_linting_config;
 
-/** Start the thread with LINTER; OWNED: the thread frees it when replaced. */
-lsp_linting *lsp_linting_start(const lsp_linting_config *config, const oom_linter *linter, bool owned);
+/** Start the thread, its linters built with OVER (consumed: the command
+ *  line's flags under the editor's settings) above the configuration files. */
+lsp_linting *lsp_linting_start(const lsp_linting_config *setup, config_overrides *over);
 /** Stop the thread. Returns 0 when it ended and everything was freed, or -1
  *  when it is still inside a long lint after TIMEOUT_MS (the caller exits). */
 int lsp_linting_stop(lsp_linting *self, int timeout_ms);
@@ -48,8 +56,12 @@ bool lsp_linting_change(lsp_linting *self, const char *uri, int64_t version, con
 void lsp_linting_reset(lsp_linting *self, const char *uri, int64_t version, const char *text, size_t length);
 /** Forget the document; deferred requests on it are answered at once. */
 void lsp_linting_close(lsp_linting *self, const char *uri);
-/** Lint every document again with LINTER. */
-void lsp_linting_set_linter(lsp_linting *self, const oom_linter *linter, bool owned);
+/** Lint every document again with OVER (consumed) instead; when its rules
+ *  cannot be built, the error is shown and the old settings stay. */
+void lsp_linting_set_overrides(lsp_linting *self, config_overrides *over);
+/** Configuration files at PATHS were created, changed or deleted: read
+ *  them again and lint every document again. */
+void lsp_linting_configs_changed(lsp_linting *self, const char *const *paths, size_t count);
 
 /** The diagnostics (a new reference) of the document's last lint, or NULL;
  *  *CURRENT says whether they belong to its latest text and settings. */
@@ -58,6 +70,10 @@ json_t *lsp_linting_snapshot(lsp_linting *self, const char *uri, bool *current, 
 /** Answer request ID with FN once the document's diagnostics are current
  *  (at once if they are). STATE is consumed; ID is borrowed. */
 void lsp_linting_defer(lsp_linting *self, const char *uri, json_t *id, lsp_answer_fn fn, json_t *state);
+/** Call FORMAT with OUT and the rule CODE of the linter that last linted
+ *  URI (the fallback one before a lint); false when it has no such rule. */
+bool lsp_linting_rule_doc(lsp_linting *self, const char *uri, const char *code,
+                          void (*format)(buf *out, const oom_rule *rule), buf *out);
 /** Answer a deferred request ID with RequestCancelled; false if none waits. */
 bool lsp_linting_cancel(lsp_linting *self, const json_t *id);
 

@@ -8,6 +8,7 @@
 #include "lsp/diagnostics.h"
 #include "lsp/lsp.h"
 #include "lsp/server.h"
+#include "lsp/settings.h"
 #include "util/alloc.h"
 
 /* how long `exit` waits for a lint in progress before leaving without it */
@@ -74,6 +75,40 @@ static bool offers(const json_t *array, const char *name) {
 }
 
 
+/* The editor's SETTINGS over the command line's flags, into OUT; what is
+ * malformed in them is shown as a warning. */
+static void read_settings(lsp_server *self, const json_t *settings, config_overrides *out) {
+  config_overrides editor, none = {0};
+  buf problems = {0};
+  lsp_settings_parse(settings, self->roots.len ? self->roots.items[0] : NULL, &editor, &problems);
+  if (problems.len) {
+    buf msg = {0};
+    buf_printf(&msg, "oomlint settings: %s", buf_str(&problems));
+    lsp_show_message(self, 2, buf_str(&msg));
+    buf_free(&msg);
+  }
+  buf_free(&problems);
+  const config_overrides *flags = self->options && self->options->flags ? self->options->flags : &none;
+  config_overrides_merge(flags, &editor, out);
+  config_overrides_free(&editor);
+}
+
+
+/* The lint thread takes its own copy: merged onto nothing, it is one. */
+static void copy_settings(const config_overrides *from, config_overrides *to) {
+  config_overrides none = {0};
+  config_overrides_merge(&none, from, to);
+}
+
+
+static void add_root(lsp_server *self, const char *uri) {
+  char *path = lsp_uri_to_path(uri);
+  /* a folder that is not a file: URI bounds no search on disk */
+  if (path[0] == '/') vec_push(&self->roots, path);
+  else free(path);
+}
+
+
 static json_t *initialize(lsp_server *self, const json_t *params) {
   const json_t *caps = json_object_get(params, "capabilities");
   const json_t *encodings = json_object_get(json_object_get(caps, "general"), "positionEncodings");
@@ -92,22 +127,32 @@ static json_t *initialize(lsp_server *self, const json_t *params) {
   const json_t *ws = json_object_get(caps, "workspace");
   self->document_changes = json_is_true(json_object_get(json_object_get(ws, "workspaceEdit"), "documentChanges"));
   self->refresh = json_is_true(json_object_get(json_object_get(ws, "diagnostics"), "refreshSupport"));
+  self->watch = json_is_true(json_object_get(json_object_get(ws, "didChangeWatchedFiles"), "dynamicRegistration"));
 
-  const char *root = json_string_value(json_object_get(params, "rootUri"));
+  /* the workspace folders bound each document's search for its
+   * configuration file: a file above the project is not the project's */
   const json_t *folders = json_object_get(params, "workspaceFolders");
-  if (json_array_size(folders)) root = json_string_value(json_object_get(json_array_get(folders, 0), "uri"));
-  if (root) self->root = lsp_uri_to_path(root);
-  else if (json_is_string(json_object_get(params, "rootPath")))
-    self->root = oom_xstrdup(json_string_value(json_object_get(params, "rootPath")));
+  size_t i;
+  json_t *f;
+  json_array_foreach(folders, i, f) {
+    const char *uri = json_string_value(json_object_get(f, "uri"));
+    if (uri) add_root(self, uri);
+  }
+  const char *root_uri = json_string_value(json_object_get(params, "rootUri"));
+  const char *root_path = json_string_value(json_object_get(params, "rootPath"));
+  if (!self->roots.len && root_uri) add_root(self, root_uri);
+  else if (!self->roots.len && root_path && root_path[0] == '/') vec_push(&self->roots, oom_xstrdup(root_path));
 
-  const json_t *options = json_object_get(params, "initializationOptions");
-  const oom_linter *linter = options ? lsp_settings_linter(self, options) : NULL;
-  self->linter = linter ? linter : self->base;
-  lsp_linting_config config = {&self->out, self->log, self->units, !self->pull};
-  self->linting = lsp_linting_start(&config, self->linter, self->linter != self->base);
+  read_settings(self, json_object_get(params, "initializationOptions"), &self->settings);
+  config_overrides settings;
+  copy_settings(&self->settings, &settings);
+  lsp_linting_config setup = {&self->out, self->log, self->units, !self->pull,
+                               {(const char *const *)self->roots.items, self->roots.len,
+                                self->options ? self->options->config_path : NULL,
+                                self->options && self->options->isolated, NULL, NULL}};
+  self->linting = lsp_linting_start(&setup, &settings);
   if (!self->linting) {
-    if (self->linter != self->base) oom_linter_free((oom_linter *)self->linter);
-    self->linter = self->base;
+    config_overrides_free(&settings);
     return NULL;
   }
 
@@ -125,19 +170,92 @@ static json_t *initialize(lsp_server *self, const json_t *params) {
 }
 
 
+/* A pulling client asks again for what changed under it. */
+static void refresh(lsp_server *self) {
+  if (!self->pull || !self->refresh) return;
+  json_t *m = json_pack("{s:s, s:I, s:s}", "jsonrpc", "2.0", "id", (json_int_t)++self->next_request_id, "method",
+                        "workspace/diagnostic/refresh");
+  lsp_send(&self->out, m);
+  json_decref(m);
+}
+
+
 static void did_change_configuration(lsp_server *self, const json_t *params) {
   const json_t *settings = json_object_get(params, "settings");
   if (!json_is_object(settings)) return;
-  const oom_linter *linter = lsp_settings_linter(self, settings);
-  if (!linter || linter == self->linter) return;
-  self->linter = linter;
-  lsp_linting_set_linter(self->linting, linter, linter != self->base);
-  if (self->pull && self->refresh) {
-    json_t *m = json_pack("{s:s, s:I, s:s}", "jsonrpc", "2.0", "id", (json_int_t)++self->next_request_id, "method",
-                          "workspace/diagnostic/refresh");
-    lsp_send(&self->out, m);
-    json_decref(m);
+  config_overrides next;
+  read_settings(self, settings, &next);
+  /* editors send this for any change of their settings: rebuilding every
+   * configuration's rules for nothing would cost a second per file */
+  if (config_overrides_equal(&next, &self->settings)) {
+    config_overrides_free(&next);
+    return;
   }
+  config_overrides_free(&self->settings);
+  self->settings = next;
+  config_overrides copy;
+  copy_settings(&self->settings, &copy);
+  lsp_linting_set_overrides(self->linting, &copy);
+  refresh(self);
+}
+
+
+/* Ask a client that can for notices of changed configuration files. */
+static void register_watchers(lsp_server *self) {
+  if (!self->watch || (self->options && self->options->isolated)) return;
+  json_t *watchers = json_array();
+  for (size_t i = 0; config_file_names[i]; i++) {
+    buf glob = {0};
+    buf_printf(&glob, "**/%s", config_file_names[i]);
+    json_array_append_new(watchers, json_pack("{s:s}", "globPattern", buf_str(&glob)));
+    buf_free(&glob);
+  }
+  const char *named = self->options ? self->options->config_path : NULL;
+  if (named) {
+    const char *base = strrchr(named, '/');
+    buf glob = {0};
+    buf_printf(&glob, "**/%s", base ? base + 1 : named);
+    json_array_append_new(watchers, json_pack("{s:o}", "globPattern", lsp_string(glob.data, glob.len)));
+    buf_free(&glob);
+  }
+  json_t *m = json_pack("{s:s, s:I, s:s, s:{s:[{s:s, s:s, s:{s:o}}]}}", "jsonrpc", "2.0", "id",
+                        (json_int_t)++self->next_request_id, "method", "client/registerCapability", "params",
+                        "registrations", "id", "oomlint-configuration-files", "method",
+                        "workspace/didChangeWatchedFiles", "registerOptions", "watchers", watchers);
+  lsp_send(&self->out, m);
+  json_decref(m);
+}
+
+
+static bool is_config_file(const lsp_server *self, const char *path) {
+  const char *base = strrchr(path, '/');
+  base = base ? base + 1 : path;
+  for (size_t i = 0; config_file_names[i]; i++)
+    if (!strcmp(base, config_file_names[i])) return true;
+  const char *named = self->options ? self->options->config_path : NULL;
+  if (!named) return false;
+  const char *nbase = strrchr(named, '/');
+  return !strcmp(base, nbase ? nbase + 1 : named);
+}
+
+
+static void did_change_watched_files(lsp_server *self, const json_t *params) {
+  VEC(char *) paths = {0};
+  size_t i;
+  json_t *c;
+  json_array_foreach(json_object_get(params, "changes"), i, c) {
+    const char *uri = json_string_value(json_object_get(c, "uri"));
+    if (!uri) continue;
+    char *path = lsp_uri_to_path(uri);
+    if (is_config_file(self, path)) vec_push(&paths, path);
+    else free(path);
+  }
+  if (paths.len) {
+    lsp_linting_configs_changed(self->linting, (const char *const *)paths.items, paths.len);
+    refresh(self);
+  }
+  for (size_t k = 0; k < paths.len; k++) free(paths.items[k]);
+  vec_free(&paths);
 }
 
 
@@ -298,11 +416,13 @@ static void notification(lsp_server *self, const char *method, const json_t *par
   else if (!strcmp(method, "textDocument/didChange")) did_change(self, params);
   else if (!strcmp(method, "textDocument/didClose")) did_close(self, params);
   else if (!strcmp(method, "workspace/didChangeConfiguration")) did_change_configuration(self, params);
+  else if (!strcmp(method, "workspace/didChangeWatchedFiles")) did_change_watched_files(self, params);
+  else if (!strcmp(method, "initialized")) register_watchers(self);
   else if (!strcmp(method, "$/cancelRequest")) {
     /* only deferred requests are still pending; the others were answered in order */
     lsp_linting_cancel(self->linting, json_object_get(params, "id"));
   }
-  /* initialized, didSave (the text is already known) and unknown ones: nothing to do */
+  /* didSave (the text is already known) and unknown ones: nothing to do */
 }
 
 
@@ -336,11 +456,11 @@ static void dispatch(lsp_server *self, json_t *message) {
 }
 
 
-int lsp_serve(const oom_linter *linter, int in_fd, int out_fd, FILE *log) {
+int lsp_serve(const lsp_options *options, int in_fd, int out_fd, FILE *log) {
   lsp_server self;
   memset(&self, 0, sizeof self);
   self.log = log;
-  self.base = self.linter = linter;
+  self.options = options;
   self.units = OOM_UNITS_UTF16;
   lsp_writer_init(&self.out, lsp_fd_write, (void *)(intptr_t)out_fd);
   lsp_reader reader;
@@ -375,10 +495,11 @@ int lsp_serve(const oom_linter *linter, int in_fd, int out_fd, FILE *log) {
     fflush(NULL);
     _exit(status);
   }
-  if (!self.linting && self.linter != self.base) oom_linter_free((oom_linter *)self.linter);
   for (size_t i = 0; i < self.docs.len; i++) document_free(self.docs.items[i]);
   vec_free(&self.docs);
-  free(self.root);
+  config_overrides_free(&self.settings);
+  for (size_t i = 0; i < self.roots.len; i++) free(self.roots.items[i]);
+  vec_free(&self.roots);
   lsp_writer_free(&self.out);
   return status;
 }

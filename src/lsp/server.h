@@ -8,7 +8,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "config/config.h"
 #include "lsp/linting.h"
+#include "lsp/lsp.h"
 #include "lsp/rpc.h"
 #include "lsp/text.h"
 #include "oomlint/oomlint.h"
@@ -25,13 +27,14 @@ typedef struct {
   lsp_writer out;
   FILE *log;
   lsp_linting *linting;
-  const oom_linter *base;   /* from the command line; borrowed */
-  const oom_linter *linter; /* the one in use: BASE, or built from the client's settings */
-  oom_units units;          /* the negotiated position encoding */
-  bool pull;                /* the client pulls diagnostics (textDocument/diagnostic) */
-  bool document_changes;    /* the client takes versioned WorkspaceEdit.documentChanges */
-  bool refresh;             /* the client takes workspace/diagnostic/refresh */
-  char *root;               /* the workspace folder's path, or NULL */
+  const lsp_options *options; /* the command line's; borrowed */
+  config_overrides settings;  /* the last settings handed to the lint thread (flags and editor's) */
+  oom_units units;            /* the negotiated position encoding */
+  bool pull;                  /* the client pulls diagnostics (textDocument/diagnostic) */
+  bool document_changes;      /* the client takes versioned WorkspaceEdit.documentChanges */
+  bool refresh;               /* the client takes workspace/diagnostic/refresh */
+  bool watch;                 /* the client registers file watchers on request */
+  VEC(char *) roots;          /* the workspace folders' paths; the first one anchors rulesDir */
   VEC(lsp_document *) docs;
   bool initialized, shutdown, exited;
   int64_t next_request_id;  /* of requests the server sends */
@@ -46,11 +49,6 @@ void lsp_show_message(lsp_server *self, int type, const char *message);
 json_t *lsp_hover(lsp_server *self, const json_t *params);
 /** textDocument/codeAction: answers ID now, or once the diagnostics are current. */
 void lsp_code_action(lsp_server *self, json_t *id, const json_t *params);
-/** Settings from initializationOptions or workspace/didChangeConfiguration:
- *  select, ignore, extendSelect, rulesDir. Returns the linter to use (BASE
- *  when none is set), or NULL after a problem was shown (keep the old one). */
-const oom_linter *lsp_settings_linter(lsp_server *self, const json_t *settings);
-
 /** A file: URI's path (percent-decoded), or the URI itself. Malloc'd. */
 char *lsp_uri_to_path(const char *uri);
 

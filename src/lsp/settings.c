@@ -1,14 +1,12 @@
-/* This file contains the server's settings (select, ignore, extendSelect,
+/* This file contains the editor's settings (select, ignore, extendSelect,
  * rulesDir, gpuMemory), read from initializationOptions or
- * didChangeConfiguration. */
+ * didChangeConfiguration into the overrides that beat configuration files. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "lsp/server.h"
+#include "lsp/settings.h"
 #include "util/alloc.h"
 #include "util/buf.h"
-
-typedef void (*add_fn)(oom_options *, const char *);
 
 
 /* The value of the first of NAMES that SETTINGS has. */
@@ -21,10 +19,9 @@ static const json_t *get(const json_t *settings, const char *const *names) {
 }
 
 
-/* Call FN with each string of VALUE: "OOM1,OOM5" or ["OOM1", "OOM5"].
- * Returns how many were given; malformed selectors go into PROBLEMS. */
-static int each(const json_t *value, oom_options *options, add_fn fn, bool selectors, buf *problems) {
-  int count = 0;
+/* Each string of VALUE ("OOM1,OOM5" or ["OOM1", "OOM5"]) into OUT;
+ * malformed selectors go into PROBLEMS instead. */
+static void each(const json_t *value, config_strings *out, bool selectors, buf *problems) {
   const json_t *items = value;
   json_t *wrapped = NULL;
   if (json_is_string(value)) items = wrapped = json_pack("[O]", value);
@@ -41,84 +38,45 @@ static int each(const json_t *value, oom_options *options, add_fn fn, bool selec
                    problems->len ? "; " : "", tok);
         continue;
       }
-      if (options) fn(options, tok);
-      count++;
+      vec_push(out, oom_xstrdup(tok));
     }
     free(copy);
   }
   json_decref(wrapped);
-  return count;
 }
 
 
-static void add_dir_relative(lsp_server *self, oom_options *options, const json_t *value) {
-  size_t i;
-  json_t *v;
-  json_t *wrapped = json_is_string(value) ? json_pack("[O]", value) : NULL;
-  json_array_foreach(wrapped ? wrapped : value, i, v) {
-    const char *dir = json_string_value(v);
-    if (!dir || !*dir) continue;
-    /* relative to the workspace, not to wherever the editor started us */
-    if (dir[0] != '/' && self->root) {
-      buf b = {0};
-      buf_printf(&b, "%s/%s", self->root, dir);
-      oom_options_add_rules_dir(options, buf_str(&b));
-      buf_free(&b);
-    } else {
-      oom_options_add_rules_dir(options, dir);
-    }
-  }
-  json_decref(wrapped);
-}
-
-
-const oom_linter *lsp_settings_linter(lsp_server *self, const json_t *settings) {
+void lsp_settings_parse(const json_t *settings, const char *root, config_overrides *out, buf *problems) {
+  memset(out, 0, sizeof *out);
   if (json_is_object(json_object_get(settings, "oomlint"))) settings = json_object_get(settings, "oomlint");
-  if (!json_is_object(settings)) return self->base;
+  if (!json_is_object(settings)) return;
   static const char *const SELECT[] = {"select", NULL};
   static const char *const IGNORE[] = {"ignore", NULL};
   static const char *const EXTEND[] = {"extendSelect", "extend-select", "extend_select", NULL};
   static const char *const RULES_DIR[] = {"rulesDir", "rules-dir", "rules_dir", NULL};
-  const json_t *select = get(settings, SELECT), *ignore = get(settings, IGNORE);
   static const char *const GPU_MEMORY[] = {"gpuMemory", "gpu-memory", "gpu_memory", NULL};
-  const json_t *extend = get(settings, EXTEND), *dirs = get(settings, RULES_DIR);
+  each(get(settings, SELECT), &out->select, true, problems);
+  each(get(settings, IGNORE), &out->ignore, true, problems);
+  each(get(settings, EXTEND), &out->extend_select, true, problems);
+  config_strings dirs = {0};
+  each(get(settings, RULES_DIR), &dirs, false, problems);
+  for (size_t i = 0; i < dirs.len; i++) {
+    /* relative to the workspace, not to wherever the editor started us */
+    if (dirs.items[i][0] != '/' && root) {
+      buf b = {0};
+      buf_printf(&b, "%s/%s", root, dirs.items[i]);
+      vec_push(&out->rules_dirs, oom_xstrdup(buf_str(&b)));
+      buf_free(&b);
+      free(dirs.items[i]);
+    } else {
+      vec_push(&out->rules_dirs, dirs.items[i]);
+    }
+  }
+  vec_free(&dirs);
   const json_t *gpu = get(settings, GPU_MEMORY);
-  uint64_t gpu_bytes = 0;
-  bool gpu_given = json_is_string(gpu) && oom_parse_bytes(json_string_value(gpu), &gpu_bytes);
-  buf problems = {0};
-  if (gpu && !json_is_null(gpu) && !gpu_given) buf_puts(&problems, "gpuMemory must be a size such as \"24GiB\"; ");
-  /* empty settings (what an editor sends by default) keep the command line's */
-  int given = each(select, NULL, NULL, true, &problems) + each(ignore, NULL, NULL, true, &problems) +
-              each(extend, NULL, NULL, true, &problems) + each(dirs, NULL, NULL, false, &problems) + gpu_given;
-  if (!given) {
-    if (problems.len) lsp_show_message(self, 2, buf_str(&problems));
-    buf_free(&problems);
-    return self->base;
-  }
-  buf_clear(&problems);
-  oom_options *options = oom_options_new();
-  if (gpu_given) oom_options_set_gpu_memory(options, gpu_bytes);
-  each(select, options, oom_options_select, true, &problems);
-  each(extend, options, oom_options_extend_select, true, &problems);
-  each(ignore, options, oom_options_ignore, true, &problems);
-  add_dir_relative(self, options, dirs);
-  if (problems.len) {
-    buf msg = {0};
-    buf_printf(&msg, "oomlint settings: %s", buf_str(&problems));
-    lsp_show_message(self, 2, buf_str(&msg));
-    buf_free(&msg);
-  }
-  buf_free(&problems);
-  char *error = NULL;
-  oom_linter *linter = oom_linter_new(options, &error);
-  oom_options_free(options);
-  if (!linter) {
-    buf msg = {0};
-    buf_printf(&msg, "oomlint settings not applied: %s", error ? error : "the rules could not be built");
-    lsp_show_message(self, 1, buf_str(&msg));
-    buf_free(&msg);
-    free(error);
-    return NULL;
-  }
-  return linter;
+  out->has_gpu_memory = json_is_string(gpu) && oom_parse_bytes(json_string_value(gpu), &out->gpu_memory);
+  /* "" is what an editor sends for a setting left empty */
+  bool empty = json_is_string(gpu) && !*json_string_value(gpu);
+  if (gpu && !json_is_null(gpu) && !out->has_gpu_memory && !empty)
+    buf_printf(problems, "%sgpuMemory must be a size such as \"24GiB\"", problems->len ? "; " : "");
 }

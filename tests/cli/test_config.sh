@@ -424,6 +424,17 @@ want_rc 1 && want_out "gen/g.py:7:5: OOM501"
 leave
 end
 
+begin "exclude and per-file-ignores: folders above the configuration's do not match"
+# the project lives in a folder called `gen`; walked by absolute path, its
+# files must not match `exclude = ["gen"]` through that parent folder
+rm -rf gen && mkdir -p gen/proj/src && cd gen/proj || exit 2
+write_multi src/m.py
+printf 'exclude = ["gen"]\n[per-file-ignores]\n"gen" = ["OOM5"]\n' >oomlint.toml
+oom --output-format concise "$SCRATCH/gen/proj"
+want_rc 1 && want_out "src/m.py:7:5: OOM501"
+cd "$SCRATCH" && rm -rf gen
+end
+
 # --- .gitignore ------------------------------------------------------------------
 
 # a repository with root and nested .gitignore files

@@ -7,9 +7,19 @@ const rpc = require("vscode-languageserver-protocol/node");
 const BIN = process.env.OOMLINT_BIN;
 if (!BIN) throw new Error("OOMLINT_BIN must name the oomlint binary");
 
-/** Start a server; CAPABILITIES and INIT_OPTIONS go into initialize. */
-async function startServer({ capabilities = {}, initializationOptions, initialize = true } = {}) {
-  const proc = spawn(BIN, ["server"], { stdio: ["pipe", "pipe", "pipe"] });
+/** Start a server (`oomlint ARGS... server`, ENV added to this process's
+ *  environment); CAPABILITIES, INIT_OPTIONS, ROOT_URI and WORKSPACE_FOLDERS
+ *  go into initialize. */
+async function startServer({
+  capabilities = {},
+  initializationOptions,
+  initialize = true,
+  args = [],
+  rootUri = null,
+  workspaceFolders,
+  env = {},
+} = {}) {
+  const proc = spawn(BIN, [...args, "server"], { stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, ...env } });
   let stderr = "";
   proc.stderr.on("data", (d) => (stderr += d));
   const exited = new Promise((resolve) => proc.on("exit", (code, signal) => resolve({ code, signal })));
@@ -19,6 +29,7 @@ async function startServer({ capabilities = {}, initializationOptions, initializ
   );
   const published = []; // every publishDiagnostics, in order
   const messages = []; // window/showMessage
+  const registrations = []; // client/registerCapability
   let waiters = [];
   const notify = () => {
     waiters = waiters.filter((w) => !w());
@@ -32,6 +43,11 @@ async function startServer({ capabilities = {}, initializationOptions, initializ
     notify();
   });
   conn.onRequest("workspace/diagnostic/refresh", () => null);
+  conn.onRequest(rpc.RegistrationRequest.type, (p) => {
+    registrations.push(...p.registrations);
+    notify();
+    return null;
+  });
   conn.onError(() => {});
   conn.listen();
 
@@ -41,6 +57,7 @@ async function startServer({ capabilities = {}, initializationOptions, initializ
     exited,
     published,
     messages,
+    registrations,
     stderr: () => stderr,
     /** Resolve with the first publication for URI that PREDICATE accepts. */
     diagnostics(uri, predicate = () => true, timeoutMs = 20000) {
@@ -78,6 +95,12 @@ async function startServer({ capabilities = {}, initializationOptions, initializ
         textDocument: { uri, languageId: "python", version, text },
       });
     },
+    /** workspace/didChangeWatchedFiles for file URIS, all of TYPE (2: changed). */
+    filesChanged(uris, type = rpc.FileChangeType.Changed) {
+      return conn.sendNotification(rpc.DidChangeWatchedFilesNotification.type, {
+        changes: uris.map((uri) => ({ uri, type })),
+      });
+    },
     change(uri, version, contentChanges) {
       return conn.sendNotification(rpc.DidChangeTextDocumentNotification.type, {
         textDocument: { uri, version },
@@ -99,7 +122,8 @@ async function startServer({ capabilities = {}, initializationOptions, initializ
   if (initialize) {
     client.init = await conn.sendRequest(rpc.InitializeRequest.type, {
       processId: process.pid,
-      rootUri: null,
+      rootUri,
+      workspaceFolders,
       capabilities,
       initializationOptions,
     });

@@ -1,9 +1,14 @@
 // End-to-end tests of `oomlint server` with a real LSP client: lifecycle,
 // diagnostics, incremental edits, quick fixes, fixAll, hover, pull
-// diagnostics, settings, cancellation, and a 5 MB document.
+// diagnostics, settings, configuration files in the workspace, cancellation,
+// and a 5 MB document.
 "use strict";
 const { test } = require("node:test");
 const assert = require("node:assert/strict");
+const fs = require("node:fs");
+const os = require("node:os");
+const path = require("node:path");
+const { pathToFileURL } = require("node:url");
 const { startServer, applyEdits, editsFor, rpc } = require("./client");
 
 const URI = "file:///work/space/train.py";
@@ -321,4 +326,195 @@ test("a 5 MB document does not stall the server; a waiting request can be cancel
   const t = Date.now();
   assert.deepEqual(await c.shutdown(), { code: 0, signal: null });
   assert.ok(Date.now() - t < 10000);
+});
+
+// ---- configuration files in the workspace ----
+
+const ALL_CODES = ["OOM101", "OOM402", "OOM403", "OOM501", "OOM602", "OOM603"];
+
+/** Run FN(project, start) in a scratch folder holding FILES ({relative path:
+ *  text}); `start` starts servers. Afterwards the folder is removed and any
+ *  server a failed assertion left running is killed, so the runner can end. */
+async function withProject(files, fn) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "oomlint-lsp-"));
+  const write = (rel, text) => {
+    fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+    fs.writeFileSync(path.join(dir, rel), text);
+  };
+  for (const [rel, text] of Object.entries(files)) write(rel, text);
+  const p = { dir, write, uri: (rel) => pathToFileURL(path.join(dir, rel)).href };
+  const servers = [];
+  const start = async (options) => {
+    const s = await startServer(options);
+    servers.push(s);
+    return s;
+  };
+  try {
+    await fn(p, start);
+  } finally {
+    for (const s of servers) if (s.proc.exitCode === null && s.proc.signalCode === null) s.kill();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test("configuration: the nearest file selects and ignores, no higher than the workspace folder", async () => {
+  await withProject({
+    "pyproject.toml": '[tool.oomlint]\nselect = ["OOM101"]\n', // above both workspace folders
+    "app/pyproject.toml": '[project]\nname = "app"\n\n[tool.oomlint]\nselect = ["OOM5", "OOM6"]\n',
+    "app/sub/oomlint.toml": 'ignore = ["OOM6"]\n',
+    "app/other/pyproject.toml": '[tool.ruff]\nline-length = 100\n', // no [tool.oomlint]: passed over
+    "lib/.keep": "",
+  }, async (p, start) => {
+    const c = await start({
+      workspaceFolders: [
+        { uri: p.uri("app"), name: "app" },
+        { uri: p.uri("lib"), name: "lib" },
+      ],
+    });
+    const cases = [
+      ["app/train.py", ["OOM501", "OOM602", "OOM603"]],
+      ["app/sub/deep/train.py", ["OOM101", "OOM402", "OOM403", "OOM501"]],
+      ["app/other/train.py", ["OOM501", "OOM602", "OOM603"]],
+      ["lib/train.py", ALL_CODES], // the file above the folder is not the project's
+      ["loose/train.py", ["OOM101"]], // outside every folder: searched up as the CLI does
+    ];
+    for (const [rel] of cases) await c.open(p.uri(rel), SAMPLE);
+    for (const [rel, want] of cases) assert.deepEqual(codes(await c.diagnostics(p.uri(rel))), want, rel);
+    assert.deepEqual(c.messages, []);
+    await c.shutdown();
+  });
+});
+
+test("configuration: per-file-ignores and exclude match the path from the file's folder", async () => {
+  // the project sits in a folder named `build`: excluding `build` means the
+  // project's own build folder, not one above it
+  await withProject({
+    "build/proj/pyproject.toml": [
+      "[tool.oomlint]",
+      'exclude = ["build", "generated/"]',
+      "",
+      "[tool.oomlint.per-file-ignores]",
+      '"tests/*" = ["OOM5"]',
+      '"scripts/*.py" = ["ALL"]',
+      "",
+    ].join("\n"),
+  }, async (p, start) => {
+    const c = await start({ rootUri: p.uri("build/proj") });
+    const cases = [
+      ["build/proj/train.py", ALL_CODES],
+      ["build/proj/tests/test_train.py", ["OOM101", "OOM402", "OOM403", "OOM602", "OOM603"]],
+      ["build/proj/scripts/run.py", []],
+      ["build/proj/generated/model.py", []],
+      ["build/proj/build/lib/train.py", []],
+    ];
+    for (const [rel] of cases) await c.open(p.uri(rel), SAMPLE);
+    for (const [rel, want] of cases) assert.deepEqual(codes(await c.diagnostics(p.uri(rel))), want, rel);
+    await c.shutdown();
+  });
+});
+
+test("configuration: the editor's settings and the server's flags beat the file", async () => {
+  const files = { "pyproject.toml": '[tool.oomlint]\nselect = ["OOM5", "OOM6"]\nignore = ["OOM603"]\n' };
+  await withProject(files, async (p, start) => {
+    const uri = p.uri("train.py");
+    const a = await start({ rootUri: p.uri(""), initializationOptions: { select: ["OOM1", "OOM4"] } });
+    await a.open(uri, SAMPLE);
+    // the editor's select replaces the file's selection and its ignores
+    assert.deepEqual(codes(await a.diagnostics(uri)), ["OOM101", "OOM402", "OOM403"]);
+    await a.conn.sendNotification(rpc.DidChangeConfigurationNotification.type, {
+      settings: { oomlint: { ignore: ["OOM602"] } },
+    });
+    await a.waitFor(() => a.published.length >= 2);
+    assert.deepEqual(codes(a.published[1]), ["OOM501"]); // the file's selection, both ignores
+    await a.conn.sendNotification(rpc.DidChangeConfigurationNotification.type, { settings: { oomlint: {} } });
+    await a.waitFor(() => a.published.length >= 3);
+    assert.deepEqual(codes(a.published[2]), ["OOM501", "OOM602"]); // the file alone
+    await a.shutdown();
+
+    // `oomlint --extend-select OOM1 server`: flags above the file, the editor above both
+    const b = await start({
+      args: ["--extend-select", "OOM101"],
+      rootUri: p.uri(""),
+      initializationOptions: { ignore: "OOM501" },
+    });
+    await b.open(uri, SAMPLE);
+    assert.deepEqual(codes(await b.diagnostics(uri)), ["OOM101", "OOM602"]);
+    await b.shutdown();
+  });
+});
+
+test("configuration: an edited file is read again, on didChangeWatchedFiles or on the next lint", async () => {
+  await withProject({ "oomlint.toml": 'select = ["OOM5"]\n' }, async (p, start) => {
+    const uri = p.uri("src/train.py");
+    const c = await start({
+      rootUri: p.uri(""),
+      capabilities: { workspace: { didChangeWatchedFiles: { dynamicRegistration: true } } },
+    });
+    // the server asks for notices of its configuration files
+    await c.waitFor(() => c.registrations.length >= 1);
+    const reg = c.registrations[0];
+    assert.equal(reg.method, "workspace/didChangeWatchedFiles");
+    const globs = reg.registerOptions.watchers.map((w) => w.globPattern).sort();
+    assert.deepEqual(globs, ["**/.oomlint.toml", "**/oomlint.toml", "**/pyproject.toml"]);
+
+    await c.open(uri, SAMPLE);
+    assert.deepEqual(codes(await c.diagnostics(uri)), ["OOM501"]);
+    p.write("oomlint.toml", 'select = ["OOM6", "OOM101"]\n');
+    await c.filesChanged([p.uri("oomlint.toml")]);
+    await c.waitFor(() => c.published.length >= 2);
+    assert.deepEqual(codes(c.published.at(-1)), ["OOM101", "OOM602", "OOM603"]);
+
+    // a nearer file created, with no notice: the next lint finds it
+    p.write("src/pyproject.toml", '[tool.oomlint]\nselect = ["OOM402"]\n');
+    await c.change(uri, 2, [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, text: "\n" }]);
+    assert.deepEqual(codes(await c.diagnostics(uri, (q) => q.version === 2)), ["OOM402"]);
+    // and an edit of it (another size) with no notice either
+    p.write("src/pyproject.toml", '[tool.oomlint]\nselect = ["OOM403", "OOM602"]\n');
+    await c.change(uri, 3, [{ range: { start: { line: 0, character: 0 }, end: { line: 1, character: 0 } }, text: "" }]);
+    assert.deepEqual(codes(await c.diagnostics(uri, (q) => q.version === 3)), ["OOM403", "OOM602"]);
+    // deleted, with a notice: back to the outer file
+    fs.rmSync(path.join(p.dir, "src/pyproject.toml"));
+    const before = c.published.length;
+    await c.filesChanged([p.uri("src/pyproject.toml")], rpc.FileChangeType.Deleted);
+    await c.waitFor(() => c.published.length > before);
+    assert.deepEqual(codes(c.published.at(-1)), ["OOM101", "OOM602", "OOM603"]);
+    assert.deepEqual(c.messages, []);
+    await c.shutdown();
+  });
+});
+
+test("configuration: a malformed file is shown once and the defaults lint", async () => {
+  await withProject({ "app/pyproject.toml": '[tool.oomlint]\nselect = ["OOM5"\n' }, async (p, start) => {
+    const c = await start({ rootUri: p.uri("app") });
+    await c.open(p.uri("app/a.py"), SAMPLE);
+    assert.deepEqual(codes(await c.diagnostics(p.uri("app/a.py"))), ALL_CODES);
+    await c.waitFor(() => c.messages.length >= 1);
+    assert.equal(c.messages[0].type, rpc.MessageType.Error);
+    assert.match(c.messages[0].message, /pyproject\.toml:\d+:\d+: TOML syntax error/);
+    // a second document under it, and a relint: no second message
+    await c.open(p.uri("app/b.py"), SAMPLE);
+    assert.deepEqual(codes(await c.diagnostics(p.uri("app/b.py"))), ALL_CODES);
+    await c.change(p.uri("app/a.py"), 2, [{ text: SAMPLE + "\n" }]);
+    await c.diagnostics(p.uri("app/a.py"), (q) => q.version === 2);
+    assert.equal(c.messages.length, 1);
+
+    // fixed: it applies
+    p.write("app/pyproject.toml", '[tool.oomlint]\nselect = ["OOM5"]\n');
+    await c.filesChanged([p.uri("app/pyproject.toml")]);
+    await c.waitFor(() => c.published.filter((q) => q.uri === p.uri("app/b.py")).length >= 2);
+    assert.deepEqual(codes(c.published.filter((q) => q.uri === p.uri("app/b.py")).at(-1)), ["OOM501"]);
+    // broken another way (an unknown key): one more message, the defaults again
+    p.write("app/pyproject.toml", '[tool.oomlint]\nselect = ["OOM5"]\ngpu-mem = "24GiB"\n');
+    await c.filesChanged([p.uri("app/pyproject.toml")]);
+    await c.waitFor(() => c.messages.length >= 2);
+    assert.match(c.messages[1].message, /unknown key `gpu-mem`/);
+    await c.waitFor(() => codes(c.published.filter((q) => q.uri === p.uri("app/b.py")).at(-1)).length === 6);
+    // a rules-dir that does not exist: the rules cannot be built
+    p.write("app/pyproject.toml", '[tool.oomlint]\nrules-dir = "no/such/folder"\n');
+    await c.filesChanged([p.uri("app/pyproject.toml")]);
+    await c.waitFor(() => c.messages.length >= 3);
+    assert.match(c.messages[2].message, /the rules could not be built/);
+    assert.deepEqual(await c.shutdown(), { code: 0, signal: null });
+    assert.equal(c.messages.length, 3);
+  });
 });

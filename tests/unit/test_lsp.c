@@ -2,7 +2,8 @@
  * byte streams, well-formed and not; the writer; UTF-16/UTF-32/UTF-8 position
  * conversion with CJK, emoji and combining marks; the server's text with its
  * line index; incremental edits giving what a fresh document gives; noqa
- * scanning; file URIs. */
+ * scanning; file URIs; editor settings, their precedence over the command
+ * line's, and the cache of configuration files and their linters. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,9 +15,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "config/config.h"
+#include "lsp/configs.h"
 #include "lsp/noqa.h"
 #include "lsp/rpc.h"
 #include "lsp/server.h"
+#include "lsp/settings.h"
 #include "lsp/text.h"
 #include "oomlint/oomlint.h"
 
@@ -444,6 +451,251 @@ static void test_uri_to_path(void **state) {
   free(p);
 }
 
+/* ---- settings and configuration files ---- */
+
+static void assert_list(const config_strings *l, const char *const *want) {
+  size_t n = 0;
+  while (want[n]) n++;
+  assert_int_equal(l->len, n);
+  for (size_t i = 0; i < n; i++) assert_string_equal(l->items[i], want[i]);
+}
+
+static void test_settings_parse(void **state) {
+  (void)state;
+  json_t *j = json_loads("{\"oomlint\": {\"select\": \"OOM1, OOM5\", \"ignore\": [\"OOM501\", \"OOM12345\", 7],"
+                         " \"extend-select\": [], \"rulesDir\": [\"lint/rules\", \"/abs\", \"\"],"
+                         " \"gpuMemory\": \"24GiB\"}}", 0, NULL);
+  assert_non_null(j);
+  config_overrides o;
+  buf problems = {0};
+  lsp_settings_parse(j, "/ws", &o, &problems);
+  assert_list(&o.select, (const char *const[]){"OOM1", "OOM5", NULL});
+  assert_list(&o.ignore, (const char *const[]){"OOM501", NULL});
+  assert_list(&o.extend_select, (const char *const[]){NULL});
+  assert_list(&o.rules_dirs, (const char *const[]){"/ws/lint/rules", "/abs", NULL});
+  assert_true(o.has_gpu_memory);
+  assert_true(o.gpu_memory == 24ull << 30);
+  assert_non_null(strstr(buf_str(&problems), "invalid rule selector `OOM12345`"));
+  config_overrides_free(&o);
+  json_decref(j);
+
+  /* a bad size is a problem, an empty one is "not set"; a non-object is nothing */
+  buf_clear(&problems);
+  j = json_loads("{\"gpuMemory\": \"lots\"}", 0, NULL);
+  lsp_settings_parse(j, NULL, &o, &problems);
+  assert_false(o.has_gpu_memory);
+  assert_non_null(strstr(buf_str(&problems), "gpuMemory"));
+  json_decref(j);
+  buf_clear(&problems);
+  j = json_loads("{\"gpuMemory\": \"\", \"rulesDir\": \"rel\"}", 0, NULL);
+  lsp_settings_parse(j, NULL, &o, &problems);
+  assert_int_equal(problems.len, 0);
+  assert_list(&o.rules_dirs, (const char *const[]){"rel", NULL});
+  config_overrides_free(&o);
+  json_decref(j);
+  j = json_string("OOM1");
+  lsp_settings_parse(j, "/ws", &o, &problems);
+  assert_int_equal(o.select.len + o.ignore.len + o.rules_dirs.len, 0);
+  json_decref(j);
+  buf_free(&problems);
+}
+
+static void push(config_strings *l, const char *s) {
+  vec_push(l, oom_xstrdup(s));
+}
+
+static void test_overrides_merge(void **state) {
+  (void)state;
+  config_overrides flags = {0}, editor = {0}, out, again;
+  push(&flags.select, "OOM1");
+  push(&flags.ignore, "OOM101");
+  push(&flags.extend_select, "OOM6");
+  push(&flags.rules_dirs, "/a");
+  flags.has_gpu_memory = true;
+  flags.gpu_memory = 1;
+  /* the editor adds an ignore and a folder: the flags' selection stands */
+  push(&editor.ignore, "OOM5");
+  push(&editor.rules_dirs, "/b");
+  config_overrides_merge(&flags, &editor, &out);
+  assert_list(&out.select, (const char *const[]){"OOM1", NULL});
+  assert_list(&out.ignore, (const char *const[]){"OOM101", "OOM5", NULL});
+  assert_list(&out.extend_select, (const char *const[]){"OOM6", NULL});
+  assert_list(&out.rules_dirs, (const char *const[]){"/a", "/b", NULL});
+  assert_true(out.has_gpu_memory && out.gpu_memory == 1);
+  config_overrides_merge(&flags, &editor, &again);
+  assert_true(config_overrides_equal(&out, &again));
+  config_overrides_free(&out);
+  config_overrides_free(&again);
+  /* the editor's select takes the flags' selection and their ignores away */
+  push(&editor.select, "OOM4");
+  editor.has_gpu_memory = true;
+  editor.gpu_memory = 2;
+  config_overrides_merge(&flags, &editor, &out);
+  assert_list(&out.select, (const char *const[]){"OOM4", NULL});
+  assert_list(&out.ignore, (const char *const[]){"OOM5", NULL});
+  assert_true(out.gpu_memory == 2);
+  assert_false(config_overrides_equal(&out, &flags));
+  config_overrides_free(&out);
+  config_overrides_free(&flags);
+  config_overrides_free(&editor);
+}
+
+static void test_root_for(void **state) {
+  (void)state;
+  const char *const roots[] = {"/w", "/w/app", "/w/app2/"};
+  assert_string_equal(lsp_configs_root_for(roots, 3, "/w/app/x.py"), "/w/app");
+  assert_string_equal(lsp_configs_root_for(roots, 3, "/w/app2/a/x.py"), "/w/app2/");
+  assert_string_equal(lsp_configs_root_for(roots, 3, "/w/apple/x.py"), "/w"); /* a name's prefix is not a folder */
+  assert_null(lsp_configs_root_for(roots, 3, "/elsewhere/x.py"));
+  assert_null(lsp_configs_root_for(roots, 0, "/w/x.py"));
+  const char *const slash[] = {"/"};
+  assert_string_equal(lsp_configs_root_for(slash, 1, "/x.py"), "/");
+}
+
+typedef struct {
+  int count;
+  char last[512];
+} reports;
+
+static void count_report(void *ctx, int type, const char *message) {
+  reports *r = ctx;
+  assert_int_equal(type, 1);
+  r->count++;
+  snprintf(r->last, sizeof r->last, "%s", message);
+}
+
+static void write_file(const char *dir, const char *rel, const char *text) {
+  char path[1024];
+  snprintf(path, sizeof path, "%s/%s", dir, rel);
+  for (char *s = strchr(path + strlen(dir) + 1, '/'); s; s = strchr(s + 1, '/')) {
+    *s = '\0';
+    mkdir(path, 0755);
+    *s = '/';
+  }
+  FILE *f = fopen(path, "w");
+  assert_non_null(f);
+  fputs(text, f);
+  fclose(f);
+}
+
+static char *join(const char *dir, const char *rel) {
+  buf b = {0};
+  buf_printf(&b, "%s/%s", dir, rel);
+  char *s = oom_xstrdup(buf_str(&b));
+  buf_free(&b);
+  return s;
+}
+
+static bool rule_on(const lsp_config *c, const char *code) {
+  const oom_linter *l = lsp_config_linter(c);
+  return oom_linter_rule_enabled(l, oom_linter_find_rule(l, code));
+}
+
+static void remove_tree(const char *dir) {
+  char cmd[1100];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  assert_int_equal(system(cmd), 0);
+}
+
+static void test_configs_cache(void **state) {
+  (void)state;
+  char tmp[] = "/tmp/oomlint-configs-XXXXXX";
+  assert_non_null(mkdtemp(tmp));
+  /* above the workspace folder: never read */
+  write_file(tmp, "pyproject.toml", "[tool.oomlint]\nselect = [\"OOM101\"]\n");
+  write_file(tmp, "ws/sub/pyproject.toml", "[project]\nname = \"no table\"\n");
+  char *ws = join(tmp, "ws"), *doc = join(tmp, "ws/sub/a.py"), *py = join(tmp, "ws/pyproject.toml");
+  reports r = {0};
+  const char *roots[] = {ws};
+  lsp_configs_setup setup = {roots, 1, NULL, false, count_report, &r};
+  lsp_configs *c = lsp_configs_new(&setup);
+  config_overrides none = {0};
+  assert_true(lsp_configs_set_overrides(c, &none));
+  lsp_config *fallback = lsp_configs_fallback(c);
+  assert_null(lsp_config_path(fallback));
+  assert_ptr_equal(lsp_configs_for(c, doc), fallback);
+  assert_true(rule_on(fallback, "OOM501"));
+  assert_ptr_equal(lsp_configs_for(c, "untitled:Untitled-1"), fallback);
+
+  /* found past the pyproject.toml without a table; the same entry while
+   * the file stays as it is: the rules are compiled once */
+  write_file(tmp, "ws/pyproject.toml", "[tool.oomlint]\nselect = [\"OOM5\"]\n");
+  lsp_config *first = lsp_configs_for(c, doc);
+  assert_string_equal(lsp_config_path(first), py);
+  assert_true(rule_on(first, "OOM501"));
+  assert_false(rule_on(first, "OOM101"));
+  size_t cached = lsp_configs_count(c);
+  assert_ptr_equal(lsp_configs_for(c, doc), first);
+  assert_int_equal(lsp_configs_count(c), cached);
+  lsp_config_retain(first); /* kept alive, so that a new entry cannot reuse its address */
+  write_file(tmp, "ws/pyproject.toml", "[tool.oomlint]\nselect = [\"OOM1\", \"OOM5\"]\n");
+  lsp_config *second = lsp_configs_for(c, doc);
+  assert_ptr_not_equal(second, first);
+  assert_true(rule_on(second, "OOM101"));
+  assert_int_equal(lsp_configs_count(c), cached);
+  lsp_config_release(first);
+  assert_int_equal(r.count, 0);
+
+  /* a broken file: reported once per change, and the fallback lints */
+  write_file(tmp, "ws/bad/oomlint.toml", "select = [\n");
+  char *bad_doc = join(tmp, "ws/bad/b.py"), *bad = join(tmp, "ws/bad/oomlint.toml");
+  assert_ptr_equal(lsp_configs_for(c, bad_doc), fallback);
+  assert_ptr_equal(lsp_configs_for(c, bad_doc), fallback);
+  assert_int_equal(r.count, 1);
+  assert_non_null(strstr(r.last, "oomlint.toml:"));
+  lsp_configs_forget(c, bad);
+  assert_ptr_equal(lsp_configs_for(c, bad_doc), fallback);
+  assert_int_equal(r.count, 2);
+  write_file(tmp, "ws/bad/oomlint.toml", "rules-dir = \"missing\"\n");
+  assert_ptr_equal(lsp_configs_for(c, bad_doc), fallback);
+  assert_int_equal(r.count, 3);
+  assert_non_null(strstr(r.last, "the rules could not be built"));
+
+  /* settings the rules cannot be built with are refused, the old ones stay */
+  config_overrides broken = {0};
+  push(&broken.rules_dirs, "/nonexistent/oomlint/rules");
+  assert_false(lsp_configs_set_overrides(c, &broken));
+  assert_int_equal(r.count, 4);
+  assert_ptr_equal(lsp_configs_fallback(c), fallback);
+  /* accepted ones replace the fallback and empty the cache */
+  config_overrides ignore = {0};
+  push(&ignore.ignore, "OOM501");
+  assert_true(lsp_configs_set_overrides(c, &ignore));
+  assert_int_equal(lsp_configs_count(c), 0);
+  lsp_config *third = lsp_configs_for(c, doc);
+  assert_string_equal(lsp_config_path(third), py);
+  assert_false(rule_on(third, "OOM501"));
+  assert_true(rule_on(third, "OOM502"));
+  lsp_configs_free(c);
+
+  /* --isolated: no file at all; --config: that file for every document */
+  setup.isolated = true;
+  c = lsp_configs_new(&setup);
+  assert_true(lsp_configs_set_overrides(c, &none));
+  assert_null(lsp_config_path(lsp_configs_for(c, doc)));
+  lsp_configs_free(c);
+  char *named = join(tmp, "named.toml");
+  setup.isolated = false;
+  setup.config_path = named;
+  c = lsp_configs_new(&setup);
+  assert_true(lsp_configs_set_overrides(c, &none));
+  r.count = 0;
+  assert_null(lsp_config_path(lsp_configs_for(c, doc))); /* missing: reported once */
+  assert_null(lsp_config_path(lsp_configs_for(c, doc)));
+  assert_int_equal(r.count, 1);
+  write_file(tmp, "named.toml", "select = [\"OOM6\"]\n");
+  assert_string_equal(lsp_config_path(lsp_configs_for(c, bad_doc)), named);
+  lsp_configs_free(c);
+
+  remove_tree(tmp);
+  free(named);
+  free(bad);
+  free(bad_doc);
+  free(ws);
+  free(doc);
+  free(py);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_reads_messages_byte_by_byte),
@@ -458,6 +710,10 @@ int main(void) {
     cmocka_unit_test(test_incremental_edits_equal_fresh),
     cmocka_unit_test(test_noqa_scan),
     cmocka_unit_test(test_uri_to_path),
+    cmocka_unit_test(test_settings_parse),
+    cmocka_unit_test(test_overrides_merge),
+    cmocka_unit_test(test_root_for),
+    cmocka_unit_test(test_configs_cache),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,337 @@
+/* This file contains the server's cache of configurations: a document's
+ * nearest configuration file found with the command line's walk (config_walk)
+ * and read with its reader, one compiled linter per file, kept while the
+ * file's identity, size and times stay the same. */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "lsp/configs.h"
+#include "util/alloc.h"
+#include "util/buf.h"
+#include "util/vec.h"
+
+/* Compiling the rule query takes a good part of a second: keep a linter per
+ * file, but not for every file a large workspace has ever shown us. */
+#define MAX_CACHED 32
+
+/* What says a file has not changed since it was read. */
+typedef struct {
+  bool exists;
+  dev_t dev;
+  ino_t ino;
+  off_t size;
+  struct timespec mtime, ctime;
+} file_key;
+
+struct lsp_config {
+  int refs;
+  char *path; /* NULL: the fallback */
+  file_key key;
+  bool none; /* a pyproject.toml without [tool.oomlint]: the walk goes past it */
+  bool bad;  /* unreadable, invalid or unbuildable (reported): the fallback lints for it */
+  config cfg;
+  oom_linter *linter;
+  oom_worker *worker;
+  uint64_t used; /* when it last served a document, for eviction */
+};
+
+struct lsp_configs {
+  VEC(char *) roots;
+  char *config_path;
+  bool isolated;
+  lsp_configs_report_fn report;
+  void *report_ctx;
+  config_overrides over;
+  lsp_config *fallback;
+  VEC(lsp_config *) cache;
+  uint64_t clock;
+};
+
+
+void lsp_config_retain(lsp_config *self) {
+  self->refs++;
+}
+
+
+void lsp_config_release(lsp_config *self) {
+  if (!self || --self->refs > 0) return;
+  oom_worker_free(self->worker);
+  oom_linter_free(self->linter);
+  config_free(&self->cfg);
+  free(self->path);
+  free(self);
+}
+
+
+const char *lsp_config_path(const lsp_config *self) {
+  return self->path;
+}
+
+
+const config *lsp_config_settings(const lsp_config *self) {
+  return &self->cfg;
+}
+
+
+const oom_linter *lsp_config_linter(const lsp_config *self) {
+  return self->linter;
+}
+
+
+oom_worker *lsp_config_worker(lsp_config *self) {
+  return self->worker;
+}
+
+
+static void report(lsp_configs *self, int type, const char *what, const char *error, const char *after) {
+  buf m = {0};
+  buf_printf(&m, "%s%s%s", what, error, after);
+  if (self->report) self->report(self->report_ctx, type, buf_str(&m));
+  buf_free(&m);
+}
+
+
+/* A linter from CFG under the settings; NULL with *ERROR when it cannot be built. */
+static oom_linter *build(const config_overrides *over, const config *cfg, char **error) {
+  oom_options *options = oom_options_new();
+  config_apply(cfg, over, options);
+  oom_linter *linter = oom_linter_new(options, error);
+  oom_options_free(options);
+  return linter;
+}
+
+
+static lsp_config *entry_new(const char *path) {
+  lsp_config *e = oom_xcalloc(1, sizeof *e);
+  e->refs = 1;
+  e->path = path ? oom_xstrdup(path) : NULL;
+  return e;
+}
+
+
+static bool attach_linter(lsp_config *e, oom_linter *linter) {
+  e->linter = linter;
+  e->worker = linter ? oom_worker_new(linter) : NULL;
+  return e->worker != NULL;
+}
+
+
+lsp_configs *lsp_configs_new(const lsp_configs_setup *setup) {
+  lsp_configs *self = oom_xcalloc(1, sizeof *self);
+  for (size_t i = 0; i < setup->nroots; i++) vec_push(&self->roots, config_absolute(setup->roots[i]));
+  self->config_path = setup->config_path ? config_absolute(setup->config_path) : NULL;
+  self->isolated = setup->isolated;
+  self->report = setup->report;
+  self->report_ctx = setup->report_ctx;
+  return self;
+}
+
+
+static void clear_cache(lsp_configs *self) {
+  for (size_t i = 0; i < self->cache.len; i++) lsp_config_release(self->cache.items[i]);
+  self->cache.len = 0;
+}
+
+
+void lsp_configs_free(lsp_configs *self) {
+  if (!self) return;
+  clear_cache(self);
+  vec_free(&self->cache);
+  lsp_config_release(self->fallback);
+  config_overrides_free(&self->over);
+  for (size_t i = 0; i < self->roots.len; i++) free(self->roots.items[i]);
+  vec_free(&self->roots);
+  free(self->config_path);
+  free(self);
+}
+
+
+bool lsp_configs_set_overrides(lsp_configs *self, config_overrides *over) {
+  config none = {0};
+  char *error = NULL;
+  oom_linter *linter = build(over, &none, &error);
+  if (!linter && !self->fallback) {
+    /* nothing to keep yet: the built-in rules alone, so that linting goes on */
+    report(self, 1, "oomlint settings not applied: ", error ? error : "the rules could not be built", "");
+    free(error);
+    error = NULL;
+    config_overrides_free(over);
+    linter = build(over, &none, &error);
+  }
+  if (!linter) {
+    report(self, 1, "oomlint settings not applied: ", error ? error : "the rules could not be built", "");
+    free(error);
+    config_overrides_free(over);
+    return false;
+  }
+  lsp_config *fallback = entry_new(NULL);
+  if (!attach_linter(fallback, linter))
+    report(self, 1, "oomlint: ", "the Python grammar does not load into this tree-sitter runtime", "");
+  lsp_config_release(self->fallback);
+  self->fallback = fallback;
+  config_overrides_free(&self->over);
+  self->over = *over;
+  memset(over, 0, sizeof *over);
+  clear_cache(self);
+  return true;
+}
+
+
+static file_key key_of(const struct stat *st) {
+  file_key k = {0};
+  if (!st) return k;
+  k.exists = true;
+  k.dev = st->st_dev;
+  k.ino = st->st_ino;
+  k.size = st->st_size;
+  k.mtime = st->st_mtim;
+  k.ctime = st->st_ctim;
+  return k;
+}
+
+
+static bool same_key(const file_key *a, const file_key *b) {
+  if (a->exists != b->exists) return false;
+  if (!a->exists) return true;
+  return a->dev == b->dev && a->ino == b->ino && a->size == b->size && a->mtime.tv_sec == b->mtime.tv_sec &&
+         a->mtime.tv_nsec == b->mtime.tv_nsec && a->ctime.tv_sec == b->ctime.tv_sec &&
+         a->ctime.tv_nsec == b->ctime.tv_nsec;
+}
+
+
+static void remove_at(lsp_configs *self, size_t i) {
+  lsp_config_release(self->cache.items[i]);
+  memmove(self->cache.items + i, self->cache.items + i + 1, (self->cache.len - i - 1) * sizeof *self->cache.items);
+  self->cache.len--;
+}
+
+
+static void evict_oldest(lsp_configs *self) {
+  size_t oldest = 0;
+  for (size_t i = 1; i < self->cache.len; i++)
+    if (self->cache.items[i]->used < self->cache.items[oldest]->used) oldest = i;
+  remove_at(self, oldest);
+}
+
+
+/* Read and build PATH (ST: its stat, NULL when it is missing). */
+static lsp_config *load(lsp_configs *self, const char *path, const struct stat *st) {
+  lsp_config *e = entry_new(path);
+  e->key = key_of(st);
+  char *error = NULL;
+  bool ok = config_load_discovered(path, &e->cfg, &error);
+  if (ok && !e->cfg.path) {
+    e->none = true;
+  } else if (!ok) {
+    e->bad = true;
+    report(self, 1, "oomlint: ", error ? error : path,
+           " (the files under it are linted with the default settings until it is fixed)");
+  } else {
+    oom_linter *linter = build(&self->over, &e->cfg, &error);
+    if (!linter || !attach_linter(e, linter)) {
+      e->bad = true;
+      buf what = {0};
+      buf_printf(&what, "oomlint: %s: the rules could not be built: ", path);
+      report(self, 1, buf_str(&what), error ? error : "the Python grammar does not load",
+             " (the files under it are linted with the default settings until it is fixed)");
+      buf_free(&what);
+    }
+  }
+  free(error);
+  /* a broken file lints with the defaults: none of its excludes or ignores */
+  if (e->bad) config_free(&e->cfg);
+  return e;
+}
+
+
+/* The cached entry for PATH, read again when the file is not as it was. */
+static lsp_config *lookup(lsp_configs *self, const char *path, const struct stat *st) {
+  file_key k = key_of(st);
+  lsp_config *e = NULL;
+  for (size_t i = 0; i < self->cache.len; i++) {
+    if (strcmp(self->cache.items[i]->path, path)) continue;
+    if (same_key(&self->cache.items[i]->key, &k)) e = self->cache.items[i];
+    else remove_at(self, i);
+    break;
+  }
+  if (!e) {
+    if (self->cache.len >= MAX_CACHED) evict_oldest(self);
+    e = load(self, path, st);
+    vec_push(&self->cache, e);
+  }
+  e->used = ++self->clock;
+  return e;
+}
+
+
+typedef struct {
+  lsp_configs *self;
+  lsp_config *found;
+} walk_state;
+
+
+static bool probe(const char *path, const struct stat *st, void *arg) {
+  walk_state *w = arg;
+  lsp_config *e = lookup(w->self, path, st);
+  if (e->none) return false;
+  w->found = e;
+  return true;
+}
+
+
+const char *lsp_configs_root_for(const char *const *roots, size_t nroots, const char *path) {
+  const char *best = NULL;
+  size_t best_len = 0;
+  for (size_t i = 0; i < nroots; i++) {
+    size_t n = strlen(roots[i]);
+    while (n > 1 && roots[i][n - 1] == '/') n--; /* "/work/" holds "/work/x" */
+    bool holds = !strncmp(path, roots[i], n) && (path[n] == '/' || !path[n] || (n == 1 && roots[i][0] == '/'));
+    if (holds && (!best || n > best_len)) {
+      best = roots[i];
+      best_len = n;
+    }
+  }
+  return best;
+}
+
+
+lsp_config *lsp_configs_for(lsp_configs *self, const char *path) {
+  if (!self->fallback) return NULL; /* not even the built-in rules could be built */
+  lsp_config *found = NULL;
+  if (self->isolated || !path || path[0] != '/') {
+    /* no files, or a document that is not a file (untitled:...) */
+  } else if (self->config_path) {
+    struct stat st;
+    bool exists = stat(self->config_path, &st) == 0 && S_ISREG(st.st_mode);
+    found = lookup(self, self->config_path, exists ? &st : NULL);
+    if (found->none) found = NULL;
+  } else {
+    const char *stop = lsp_configs_root_for((const char *const *)self->roots.items, self->roots.len, path);
+    walk_state w = {self, NULL};
+    config_walk(path, stop, probe, &w);
+    found = w.found;
+  }
+  return found && !found->bad ? found : self->fallback;
+}
+
+
+lsp_config *lsp_configs_fallback(lsp_configs *self) {
+  return self->fallback;
+}
+
+
+void lsp_configs_forget(lsp_configs *self, const char *path) {
+  char *abs = config_absolute(path);
+  for (size_t i = 0; i < self->cache.len; i++)
+    if (!strcmp(self->cache.items[i]->path, abs)) {
+      remove_at(self, i);
+      break;
+    }
+  free(abs);
+}
+
+
+size_t lsp_configs_count(const lsp_configs *self) {
+  return self->cache.len;
+}
