@@ -508,6 +508,27 @@ void facts_bindings_named(const facts *self, const char *name, uint32_t len, siz
 }
 
 
+void facts__innermost_classes(const facts *self, int *out) {
+  /* functions and classes are both in source order: one sweep keeps the
+   * classes open at each function on a stack (nested, so innermost on top);
+   * comparing every function with every class was quadratic */
+  VEC(size_t) open = {0};
+  size_t k = 0;
+  for (size_t i = 0; i < self->functions.len; i++) {
+    facts_span fn = self->functions.items[i].whole;
+    for (; k < self->classes.len && ts_node_start_byte(self->classes.items[k].node) < fn.start; k++) {
+      uint32_t start = ts_node_start_byte(self->classes.items[k].node);
+      while (open.len && ts_node_end_byte(self->classes.items[open.items[open.len - 1]].node) <= start) open.len--;
+      vec_push(&open, k);
+    }
+    /* a class on top that ends before this function ends ended before it began */
+    while (open.len && ts_node_end_byte(self->classes.items[open.items[open.len - 1]].node) < fn.end) open.len--;
+    out[i] = open.len ? (int)open.items[open.len - 1] : -1;
+  }
+  vec_free(&open);
+}
+
+
 size_t facts_first_call_at(const facts *self, uint32_t pos) {
   size_t lo = 0, hi = self->calls.len;
   while (lo < hi) {
@@ -563,12 +584,18 @@ int facts_iteration_loop_at(const facts *self, uint32_t pos) {
       break;
     }
   }
-  /* a class body between the loop and POS is not run per iteration */
+  /* a class body between the loop and POS is not run per iteration; classes
+   * are in source order, so only those starting inside the loop are looked at */
   if (found >= 0) {
-    for (size_t i = 0; i < self->classes.len; i++) {
-      facts_span k = span_of(self->classes.items[i].node);
-      if (span_has(k, pos) && k.start > self->loops.items[found].body.start) return -1;
+    uint32_t from = self->loops.items[found].body.start;
+    size_t lo = 0, hi = self->classes.len;
+    while (lo < hi) {
+      size_t mid = (lo + hi) / 2;
+      if (ts_node_start_byte(self->classes.items[mid].node) <= from) lo = mid + 1;
+      else hi = mid;
     }
+    for (size_t i = lo; i < self->classes.len && ts_node_start_byte(self->classes.items[i].node) <= pos; i++)
+      if (span_has(span_of(self->classes.items[i].node), pos)) return -1;
   }
   return found;
 }
@@ -577,18 +604,29 @@ int facts_iteration_loop_at(const facts *self, uint32_t pos) {
 bool facts_periodic_at(const facts *self, uint32_t pos, int loop) {
   if (loop < 0) return false;
   facts_span lb = self->loops.items[loop].body;
-  for (size_t i = 0; i < self->periodic.len; i++) {
-    facts_span p = self->periodic.items[i].body;
-    if (span_has(p, pos) && p.start >= lb.start) return true;
+  /* periodic bodies are in source order: look only at those inside the loop */
+  size_t lo = 0, hi = self->periodic.len;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (self->periodic.items[mid].body.start < lb.start) lo = mid + 1;
+    else hi = mid;
   }
+  for (size_t i = lo; i < self->periodic.len && self->periodic.items[i].body.start <= pos; i++)
+    if (span_has(self->periodic.items[i].body, pos)) return true;
   return false;
 }
 
 
 bool facts_in_no_grad(const facts *self, uint32_t pos) {
-  for (size_t i = 0; i < self->no_grad.len; i++)
-    if (span_has(self->no_grad.items[i], pos)) return true;
-  return false;
+  /* the spans are disjoint and sorted (resolve.c): the last starting at or
+   * before POS is the only one that can hold it */
+  size_t lo = 0, hi = self->no_grad.len;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (self->no_grad.items[mid].start <= pos) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo > 0 && span_has(self->no_grad.items[lo - 1], pos);
 }
 
 

@@ -168,6 +168,9 @@ void facts_bindings_named(const facts *self, const char *name, uint32_t len, siz
  *  order): scans of one function's or loop's calls start there, not at the
  *  top of the file, which made them quadratic in long files. */
 size_t facts_first_call_at(const facts *self, uint32_t pos);
+/** For each function, the innermost class whose body holds it, or -1, in
+ *  OUT[functions.len] (internal to the facts). */
+void facts__innermost_classes(const facts *self, int *out);
 /** The innermost loop of POS's own function containing POS, or -1. */
 int facts_innermost_loop_at(const facts *self, uint32_t pos);
 /** The innermost per-iteration loop of POS's own function containing POS, or -1. */

@@ -828,17 +828,16 @@ static bool is_step(const facts *f, TSNode call) {
 void facts__summaries(facts *f);
 void facts__summaries(facts *f) {
   buf tmp = {0};
+  int *inner = oom_xcalloc(f->functions.len + 1, sizeof *inner);
+  facts__innermost_classes(f, inner);
   for (size_t i = 0; i < f->functions.len; i++) {
     facts_function *fn = &f->functions.items[i];
-    for (size_t k = f->classes.len; k-- > 0;) {
-      facts_span ks = {ts_node_start_byte(f->classes.items[k].node), ts_node_end_byte(f->classes.items[k].node)};
-      uint32_t parent_start = fn->parent >= 0 ? f->functions.items[fn->parent].whole.start : 0;
-      if (ks.start <= fn->whole.start && fn->whole.end <= ks.end && (fn->parent < 0 || ks.start > parent_start)) {
-        fn->klass = (int)k;
-        break;
-      }
-    }
+    int k = inner[i];
+    /* a method of the class, not a function nested in one of its methods */
+    uint32_t parent_start = fn->parent >= 0 ? f->functions.items[fn->parent].whole.start : 0;
+    if (k >= 0 && (fn->parent < 0 || ts_node_start_byte(f->classes.items[k].node) > parent_start)) fn->klass = k;
   }
+  free(inner);
   for (size_t i = 0; i < f->functions.len; i++) {
     facts_fname e = {f->functions.items[i].name, f->functions.items[i].name_len, (int)i};
     vec_push(&f->functions_by_name, e);

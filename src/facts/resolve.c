@@ -118,6 +118,12 @@ static bool is_no_grad_expr(const facts *f, TSNode expr, buf *tmp) {
 }
 
 
+static int span_start_cmp(const void *a, const void *b) {
+  const facts_span *x = a, *y = b;
+  return x->start < y->start ? -1 : x->start > y->start;
+}
+
+
 static void resolve_no_grad(facts *f, buf *tmp) {
   for (size_t i = 0; i < f->with_items.len; i++)
     if (is_no_grad_expr(f, f->with_items.items[i].candidate, tmp))
@@ -137,20 +143,19 @@ static void resolve_no_grad(facts *f, buf *tmp) {
     }
   }
   /* Lightning runs validation_step/test_step/predict_step with gradients off */
+  int *inner = oom_xcalloc(f->functions.len + 1, sizeof *inner);
+  facts__innermost_classes(f, inner);
   for (size_t i = 0; i < f->functions.len; i++) {
     facts_function *fn = &f->functions.items[i];
     static const char *const steps[] = {"validation_step", "test_step", "predict_step", NULL};
-    bool method = false;
-    for (size_t k = 0; k < f->classes.len; k++) {
-      facts_span ks = {ts_node_start_byte(f->classes.items[k].node), ts_node_end_byte(f->classes.items[k].node)};
-      if (ks.start < fn->whole.start && fn->whole.end <= ks.end) method = true;
-    }
+    bool method = inner[i] >= 0;
     for (size_t k = 0; steps[k] && method; k++)
       if (fn->name_len == strlen(steps[k]) && !memcmp(fn->name, steps[k], fn->name_len)) {
         fn->no_grad = true;
         vec_push(&f->no_grad, fn->body);
       }
   }
+  free(inner);
   /* `torch.set_grad_enabled(False)` as a statement: off until the block ends
    * or a later `set_grad_enabled(True)` in the same block */
   for (size_t i = 0; i < f->set_grad_false.len; i++) {
@@ -164,6 +169,19 @@ static void resolve_no_grad(facts *f, buf *tmp) {
     }
     vec_push(&f->no_grad, r.span);
   }
+  /* only "is this position in one" is asked: keep the union, sorted and
+   * disjoint, for a binary search */
+  if (f->no_grad.len > 1) qsort(f->no_grad.items, f->no_grad.len, sizeof *f->no_grad.items, span_start_cmp);
+  size_t k = 0;
+  for (size_t i = 0; i < f->no_grad.len; i++) {
+    facts_span sp = f->no_grad.items[i];
+    if (k && sp.start <= f->no_grad.items[k - 1].end) {
+      if (sp.end > f->no_grad.items[k - 1].end) f->no_grad.items[k - 1].end = sp.end;
+    } else {
+      f->no_grad.items[k++] = sp;
+    }
+  }
+  f->no_grad.len = k;
 }
 
 
