@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/caching.h"
 #include "cli/cli.h"
 #include "cli/files.h"
 #include "cli/fixing.h"
@@ -18,7 +19,10 @@
 typedef struct {
   const cli *c;
   const oom_linter *linter;
+  bool probe;          /* only ask the cache (the first pass); else lint what is not done */
   const file_list *files;
+  const cli_cache *cache;
+  buf *fresh;          /* per file: its new cache entry, if any */
   oom_document **docs; /* NULL with a message in WHY: unreadable */
   char (*why)[256];
   bool *done;
@@ -41,25 +45,60 @@ static oom_document *lint_plain(const cli *c, oom_worker *w, const char *path, c
 }
 
 
+/* One file of the run, through the cache when there is one. Per-file
+ * ignores act after the cache as after a lint: entries hold what the
+ * linter said. */
+static oom_document *lint_file(const cli *c, const cli_cache *cache, oom_worker *w, const char *path, buf *fresh,
+                               char *why, size_t whylen) {
+  if (!cache->store) return lint_plain(c, w, path, path, why, whylen);
+  oom_document *doc = cli_cache_lint(cache, w, path, path, fresh, why, whylen);
+  if (doc) config_filter_document(&c->cfg, doc);
+  return doc;
+}
+
+
 static void *pool_thread(void *arg) {
   lint_pool *p = arg;
-  oom_worker *w = oom_worker_new(p->linter);
+  oom_worker *w = p->probe ? NULL : oom_worker_new(p->linter);
   for (;;) {
     pthread_mutex_lock(&p->mu);
     size_t i = p->next++;
+    bool done = i < p->files->len && p->done[i];
     pthread_mutex_unlock(&p->mu);
     if (i >= p->files->len) break;
+    if (done) continue; /* the first pass found it in the cache */
     oom_document *doc = NULL;
-    if (w) doc = lint_plain(p->c, w, p->files->paths[i], p->files->paths[i], p->why[i], sizeof p->why[i]);
-    else snprintf(p->why[i], sizeof p->why[i], "the Python grammar does not load into this tree-sitter runtime");
+    const char *path = p->files->paths[i];
+    if (p->probe) {
+      doc = cli_cache_lint(p->cache, NULL, path, path, &p->fresh[i], p->why[i], sizeof p->why[i]);
+      if (doc) config_filter_document(&p->c->cfg, doc);
+    } else if (w) {
+      doc = lint_file(p->c, p->cache, w, path, &p->fresh[i], p->why[i], sizeof p->why[i]);
+    } else {
+      snprintf(p->why[i], sizeof p->why[i], "the Python grammar does not load into this tree-sitter runtime");
+    }
     pthread_mutex_lock(&p->mu);
     p->docs[i] = doc;
-    p->done[i] = true;
+    p->done[i] = !p->probe || doc;
     pthread_cond_broadcast(&p->ready);
     pthread_mutex_unlock(&p->mu);
   }
   oom_worker_free(w);
   return NULL;
+}
+
+
+/* Run the pool's pass on up to NTHREADS threads (at least this one) and
+ * return the threads started; the caller joins them. */
+static int pool_start(lint_pool *p, pthread_t *threads, int nthreads) {
+  p->next = 0;
+  for (int t = 0; t < nthreads; t++)
+    if (pthread_create(&threads[t], NULL, pool_thread, p) != 0) {
+      nthreads = t; /* the threads that did start take every file */
+      break;
+    }
+  if (nthreads == 0) pool_thread(p);
+  return nthreads;
 }
 
 
@@ -71,7 +110,7 @@ static int thread_count(const cli *c, size_t nfiles) {
 }
 
 
-int cli_check(const oom_linter *linter, int argc, char **argv, const cli *c) {
+int cli_check(oom_linter *linter, int argc, char **argv, const cli *c) {
   file_list files = {0};
   bool use_stdin = c->stdin_filename != NULL;
   for (int i = 0; i < argc; i++) {
@@ -94,28 +133,59 @@ int cli_check(const oom_linter *linter, int argc, char **argv, const cli *c) {
   oom_applicability level = cli_fix_level(c);
   fix_totals fixes = {0, 0, {0}};
   size_t fixable = 0, hidden = 0;
-  emitter *em = c->statistics || quiet_fix ? NULL : emit_begin(stdout, c->format, color);
-  if (em) emit_set_fix_level(em, level);
-  if (em) emit_set_linter(em, linter);
   size_t total = 0, nfiles = 0, by_sev[3] = {0};
   size_t nrules = oom_linter_rule_count(linter);
   size_t *per_rule = oom_xcalloc(nrules, sizeof *per_rule);
   /* fixing writes files and sums totals in order: it stays on this thread */
   int nthreads = fixing ? 0 : thread_count(c, files.len);
-  lint_pool pool = {c, linter, &files, NULL, NULL, NULL, 0, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER};
+  cli_cache cache;
+  cli_cache_open(&cache, c, linter);
+  buf *fresh = oom_xcalloc(files.len + 1, sizeof *fresh);
+  lint_pool pool = {c,    linter, true, &files, &cache, fresh, NULL, NULL, NULL, 0, PTHREAD_MUTEX_INITIALIZER,
+                    PTHREAD_COND_INITIALIZER};
   pthread_t *threads = NULL;
+  size_t missing = files.len;
   if (nthreads > 0) {
     pool.docs = oom_xcalloc(files.len, sizeof *pool.docs);
     pool.why = oom_xcalloc(files.len, sizeof *pool.why);
     pool.done = oom_xcalloc(files.len, sizeof *pool.done);
     threads = oom_xcalloc((size_t)nthreads, sizeof *threads);
-    for (int t = 0; t < nthreads; t++)
-      if (pthread_create(&threads[t], NULL, pool_thread, &pool) != 0) {
-        nthreads = t; /* the threads that did start take every file */
-        break;
-      }
-    if (nthreads == 0) pool_thread(&pool);
   }
+  if (nthreads > 0 && cache.store) {
+    /* first pass: what the cache answers needs no compiled rules */
+    int started = pool_start(&pool, threads, nthreads);
+    for (int t = 0; t < started; t++) pthread_join(threads[t], NULL);
+    missing = 0;
+    for (size_t i = 0; i < files.len; i++) missing += !pool.done[i];
+  }
+  /* compiling the rule patterns costs more than re-linting a warm tree:
+   * only when something must be linted (or nothing is there to lint, so
+   * that a broken rule file is still reported) */
+  char *error = NULL;
+  if ((missing || use_stdin || files.len == 0) && !oom_linter_compile(linter, &error)) {
+    fprintf(stderr, "oomlint: %s\n", error);
+    free(error);
+    for (size_t i = 0; i < files.len; i++) {
+      if (pool.docs) oom_document_free(pool.docs[i]);
+      buf_free(&fresh[i]);
+    }
+    free(pool.docs);
+    free(pool.why);
+    free(pool.done);
+    free(threads);
+    free(fresh);
+    cli_cache_close(&cache, NULL, 0);
+    free(per_rule);
+    oom_worker_free(worker);
+    files_free(&files);
+    return EXIT_USAGE;
+  }
+  emitter *em = c->statistics || quiet_fix ? NULL : emit_begin(stdout, c->format, color);
+  if (em) emit_set_fix_level(em, level);
+  if (em) emit_set_linter(em, linter);
+  pool.probe = false;
+  if (nthreads > 0 && missing) nthreads = pool_start(&pool, threads, nthreads);
+  else nthreads = 0;
   for (size_t i = 0; i < files.len + (use_stdin ? 1 : 0); i++) {
     const char *path = i < files.len ? files.paths[i] : NULL;
     const char *shown = path ? path : (c->stdin_filename ? c->stdin_filename : "-");
@@ -138,8 +208,10 @@ int cli_check(const oom_linter *linter, int argc, char **argv, const cli *c) {
         free(text);
         config_filter_document(&c->cfg, doc);
       }
+    } else if (path) {
+      doc = lint_file(c, &cache, worker, path, &fresh[i], why, sizeof why);
     } else {
-      doc = lint_plain(c, worker, path, shown, why, sizeof why);
+      doc = lint_plain(c, worker, path, shown, why, sizeof why); /* stdin: never cached */
     }
     if (!doc) {
       fprintf(stderr, "oomlint: %s: %s\n", shown, why);
@@ -165,6 +237,9 @@ int cli_check(const oom_linter *linter, int argc, char **argv, const cli *c) {
   free(pool.docs);
   free(pool.why);
   free(pool.done);
+  cli_cache_close(&cache, fresh, files.len);
+  for (size_t i = 0; i < files.len; i++) buf_free(&fresh[i]);
+  free(fresh);
   if (em) emit_end(em);
   if (c->statistics) {
     for (size_t r = 0; r < nrules; r++)

@@ -1,6 +1,7 @@
 /* This file contains documents: their text and edits, the lint pipeline
  * (parse, facts, rules, syntax errors, suppressions) and the accessors of
  * diagnostics and fixes. */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -194,11 +195,17 @@ static bool looks_binary(const char *text, size_t length) {
 }
 
 
+void document_reset_results(oom_document *doc) {
+  arena_reset(&doc->arena);
+  doc->diagnostics.len = 0;
+  index_lines(doc);
+}
+
+
 void oom_document_lint(oom_document *self, oom_worker *worker) {
   const oom_linter *linter = worker->linter;
-  arena_reset(&self->arena);
-  self->diagnostics.len = 0;
-  index_lines(self);
+  assert(linter->compiled); /* oom_linter_load alone cannot lint */
+  document_reset_results(self);
   if (self->length > MAX_DOCUMENT_BYTES) return;
   if (looks_binary(self->text, self->length)) {
     /* Python refuses any source with a NUL byte; a stray one is reported and
