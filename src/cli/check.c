@@ -138,8 +138,8 @@ int cli_check(oom_linter *linter, int argc, char **argv, const cli *c) {
   size_t *per_rule = oom_xcalloc(nrules, sizeof *per_rule);
   /* fixing writes files and sums totals in order: it stays on this thread */
   int nthreads = fixing ? 0 : thread_count(c, files.len);
-  cli_cache cache;
-  cli_cache_open(&cache, c, linter);
+  cli_cache cache = {0};
+  if (files.len) cli_cache_open(&cache, c, linter); /* stdin alone: nothing to cache */
   buf *fresh = oom_xcalloc(files.len + 1, sizeof *fresh);
   lint_pool pool = {c,    linter, true, &files, &cache, fresh, NULL, NULL, NULL, 0, PTHREAD_MUTEX_INITIALIZER,
                     PTHREAD_COND_INITIALIZER};
