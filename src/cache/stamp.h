@@ -4,6 +4,8 @@
 #define OOM_CACHE_STAMP_H
 
 #include <stdbool.h>
+#include <stdint.h>
+#include <sys/stat.h>
 
 #include "cache/entry.h"
 
@@ -19,6 +21,10 @@
  *  CACHE_RACY_NS older than the clock. content_hash is left 0 (the caller
  *  hashes what it reads). False when stat fails. */
 bool cache_stamp_take(const char *path, cache_stamp *out);
+
+/** The same from ST, a stat(2) result taken after the clock read CLOCK_NS:
+ *  for callers that have stat'ed the file already (the command line's walk). */
+void cache_stamp_from_stat(const struct stat *st, int64_t clock_ns, cache_stamp *out);
 
 /** Whether a file stamped NOW is, without reading it, the one stamped OLD:
  *  OLD's time is trusted, and the size and time are the same. */

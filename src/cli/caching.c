@@ -9,9 +9,10 @@
  *   file's stamp (size, modification time, content hash) and the
  *   diagnostics as the lint left them (noqa applied, per-file ignores not:
  *   those are applied on every run, as after a lint);
- * - an unchanged file is known by stat(2) alone, so a tree re-lints
- *   without reading its files; a file with diagnostics is read anyway (the
- *   emitters print its lines), and its content hash is checked then;
+ * - an unchanged file is known by stat(2) alone (the walk's), so a tree
+ *   re-lints without reading its files; a file with diagnostics is read
+ *   anyway, as the emitters print its lines; a file whose time changed, or
+ *   was too recent to trust (stamp.h), is hashed and compared;
  * - a new or changed file is linted, and its entry written at the end of
  *   the run, with every other entry, to a temporary file renamed over the
  *   cache file: concurrent runs never see half a file, the last one wins;
@@ -118,26 +119,30 @@ void cli_cache_open(cli_cache *self, const cli *c, const oom_linter *linter) {
 }
 
 
-static oom_document *lint_fresh(const cli_cache *self, oom_worker *w, const char *key, const cache_stamp *stamp,
-                                const char *text, size_t len, const char *shown, buf *fresh) {
-  oom_document *doc = oom_document_new(shown, text, len);
-  oom_document_lint(doc, w);
-  if (key) cache_entry_encode(fresh, cache_store_file_key(self->store), key, stamp, doc);
-  return doc;
-}
-
-
-oom_document *cli_cache_lint(const cli_cache *self, oom_worker *w, const char *path, const char *shown, buf *fresh,
-                             char *why, size_t whylen) {
+/* cli_cache_lint, and cli_cache_probe with PROBING: then W is NULL, and a
+ * file the stamp vouches for but whose text must be read is left for later
+ * (*LATER), so that the first pass reads only what it must hash. */
+static oom_document *answer(const cli_cache *self, oom_worker *w, const file_list *files, size_t index, buf *fresh,
+                            char *why, size_t whylen, bool probing, bool *later) {
+  const char *path = files->paths[index], *shown = path;
   cache_stamp now;
-  /* not a regular file (a FIFO, /dev/stdin): linted, never cached */
-  bool cacheable = self->store && cache_stamp_take(path, &now);
+  /* the walk's stat: one stat(2) a file for the whole run. Not a regular
+   * file (a FIFO, /dev/stdin): linted, never cached */
+  bool cacheable = self->store && S_ISREG(files->stats[index].st_mode);
+  if (cacheable) cache_stamp_from_stat(&files->stats[index], files->started_ns, &now);
   if (!cacheable && !w) return NULL;
   char *key = cacheable ? key_of(self, path) : NULL;
   const cache_entry *e = key ? cache_store_find(self->store, key) : NULL;
-  if (e && e->ndiags == 0 && cache_stamp_unchanged(&e->stamp, &now)) {
-    free(key);
-    return oom_document_new(shown, "", 0); /* nothing to print: no text needed */
+  if (e && cache_stamp_unchanged(&e->stamp, &now)) {
+    if (e->ndiags == 0) {
+      free(key);
+      return oom_document_new(shown, "", 0); /* nothing to print: no text needed */
+    }
+    if (probing) {
+      free(key);
+      *later = true;
+      return NULL;
+    }
   }
   size_t len = 0;
   char *text = files_read(path, &len, why, whylen);
@@ -145,30 +150,45 @@ oom_document *cli_cache_lint(const cli_cache *self, oom_worker *w, const char *p
     free(key);
     return NULL; /* asked only whether the cache knows: linting will tell */
   }
-  oom_document *doc;
+  oom_document *doc = oom_document_new_owned(shown, text, len);
   if (!key) {
-    doc = lint_fresh(self, w, NULL, NULL, text, len, shown, fresh);
-  } else {
-    /* the size recorded is what was read; the time is from before reading,
-     * so a write in between shows as a changed time next run */
-    now.size = len;
-    now.content_hash = cache_hash(text, len, 0);
-    doc = NULL;
-    if (e && e->stamp.size == len && e->stamp.content_hash == now.content_hash) {
-      doc = oom_document_new(shown, text, len);
-      if (!cache_entry_restore(e, self->linter, doc)) {
-        oom_document_free(doc);
-        doc = NULL;
-      } else if (cache_stamp_differs(&e->stamp, &now)) {
-        cache_entry_encode(fresh, cache_store_file_key(self->store), key, &now, doc);
-      }
-    }
-    if (!doc && w) doc = lint_fresh(self, w, key, &now, text, len, shown, fresh);
-    if (!doc) why[0] = '\0'; /* only asked whether the cache knows: it does not */
+    oom_document_lint(doc, w);
+    return doc;
   }
-  free(text);
+  /* the size recorded is what was read; the time is from before reading,
+   * so a write in between shows as a changed time next run. A trusted,
+   * unchanged stamp stands for the contents here too, as for a clean file
+   * above: hashing would cost more than reading */
+  bool unchanged = e && cache_stamp_unchanged(&e->stamp, &now) && e->stamp.size == len;
+  now.size = len;
+  now.content_hash = unchanged ? e->stamp.content_hash : cache_hash(text, len, 0);
+  bool hit = e && e->stamp.size == len && e->stamp.content_hash == now.content_hash &&
+             cache_entry_restore(e, self->linter, doc);
+  if (hit || w) {
+    if (!hit) oom_document_lint(doc, w);
+    if (!hit || cache_stamp_differs(&e->stamp, &now))
+      cache_entry_encode(fresh, cache_store_file_key(self->store), key, &now, doc);
+  } else {
+    oom_document_free(doc); /* only asked whether the cache knows: it does not */
+    doc = NULL;
+    why[0] = '\0';
+  }
   free(key);
   return doc;
+}
+
+
+oom_document *cli_cache_lint(const cli_cache *self, oom_worker *w, const file_list *files, size_t index, buf *fresh,
+                             char *why, size_t whylen) {
+  bool later = false;
+  return answer(self, w, files, index, fresh, why, whylen, false, &later);
+}
+
+
+oom_document *cli_cache_probe(const cli_cache *self, const file_list *files, size_t index, buf *fresh, bool *later) {
+  char why[256];
+  *later = false;
+  return answer(self, NULL, files, index, fresh, why, sizeof why, true, later);
 }
 
 

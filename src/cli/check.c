@@ -18,7 +18,9 @@
  * order, the emitting thread takes them in path order. */
 typedef struct {
   const cli *c;
-  const oom_linter *linter;
+  oom_linter *linter;  /* compiled between the passes, or by the first worker that needs it */
+  bool compiled;       /* under MU */
+  char *compile_error; /* under MU */
   bool probe;          /* only ask the cache (the first pass); else lint what is not done */
   const file_list *files;
   const cli_cache *cache;
@@ -26,6 +28,7 @@ typedef struct {
   oom_document **docs; /* NULL with a message in WHY: unreadable */
   char (*why)[256];
   bool *done;
+  bool *later;         /* the first pass left it for the second, to be read, not linted */
   size_t next;
   pthread_mutex_t mu;
   pthread_cond_t ready;
@@ -48,12 +51,28 @@ static oom_document *lint_plain(const cli *c, oom_worker *w, const char *path, c
 /* One file of the run, through the cache when there is one. Per-file
  * ignores act after the cache as after a lint: entries hold what the
  * linter said. */
-static oom_document *lint_file(const cli *c, const cli_cache *cache, oom_worker *w, const char *path, buf *fresh,
-                               char *why, size_t whylen) {
-  if (!cache->store) return lint_plain(c, w, path, path, why, whylen);
-  oom_document *doc = cli_cache_lint(cache, w, path, path, fresh, why, whylen);
+static oom_document *lint_file(const cli *c, const cli_cache *cache, oom_worker *w, const file_list *files, size_t i,
+                               buf *fresh, char *why, size_t whylen) {
+  if (!cache->store) return lint_plain(c, w, files->paths[i], files->paths[i], why, whylen);
+  oom_document *doc = cli_cache_lint(cache, w, files, i, fresh, why, whylen);
   if (doc) config_filter_document(&c->cfg, doc);
   return doc;
+}
+
+
+/* Compile the rules if no one has: the rare second pass that finds a file
+ * the first pass vouched for changed after all (rewritten keeping its time).
+ * Other threads meanwhile only read what compiling leaves alone (codes,
+ * names, severities, docs), and lint only after this returns true. */
+static bool pool_compile(lint_pool *p, char *why, size_t whylen) {
+  pthread_mutex_lock(&p->mu);
+  if (!p->compiled && !p->compile_error) {
+    if (oom_linter_compile(p->linter, &p->compile_error)) p->compiled = true;
+  }
+  bool ok = p->compiled;
+  if (!ok) snprintf(why, whylen, "%s", p->compile_error);
+  pthread_mutex_unlock(&p->mu);
+  return ok;
 }
 
 
@@ -63,23 +82,32 @@ static void *pool_thread(void *arg) {
   for (;;) {
     pthread_mutex_lock(&p->mu);
     size_t i = p->next++;
-    bool done = i < p->files->len && p->done[i];
+    bool done = i < p->files->len && p->done[i], compiled = p->compiled;
     pthread_mutex_unlock(&p->mu);
     if (i >= p->files->len) break;
     if (done) continue; /* the first pass found it in the cache */
     oom_document *doc = NULL;
-    const char *path = p->files->paths[i];
+    bool later = false;
+    char *why = p->why[i];
+    size_t whylen = sizeof p->why[i];
     if (p->probe) {
-      doc = cli_cache_lint(p->cache, NULL, path, path, &p->fresh[i], p->why[i], sizeof p->why[i]);
+      doc = cli_cache_probe(p->cache, p->files, i, &p->fresh[i], &later);
       if (doc) config_filter_document(&p->c->cfg, doc);
-    } else if (w) {
-      doc = lint_file(p->c, p->cache, w, path, &p->fresh[i], p->why[i], sizeof p->why[i]);
+    } else if (!w) {
+      snprintf(why, whylen, "the Python grammar does not load into this tree-sitter runtime");
+    } else if (!compiled && p->cache->store) {
+      /* vouched for by the first pass: read it, without linting */
+      doc = cli_cache_lint(p->cache, NULL, p->files, i, &p->fresh[i], why, whylen);
+      if (doc) config_filter_document(&p->c->cfg, doc);
+      else if (!why[0] && pool_compile(p, why, whylen))
+        doc = lint_file(p->c, p->cache, w, p->files, i, &p->fresh[i], why, whylen);
     } else {
-      snprintf(p->why[i], sizeof p->why[i], "the Python grammar does not load into this tree-sitter runtime");
+      doc = lint_file(p->c, p->cache, w, p->files, i, &p->fresh[i], why, whylen);
     }
     pthread_mutex_lock(&p->mu);
     p->docs[i] = doc;
     p->done[i] = !p->probe || doc;
+    p->later[i] = later;
     pthread_cond_broadcast(&p->ready);
     pthread_mutex_unlock(&p->mu);
   }
@@ -141,14 +169,15 @@ int cli_check(oom_linter *linter, int argc, char **argv, const cli *c) {
   cli_cache cache = {0};
   if (files.len) cli_cache_open(&cache, c, linter); /* stdin alone: nothing to cache */
   buf *fresh = oom_xcalloc(files.len + 1, sizeof *fresh);
-  lint_pool pool = {c,    linter, true, &files, &cache, fresh, NULL, NULL, NULL, 0, PTHREAD_MUTEX_INITIALIZER,
-                    PTHREAD_COND_INITIALIZER};
+  lint_pool pool = {.c = c, .linter = linter, .probe = true, .files = &files, .cache = &cache, .fresh = fresh,
+                    .mu = PTHREAD_MUTEX_INITIALIZER, .ready = PTHREAD_COND_INITIALIZER};
   pthread_t *threads = NULL;
   size_t missing = files.len;
   if (nthreads > 0) {
     pool.docs = oom_xcalloc(files.len, sizeof *pool.docs);
     pool.why = oom_xcalloc(files.len, sizeof *pool.why);
     pool.done = oom_xcalloc(files.len, sizeof *pool.done);
+    pool.later = oom_xcalloc(files.len, sizeof *pool.later);
     threads = oom_xcalloc((size_t)nthreads, sizeof *threads);
   }
   if (nthreads > 0 && cache.store) {
@@ -156,13 +185,14 @@ int cli_check(oom_linter *linter, int argc, char **argv, const cli *c) {
     int started = pool_start(&pool, threads, nthreads);
     for (int t = 0; t < started; t++) pthread_join(threads[t], NULL);
     missing = 0;
-    for (size_t i = 0; i < files.len; i++) missing += !pool.done[i];
+    for (size_t i = 0; i < files.len; i++) missing += !pool.done[i] && !pool.later[i];
   }
   /* compiling the rule patterns costs more than re-linting a warm tree:
    * only when something must be linted (or nothing is there to lint, so
    * that a broken rule file is still reported) */
   char *error = NULL;
-  if ((missing || use_stdin || files.len == 0) && !oom_linter_compile(linter, &error)) {
+  bool must_compile = missing || use_stdin || files.len == 0;
+  if (must_compile && !oom_linter_compile(linter, &error)) {
     fprintf(stderr, "oomlint: %s\n", error);
     free(error);
     for (size_t i = 0; i < files.len; i++) {
@@ -172,6 +202,7 @@ int cli_check(oom_linter *linter, int argc, char **argv, const cli *c) {
     free(pool.docs);
     free(pool.why);
     free(pool.done);
+    free(pool.later);
     free(threads);
     free(fresh);
     cli_cache_close(&cache, NULL, 0);
@@ -184,7 +215,8 @@ int cli_check(oom_linter *linter, int argc, char **argv, const cli *c) {
   if (em) emit_set_fix_level(em, level);
   if (em) emit_set_linter(em, linter);
   pool.probe = false;
-  if (nthreads > 0 && missing) nthreads = pool_start(&pool, threads, nthreads);
+  pool.compiled = must_compile;
+  if (nthreads > 0 && files.len) nthreads = pool_start(&pool, threads, nthreads);
   else nthreads = 0;
   for (size_t i = 0; i < files.len + (use_stdin ? 1 : 0); i++) {
     const char *path = i < files.len ? files.paths[i] : NULL;
@@ -209,7 +241,7 @@ int cli_check(oom_linter *linter, int argc, char **argv, const cli *c) {
         config_filter_document(&c->cfg, doc);
       }
     } else if (path) {
-      doc = lint_file(c, &cache, worker, path, &fresh[i], why, sizeof why);
+      doc = lint_file(c, &cache, worker, &files, i, &fresh[i], why, sizeof why);
     } else {
       doc = lint_plain(c, worker, path, shown, why, sizeof why); /* stdin: never cached */
     }
@@ -237,6 +269,8 @@ int cli_check(oom_linter *linter, int argc, char **argv, const cli *c) {
   free(pool.docs);
   free(pool.why);
   free(pool.done);
+  free(pool.later);
+  free(pool.compile_error);
   cli_cache_close(&cache, fresh, files.len);
   for (size_t i = 0; i < files.len; i++) buf_free(&fresh[i]);
   free(fresh);
