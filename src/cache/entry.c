@@ -5,13 +5,13 @@
  * and the body is the key, the stamp and the diagnostics:
  *
  *   str key | u64 size | u64 mtime_ns | u64 content hash | u32 flags |
- *   u32 count | count x (u32 start byte | u32 end byte | str code |
+ *   u32 count | count x (u32 start byte, row, column | u32 end byte, row, column | str code |
  *   str message | u8 fix: 0 none, else 1 + applicability |
  *   [u8 has title | [str title] | u32 edits | edits x (u32 start | u32 end | str content)])
  *
  * (str: u32 length, then the bytes). Integers are little-endian whatever the
- * machine. Rows and columns are not stored: the restored document computes
- * them from the byte offsets, as the lint did. */
+ * machine. Rows and columns are stored, though the byte offsets determine
+ * them, so that a restored document needs no line index for text output. */
 #include "cache/entry.h"
 
 #include <string.h>
@@ -68,8 +68,13 @@ void cache_entry_encode(buf *out, uint64_t seed, const char *key, const cache_st
   for (size_t i = 0; i < n; i++) {
     const oom_diagnostic *d = oom_document_diagnostic(doc, i);
     const char *code = oom_diagnostic_code(d), *msg = oom_diagnostic_message(d);
-    put_u32(out, oom_diagnostic_start(d).byte);
-    put_u32(out, oom_diagnostic_end(d).byte);
+    oom_position from = oom_diagnostic_start(d), to = oom_diagnostic_end(d);
+    put_u32(out, from.byte);
+    put_u32(out, from.row);
+    put_u32(out, from.column);
+    put_u32(out, to.byte);
+    put_u32(out, to.row);
+    put_u32(out, to.column);
     put_str(out, code, strlen(code));
     put_str(out, msg ? msg : "", msg ? strlen(msg) : 0);
     const oom_fix *fix = oom_diagnostic_fix(d);
@@ -167,19 +172,32 @@ static bool restore_diagnostics(const cache_entry *self, const oom_linter *linte
   reader r = {self->diags, self->end, true};
   arena *a = &doc->arena;
   for (uint32_t i = 0; i < self->ndiags; i++) {
-    uint32_t s = get_u32(&r), e = get_u32(&r);
+    oom_position s, e;
+    s.byte = get_u32(&r);
+    s.row = get_u32(&r);
+    s.column = get_u32(&r);
+    e.byte = get_u32(&r);
+    e.row = get_u32(&r);
+    e.column = get_u32(&r);
     size_t code_len, msg_len;
     const char *code = get_str(&r, &code_len);
     const char *msg = get_str(&r, &msg_len);
     unsigned fix_kind = get_u8(&r);
-    if (!r.ok || s > e || e > doc->length || code_len == 0 || code_len >= 32 || fix_kind > 1 + OOM_FIX_SAFE)
+    if (!r.ok || s.byte > e.byte || e.byte > doc->length || s.column > s.byte || e.column > e.byte ||
+        s.row > e.row || code_len == 0 || code_len >= 32 || fix_kind > 1 + OOM_FIX_SAFE)
       return false;
     char name[32];
     memcpy(name, code, code_len);
     name[code_len] = '\0';
     const oom_rule *rule = oom_linter_find_rule(linter, name);
     if (!rule || strcmp(oom_rule_code(rule), name) != 0) return false;
-    oom_diagnostic *d = diagnostic_new(doc, rule, arena_strndup(a, msg, msg_len), s, e);
+    /* not diagnostic_new: it would build the line index for the positions */
+    oom_diagnostic *d = arena_calloc(a, sizeof *d);
+    d->rule = rule;
+    d->message = arena_strndup(a, msg, msg_len);
+    d->start = s;
+    d->end = e;
+    vec_push(&doc->diagnostics, d);
     if (!fix_kind) continue;
     oom_fix *fix = arena_calloc(a, sizeof *fix);
     fix->applicability = (oom_applicability)(fix_kind - 1);

@@ -18,7 +18,7 @@
 #include "util/buf.h"
 
 /* Bumped whenever the layout of the file or of an entry changes. */
-#define CACHE_FORMAT 1
+#define CACHE_FORMAT 2
 
 typedef struct cache_store cache_store;
 

@@ -30,9 +30,16 @@ typedef struct {
   bool *done;
   bool *later;         /* the first pass left it for the second, to be read, not linted */
   size_t next;
+  size_t taken;        /* the emitting thread has taken the files before this one */
+  bool inline_run;     /* no thread started: this thread lints all before emitting */
   pthread_mutex_t mu;
-  pthread_cond_t ready;
+  pthread_cond_t ready, room;
 } lint_pool;
+
+/* How far the second pass may run ahead of the emitting thread: reading
+ * cached files outpaces printing them, and the documents would otherwise
+ * pile up in memory until printed. */
+#define POOL_AHEAD 256
 
 
 static oom_document *lint_plain(const cli *c, oom_worker *w, const char *path, const char *shown, char *why,
@@ -82,6 +89,9 @@ static void *pool_thread(void *arg) {
   for (;;) {
     pthread_mutex_lock(&p->mu);
     size_t i = p->next++;
+    /* the first pass keeps every answer for the compile decision: no limit */
+    while (!p->probe && !p->inline_run && i < p->files->len && i >= p->taken + POOL_AHEAD)
+      pthread_cond_wait(&p->room, &p->mu);
     bool done = i < p->files->len && p->done[i], compiled = p->compiled;
     pthread_mutex_unlock(&p->mu);
     if (i >= p->files->len) break;
@@ -125,7 +135,10 @@ static int pool_start(lint_pool *p, pthread_t *threads, int nthreads) {
       nthreads = t; /* the threads that did start take every file */
       break;
     }
-  if (nthreads == 0) pool_thread(p);
+  if (nthreads == 0) {
+    p->inline_run = true;
+    pool_thread(p);
+  }
   return nthreads;
 }
 
@@ -170,7 +183,8 @@ int cli_check(oom_linter *linter, int argc, char **argv, const cli *c) {
   if (files.len) cli_cache_open(&cache, c, linter); /* stdin alone: nothing to cache */
   buf *fresh = oom_xcalloc(files.len + 1, sizeof *fresh);
   lint_pool pool = {.c = c, .linter = linter, .probe = true, .files = &files, .cache = &cache, .fresh = fresh,
-                    .mu = PTHREAD_MUTEX_INITIALIZER, .ready = PTHREAD_COND_INITIALIZER};
+                    .mu = PTHREAD_MUTEX_INITIALIZER, .ready = PTHREAD_COND_INITIALIZER,
+                    .room = PTHREAD_COND_INITIALIZER};
   pthread_t *threads = NULL;
   size_t missing = files.len;
   if (nthreads > 0) {
@@ -226,6 +240,8 @@ int cli_check(oom_linter *linter, int argc, char **argv, const cli *c) {
     if (path && pool.docs) {
       pthread_mutex_lock(&pool.mu);
       while (!pool.done[i]) pthread_cond_wait(&pool.ready, &pool.mu);
+      pool.taken = i + 1;
+      pthread_cond_broadcast(&pool.room);
       doc = pool.docs[i];
       snprintf(why, sizeof why, "%s", pool.why[i]);
       pthread_mutex_unlock(&pool.mu);

@@ -123,6 +123,7 @@ static void index_lines(oom_document *doc) {
 
 
 oom_position document_position(const oom_document *doc, uint32_t byte) {
+  assert(doc->line_starts); /* indexed by the lint, or by oom_document_position */
   if (byte > doc->length) byte = (uint32_t)doc->length;
   uint32_t lo = 0, hi = doc->nlines;
   while (hi - lo > 1) {
@@ -217,7 +218,8 @@ static bool looks_binary(const char *text, size_t length) {
 void document_reset_results(oom_document *doc) {
   arena_reset(&doc->arena);
   doc->diagnostics.len = 0;
-  index_lines(doc);
+  doc->line_starts = NULL; /* built on first use (oom_document_position) */
+  doc->nlines = 0;
 }
 
 
@@ -225,6 +227,7 @@ void oom_document_lint(oom_document *self, oom_worker *worker) {
   const oom_linter *linter = worker->linter;
   assert(linter->compiled); /* oom_linter_load alone cannot lint */
   document_reset_results(self);
+  index_lines(self);
   if (self->length > MAX_DOCUMENT_BYTES) return;
   if (looks_binary(self->text, self->length)) {
     /* Python refuses any source with a NUL byte; a stray one is reported and
@@ -260,7 +263,10 @@ void oom_document_lint(oom_document *self, oom_worker *worker) {
 
 
 oom_position oom_document_position(const oom_document *self, uint32_t byte) {
-  if (!self->line_starts) return (oom_position){0, 0, 0};
+  /* a document given cached results has no line index until something
+   * asks: the text emitters never do. The document is not const here (its
+   * owner passed it as const), and one thread uses a document at a time */
+  if (!self->line_starts) index_lines((oom_document *)self);
   return document_position(self, byte);
 }
 

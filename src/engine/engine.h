@@ -200,8 +200,9 @@ struct oom_document {
   uint32_t nlines;
 };
 
-/** Drop DOC's diagnostics and index its lines: what a lint starts with, and
- *  what the result cache starts from when it restores diagnostics. */
+/** Drop DOC's diagnostics and its line index (rebuilt on first use): what a
+ *  lint starts with, and what the result cache starts from when it restores
+ *  diagnostics, whose positions it stores. */
 void document_reset_results(oom_document *doc);
 
 /** Byte offset -> row/column, using the document's line index. */
