@@ -262,6 +262,21 @@ want_reference
 grep -q 'changed: ' "$RES/out" || fail "the edited message is not used"
 end
 
+begin "a broken rule file is reported before anything is printed, cache or not"
+project
+copy_tree
+oom --isolated tree
+mkdir broken
+printf '; code: OOM902\n; name: broken\n; severity: info\n; message: m\n; doc:\n;   d\n(call @report\n' >broken/OOM902-broken.scm
+for round in 1 2; do
+  oom --isolated --rules-dir broken tree
+  want_rc 2 && want_empty_out && want_err "OOM902-broken.scm"
+done
+mkdir empty
+oom --isolated --rules-dir broken empty
+want_rc 2 && want_err "OOM902-broken.scm"
+end
+
 # --- damage ----------------------------------------------------------------------
 
 damage_case() { # damage_case NAME COMMAND: COMMAND damages the file in $1

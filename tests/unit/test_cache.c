@@ -149,7 +149,25 @@ static void test_round_trip(void **state) {
   oom_document *back = oom_document_new("train.py", SOURCE, sizeof SOURCE - 1);
   assert_true(cache_entry_restore(&e, f->linter, back));
   assert_true(same_diagnostics(f->doc, back));
+  /* a restored document builds its line index when first asked */
+  for (uint32_t b = 0; b <= sizeof SOURCE - 1; b += 7) {
+    oom_position x = oom_document_position(f->doc, b), y = oom_document_position(back, b);
+    assert_true(x.byte == y.byte && x.row == y.row && x.column == y.column);
+  }
   oom_document_free(back);
+}
+
+
+static void test_document_takes_its_text(void **state) {
+  fixture *f = *state;
+  char *text = strdup(SOURCE);
+  oom_document *doc = oom_document_new_owned("train.py", text, sizeof SOURCE - 1);
+  size_t len;
+  assert_ptr_equal(oom_document_text(doc, &len), text);
+  assert_int_equal(len, sizeof SOURCE - 1);
+  oom_document_lint(doc, f->worker);
+  assert_true(same_diagnostics(f->doc, doc));
+  oom_document_free(doc); /* frees TEXT: the sanitizer build checks */
 }
 
 
@@ -546,6 +564,7 @@ int main(void) {
     cmocka_unit_test(test_source_has_what_the_tests_need),
     cmocka_unit_test(test_round_trip),
     cmocka_unit_test(test_restore_with_an_uncompiled_linter),
+    cmocka_unit_test(test_document_takes_its_text),
     cmocka_unit_test(test_every_truncation_is_a_miss),
     cmocka_unit_test(test_every_flipped_byte_is_a_miss),
     cmocka_unit_test(test_entry_of_another_cache_file_is_a_miss),
