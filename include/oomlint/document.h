@@ -13,6 +13,10 @@ typedef struct oom_document oom_document;
 
 /** A document holding a copy of TEXT. PATH is used for messages only. */
 oom_document *oom_document_new(const char *path, const char *text, size_t length);
+/** Like oom_document_new, but takes TEXT instead of copying it: TEXT is
+ *  malloc'd, holds LENGTH bytes and a NUL after them, and the document frees
+ *  it. Saves a copy of every file the command line reads. */
+oom_document *oom_document_new_owned(const char *path, char *text, size_t length);
 void oom_document_free(oom_document *self);
 
 /** Replace bytes [START, OLD_END) with TEXT. The next lint reparses

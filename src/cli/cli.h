@@ -25,6 +25,9 @@ typedef struct {
   bool fix, unsafe_fixes, diff, show_fixes;
   config cfg;  /* the configuration file in effect (cfg.path NULL: none) */
   int threads; /* -j/--threads; 0: one per core */
+  /* --no-cache, --cache-dir DIR (caching.c says where the cache goes) */
+  bool no_cache;
+  const char *cache_dir;
 } cli;
 
 /* What the command line said about settings a configuration file also sets;
@@ -44,8 +47,9 @@ int cli_show_settings(const oom_linter *linter, const cli *c, const char *file);
 void cli_flags_free(cli_flags *flags);
 
 
-/** `oomlint [check] PATH...`: lint and report. */
-int cli_check(const oom_linter *linter, int argc, char **argv, const cli *c);
+/** `oomlint [check] PATH...`: lint and report. LINTER comes from
+ *  oom_linter_load: check compiles it when some file must be linted. */
+int cli_check(oom_linter *linter, int argc, char **argv, const cli *c);
 /** `oomlint rule CODE` / `oomlint rule --predicates`. */
 int cli_rule(const oom_linter *linter, int argc, char **argv, const cli *c);
 /** `oomlint rules`. */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli/ignore.h"
@@ -18,11 +19,13 @@
 #define MAX_FILE_BYTES ((size_t)1 << 30)
 
 
-static void add(file_list *l, const char *path) {
+static void add(file_list *l, const char *path, const struct stat *st) {
   if (l->len == l->cap) {
     l->cap = l->cap ? l->cap * 2 : 64;
     l->paths = oom_xrealloc(l->paths, l->cap * sizeof *l->paths);
+    l->stats = oom_xrealloc(l->stats, l->cap * sizeof *l->stats);
   }
+  l->stats[l->len] = *st;
   l->paths[l->len++] = oom_xstrdup(path);
 }
 
@@ -117,7 +120,7 @@ static void walk(file_list *l, const char *root, const config *cfg, FILE *err) {
         free(path);
         continue;
       }
-      if (S_ISREG(st.st_mode) && is_python(e->d_name) && !walk_skips(&ig, cfg, path, false)) add(l, path);
+      if (S_ISREG(st.st_mode) && is_python(e->d_name) && !walk_skips(&ig, cfg, path, false)) add(l, path, &st);
       free(path);
     }
     closedir(d);
@@ -134,6 +137,11 @@ static void walk(file_list *l, const char *root, const config *cfg, FILE *err) {
 
 
 void files_collect(file_list *l, const char *path, const config *cfg, FILE *err) {
+  if (!l->started_ns) {
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    l->started_ns = (int64_t)now.tv_sec * 1000000000LL + now.tv_nsec;
+  }
   struct stat st;
   if (stat(path, &st) != 0) {
     fprintf(err, "oomlint: %s: %s\n", path, strerror(errno));
@@ -141,18 +149,36 @@ void files_collect(file_list *l, const char *path, const config *cfg, FILE *err)
     return;
   }
   if (S_ISDIR(st.st_mode)) walk(l, path, cfg, err);
-  else add(l, path); /* given by name: linted whatever its extension */
+  else add(l, path, &st); /* given by name: linted whatever its extension */
+}
+
+
+typedef struct {
+  char *path;
+  struct stat st;
+} path_stat;
+
+
+static int path_stat_cmp(const void *a, const void *b) {
+  return strcmp(((const path_stat *)a)->path, ((const path_stat *)b)->path);
 }
 
 
 void files_sort(file_list *l) {
   if (l->len < 2) return;
-  qsort(l->paths, l->len, sizeof *l->paths, str_cmp);
-  size_t k = 1;
-  for (size_t i = 1; i < l->len; i++) {
-    if (!strcmp(l->paths[i], l->paths[k - 1])) free(l->paths[i]);
-    else l->paths[k++] = l->paths[i];
+  path_stat *all = oom_xmalloc(l->len * sizeof *all);
+  for (size_t i = 0; i < l->len; i++) all[i] = (path_stat){l->paths[i], l->stats[i]};
+  qsort(all, l->len, sizeof *all, path_stat_cmp);
+  size_t k = 0;
+  for (size_t i = 0; i < l->len; i++) {
+    if (k && !strcmp(all[i].path, l->paths[k - 1])) {
+      free(all[i].path);
+      continue;
+    }
+    l->paths[k] = all[i].path;
+    l->stats[k++] = all[i].st;
   }
+  free(all);
   l->len = k;
 }
 
@@ -160,6 +186,8 @@ void files_sort(file_list *l) {
 void files_free(file_list *l) {
   for (size_t i = 0; i < l->len; i++) free(l->paths[i]);
   free(l->paths);
+  free(l->stats);
+  l->stats = NULL;
   l->paths = NULL;
   l->len = l->cap = 0;
 }
@@ -177,8 +205,10 @@ char *files_read(const char *path, size_t *length, char *why, size_t whylen) {
     close(fd);
     return NULL;
   }
+  /* a regular file gets its size and two bytes: the NUL, and room for the
+   * read that finds the end, so that the buffer is never grown (copied) */
   size_t cap = 64 * 1024, len = 0;
-  if (path && S_ISREG(st.st_mode) && (size_t)st.st_size + 1 > cap) cap = (size_t)st.st_size + 1;
+  if (path && S_ISREG(st.st_mode)) cap = (size_t)st.st_size + 2;
   char *data = NULL;
   for (;;) {
     if (cap > MAX_FILE_BYTES + 1) {

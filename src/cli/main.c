@@ -40,6 +40,9 @@ static const char USAGE[] =
   "  --isolated               ignore every configuration file\n"
   "  --show-settings          print the settings resolved for the first PATH, then exit\n"
   "  -j, --threads N          lint with N threads (default: one per core)\n"
+  "  --no-cache               neither read nor write the result cache\n"
+  "  --cache-dir DIR          keep the result cache in DIR (default: $OOMLINT_CACHE_DIR, else\n"
+  "                           .oomlint_cache in the project root)\n"
   "  --max-batch-size N       largest literal batch size OOM301 accepts\n"
   "  --gpu-memory SIZE        GPU memory budget for OOM601/OOM301 and estimate (24GiB, 80GB)\n"
   "  --color WHEN             auto (default), always, never\n"
@@ -72,7 +75,9 @@ enum {
   OPT_CONFIG,
   OPT_ISOLATED,
   OPT_SHOW_SETTINGS,
-  OPT_MAX_BATCH_SIZE
+  OPT_MAX_BATCH_SIZE,
+  OPT_NO_CACHE,
+  OPT_CACHE_DIR
 };
 
 int cli_usage_error(const char *fmt, const char *arg) {
@@ -124,13 +129,14 @@ int main(int argc, char **argv) {
     {"isolated", no_argument, NULL, OPT_ISOLATED},
     {"show-settings", no_argument, NULL, OPT_SHOW_SETTINGS},
     {"max-batch-size", required_argument, NULL, OPT_MAX_BATCH_SIZE},
+    {"no-cache", no_argument, NULL, OPT_NO_CACHE},
+    {"cache-dir", required_argument, NULL, OPT_CACHE_DIR},
     {"threads", required_argument, NULL, 'j'},
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0}};
-  cli c = {oom_options_new(), EMIT_FULL, "full", false, false, false, false, NULL, -1, false, false, false, false,
-           {0}, 0};
+  cli c = {.options = oom_options_new(), .format = EMIT_FULL, .format_name = "full", .color = -1};
   cli_flags flags = {0};
   bool show_settings = false;
   int status = EXIT_CLEAN;
@@ -160,6 +166,11 @@ int main(int argc, char **argv) {
     case OPT_RULES_DIR: vec_push(&flags.over.rules_dirs, oom_xstrdup(optarg)); break;
     case OPT_CONFIG: flags.config_path = optarg; break;
     case OPT_ISOLATED: flags.isolated = true; break;
+    case OPT_NO_CACHE: c.no_cache = true; break;
+    case OPT_CACHE_DIR:
+      if (*optarg) c.cache_dir = optarg;
+      else status = cli_usage_error("--cache-dir takes a folder, not `%s`", optarg);
+      break;
     case OPT_SHOW_SETTINGS: show_settings = true; break;
     case OPT_MAX_BATCH_SIZE: {
       char *end = NULL;
@@ -262,7 +273,10 @@ int main(int argc, char **argv) {
     return status;
   }
   char *error = NULL;
-  oom_linter *linter = oom_linter_new(c.options, &error);
+  /* check compiles the rule patterns only when the cache cannot answer for
+   * every file (check.c); the other commands need them or are cheap */
+  bool is_check = !show_settings && !strcmp(command, "check");
+  oom_linter *linter = is_check ? oom_linter_load(c.options, &error) : oom_linter_new(c.options, &error);
   if (!linter) {
     fprintf(stderr, "oomlint: %s\n", error);
     free(error);

@@ -176,6 +176,7 @@ struct oom_linter {
   const oom_rule *syntax_rule;
   const oom_rule *unused_noqa_rule;
   uint64_t gpu_memory, max_batch_size; /* from the options; 0: not set */
+  bool compiled;           /* the query and patterns are built (oom_linter_compile) */
 };
 
 struct oom_worker {
@@ -212,6 +213,11 @@ struct oom_document {
   uint32_t *line_starts;
   uint32_t nlines;
 };
+
+/** Drop DOC's diagnostics and its line index (rebuilt on first use): what a
+ *  lint starts with, and what the result cache starts from when it restores
+ *  diagnostics, whose positions it stores. */
+void document_reset_results(oom_document *doc);
 
 /** Byte offset -> row/column, using the document's line index. */
 oom_position document_position(const oom_document *doc, uint32_t byte);

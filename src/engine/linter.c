@@ -337,7 +337,7 @@ static bool compile(oom_linter *self, buf *err) {
 }
 
 
-oom_linter *oom_linter_new(const oom_options *options, char **error) {
+oom_linter *oom_linter_load(const oom_options *options, char **error) {
   oom_linter *self = oom_xcalloc(1, sizeof *self);
   oom_options defaults = {0};
   if (!options) options = &defaults;
@@ -352,10 +352,6 @@ oom_linter *oom_linter_new(const oom_options *options, char **error) {
     buf_free(&origin);
   }
   for (size_t i = 0; i < options->rules_dirs.len && ok; i++) ok = load_dir(self, options->rules_dirs.items[i], &err);
-  if (ok) {
-    if (self->rules.len > 1) qsort(self->rules.items, self->rules.len, sizeof *self->rules.items, rule_cmp);
-    ok = compile(self, &err);
-  }
   if (!ok) {
     if (error) *error = oom_xstrdup(buf_str(&err));
     buf_free(&err);
@@ -363,6 +359,7 @@ oom_linter *oom_linter_new(const oom_options *options, char **error) {
     return NULL;
   }
   buf_free(&err);
+  if (self->rules.len > 1) qsort(self->rules.items, self->rules.len, sizeof *self->rules.items, rule_cmp);
   self->gpu_memory = options->gpu_memory;
   self->max_batch_size = options->max_batch_size;
   self->enabled = oom_xcalloc(self->rules.len, sizeof *self->enabled);
@@ -382,6 +379,30 @@ oom_linter *oom_linter_new(const oom_options *options, char **error) {
     for (int32_t v = (int32_t)p; v >= 0 && !wanted; v = self->patterns[v].next_variant)
       wanted = self->enabled[self->patterns[v].rule];
     if (!wanted) ts_query_disable_pattern(self->query, p);
+  }
+  return self;
+}
+
+
+int oom_linter_compile(oom_linter *self, char **error) {
+  if (self->compiled) return true;
+  buf err = {0};
+  if (!compile(self, &err)) {
+    if (error) *error = oom_xstrdup(buf_str(&err));
+    buf_free(&err);
+    return false;
+  }
+  buf_free(&err);
+  self->compiled = true;
+  return true;
+}
+
+
+oom_linter *oom_linter_new(const oom_options *options, char **error) {
+  oom_linter *self = oom_linter_load(options, error);
+  if (self && !oom_linter_compile(self, error)) {
+    oom_linter_free(self);
+    return NULL;
   }
   return self;
 }
