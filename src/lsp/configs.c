@@ -322,10 +322,16 @@ lsp_config *lsp_configs_fallback(lsp_configs *self) {
 
 
 void lsp_configs_forget(lsp_configs *self, const char *path) {
+  /* a lint may have read the new file before the client's notice arrives:
+   * an entry that matches the file on disk is already the new one, and
+   * reading it again would report its error a second time */
   char *abs = config_absolute(path);
+  struct stat st;
+  bool exists = stat(abs, &st) == 0 && S_ISREG(st.st_mode);
+  file_key now = key_of(exists ? &st : NULL);
   for (size_t i = 0; i < self->cache.len; i++)
     if (!strcmp(self->cache.items[i]->path, abs)) {
-      remove_at(self, i);
+      if (!same_key(&self->cache.items[i]->key, &now)) remove_at(self, i);
       break;
     }
   free(abs);

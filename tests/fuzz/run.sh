@@ -2,6 +2,11 @@
 # Runs every libFuzzer target built in BUILD_DIR for SECONDS each (default 60),
 # seeded from tests/fixtures; a crash, leak or timeout fails the run.
 # Usage: tests/fuzz/run.sh BUILD_DIR/tests/fuzz [SECONDS] [TARGET...]
+# Open finding: fuzz_fix aborts now and then (about once in 5,000 mutated
+# inputs) with more syntax errors after fixing than before, but the saved
+# input does not reproduce alone or after replaying the corpus: the result
+# depends on what the process ran before. scripts/test therefore replays
+# fuzz_fix's seeds without mutating; this script fuzzes it.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$(dirname "$here")")

@@ -643,6 +643,13 @@ static void test_configs_cache(void **state) {
   assert_ptr_equal(lsp_configs_for(c, bad_doc), fallback);
   assert_int_equal(r.count, 1);
   assert_non_null(strstr(r.last, "oomlint.toml:"));
+  /* the client's notice of a change a lint has already read: not read (and
+   * reported) again */
+  lsp_configs_forget(c, bad);
+  assert_ptr_equal(lsp_configs_for(c, bad_doc), fallback);
+  assert_int_equal(r.count, 1);
+  /* changed again, still broken: reported again */
+  write_file(tmp, "ws/bad/oomlint.toml", "select = [\n\n");
   lsp_configs_forget(c, bad);
   assert_ptr_equal(lsp_configs_for(c, bad_doc), fallback);
   assert_int_equal(r.count, 2);
