@@ -285,7 +285,7 @@ const char *lsp_configs_root_for(const char *const *roots, size_t nroots, const 
   size_t best_len = 0;
   for (size_t i = 0; i < nroots; i++) {
     size_t n = strlen(roots[i]);
-    while (n > 1 && roots[i][n - 1] == '/') n--; /* "/work/" holds "/work/x" */
+    while (n > 1 && roots[i][n - 1] == '/') n--; /* "/src/" holds "/src/x" */
     bool holds = !strncmp(path, roots[i], n) && (path[n] == '/' || !path[n] || (n == 1 && roots[i][0] == '/'));
     if (holds && (!best || n > best_len)) {
       best = roots[i];
