@@ -42,7 +42,12 @@ static uint64_t hash__merge(uint64_t acc, uint64_t v) {
 
 
 uint64_t cache_hash(const void *data, size_t len, uint64_t seed) {
-  const unsigned char *p = data ? data : (const unsigned char *)"";
+  static const unsigned char none[1];
+  if (!data) { /* nothing to read: the hash of the empty input */
+    data = none;
+    len = 0;
+  }
+  const unsigned char *p = data;
   const unsigned char *end = p + len;
   uint64_t acc;
   if (len >= 32) {

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "estimate/interp.h"
+#include "parse/children.h"
 
 #define NODE_IS(n, t) (strcmp(ts_node_type(n), (t)) == 0)
 
@@ -883,17 +884,15 @@ flow exec_block(interp *st, scope *sc, TSNode block) {
   /* blocks nest as deep as the source does: a cap keeps the C stack small */
   if (st->depth >= EST_MAX_DEPTH) return FLOW_NORMAL;
   st->depth++;
-  TSTreeCursor c = ts_tree_cursor_new(block);
   flow fl = FLOW_NORMAL;
-  if (ts_tree_cursor_goto_first_child(&c)) {
-    do {
-      TSNode s = ts_tree_cursor_current_node(&c);
-      if (!ts_node_is_named(s)) continue;
-      fl = exec_stmt(st, sc, s);
-      if (fl != FLOW_NORMAL) break;
-    } while (ts_tree_cursor_goto_next_sibling(&c));
+  TSNode s;
+  for (children k = children_of(block); children_next(&k, &s);) {
+    fl = exec_stmt(st, sc, s);
+    if (fl != FLOW_NORMAL) {
+      children_done(&k);
+      break;
+    }
   }
-  ts_tree_cursor_delete(&c);
   st->depth--;
   return fl;
 }

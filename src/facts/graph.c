@@ -645,15 +645,8 @@ static void run_statement(analysis *a, state *st, TSNode s) {
 static void run_block(analysis *a, state *st, TSNode block) {
   if (ts_node_is_null(block) || a->depth > MAX_DEPTH) return;
   a->depth++;
-  /* a cursor walks the statements in linear time; ts_node_named_child(i) would not */
-  TSTreeCursor c = ts_tree_cursor_new(block);
-  if (ts_tree_cursor_goto_first_child(&c)) {
-    do {
-      TSNode s = ts_tree_cursor_current_node(&c);
-      if (ts_node_is_named(s)) run_statement(a, st, s);
-    } while (ts_tree_cursor_goto_next_sibling(&c));
-  }
-  ts_tree_cursor_delete(&c);
+  TSNode s;
+  for (children k = children_of(block); children_next(&k, &s);) run_statement(a, st, s);
   a->depth--;
 }
 
