@@ -28,6 +28,17 @@ int oom_document_edit(oom_document *self, size_t start, size_t old_end,
  *  suppressions. Diagnostics stay valid until the next lint or edit. */
 void oom_document_lint(oom_document *self, oom_worker *worker);
 
+/** Lint again after edits, as an editor does on each keystroke. When every
+ *  edit since the last lint falls inside one top-level `def` or `class`, and
+ *  the file parses cleanly, only that definition is analysed again (with the
+ *  definitions it names or that name it, and the file's top-level code), in
+ *  the context the last whole-file lint found; the other diagnostics move
+ *  with the text. That costs about what the definition's size does, not
+ *  the file's. It can miss an effect on another part of the file, so it
+ *  returns true to say a whole-file oom_document_lint is still due (when
+ *  time allows); false when it linted the whole document itself. */
+bool oom_document_relint(oom_document *self, oom_worker *worker);
+
 const char *oom_document_path(const oom_document *self);
 const char *oom_document_text(const oom_document *self, size_t *length);
 

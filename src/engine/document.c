@@ -40,6 +40,7 @@ void oom_document_free(oom_document *self) {
   if (self->tree) ts_tree_delete(self->tree);
   arena_free(&self->arena);
   vec_free(&self->diagnostics);
+  lint_memo_free(&self->memo);
   free(self->path);
   free(self->text);
   free(self);
@@ -56,12 +57,34 @@ static TSPoint point_at(const char *text, size_t upto) {
 }
 
 
+/* Grow the span of changed bytes by an edit of [START, OLD_END) into LENGTH
+ * bytes: the span is carried through the edit, then joined with what it
+ * wrote. */
+static void mark_dirty(oom_document *doc, uint32_t start, uint32_t old_end, uint32_t length) {
+  int64_t d = (int64_t)length - (int64_t)(old_end - start);
+  uint32_t lo = start, hi = start + length;
+  if (doc->dirty) {
+    uint32_t a = doc->dirty_lo, b = doc->dirty_hi;
+    a = a <= start ? a : a >= old_end ? (uint32_t)(a + d) : start;
+    b = b <= start ? b : b >= old_end ? (uint32_t)(b + d) : start + length;
+    if (a < lo) lo = a;
+    if (b > hi) hi = b;
+  }
+  doc->dirty = true;
+  doc->dirty_lo = lo;
+  doc->dirty_hi = hi;
+  doc->delta += d;
+}
+
+
 int oom_document_edit(oom_document *self, size_t start, size_t old_end, const char *text, size_t length) {
   if (start > old_end || old_end > self->length) return -1;
   if (!text) length = 0; /* a deletion */
   if (!length) text = "";
   size_t new_len = self->length - (old_end - start) + length;
   if (new_len > MAX_DOCUMENT_BYTES) return -1;
+  mark_dirty(self, (uint32_t)start, (uint32_t)old_end, (uint32_t)length);
+  self->tree_current = false;
   if (self->tree) {
     TSInputEdit e = {(uint32_t)start, (uint32_t)old_end, (uint32_t)(start + length),
                      point_at(self->text, start), point_at(self->text, old_end), {0, 0}};
@@ -100,7 +123,7 @@ const char *oom_document_text(const oom_document *self, size_t *length) {
 }
 
 
-static void index_lines(oom_document *doc) {
+void document_index_lines(oom_document *doc) {
   /* one memchr pass, not a byte loop: a cached result is restored into a
    * document without linting it, and then this is most of the work. The
    * guess of one line per 24 bytes is doubled (in the arena) when short */
@@ -135,9 +158,11 @@ oom_position document_position(const oom_document *doc, uint32_t byte) {
 }
 
 
-/* OOM000: the first region that does not parse, or bytes Python refuses. */
-static void report_syntax(const oom_linter *linter, oom_document *doc, TSNode root) {
-  if (!linter->syntax_rule || !oom_linter_rule_enabled(linter, linter->syntax_rule)) return;
+/* OOM000: the first region that does not parse, or bytes Python refuses.
+ * Returns whether it reported one; false, without looking, when OOM000 is
+ * off. */
+static bool report_syntax(const oom_linter *linter, oom_document *doc, TSNode root) {
+  if (!linter->syntax_rule || !oom_linter_rule_enabled(linter, linter->syntax_rule)) return false;
   buf msg = {0};
   uint32_t s = 0, e = 0;
   const char *nul = memchr(doc->text, '\0', doc->length);
@@ -177,11 +202,22 @@ static void report_syntax(const oom_linter *linter, oom_document *doc, TSNode ro
     }
     buf_puts(&msg, "; the rest of the file is still checked");
   } else {
-    return;
+    return false;
   }
   char *m = arena_strndup(&doc->arena, buf_str(&msg), msg.len);
   buf_free(&msg);
   diagnostic_new(doc, linter->syntax_rule, m, s, e);
+  return true;
+}
+
+
+/* Whether the text has none of the problems OOM000 reports, asked when OOM000
+ * itself is off. */
+static bool syntax_clean(const oom_document *doc, TSNode root) {
+  uint32_t at;
+  const char *what;
+  return !ts_node_has_error(root) && !memchr(doc->text, '\0', doc->length) &&
+         utf8_first_invalid(doc->text, doc->length) == SIZE_MAX && !parse_first_indent_error(root, doc->text, &at, &what);
 }
 
 
@@ -206,6 +242,12 @@ static int diag_cmp(const void *x, const void *y) {
 }
 
 
+void document_sort_diagnostics(oom_document *doc) {
+  if (doc->diagnostics.len > 1)
+    qsort(doc->diagnostics.items, doc->diagnostics.len, sizeof *doc->diagnostics.items, diag_cmp);
+}
+
+
 /* Many NUL bytes (more than 16, and one in every 1,000 bytes): binary data,
  * not a Python file with a stray NUL. */
 static bool looks_binary(const char *text, size_t length) {
@@ -223,11 +265,50 @@ void document_reset_results(oom_document *doc) {
 }
 
 
+/* Keep what a partial relint borrows from this whole-file lint. */
+static void remember(oom_document *doc, const oom_linter *linter, const facts *f, const signed char *cache,
+                     uint32_t *witness, bool clean) {
+  lint_memo *m = &doc->memo;
+  lint_memo_free(m);
+  m->linter = linter;
+  m->clean = clean;
+  m->file_cache = oom_xmalloc(linter->nslots + 1);
+  memcpy(m->file_cache, cache, linter->nslots + 1);
+  m->witness = witness;
+  m->seed.file_backward = f->file_backward;
+#define COPY_NAMES(field, n)                                                          \
+  m->seed.field = oom_xcalloc(f->field.len + 1, sizeof(char *));                      \
+  for (size_t i = 0; i < f->field.len; i++) m->seed.field[i] = oom_xstrdup(f->field.items[i]); \
+  m->seed.n = f->field.len;
+  COPY_NAMES(module_names, nmodule_names)
+  COPY_NAMES(loader_names, nloader_names)
+  COPY_NAMES(producers, nproducers)
+#undef COPY_NAMES
+}
+
+
+void lint_memo_free(lint_memo *m) {
+  char **lists[] = {m->seed.module_names, m->seed.loader_names, m->seed.producers};
+  size_t counts[] = {m->seed.nmodule_names, m->seed.nloader_names, m->seed.nproducers};
+  for (size_t k = 0; k < 3; k++) {
+    for (size_t i = 0; i < counts[k]; i++) free(lists[k][i]);
+    free(lists[k]);
+  }
+  free(m->file_cache);
+  free(m->witness);
+  memset(m, 0, sizeof *m);
+}
+
+
 void oom_document_lint(oom_document *self, oom_worker *worker) {
   const oom_linter *linter = worker->linter;
   assert(linter->compiled); /* oom_linter_load alone cannot lint */
   document_reset_results(self);
-  index_lines(self);
+  lint_memo_free(&self->memo);
+  self->linted = true;
+  self->dirty = false;
+  self->delta = 0;
+  document_index_lines(self);
   if (self->length > MAX_DOCUMENT_BYTES) return;
   if (looks_binary(self->text, self->length)) {
     /* Python refuses any source with a NUL byte; a stray one is reported and
@@ -235,30 +316,48 @@ void oom_document_lint(oom_document *self, oom_worker *worker) {
      * into seconds per megabyte: report it and stop */
     if (self->tree) ts_tree_delete(self->tree);
     self->tree = NULL;
-    self->tree_stale = false;
+    self->tree_stale = self->tree_current = false;
     report_syntax(linter, self, NULL_NODE);
     return;
   }
-  TSTree *old = self->tree_stale ? self->tree : NULL;
-  TSTree *tree = parse_source(worker->parser, self->text, self->length, old);
-  if (self->tree) ts_tree_delete(self->tree);
-  self->tree = tree;
-  self->tree_stale = false;
-  if (!tree) return;
-  TSNode root = ts_tree_root_node(tree);
+  if (!self->tree_current || !self->tree) {
+    TSTree *old = self->tree_stale ? self->tree : NULL;
+    TSTree *tree = parse_source(worker->parser, self->text, self->length, old);
+    if (self->tree) ts_tree_delete(self->tree);
+    self->tree = tree;
+  }
+  self->tree_stale = self->tree_current = false;
+  if (!self->tree) return;
+  TSNode root = ts_tree_root_node(self->tree);
   facts f;
   facts_build(&f, root, self->text, self->length);
-  if (f.max_depth > FACTS_MAX_DEPTH) {
+  signed char *cache = arena_alloc(&self->arena, linter->nslots + 1);
+  memset(cache, -1, linter->nslots + 1);
+  bool analysed = f.max_depth <= FACTS_MAX_DEPTH, clean = false;
+  uint32_t *witness = NULL;
+  if (!analysed) {
     report_too_deep(linter, self, f.max_depth);
   } else {
-    report_syntax(linter, self, root);
-    engine_run(linter, worker, self, &f);
+    bool syntax_on = linter->syntax_rule && oom_linter_rule_enabled(linter, linter->syntax_rule);
+    clean = !report_syntax(linter, self, root) && (syntax_on || (self->incremental && syntax_clean(self, root)));
+    if (self->incremental) witness = oom_xcalloc(linter->nslots + 1, sizeof *witness);
+    engine_run(linter, worker, self, &f, cache, witness);
   }
   budget_report(linter, self, &f);
-  suppress_apply(linter, self, &f);
+  if (suppress_apply(linter, self, &f)) clean = false;
+  /* only a document relinted as it is edited needs the memo */
+  if (analysed && witness) remember(self, linter, &f, cache, witness, clean);
+  else free(witness);
   facts_free(&f);
-  if (self->diagnostics.len > 1)
-    qsort(self->diagnostics.items, self->diagnostics.len, sizeof *self->diagnostics.items, diag_cmp);
+  document_sort_diagnostics(self);
+}
+
+
+bool oom_document_relint(oom_document *self, oom_worker *worker) {
+  self->incremental = true;
+  if (partial_relint(worker, self)) return true;
+  oom_document_lint(self, worker);
+  return false;
 }
 
 
@@ -266,7 +365,7 @@ oom_position oom_document_position(const oom_document *self, uint32_t byte) {
   /* a document given cached results has no line index until something
    * asks: the text emitters never do. The document is not const here (its
    * owner passed it as const), and one thread uses a document at a time */
-  if (!self->line_starts) index_lines((oom_document *)self);
+  if (!self->line_starts) document_index_lines((oom_document *)self);
   return document_position(self, byte);
 }
 

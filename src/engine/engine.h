@@ -148,6 +148,8 @@ typedef struct {
   size_t length;
   pcre2_match_data *md;
   signed char *file_cache; /* per file-level predicate: -1 unknown, 0, 1 */
+  uint32_t *witness;       /* per file-level predicate found true: where (a call, a match), or
+                              UINT32_MAX when it cannot say (an import); NULL: not kept */
   buf *tmp;
   /* the last #oom-qualname? resolution */
   TSNode qual_node;
@@ -156,6 +158,13 @@ typedef struct {
 } pred_context;
 
 bool predicates_pass(const pattern_info *p, const TSQueryMatch *m, pred_context *ctx);
+/** Answer every file-level predicate of LINTER that CTX's cache does not
+ *  know yet (for a partial relint, which needs them all). */
+void predicates_answer_file_level(const oom_linter *linter, pred_context *ctx);
+/** Whether file-level predicate SLOT asks about the text itself (so a
+ *  partial relint can ask the whole text again), and that predicate. */
+const predicate *predicates_file_level(const oom_linter *linter, uint32_t slot);
+bool predicates_file_level_text(const predicate *p, const char *text, size_t length, pcre2_match_data *md);
 
 /* ---- the linter ---- */
 
@@ -202,17 +211,45 @@ struct oom_diagnostic {
   oom_fix *fix;
 };
 
+/* What the last whole-file lint of a document knew that a partial relint
+ * borrows (partial.c). */
+typedef struct {
+  const oom_linter *linter; /* the linter it was made with; NULL: none */
+  facts_seed seed;          /* heap copies of the file-wide names */
+  signed char *file_cache;  /* the file-level predicates' answers */
+  uint32_t *witness;        /* where each true one was found (predicates.c) */
+  bool clean; /* no syntax or indentation error, NUL, bad UTF-8 or file-level noqa */
+} lint_memo;
+
 struct oom_document {
   char *path;
   char *text;
   size_t length;
   TSTree *tree;
   bool tree_stale;     /* edited since the last parse: reparse with the old tree */
+  bool tree_current;   /* parsed since the last edit (by a partial relint that gave up) */
   arena arena;         /* diagnostics, messages, fixes of the last lint */
   VEC(oom_diagnostic *) diagnostics;
   uint32_t *line_starts;
   uint32_t nlines;
+  /* the edits since the last lint, as one span of the current text that
+   * holds every changed byte, and the change in length */
+  bool incremental; /* relinted as it is edited: whole-file lints keep a lint_memo */
+  bool linted, dirty;
+  uint32_t dirty_lo, dirty_hi;
+  int64_t delta;
+  lint_memo memo;
 };
+
+/** Lint DOC again after edits, analysing only the top-level definition the
+ *  edits are in, with the file-wide context of the last whole-file lint;
+ *  false (DOC untouched but for its parse) when that cannot be done. */
+bool partial_relint(oom_worker *worker, oom_document *doc);
+/** Build DOC's line index (in its arena) for document_position. */
+void document_index_lines(oom_document *doc);
+/** Sort DOC's diagnostics by position, then code. */
+void document_sort_diagnostics(oom_document *doc);
+void lint_memo_free(lint_memo *memo);
 
 /** Drop DOC's diagnostics and its line index (rebuilt on first use): what a
  *  lint starts with, and what the result cache starts from when it restores
@@ -225,8 +262,13 @@ oom_position document_position(const oom_document *doc, uint32_t byte);
 /** The first node match M captured under capture id ID; false when none. */
 bool engine_capture(const TSQueryMatch *m, int id, TSNode *out);
 
-/** Run the compiled query over the document; push diagnostics. */
-void engine_run(const oom_linter *linter, oom_worker *worker, oom_document *doc, const facts *model);
+/** Run the compiled query over the document; push diagnostics. FILE_CACHE
+ *  holds the file-level predicates' answers (nslots + 1 entries, -1 for not
+ *  yet known): filled in as they are asked, or given by a partial relint.
+ *  With WITNESS (as many entries), every answer is filled in, and where
+ *  each true one was found. */
+void engine_run(const oom_linter *linter, oom_worker *worker, oom_document *doc, const facts *model,
+                signed char *file_cache, uint32_t *witness);
 
 /** Build the edits of RULE's fix for match M of QUERY. An edit belongs to
  *  the patterns that capture its target; the others skip it. Returns false
@@ -242,8 +284,9 @@ char *tmpl_render(const tmpl *t, const TSQueryMatch *m, const char *source, size
  *  the batch-size limit (budget.c). Silent when neither is set. */
 void budget_report(const oom_linter *linter, oom_document *doc, const facts *model);
 
-/** Apply `# noqa` and `# oomlint: noqa` comments; report unused ones. */
-void suppress_apply(const oom_linter *linter, oom_document *doc, const facts *model);
+/** Apply `# noqa` and `# oomlint: noqa` comments; report unused ones.
+ *  Returns whether some comment is a file-level directive. */
+bool suppress_apply(const oom_linter *linter, oom_document *doc, const facts *model);
 
 /** Whether the selection enables CODE. */
 bool options_code_enabled(const oom_options *options, const char *code);

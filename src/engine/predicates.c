@@ -408,18 +408,49 @@ static bool file_level(const predicate *p, pred_context *ctx) {
   signed char *cached = &ctx->file_cache[p->slot];
   if (*cached >= 0) return *cached;
   bool r = false;
+  uint32_t at = UINT32_MAX;
   const facts *f = ctx->model;
   if (p->kind == PRED_FILE_CALLS) {
     for (size_t i = 0; i < f->calls.len && !r; i++)
-      if (facts_qualname(f, f->calls.items[i].call, ctx->tmp)) r = re_match(p->re, buf_str(ctx->tmp), ctx->tmp->len, ctx);
+      if (facts_qualname(f, f->calls.items[i].call, ctx->tmp) && re_match(p->re, buf_str(ctx->tmp), ctx->tmp->len, ctx))
+        r = true, at = ts_node_start_byte(f->calls.items[i].call);
   } else if (p->kind == PRED_FILE_IMPORTS) {
     for (size_t i = 0; i < f->imported_modules.len && !r; i++)
       r = re_match(p->re, f->imported_modules.items[i], strlen(f->imported_modules.items[i]), ctx);
   } else {
     r = re_match(p->re, ctx->source, ctx->length, ctx);
+    if (r) at = (uint32_t)pcre2_get_ovector_pointer(ctx->md)[0];
   }
   *cached = r;
+  if (ctx->witness) ctx->witness[p->slot] = at;
   return r;
+}
+
+
+void predicates_answer_file_level(const oom_linter *linter, pred_context *ctx) {
+  for (uint32_t i = 0; i < linter->npatterns; i++)
+    for (size_t k = 0; k < linter->patterns[i].npreds; k++) {
+      const predicate *p = &linter->patterns[i].preds[k];
+      if (p->kind == PRED_FILE_CALLS || p->kind == PRED_FILE_IMPORTS || p->kind == PRED_FILE_MENTIONS)
+        file_level(p, ctx);
+    }
+}
+
+
+const predicate *predicates_file_level(const oom_linter *linter, uint32_t slot) {
+  for (uint32_t i = 0; i < linter->npatterns; i++)
+    for (size_t k = 0; k < linter->patterns[i].npreds; k++) {
+      const predicate *p = &linter->patterns[i].preds[k];
+      if ((p->kind == PRED_FILE_CALLS || p->kind == PRED_FILE_IMPORTS || p->kind == PRED_FILE_MENTIONS) &&
+          p->slot == slot)
+        return p;
+    }
+  return NULL;
+}
+
+
+bool predicates_file_level_text(const predicate *p, const char *text, size_t length, pcre2_match_data *md) {
+  return p->kind == PRED_FILE_MENTIONS && pcre2_match(p->re, (PCRE2_SPTR)text, length, 0, 0, md, NULL) >= 0;
 }
 
 

@@ -154,18 +154,20 @@ static void run_pattern(const oom_linter *linter, oom_document *doc, const facts
 }
 
 
-void engine_run(const oom_linter *linter, oom_worker *worker, oom_document *doc, const facts *model) {
+void engine_run(const oom_linter *linter, oom_worker *worker, oom_document *doc, const facts *model,
+                signed char *cache, uint32_t *witness) {
   if (!linter->query) return;
-  signed char *cache = arena_alloc(&doc->arena, linter->nslots + 1);
-  memset(cache, -1, linter->nslots + 1);
   buf tmp = {0};
-  pred_context ctx = {model, doc->text, doc->length, worker->md, cache, &tmp, NULL_NODE, {0}, false, false};
+  pred_context ctx = {.model = model, .source = doc->text, .length = doc->length, .md = worker->md,
+                      .file_cache = cache, .witness = witness, .tmp = &tmp, .qual_node = NULL_NODE};
   ts_query_cursor_exec(worker->cursor, linter->query, model->root);
   seen_table seen = {oom_xcalloc(64, sizeof(oom_diagnostic *)), 64, 0};
   TSQueryMatch m;
   while (ts_query_cursor_next_match(worker->cursor, &m))
     for (int32_t v = (int32_t)m.pattern_index; v >= 0; v = linter->patterns[v].next_variant)
       run_pattern(linter, doc, model, &linter->patterns[v], &m, &ctx, &seen);
+  /* a partial relint needs every answer, with its witness */
+  if (witness) predicates_answer_file_level(linter, &ctx);
   free(seen.slots);
   buf_free(&tmp);
   buf_free(&ctx.qual);

@@ -176,8 +176,8 @@ static void report_unused(const oom_linter *linter, oom_document *doc, const dir
 }
 
 
-void suppress_apply(const oom_linter *linter, oom_document *doc, const facts *model) {
-  if (!model->comments.len) return;
+bool suppress_apply(const oom_linter *linter, oom_document *doc, const facts *model) {
+  if (!model->comments.len) return false;
   VEC(directive) dirs = {0};
   const char *src = doc->text;
   for (size_t i = 0; i < model->comments.len; i++) {
@@ -224,5 +224,8 @@ void suppress_apply(const oom_linter *linter, oom_document *doc, const facts *mo
       if (!self_silenced) report_unused(linter, doc, d);
     }
   }
+  bool file_level = false;
+  for (size_t k = 0; k < dirs.len; k++) file_level |= dirs.items[k].file_level;
   vec_free(&dirs);
+  return file_level;
 }

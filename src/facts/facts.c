@@ -423,7 +423,13 @@ void facts__resolve(facts *self);
 
 
 void facts_build(facts *self, TSNode root, const char *source, size_t length) {
+  facts_build_seeded(self, root, source, length, NULL);
+}
+
+
+void facts_build_seeded(facts *self, TSNode root, const char *source, size_t length, const facts_seed *seed) {
   memset(self, 0, sizeof *self);
+  self->seed = seed;
   self->source = source;
   self->length = length;
   self->root = root;

@@ -120,6 +120,15 @@ typedef struct {
   int index;
 } facts_fname;
 
+/* What a partial relint borrows from the last whole-file lint (see
+ * src/engine/partial.c): names that file-wide analyses found anywhere in the
+ * file, which the few functions linted again would not find by themselves. */
+typedef struct {
+  char **module_names, **loader_names, **producers;
+  size_t nmodule_names, nloader_names, nproducers;
+  bool file_backward;
+} facts_seed;
+
 typedef struct facts {
   const char *source;
   size_t length;
@@ -144,6 +153,7 @@ typedef struct facts {
   unsigned char *taint;        /* TAINT_* per source byte; see graph.c */
   bool file_backward;          /* some code calls .backward() */
   uint32_t max_depth;          /* of the syntax tree */
+  const facts_seed *seed;      /* NULL but in a partial relint */
 } facts;
 
 /* Trees deeper than this are not analysed: CPython stops compiling long
@@ -153,6 +163,9 @@ typedef struct facts {
 
 /** Build the facts of TREE's root over SOURCE. */
 void facts_build(facts *self, TSNode root, const char *source, size_t length);
+/** Like facts_build, with SEED's names known from the start (SEED must
+ *  outlive SELF). */
+void facts_build_seeded(facts *self, TSNode root, const char *source, size_t length, const facts_seed *seed);
 void facts_free(facts *self);
 
 /** Resolve NAME-or-attribute-chain NODE (or a call's callee) through imports

@@ -457,11 +457,24 @@ void facts__summaries(facts *self);
 void facts__graph(facts *self);
 
 
+/* A partial relint's borrowed names go in before the passes that would find
+ * them, so those passes reason with them as the whole-file lint did. */
+#define SEED_NAMES(into, names, n) \
+  for (size_t i_ = 0; i_ < (n); i_++) vec_push(into, oom_xstrdup((names)[i_]))
+
+
 void facts__resolve(facts *self) {
   buf tmp = {0};
+  const facts_seed *seed = self->seed;
   resolve_no_grad(self, &tmp);
+  if (seed) SEED_NAMES(&self->module_names, seed->module_names, seed->nmodule_names);
   resolve_modules(self, &tmp);
   facts__summaries(self);
+  if (seed) {
+    if (seed->file_backward) self->file_backward = true;
+    SEED_NAMES(&self->loader_names, seed->loader_names, seed->nloader_names);
+    SEED_NAMES(&self->producers, seed->producers, seed->nproducers);
+  }
   resolve_loops(self, &tmp);
   facts__graph(self);
   buf_free(&tmp);

@@ -32,7 +32,14 @@ typedef struct slot {
   int64_t diagnostics_version;
   uint64_t result_id;
   lsp_config *config; /* what the last lint used (a reference): hover reads its rules */
+  bool confirm;       /* the last lint was partial: a whole-file lint is due at CONFIRM_AT */
+  struct timespec confirm_at;
 } slot;
+
+/* A partial relint (oom_document_relint) is confirmed by a whole-file lint
+ * once the document has been left alone this long; typing postpones it, so
+ * a keystroke never waits behind a whole-file lint. */
+#define CONFIRM_DELAY_MS 300
 
 typedef struct {
   char *uri;
@@ -154,17 +161,73 @@ static void report(void *ctx, int type, const char *message) {
 
 
 /* The diagnostics of S's document linted with CFG: none when it is
- * excluded, or when there are no rules to run (that problem was shown). */
-static json_t *lint(lsp_linting *self, slot *s, lsp_config *cfg, int64_t version) {
+ * excluded, or when there are no rules to run (that problem was shown).
+ * Relints only the edited definition when it can, unless WHOLE; *PARTIAL
+ * says whether it did. */
+static json_t *lint(lsp_linting *self, slot *s, lsp_config *cfg, int64_t version, bool whole, bool *partial) {
+  *partial = false;
   oom_worker *worker = cfg ? lsp_config_worker(cfg) : NULL;
   if (!worker) return json_array();
   const config *settings = lsp_config_settings(cfg);
   /* the configuration's globs see the path from its own folder, as the
    * command line's do (config_excluded, config_filter_document) */
   if (config_excluded(settings, s->path)) return json_array();
-  oom_document_lint(s->doc, worker);
+  if (whole) oom_document_lint(s->doc, worker);
+  else *partial = oom_document_relint(s->doc, worker);
   config_filter_document(settings, s->doc);
   return lsp_diagnostics_json(s->doc, self->config.units, version);
+}
+
+
+static bool before(const struct timespec *a, const struct timespec *b) {
+  return a->tv_sec < b->tv_sec || (a->tv_sec == b->tv_sec && a->tv_nsec < b->tv_nsec);
+}
+
+
+/* The slot whose whole-file lint is due, or NULL; *NEXT is set to the
+ * earliest one not yet due, and *WAIT says whether there is one. Locked. */
+static slot *confirm_due(lsp_linting *self, struct timespec *next, bool *wait) {
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  *wait = false;
+  for (size_t i = 0; i < self->slots.len; i++) {
+    slot *s = self->slots.items[i];
+    if (!s->confirm) continue;
+    if (!before(&now, &s->confirm_at)) return s;
+    if (!*wait || before(&s->confirm_at, next)) *next = s->confirm_at;
+    *wait = true;
+  }
+  return NULL;
+}
+
+
+/* Lint S's whole document after a partial relint, and publish only when
+ * that changes its diagnostics. Locked; unlocks while it lints. */
+static void confirm(lsp_linting *self, slot *s) {
+  s->confirm = false;
+  uint64_t target = s->wanted;
+  int64_t version = s->diagnostics_version;
+  pthread_mutex_unlock(&self->lock);
+  lsp_config *cfg = lsp_configs_for(self->configs, s->path);
+  if (cfg) lsp_config_retain(cfg);
+  bool partial;
+  json_t *diagnostics = s->doc ? lint(self, s, cfg, version, true, &partial) : NULL;
+  pthread_mutex_lock(&self->lock);
+  /* an edit since: the lint it asked for publishes */
+  if (s->closed || !diagnostics || s->wanted != target || json_equal(diagnostics, s->diagnostics)) {
+    json_decref(diagnostics);
+    lsp_config_release(cfg);
+    return;
+  }
+  lsp_config_release(s->config);
+  s->config = cfg;
+  json_decref(s->diagnostics);
+  s->diagnostics = diagnostics;
+  s->result_id = ++self->lint_count;
+  if (self->config.publish)
+    lsp_send_notification(self->config.out, "textDocument/publishDiagnostics",
+                          json_pack("{s:s, s:I, s:O}", "uri", s->uri, "version", (json_int_t)version, "diagnostics",
+                                    diagnostics));
 }
 
 
@@ -212,7 +275,12 @@ static void *run(void *arg) {
     }
     slot *s = next_dirty(self);
     if (!s) {
-      pthread_cond_wait(&self->wake, &self->lock);
+      struct timespec next;
+      bool wait;
+      slot *due = confirm_due(self, &next, &wait);
+      if (due) confirm(self, due);
+      else if (wait) pthread_cond_timedwait(&self->wake, &self->lock, &next);
+      else pthread_cond_wait(&self->wake, &self->lock);
       continue;
     }
     /* take the queued changes; the main thread may queue more meanwhile */
@@ -236,9 +304,17 @@ static void *run(void *arg) {
      * noticed even without a didChangeWatchedFiles */
     lsp_config *cfg = lsp_configs_for(self->configs, s->path);
     if (cfg) lsp_config_retain(cfg);
-    json_t *diagnostics = s->doc ? lint(self, s, cfg, version) : NULL;
+    bool partial = false;
+    json_t *diagnostics = s->doc ? lint(self, s, cfg, version, false, &partial) : NULL;
 
     pthread_mutex_lock(&self->lock);
+    s->confirm = partial;
+    if (partial) {
+      clock_gettime(CLOCK_MONOTONIC, &s->confirm_at);
+      s->confirm_at.tv_nsec += CONFIRM_DELAY_MS * 1000000L;
+      s->confirm_at.tv_sec += s->confirm_at.tv_nsec / 1000000000L;
+      s->confirm_at.tv_nsec %= 1000000000L;
+    }
     if (s->closed || !diagnostics) {
       json_decref(diagnostics);
       lsp_config_release(cfg);
@@ -278,7 +354,12 @@ lsp_linting *lsp_linting_start(const lsp_linting_config *setup, config_overrides
   self->config.configs.nroots = 0;
   self->config.configs.config_path = NULL;
   pthread_mutex_init(&self->lock, NULL);
-  pthread_cond_init(&self->wake, NULL);
+  /* the wait for a due whole-file lint runs on the monotonic clock */
+  pthread_condattr_t attr;
+  pthread_condattr_init(&attr);
+  pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+  pthread_cond_init(&self->wake, &attr);
+  pthread_condattr_destroy(&attr);
   pthread_cond_init(&self->finished_cond, NULL);
   self->next_over = *over;
   memset(over, 0, sizeof *over);

@@ -9,6 +9,7 @@
 
 #include "lsp/rpc.h"
 #include "util/alloc.h"
+#include "util/buf.h"
 
 
 int lsp_fd_write(void *ctx, const void *data, size_t n) {
@@ -38,23 +39,36 @@ void lsp_writer_free(lsp_writer *self) {
 }
 
 
+/* Room for the longest header at the front, so the body is dumped once. */
+#define HEADER_ROOM 40
+
+static int append(const char *data, size_t n, void *ctx) {
+  buf_append(ctx, data, n);
+  return 0;
+}
+
+
 int lsp_send(lsp_writer *self, const json_t *message) {
-  /* JSON_COMPACT: one line; jansson escapes NUL and writes UTF-8 as is */
-  size_t n = json_dumpb(message, NULL, 0, JSON_COMPACT);
-  if (!n) return -1;
-  char header[64];
-  int h = snprintf(header, sizeof header, "Content-Length: %zu\r\n\r\n", n);
-  char *out = oom_xmalloc((size_t)h + n);
-  memcpy(out, header, (size_t)h);
-  json_dumpb(message, out + h, n, JSON_COMPACT);
+  /* JSON_COMPACT: one line; jansson escapes NUL and writes UTF-8 as is. One
+   * pass: a publish of a few hundred diagnostics is most of a relint's time */
+  buf out = {0};
+  for (int i = 0; i < HEADER_ROOM; i++) buf_putc(&out, ' ');
+  if (json_dump_callback(message, append, &out, JSON_COMPACT) || out.len == HEADER_ROOM) {
+    buf_free(&out);
+    return -1;
+  }
+  char header[HEADER_ROOM + 1];
+  int h = snprintf(header, sizeof header, "Content-Length: %zu\r\n\r\n", out.len - HEADER_ROOM);
+  char *start = out.data + HEADER_ROOM - h;
+  memcpy(start, header, (size_t)h);
   pthread_mutex_lock(&self->lock);
   int rc = -1;
   if (!self->broken) {
-    rc = self->write(self->ctx, out, (size_t)h + n);
+    rc = self->write(self->ctx, start, out.len - HEADER_ROOM + (size_t)h);
     if (rc) self->broken = true;
   }
   pthread_mutex_unlock(&self->lock);
-  free(out);
+  buf_free(&out);
   return rc;
 }
 
