@@ -111,7 +111,10 @@ static int edited_unit(const units *old, const units *now, uint32_t lo, uint32_t
   for (size_t i = 0; i < now->len; i++) {
     const unit *a = &old->items[i], *b = &now->items[i];
     if (a->symbol != b->symbol || a->start != b->start) return -1;
-    if (b->start < lo && hi <= b->end && b->name) {
+    /* up to the end of its last line: deleting a function's last line
+     * takes its newline with it */
+    uint32_t end = b->cut_end > b->end ? b->cut_end : b->end;
+    if (b->start < lo && hi <= end && b->name) {
       k = (int)i;
       continue;
     }
@@ -284,33 +287,48 @@ static facts_seed own_seed(const oom_document *doc, const unit *u) {
 }
 
 
+/* Where byte B of the text the last lint saw is now: bytes in the changed
+ * span go to its start. */
+static uint32_t moved(const oom_document *doc, uint32_t b) {
+  uint32_t lo = doc->dirty_lo, old_hi = (uint32_t)((int64_t)doc->dirty_hi - doc->delta);
+  return b < lo ? b : b >= old_hi ? (uint32_t)((int64_t)b + doc->delta) : lo;
+}
+
+
 /* The file-level predicates' answers for the part to use (as whole-file
- * answers) in CACHE. They ask whether something is anywhere in the file, so
- * the part's own "yes" holds for the file, and so does the last lint's "no"
- * (the text outside the unit is as it was). A last "yes" whose witness is
- * outside the unit [OLD_US, OLD_UE) still holds; any other is asked of the
- * whole text when it is about the text, and otherwise gives up. */
+ * answers) in CACHE, and where each true one is now in WITNESS. They ask
+ * whether something is anywhere in the file, so the part's own "yes" holds
+ * for the file, and so does the memo's "no" (the text outside the unit is as
+ * it was). A memo's "yes" whose witness is outside the unit [OLD_US, OLD_UE)
+ * still holds; any other is asked of the whole text when it is about the
+ * text, and otherwise gives up. */
 static bool file_answers(partial *p, const facts *f, const oom_document *part, uint32_t old_us, uint32_t old_ue,
-                         signed char *cache) {
+                         signed char *cache, uint32_t *witness) {
   const oom_linter *linter = p->linter;
   const lint_memo *memo = &p->doc->memo;
   memset(cache, -1, linter->nslots + 1);
   buf tmp = {0};
   pred_context ctx = {.model = f, .source = part->text, .length = part->length, .md = p->worker->md,
-                      .file_cache = cache, .tmp = &tmp, .qual_node = NULL_NODE};
+                      .file_cache = cache, .witness = witness, .tmp = &tmp, .qual_node = NULL_NODE};
   predicates_answer_file_level(linter, &ctx);
   buf_free(&tmp);
   buf_free(&ctx.qual);
   for (uint32_t i = 0; i < linter->nslots; i++) {
-    if (memo->file_cache[i] == 0 || cache[i] == 1) continue;
+    if (cache[i] == 1) {
+      if (witness[i] != UINT32_MAX) witness[i] = to_document(&p->segs, witness[i], false);
+      continue;
+    }
+    if (memo->file_cache[i] == 0) continue;
     uint32_t w = memo->witness[i];
     if (memo->file_cache[i] == 1 && w != UINT32_MAX && (w < old_us || w >= old_ue)) {
       cache[i] = 1;
+      witness[i] = moved(p->doc, w);
       continue;
     }
     const predicate *pr = predicates_file_level(linter, i);
     if (!pr || pr->kind != PRED_FILE_MENTIONS) return false;
     cache[i] = predicates_file_level_text(pr, p->doc->text, p->doc->length, p->worker->md);
+    if (cache[i]) witness[i] = (uint32_t)pcre2_get_ovector_pointer(p->worker->md)[0];
   }
   return true;
 }
@@ -340,13 +358,15 @@ static bool lint_part(partial *p) {
   /* the unit in the current text, and in the text the last lint saw */
   uint32_t us, ue;
   unit_span(edited(p), &us, &ue);
-  uint32_t lo = doc->dirty_lo, old_hi = (uint32_t)((int64_t)doc->dirty_hi - doc->delta);
   uint32_t old_us = us, old_ue = (uint32_t)((int64_t)ue - doc->delta);
 
   bool ok = f.max_depth <= FACTS_MAX_DEPTH;
+  /* the memo's answers move on with the text: the next partial relint
+   * starts from this one's */
+  signed char *cache = oom_xmalloc(linter->nslots + 1);
+  uint32_t *witness = oom_xcalloc(linter->nslots + 1, sizeof *witness);
   if (ok) {
-    signed char *cache = arena_alloc(&part->arena, linter->nslots + 1);
-    ok = file_answers(p, &f, part, old_us, old_ue, cache);
+    ok = file_answers(p, &f, part, old_us, old_ue, cache, witness);
     if (ok) engine_run(linter, p->worker, part, &f, cache, NULL);
     ok = ok && !suppress_apply(linter, part, &f);
   }
@@ -380,11 +400,17 @@ static bool lint_part(partial *p) {
       if (d->fix->edits[e].end_byte >= old_us && d->fix->edits[e].start_byte < old_ue) ok = false;
   }
   if (!ok) {
+    free(cache);
+    free(witness);
     vec_free(&edits);
     vec_free(&taken);
     oom_document_free(part);
     return false;
   }
+  free(doc->memo.file_cache);
+  free(doc->memo.witness);
+  doc->memo.file_cache = cache;
+  doc->memo.witness = witness;
 
   /* move the last lint's diagnostics aside, and make the new set */
   arena old_arena = doc->arena;
@@ -392,20 +418,18 @@ static bool lint_part(partial *p) {
   memset(&doc->arena, 0, sizeof doc->arena);
   memset(&doc->diagnostics, 0, sizeof doc->diagnostics);
   document_index_lines(doc);
-#define MOVED(b) ((b) < lo ? (b) : (b) >= old_hi ? (uint32_t)((int64_t)(b) + doc->delta) : lo)
   for (size_t i = 0; i < old.len; i++) {
     const oom_diagnostic *d = old.items[i];
     if (!file_wide(linter, d->rule) && d->start.byte >= old_us && d->start.byte < old_ue) continue;
     edits.len = 0;
     for (size_t e = 0; d->fix && e < d->fix->nedits; e++) {
       oom_edit m = d->fix->edits[e];
-      m.start_byte = MOVED(m.start_byte);
-      m.end_byte = MOVED(m.end_byte);
+      m.start_byte = moved(doc, m.start_byte);
+      m.end_byte = moved(doc, m.end_byte);
       vec_push(&edits, m);
     }
-    copy_diagnostic(doc, d, MOVED(d->start.byte), MOVED(d->end.byte), edits.items);
+    copy_diagnostic(doc, d, moved(doc, d->start.byte), moved(doc, d->end.byte), edits.items);
   }
-#undef MOVED
   for (size_t t = 0; t < taken.len; t++) {
     const oom_diagnostic *d = part->diagnostics.items[taken.items[t]];
     edits.len = 0;

@@ -1,8 +1,9 @@
 /* Unit tests of documents (src/engine/document.c) through the public API:
  * edits and incremental re-lints give exactly what a fresh document with the
- * final text gives; out-of-range edits; bad input (invalid UTF-8, NUL bytes,
- * syntax errors) gives one OOM000 and the rest is still linted; very deep
- * nesting does not crash. */
+ * final text gives; partial relints (src/engine/partial.c) too, where they
+ * apply, and they give way to a whole-file lint where they must; out-of-range
+ * edits; bad input (invalid UTF-8, NUL bytes, syntax errors) gives one
+ * OOM000 and the rest is still linted; very deep nesting does not crash. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -21,10 +22,18 @@ typedef struct {
   oom_worker *worker;
 } engine;
 
+/* the default rules, for partial relints: they must agree on all of them */
+static engine defaults;
+
 
 static int setup(void **state) {
   static engine e;
   char *err = NULL;
+  oom_options *d = oom_options_new();
+  defaults.linter = oom_linter_new(d, &err);
+  oom_options_free(d);
+  if (!defaults.linter) return -1;
+  defaults.worker = oom_worker_new(defaults.linter);
   /* only the rules these tests are about: others may come and go */
   oom_options *o = oom_options_new();
   oom_options_select(o, "OOM0");
@@ -49,6 +58,8 @@ static int teardown(void **state) {
   if (!e) return 0;
   oom_worker_free(e->worker);
   oom_linter_free(e->linter);
+  oom_worker_free(defaults.worker);
+  oom_linter_free(defaults.linter);
   return 0;
 }
 
@@ -67,25 +78,26 @@ static oom_document *lint(engine *e, const char *src) {
 
 /* Everything a front end sees of the diagnostics, one per line (malloc'd). */
 static char *describe(const oom_document *doc) {
-  size_t cap = 1 << 14, len = 0;
-  char *out = malloc(cap);
-  out[0] = '\0';
+  char *out = NULL;
+  size_t size = 0;
+  FILE *fp = open_memstream(&out, &size);
+  assert_non_null(fp);
   for (size_t i = 0; i < oom_document_diagnostic_count(doc); i++) {
     const oom_diagnostic *d = oom_document_diagnostic(doc, i);
     oom_position s = oom_diagnostic_start(d), e = oom_diagnostic_end(d);
-    len += (size_t)snprintf(out + len, cap - len, "%s %u:%u:%u-%u:%u:%u %s", oom_diagnostic_code(d), s.byte, s.row,
-                            s.column, e.byte, e.row, e.column, oom_diagnostic_message(d));
+    fprintf(fp, "%s %u:%u:%u-%u:%u:%u %s", oom_diagnostic_code(d), s.byte, s.row, s.column, e.byte, e.row, e.column,
+            oom_diagnostic_message(d));
     const oom_fix *f = oom_diagnostic_fix(d);
     if (f) {
-      len += (size_t)snprintf(out + len, cap - len, " | %s", oom_applicability_name(oom_fix_applicability(f)));
+      fprintf(fp, " | %s", oom_applicability_name(oom_fix_applicability(f)));
       for (size_t k = 0; k < oom_fix_edit_count(f); k++) {
         const oom_edit *ed = oom_fix_edit(f, k);
-        len += (size_t)snprintf(out + len, cap - len, " [%u,%u)'%s'", ed->start_byte, ed->end_byte, ed->content);
+        fprintf(fp, " [%u,%u)'%s'", ed->start_byte, ed->end_byte, ed->content);
       }
     }
-    len += (size_t)snprintf(out + len, cap - len, "\n");
-    assert_true(len < cap);
+    fputc('\n', fp);
   }
+  assert_int_equal(fclose(fp), 0);
   return out;
 }
 
@@ -130,7 +142,13 @@ static void assert_same_as_fresh(engine *e, const oom_document *doc) {
   const char *text = oom_document_text(doc, &len);
   oom_document *fresh = lint_n(e, text, len);
   char *a = describe(doc), *b = describe(fresh);
-  if (strcmp(a, b) != 0) fail_msg("after edits:\n%s\nfresh:\n%s\ntext:\n%s", a, b, text);
+  if (strcmp(a, b) != 0) {
+    /* the first line that differs, then all */
+    size_t i = 0;
+    while (a[i] && a[i] == b[i]) i++;
+    while (i && a[i - 1] != '\n') i--;
+    fail_msg("after edits, from the first difference:\n%.300s\nfresh:\n%.300s\ntext:\n%s", a + i, b + i, text);
+  }
   free(a);
   free(b);
   oom_document_free(fresh);
@@ -454,6 +472,223 @@ static void test_empty_and_tiny_documents(void **state) {
 }
 
 
+/* ---- partial relints ---- */
+
+/* A long file of small training and evaluation functions, as the LSP
+ * benchmark makes (bench/lsp_latency.js), with HEAD first and TAIL last
+ * (malloc'd). */
+static char *training_file(int functions, const char *head, const char *tail) {
+  size_t cap = 4096 + (size_t)functions * 1024 + strlen(head) + strlen(tail), len = 0;
+  char *out = malloc(cap);
+  len += (size_t)snprintf(out, cap, "import torch\nfrom torch.utils.data import DataLoader\n%s\n", head);
+  for (int i = 0; i < functions; i++)
+    len += (size_t)snprintf(out + len, cap - len,
+                            "\ndef train_%d(model, loader, optimizer, criterion):\n"
+                            "    \"\"\"Epoch %d.\"\"\"\n"
+                            "    model.train()\n"
+                            "    total = 0.0\n"
+                            "    for x, y in loader:\n"
+                            "        loss = criterion(model(x.cuda()), y.cuda())\n"
+                            "        loss.backward()\n"
+                            "        optimizer.step()\n"
+                            "        optimizer.zero_grad()\n"
+                            "        total += %s\n"
+                            "%s"
+                            "    return total\n\n\n"
+                            "def evaluate_%d(model, loader):\n"
+                            "    model.eval()\n"
+                            "    %s\n"
+                            "        for x, y in loader:\n"
+                            "            print(model(x.cuda()).argmax(1))\n",
+                            i, i, i % 3 ? "loss.item()" : "loss", i % 5 ? "" : "        torch.cuda.empty_cache()\n", i,
+                            i % 4 ? "with torch.no_grad():" : "if True:");
+  len += (size_t)snprintf(out + len, cap - len, "\n%s", tail);
+  assert_true(len < cap);
+  return out;
+}
+
+
+/* The row of the unique text NEEDLE in DOC. */
+static uint32_t row_of(const oom_document *doc, const char *needle) {
+  size_t len;
+  const char *t = oom_document_text(doc, &len);
+  const char *at = strstr(t, needle);
+  assert_non_null(at);
+  uint32_t row = 0;
+  for (const char *p = t; p < at; p++) row += *p == '\n';
+  return row;
+}
+
+
+static oom_document *open_document(const char *text) {
+  oom_document *doc = oom_document_new("t.py", text, strlen(text));
+  /* the first lint of an edited document is whole, and keeps what later
+   * partial ones borrow */
+  assert_false(oom_document_relint(doc, defaults.worker));
+  return doc;
+}
+
+
+/* Edit OLD into NEW, relint, and check whether the relint was PARTIAL and
+ * the diagnostics are a fresh document's. */
+static void relint_like_fresh(oom_document *doc, const char *old, const char *new_text, bool partial) {
+  edit(doc, old, new_text);
+  bool was = oom_document_relint(doc, defaults.worker);
+  if (was != partial) {
+    size_t len;
+    fail_msg("`%s` -> `%s`: expected a %s relint\n%s", old, new_text, partial ? "partial" : "whole",
+             oom_document_text(doc, &len));
+  }
+  assert_same_as_fresh(&defaults, doc);
+}
+
+
+static void test_partial_relint_like_fresh(void **state) {
+  (void)state;
+  char *text = training_file(40, "", "");
+  oom_document *doc = open_document(text);
+  size_t before = count(doc, "OOM101");
+  assert_true(before > 0 && count(doc, "OOM201") > 0 && count(doc, "OOM501") > 0);
+  /* a keystroke in a docstring, and its undo */
+  relint_like_fresh(doc, "Epoch 3.", "Epoch 3x.", true);
+  relint_like_fresh(doc, "Epoch 3x.", "Epoch 3.", true);
+  /* a finding added and removed inside one function, with its fix's edit */
+  relint_like_fresh(doc, "Epoch 4.\"\"\"\n    model.train()\n    total = 0.0\n    for x, y in loader:\n"
+                         "        loss = criterion(model(x.cuda()), y.cuda())\n        loss.backward()\n"
+                         "        optimizer.step()\n        optimizer.zero_grad()\n        total += loss.item()",
+                    "Epoch 4.\"\"\"\n    model.train()\n    total = 0.0\n    for x, y in loader:\n"
+                    "        loss = criterion(model(x.cuda()), y.cuda())\n        loss.backward()\n"
+                    "        optimizer.step()\n        optimizer.zero_grad()\n        total += loss",
+                    true);
+  assert_int_equal(count(doc, "OOM101"), before + 1);
+  /* new lines: every later diagnostic moves down */
+  relint_like_fresh(doc, "Epoch 1.\"\"\"\n", "Epoch 1.\"\"\"\n\n    # more\n\n", true);
+  relint_like_fresh(doc, "evaluate_7(model, loader):\n    model.eval()\n",
+                    "evaluate_7(model, loader):\n    model.eval()\n    n = 0\n", true);
+  /* an edit that starts at a definition's first byte is not known to be
+   * inside it */
+  relint_like_fresh(doc, "def evaluate_8(", "def  evaluate_8(", false);
+  /* every edit since the last lint counts, not only the last one */
+  edit(doc, "Epoch 9.", "Epoch nine.");
+  edit(doc, "Epoch nine.", "Epoch 9!");
+  assert_true(oom_document_relint(doc, defaults.worker));
+  assert_same_as_fresh(&defaults, doc);
+  oom_document_free(doc);
+  free(text);
+}
+
+
+static void test_partial_relint_sees_what_the_function_names(void **state) {
+  (void)state;
+  /* compute()'s summary (it returns a graph) makes `total += loss` a finding
+   * in step(), far from it in the file; a file-level answer (autocast is
+   * mentioned, in another function) keeps OOM401 quiet there */
+  char *text = training_file(30,
+                             "\ndef compute(model, x):\n    return model(x).sum()\n\n\n"
+                             "def amp_forward(model, x):\n    with torch.autocast(\"cuda\"):\n        return model(x)\n",
+                             "def step(model, loader, opt):\n    \"\"\"Step.\"\"\"\n    total = 0\n"
+                             "    for x, y in loader:\n        loss = compute(model, x.cuda())\n"
+                             "        loss.backward()\n        opt.step()\n        total += loss\n    return total\n");
+  oom_document *doc = open_document(text);
+  bool flagged = false;
+  for (size_t i = 0; i < oom_document_diagnostic_count(doc); i++) {
+    const oom_diagnostic *d = oom_document_diagnostic(doc, i);
+    if (!strcmp(oom_diagnostic_code(d), "OOM101") && oom_diagnostic_start(d).row > row_of(doc, "def step"))
+      flagged = true;
+  }
+  assert_true(flagged);
+  relint_like_fresh(doc, "\"\"\"Step.\"\"\"", "\"\"\"Step!\"\"\"", true);
+  /* the autocast moves into step() and out of amp_forward(): each edit is
+   * partial; the file still mentions autocast */
+  relint_like_fresh(doc, "    total = 0\n    for x, y in loader:\n        loss = compute",
+                    "    total = 0\n    # torch.autocast soon\n    for x, y in loader:\n        loss = compute", true);
+  relint_like_fresh(doc, "    with torch.autocast(\"cuda\"):\n        return model(x)\n", "    return model(x)\n", true);
+  /* now the only mention is in step(): removing it is asked of the whole
+   * text again, and OOM401 appears in step(). It appears in every training
+   * function, which a partial relint does not see: the whole-file lint its
+   * caller runs next does */
+  assert_int_equal(count(doc, "OOM401"), 0);
+  edit(doc, "    # torch.autocast soon\n", "");
+  assert_true(oom_document_relint(doc, defaults.worker));
+  assert_int_equal(count(doc, "OOM401"), 1);
+  for (size_t i = 0; i < oom_document_diagnostic_count(doc); i++) {
+    const oom_diagnostic *d = oom_document_diagnostic(doc, i);
+    if (!strcmp(oom_diagnostic_code(d), "OOM401")) assert_true(oom_diagnostic_start(d).row > row_of(doc, "def step"));
+  }
+  oom_document_lint(doc, defaults.worker);
+  assert_same_as_fresh(&defaults, doc);
+  assert_true(count(doc, "OOM401") > 1);
+  oom_document_free(doc);
+  free(text);
+}
+
+
+static void test_partial_relint_of_a_method(void **state) {
+  (void)state;
+  /* a class too big to relint whole: one method at a time */
+  size_t cap = 64 * 1024, len = 0;
+  char *text = malloc(cap);
+  len += (size_t)snprintf(text, cap,
+                          "import torch\n\n\nclass Trainer:\n    def __init__(self, model):\n        self.model = model\n"
+                          "        self.history = []\n\n");
+  for (int i = 0; i < 30; i++)
+    len += (size_t)snprintf(text + len, cap - len,
+                            "    def fit_%d(self, loader, opt):\n        \"\"\"Fit %d.\"\"\"\n"
+                            "        for x, y in loader:\n            loss = self.model(x).sum()\n"
+                            "            loss.backward()\n            opt.step()\n            self.history.append(%s)\n\n",
+                            i, i, i % 2 ? "loss.item()" : "loss");
+  len += (size_t)snprintf(text + len, cap - len, "\n\ndef main():\n    Trainer(torch.nn.Linear(2, 2)).fit_3([], None)\n");
+  assert_true(len < cap);
+  oom_document *doc = open_document(text);
+  assert_true(count(doc, "OOM102") > 0);
+  relint_like_fresh(doc, "\"\"\"Fit 5.\"\"\"", "\"\"\"Fit 5, again.\"\"\"", true);
+  relint_like_fresh(doc, "\"\"\"Fit 7.\"\"\"\n        for x, y in loader:\n            loss = self.model(x).sum()\n"
+                         "            loss.backward()\n            opt.step()\n            self.history.append(loss.item())",
+                    "\"\"\"Fit 7.\"\"\"\n        for x, y in loader:\n            loss = self.model(x).sum()\n"
+                    "            loss.backward()\n            opt.step()\n            self.history.append(loss)",
+                    true);
+  /* fit_3 is named by main(): both go in the part */
+  relint_like_fresh(doc, "\"\"\"Fit 3.\"\"\"", "\"\"\"Fit three.\"\"\"", true);
+  oom_document_free(doc);
+  free(text);
+}
+
+
+static void test_partial_relint_gives_way(void **state) {
+  (void)state;
+  char *text = training_file(40, "", "");
+  oom_document *doc = open_document(text);
+  /* top-level code, not a definition */
+  relint_like_fresh(doc, "from torch.utils.data import DataLoader", "from torch.utils.data import DataLoader as DL",
+                    false);
+  /* a syntax error inside one function: OOM000, from the whole file */
+  relint_like_fresh(doc, "Epoch 2.\"\"\"\n    model.train()", "Epoch 2.\"\"\"\n    model.train(", false);
+  assert_int_equal(count(doc, "OOM000"), 1);
+  /* fixed again: the last lint saw an error, so this one is whole too */
+  relint_like_fresh(doc, "Epoch 2.\"\"\"\n    model.train(", "Epoch 2.\"\"\"\n    model.train()", false);
+  /* one edit across two functions */
+  relint_like_fresh(doc, "    return total\n\n\ndef evaluate_5", "    return total\n\n\ndef evaluate_five", false);
+  relint_like_fresh(doc, "Epoch 7.\"\"\"\n    model.train()\n    total = 0.0\n    for x, y in loader:\n"
+                         "        loss = criterion(model(x.cuda()), y.cuda())\n        loss.backward()\n"
+                         "        optimizer.step()\n        optimizer.zero_grad()\n        total += loss.item()\n"
+                         "    return total\n\n\ndef evaluate_7",
+                    "Epoch 7.\"\"\"\n    return 0\n\n\ndef evaluate_7", false);
+  /* a new function: the top-level statements changed */
+  relint_like_fresh(doc, "def train_8(", "def extra():\n    pass\n\n\ndef train_8(", false);
+  /* a file-level `noqa` anywhere */
+  relint_like_fresh(doc, "Epoch 10.\"\"\"\n", "Epoch 10.\"\"\"\n    # oomlint: noqa: OOM501\n", false);
+  relint_like_fresh(doc, "Epoch 11.", "Epoch eleven.", false);
+  oom_document_free(doc);
+  free(text);
+  /* a short file: the part would be most of it */
+  text = training_file(1, "", "");
+  doc = open_document(text);
+  relint_like_fresh(doc, "Epoch 0.", "Epoch zero.", false);
+  oom_document_free(doc);
+  free(text);
+}
+
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_edits_relint_like_fresh),
@@ -469,6 +704,10 @@ int main(void) {
     cmocka_unit_test(test_deep_parentheses),
     cmocka_unit_test(test_deep_if_blocks),
     cmocka_unit_test(test_empty_and_tiny_documents),
+    cmocka_unit_test(test_partial_relint_like_fresh),
+    cmocka_unit_test(test_partial_relint_sees_what_the_function_names),
+    cmocka_unit_test(test_partial_relint_of_a_method),
+    cmocka_unit_test(test_partial_relint_gives_way),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
