@@ -31,6 +31,13 @@ TSParser *parse_parser_new(const char **error) {
 
 
 TSTree *parse_source(TSParser *parser, const char *source, size_t length, TSTree *old) {
+  /* A parse must not depend on the parses before it, but tree-sitter-python's
+   * external scanner keeps state its deserialize does not reset when a parse
+   * starts: a text that ends inside an f-string leaves the flag that holds
+   * back dedent tokens set, and the next text (another file, or the fixer's
+   * next pass) parses as if its dedents were missing. Setting the language
+   * again makes a fresh scanner, with none of the last parse's state. */
+  ts_parser_set_language(parser, ts_parser_language(parser));
   /* tree-sitter takes a 32-bit length; callers refuse larger files */
   return ts_parser_parse_string(parser, old, source, (uint32_t)length);
 }

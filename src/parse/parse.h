@@ -13,7 +13,8 @@ const TSLanguage *parse_language(void);
  *  runtime (then *ERROR says why). */
 TSParser *parse_parser_new(const char **error);
 
-/** Parse SOURCE, reusing OLD (already edited with ts_tree_edit) when given. */
+/** Parse SOURCE, reusing OLD (already edited with ts_tree_edit) when given.
+ *  The tree does not depend on what PARSER parsed before. */
 TSTree *parse_source(TSParser *parser, const char *source, size_t length, TSTree *old);
 
 /** The first ERROR or MISSING node in document order; false when none. */

@@ -2,11 +2,13 @@
 # Runs every libFuzzer target built in BUILD_DIR for SECONDS each (default 60),
 # seeded from tests/fixtures; a crash, leak or timeout fails the run.
 # Usage: tests/fuzz/run.sh BUILD_DIR/tests/fuzz [SECONDS] [TARGET...]
-# Open finding: fuzz_fix aborts now and then (about once in 5,000 mutated
-# inputs) with more syntax errors after fixing than before, but the saved
-# input does not reproduce alone or after replaying the corpus: the result
-# depends on what the process ran before. scripts/test therefore replays
-# fuzz_fix's seeds without mutating; this script fuzzes it.
+# A target's verdict on an input must not depend on the inputs the process
+# ran before it: fuzz_fix once aborted now and then with a crash file that
+# did not reproduce alone, because tree-sitter-python's scanner carried an
+# f-string flag from one parse into the next (src/parse/parse.c now starts
+# every parse with a fresh scanner). To replay such a finding, run the target
+# on the inputs in the order the process ran them (files given as arguments
+# run in order, in one process).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$(dirname "$here")")

@@ -307,6 +307,26 @@ static void test_empty_blocks_count(void **state) {
 }
 
 
+/* One parser's count must not depend on what it parsed before (the fixer
+ * compares counts made by the worker's parser with a fresh one's): a text
+ * that ends inside an f-string used to leave the Python scanner's f-string
+ * flag set, and the next text lost its dedents. */
+static void test_error_count_does_not_depend_on_earlier_parses(void **state) {
+  (void)state;
+  const char *blocks = "if x:\n    a\nb\ndef f():\n    if y:\n        return 1\n    return 2\nz = 3\n";
+  TSParser *p = parse_parser_new(NULL);
+  const char *before[] = {"", "s = f\"{", "s = f\"{x", "f'''{\n"};
+  for (size_t i = 0; i < sizeof before / sizeof *before; i++) {
+    TSTree *t = parse_source(p, before[i], strlen(before[i]), NULL);
+    ts_tree_delete(t);
+    t = parse_source(p, blocks, strlen(blocks), NULL);
+    assert_int_equal(fix_count_errors(ts_tree_root_node(t)), 0);
+    ts_tree_delete(t);
+  }
+  ts_parser_delete(p);
+}
+
+
 static void test_syntax_errors_counted(void **state) {
   engine *e = *state;
   /* a file that is already broken may be fixed as long as it gets no worse */
@@ -502,6 +522,7 @@ int main(void) {
     cmocka_unit_test(test_breaking_fix_dropped),
     cmocka_unit_test(test_one_bad_fix_among_many),
     cmocka_unit_test(test_empty_blocks_count),
+    cmocka_unit_test(test_error_count_does_not_depend_on_earlier_parses),
     cmocka_unit_test(test_syntax_errors_counted),
     cmocka_unit_test(test_diff_equal),
     cmocka_unit_test(test_diff_one_hunk),
