@@ -518,3 +518,41 @@ test("configuration: a malformed file is shown once and the defaults lint", asyn
     assert.equal(c.messages.length, 3);
   });
 });
+
+test("a partial relint is confirmed by a whole-file lint once the typing stops", async () => {
+  // forty training functions, and the file's only autocast in amp_forward()
+  const units = [];
+  for (let i = 0; i < 40; i++)
+    units.push(
+      `def train_${i}(model, loader, optimizer):`,
+      `    """Epoch ${i}."""`,
+      "    for x, y in loader:",
+      "        loss = model(x.cuda()).sum()",
+      "        loss.backward()",
+      "        optimizer.step()",
+      "        optimizer.zero_grad()",
+      "",
+      "",
+    );
+  const amp = ["def amp_forward(model, x):", '    with torch.autocast("cuda"):', "        return model(x)", "", ""];
+  const text = ["import torch", "", "", ...amp, ...units].join("\n");
+  const c = await startServer();
+  await c.open(URI, text);
+  const first = await c.diagnostics(URI, (p) => p.version === 1);
+  assert.ok(!codes(first).includes("OOM401"));
+  // remove the autocast: the relint of amp_forward() alone cannot see that
+  // every training loop is now float32; the whole-file lint after it does
+  const line = text.split("\n").indexOf('    with torch.autocast("cuda"):');
+  await c.change(URI, 2, [{ range: { start: { line, character: 0 }, end: { line: line + 2, character: 0 } }, text: "    return model(x)\n" }]);
+  const confirmed = await c.diagnostics(URI, (p) => p.version === 2 && codes(p).includes("OOM401"));
+  const fresh = "file:///work/space/fresh.py";
+  await c.open(fresh, applyEdits(text, [{ range: { start: { line, character: 0 }, end: { line: line + 2, character: 0 } }, newText: "    return model(x)\n" }]));
+  const expected = await c.diagnostics(fresh);
+  assert.equal(codes(confirmed).filter((x) => x === "OOM401").length, 40);
+  assert.deepEqual(confirmed.diagnostics, expected.diagnostics.map((d) => (d.data ? { ...d, data: { ...d.data, version: 2 } } : d)));
+  // the partial one came first, for the same version
+  const v2 = c.published.filter((p) => p.uri === URI && p.version === 2);
+  assert.equal(v2.length, 2);
+  assert.ok(!codes(v2[0]).includes("OOM401"));
+  await c.shutdown();
+});
