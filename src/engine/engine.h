@@ -147,9 +147,10 @@ typedef struct {
   const char *source;
   size_t length;
   pcre2_match_data *md;
-  signed char *file_cache; /* per file-level predicate: -1 unknown, 0, 1 */
+  signed char *file_cache; /* per file-level predicate: -1 not asked yet, 0, 1, FILE_UNKNOWN */
   uint32_t *witness;       /* per file-level predicate found true: where (a call, a match), or
                               UINT32_MAX when it cannot say (an import); NULL: not kept */
+  bool unknown;            /* a FILE_UNKNOWN answer was asked for */
   buf *tmp;
   /* the last #oom-qualname? resolution */
   TSNode qual_node;
@@ -158,12 +159,14 @@ typedef struct {
 } pred_context;
 
 bool predicates_pass(const pattern_info *p, const TSQueryMatch *m, pred_context *ctx);
-/** Answer every file-level predicate of LINTER that CTX's cache does not
- *  know yet (for a partial relint, which needs them all). */
-void predicates_answer_file_level(const oom_linter *linter, pred_context *ctx);
-/** Whether file-level predicate SLOT asks about the text itself (so a
- *  partial relint can ask the whole text again), and that predicate. */
-const predicate *predicates_file_level(const oom_linter *linter, uint32_t slot);
+/* A file-level answer a partial relint cannot give: a match that asks for
+ * it makes the partial relint give up. */
+#define FILE_UNKNOWN 2
+/** File-level predicate P's answer (cached in CTX). */
+bool predicates_file_level_answer(const predicate *p, pred_context *ctx);
+/** Each file-level predicate of LINTER by its slot, in OUT[nslots]. */
+void predicates_file_level_table(const oom_linter *linter, const predicate **out);
+/** Whether P asks about the text itself, and TEXT has what it asks for. */
 bool predicates_file_level_text(const predicate *p, const char *text, size_t length, pcre2_match_data *md);
 
 /* ---- the linter ---- */
@@ -264,10 +267,10 @@ bool engine_capture(const TSQueryMatch *m, int id, TSNode *out);
 
 /** Run the compiled query over the document; push diagnostics. FILE_CACHE
  *  holds the file-level predicates' answers (nslots + 1 entries, -1 for not
- *  yet known): filled in as they are asked, or given by a partial relint.
- *  With WITNESS (as many entries), every answer is filled in, and where
- *  each true one was found. */
-void engine_run(const oom_linter *linter, oom_worker *worker, oom_document *doc, const facts *model,
+ *  yet asked): filled in as they are asked, or given by a partial relint.
+ *  WITNESS (as many entries, or NULL) gets where each true one was found.
+ *  False when a match asked for a FILE_UNKNOWN answer. */
+bool engine_run(const oom_linter *linter, oom_worker *worker, oom_document *doc, const facts *model,
                 signed char *file_cache, uint32_t *witness);
 
 /** Build the edits of RULE's fix for match M of QUERY. An edit belongs to

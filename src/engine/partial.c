@@ -295,42 +295,38 @@ static uint32_t moved(const oom_document *doc, uint32_t b) {
 }
 
 
-/* The file-level predicates' answers for the part to use (as whole-file
- * answers) in CACHE, and where each true one is now in WITNESS. They ask
- * whether something is anywhere in the file, so the part's own "yes" holds
- * for the file, and so does the memo's "no" (the text outside the unit is as
- * it was). A memo's "yes" whose witness is outside the unit [OLD_US, OLD_UE)
- * still holds; any other is asked of the whole text when it is about the
- * text, and otherwise gives up. */
-static bool file_answers(partial *p, const facts *f, const oom_document *part, uint32_t old_us, uint32_t old_ue,
-                         signed char *cache, uint32_t *witness) {
+/* The file-level predicates' answers for the part to use as whole-file
+ * answers, in CTX's cache, and where each true one is in the document in
+ * WITNESS. They ask whether something is anywhere in the file, so the
+ * part's own "yes" holds for the file, and so does the memo's "no" (the
+ * text outside the unit is as it was): those are left to the part, asked
+ * when a match needs them. A memo's "yes" whose witness is outside the unit
+ * [OLD_US, OLD_UE) still holds. Any other is asked of the part, then of the
+ * whole text when it is about the text; else it is FILE_UNKNOWN, and the
+ * partial relint gives up if a match asks for it. */
+static void file_answers(partial *p, pred_context *ctx, uint32_t old_us, uint32_t old_ue, uint32_t *witness) {
   const oom_linter *linter = p->linter;
   const lint_memo *memo = &p->doc->memo;
-  memset(cache, -1, linter->nslots + 1);
-  buf tmp = {0};
-  pred_context ctx = {.model = f, .source = part->text, .length = part->length, .md = p->worker->md,
-                      .file_cache = cache, .witness = witness, .tmp = &tmp, .qual_node = NULL_NODE};
-  predicates_answer_file_level(linter, &ctx);
-  buf_free(&tmp);
-  buf_free(&ctx.qual);
+  const predicate **table = oom_xcalloc(linter->nslots + 1, sizeof *table);
+  predicates_file_level_table(linter, table);
   for (uint32_t i = 0; i < linter->nslots; i++) {
-    if (cache[i] == 1) {
-      if (witness[i] != UINT32_MAX) witness[i] = to_document(&p->segs, witness[i], false);
-      continue;
-    }
-    if (memo->file_cache[i] == 0) continue;
+    signed char was = memo->file_cache[i];
     uint32_t w = memo->witness[i];
-    if (memo->file_cache[i] == 1 && w != UINT32_MAX && (w < old_us || w >= old_ue)) {
-      cache[i] = 1;
+    if (was == 0 || !table[i]) continue;
+    if (was == 1 && w != UINT32_MAX && (w < old_us || w >= old_ue)) {
+      ctx->file_cache[i] = 1;
       witness[i] = moved(p->doc, w);
       continue;
     }
-    const predicate *pr = predicates_file_level(linter, i);
-    if (!pr || pr->kind != PRED_FILE_MENTIONS) return false;
-    cache[i] = predicates_file_level_text(pr, p->doc->text, p->doc->length, p->worker->md);
-    if (cache[i]) witness[i] = (uint32_t)pcre2_get_ovector_pointer(p->worker->md)[0];
+    if (predicates_file_level_answer(table[i], ctx)) continue;
+    if (predicates_file_level_text(table[i], p->doc->text, p->doc->length, p->worker->md)) {
+      ctx->file_cache[i] = 1;
+      witness[i] = (uint32_t)pcre2_get_ovector_pointer(p->worker->md)[0];
+      continue;
+    }
+    if (table[i]->kind != PRED_FILE_MENTIONS) ctx->file_cache[i] = FILE_UNKNOWN;
   }
-  return true;
+  free(table);
 }
 
 
@@ -364,12 +360,35 @@ static bool lint_part(partial *p) {
   /* the memo's answers move on with the text: the next partial relint
    * starts from this one's */
   signed char *cache = oom_xmalloc(linter->nslots + 1);
-  uint32_t *witness = oom_xcalloc(linter->nslots + 1, sizeof *witness);
+  uint32_t *witness = oom_xmalloc((linter->nslots + 1) * sizeof *witness); /* in the document */
+  uint32_t *found = oom_xmalloc((linter->nslots + 1) * sizeof *found);     /* in the part */
+  memset(cache, -1, linter->nslots + 1);
+  memset(witness, 0xff, (linter->nslots + 1) * sizeof *witness);
+  memset(found, 0xff, (linter->nslots + 1) * sizeof *found);
   if (ok) {
-    ok = file_answers(p, &f, part, old_us, old_ue, cache, witness);
-    if (ok) engine_run(linter, p->worker, part, &f, cache, NULL);
+    buf tmp = {0};
+    pred_context ctx = {.model = &f, .source = part->text, .length = part->length, .md = p->worker->md,
+                        .file_cache = cache, .witness = found, .tmp = &tmp, .qual_node = NULL_NODE};
+    file_answers(p, &ctx, old_us, old_ue, witness);
+    ok = engine_run(linter, p->worker, part, &f, cache, found);
+    /* what the next partial relint starts from. An answer the last one knew
+     * to be "no" that this one did not need is the part's (which holds the
+     * unit): the part is small, so ask it now, or the next would ask the
+     * whole text */
+    const predicate **table = oom_xcalloc(linter->nslots + 1, sizeof *table);
+    predicates_file_level_table(linter, table);
+    for (uint32_t i = 0; ok && i < linter->nslots; i++) {
+      if (cache[i] == -1 && doc->memo.file_cache[i] == 0 && table[i]) predicates_file_level_answer(table[i], &ctx);
+      if (cache[i] == FILE_UNKNOWN) cache[i] = -1;
+      if (cache[i] == 1 && witness[i] == UINT32_MAX && found[i] != UINT32_MAX)
+        witness[i] = to_document(&p->segs, found[i], false);
+    }
+    free(table);
+    buf_free(&tmp);
+    buf_free(&ctx.qual);
     ok = ok && !suppress_apply(linter, part, &f);
   }
+  free(found);
   facts_free(&f);
   ts_tree_delete(tree);
   free(seed.module_names);

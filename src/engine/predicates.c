@@ -406,6 +406,10 @@ static bool except_matches(pred_context *ctx, TSNode type, const pcre2_code *re)
 
 static bool file_level(const predicate *p, pred_context *ctx) {
   signed char *cached = &ctx->file_cache[p->slot];
+  if (*cached == FILE_UNKNOWN) {
+    ctx->unknown = true;
+    return false;
+  }
   if (*cached >= 0) return *cached;
   bool r = false;
   uint32_t at = UINT32_MAX;
@@ -427,25 +431,18 @@ static bool file_level(const predicate *p, pred_context *ctx) {
 }
 
 
-void predicates_answer_file_level(const oom_linter *linter, pred_context *ctx) {
+bool predicates_file_level_answer(const predicate *p, pred_context *ctx) {
+  return file_level(p, ctx);
+}
+
+
+void predicates_file_level_table(const oom_linter *linter, const predicate **out) {
   for (uint32_t i = 0; i < linter->npatterns; i++)
     for (size_t k = 0; k < linter->patterns[i].npreds; k++) {
       const predicate *p = &linter->patterns[i].preds[k];
       if (p->kind == PRED_FILE_CALLS || p->kind == PRED_FILE_IMPORTS || p->kind == PRED_FILE_MENTIONS)
-        file_level(p, ctx);
+        out[p->slot] = p;
     }
-}
-
-
-const predicate *predicates_file_level(const oom_linter *linter, uint32_t slot) {
-  for (uint32_t i = 0; i < linter->npatterns; i++)
-    for (size_t k = 0; k < linter->patterns[i].npreds; k++) {
-      const predicate *p = &linter->patterns[i].preds[k];
-      if ((p->kind == PRED_FILE_CALLS || p->kind == PRED_FILE_IMPORTS || p->kind == PRED_FILE_MENTIONS) &&
-          p->slot == slot)
-        return p;
-    }
-  return NULL;
 }
 
 

@@ -154,9 +154,9 @@ static void run_pattern(const oom_linter *linter, oom_document *doc, const facts
 }
 
 
-void engine_run(const oom_linter *linter, oom_worker *worker, oom_document *doc, const facts *model,
+bool engine_run(const oom_linter *linter, oom_worker *worker, oom_document *doc, const facts *model,
                 signed char *cache, uint32_t *witness) {
-  if (!linter->query) return;
+  if (!linter->query) return true;
   buf tmp = {0};
   pred_context ctx = {.model = model, .source = doc->text, .length = doc->length, .md = worker->md,
                       .file_cache = cache, .witness = witness, .tmp = &tmp, .qual_node = NULL_NODE};
@@ -166,9 +166,8 @@ void engine_run(const oom_linter *linter, oom_worker *worker, oom_document *doc,
   while (ts_query_cursor_next_match(worker->cursor, &m))
     for (int32_t v = (int32_t)m.pattern_index; v >= 0; v = linter->patterns[v].next_variant)
       run_pattern(linter, doc, model, &linter->patterns[v], &m, &ctx, &seen);
-  /* a partial relint needs every answer, with its witness */
-  if (witness) predicates_answer_file_level(linter, &ctx);
   free(seen.slots);
   buf_free(&tmp);
   buf_free(&ctx.qual);
+  return !ctx.unknown;
 }

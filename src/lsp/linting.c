@@ -322,19 +322,25 @@ static void *run(void *arg) {
     }
     lsp_config_release(s->config);
     s->config = cfg;
-    json_decref(s->diagnostics);
+    /* the last diagnostics are freed after the publish: freeing hundreds
+     * of JSON objects takes as long as the partial relint itself */
+    json_t *old = s->diagnostics;
     s->diagnostics = diagnostics;
     s->diagnostics_version = version;
     s->result_id = ++self->lint_count;
     s->done = target;
-    if (s->done != s->wanted) continue; /* stale already: the next lint publishes */
-    if (self->config.publish) {
-      /* under the lock, so a close's clearing cannot overtake this */
-      lsp_send_notification(self->config.out, "textDocument/publishDiagnostics",
-                             json_pack("{s:s, s:I, s:O}", "uri", s->uri, "version", (json_int_t)version,
-                                       "diagnostics", diagnostics));
+    if (s->done == s->wanted) {
+      if (self->config.publish) {
+        /* under the lock, so a close's clearing cannot overtake this */
+        lsp_send_notification(self->config.out, "textDocument/publishDiagnostics",
+                               json_pack("{s:s, s:I, s:O}", "uri", s->uri, "version", (json_int_t)version,
+                                         "diagnostics", diagnostics));
+      }
+      answer_waiting(self, s->uri, s);
     }
-    answer_waiting(self, s->uri, s);
+    pthread_mutex_unlock(&self->lock);
+    json_decref(old);
+    pthread_mutex_lock(&self->lock);
   }
   self->finished = true;
   pthread_cond_broadcast(&self->finished_cond);
