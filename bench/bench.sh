@@ -147,3 +147,11 @@ if [[ -f $here/lsp_latency.js ]] && command -v node >/dev/null; then
   printf '\nLSP relint after a one-character edit in a 5,000-line file:\n'
   node "$here/lsp_latency.js" "$BUILD/oomlint" --runs "${LSP_RUNS:-50}" 2>&1 | tail -5
 fi
+
+# how often the partial relint applies to an edit of a real file, and how
+# often it disagrees with a whole-file lint (the server's lint after a pause
+# corrects those)
+cc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -I"$root/include" -o "$work/partial_relint" "$here/partial_relint.c" \
+  "$BUILD/liboomlint.a" "$BUILD"/liboom_grammar_*.a $(pkg-config --libs tree-sitter libpcre2-8 jansson) -lpthread -lm
+printf '\nPartial relints, %s random edits (typed, then deleted) per real file:\n' "${PARTIAL_EDITS:-5}"
+grep "/base/" "$work/files" | "$work/partial_relint" "${PARTIAL_EDITS:-5}"
