@@ -139,6 +139,15 @@ static uint32_t to_document(const segments *segs, uint32_t b, bool is_end) {
 }
 
 
+/* A fix's edit made in the part, in the document: an insertion stays one. */
+static oom_edit edit_to_document(const segments *segs, const oom_edit *e) {
+  oom_edit m = *e;
+  m.start_byte = to_document(segs, e->start_byte, false);
+  m.end_byte = e->end_byte == e->start_byte ? m.start_byte : to_document(segs, e->end_byte, true);
+  return m;
+}
+
+
 static oom_diagnostic *copy_diagnostic(oom_document *doc, const oom_diagnostic *d, uint32_t start, uint32_t end,
                                        const oom_edit *edits) {
   size_t mlen = strlen(d->message);
@@ -404,9 +413,7 @@ static bool lint_part(partial *p) {
     if (s < us || s >= ue) continue;
     vec_push(&taken, (uint32_t)i);
     for (size_t e = 0; d->fix && e < d->fix->nedits; e++) {
-      oom_edit m = d->fix->edits[e];
-      m.start_byte = to_document(&p->segs, m.start_byte, false);
-      m.end_byte = m.end_byte == d->fix->edits[e].start_byte ? m.start_byte : to_document(&p->segs, m.end_byte, true);
+      oom_edit m = edit_to_document(&p->segs, &d->fix->edits[e]);
       if (m.start_byte < us || m.end_byte > ue) ok = false;
     }
   }
@@ -452,13 +459,7 @@ static bool lint_part(partial *p) {
   for (size_t t = 0; t < taken.len; t++) {
     const oom_diagnostic *d = part->diagnostics.items[taken.items[t]];
     edits.len = 0;
-    for (size_t e = 0; d->fix && e < d->fix->nedits; e++) {
-      oom_edit m = d->fix->edits[e];
-      m.start_byte = to_document(&p->segs, m.start_byte, false);
-      m.end_byte = d->fix->edits[e].end_byte == d->fix->edits[e].start_byte ? m.start_byte
-                                                                             : to_document(&p->segs, m.end_byte, true);
-      vec_push(&edits, m);
-    }
+    for (size_t e = 0; d->fix && e < d->fix->nedits; e++) vec_push(&edits, edit_to_document(&p->segs, &d->fix->edits[e]));
     uint32_t s = to_document(&p->segs, d->start.byte, false);
     uint32_t e = d->end.byte == d->start.byte ? s : to_document(&p->segs, d->end.byte, true);
     copy_diagnostic(doc, d, s, e, edits.items);
