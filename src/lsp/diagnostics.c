@@ -46,8 +46,10 @@ json_t *lsp_document_position_json(const oom_document *doc, uint32_t byte, oom_u
 
 
 static json_t *range(const oom_document *doc, uint32_t start, uint32_t end, oom_units units) {
-  return json_pack("{s:o, s:o}", "start", lsp_document_position_json(doc, start, units), "end",
-                   lsp_document_position_json(doc, end, units));
+  json_t *o = json_object();
+  json_object_set_new_nocheck(o, "start", lsp_document_position_json(doc, start, units));
+  json_object_set_new_nocheck(o, "end", lsp_document_position_json(doc, end, units));
+  return o;
 }
 
 
