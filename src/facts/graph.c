@@ -893,20 +893,41 @@ static void analyse(facts *f, int function, bool *changed) {
 }
 
 
+/* Analyses UNIT (a function, -1 for module level) unless nothing it reads
+ * changed since its last run. A unit reads the rest of the file only through
+ * the summaries and the producers, and writes only its own names' taint, so
+ * a rerun on the same inputs would write what is there already. VERSION
+ * counts the runs that changed a summary or added a producer; RAN_AT holds
+ * its value when each unit last started (0: never). */
+static void analyse_if_stale(facts *f, int unit, size_t *ran_at, size_t *version, bool *changed) {
+  size_t *at = &ran_at[unit + 1];
+  if (*at == *version) return;
+  *at = *version;
+  bool here = false;
+  size_t producers = f->producers.len;
+  analyse(f, unit, &here);
+  if (here || f->producers.len != producers) ++*version;
+  if (here) *changed = true;
+}
+
+
 void facts__graph(facts *f);
 void facts__graph(facts *f) {
   f->taint = oom_xcalloc(f->length + 1, 1);
+  size_t *ran_at = oom_xcalloc(f->functions.len + 1, sizeof *ran_at);
+  size_t version = 1;
   /* evidence first everywhere, so producers found in one function are
    * models in all of them; then rounds until the summaries settle */
   for (int round = 0; round < MAX_ROUNDS; round++) {
     bool changed = false;
     size_t producers = f->producers.len;
-    analyse(f, -1, &changed);
-    for (size_t i = 0; i < f->functions.len; i++) analyse(f, (int)i, &changed);
+    analyse_if_stale(f, -1, ran_at, &version, &changed);
+    for (size_t i = 0; i < f->functions.len; i++) analyse_if_stale(f, (int)i, ran_at, &version, &changed);
     /* the functions read each other only through their summaries and the
      * producers: when neither changed, another round would repeat this one */
     if (!changed && f->producers.len == producers) break;
   }
+  free(ran_at);
 }
 
 
