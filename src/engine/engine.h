@@ -137,10 +137,26 @@ typedef struct {
 /** Append the shape of a pattern's query text (shape.c). */
 void shape_of(const char *text, size_t len, buf *out);
 
-/** Compile the predicates of PATTERN in QUERY. */
-bool predicates_compile(const TSQuery *query, uint32_t pattern, const oom_rule *rule, pattern_info *out,
-                        uint32_t *next_slot, buf *err);
+/** Compile the predicates of PATTERN in QUERY; EARLIER holds the patterns
+ *  before it, whose file-level cache slots it shares. */
+bool predicates_compile(const TSQuery *query, uint32_t pattern, const oom_rule *rule, const pattern_info *earlier,
+                        pattern_info *out, uint32_t *next_slot, buf *err);
 void predicates_free(pattern_info *p);
+
+/* The dotted names nodes resolved to in one document (#oom-qualname? and
+ * #oom-file-calls? ask about the same callees again and again): an
+ * open-addressing table by node id, the names in one pool. */
+typedef struct {
+  const void *id; /* NULL: an empty slot */
+  uint32_t start, len;
+  bool ok;
+} qual_entry;
+
+typedef struct {
+  qual_entry *slots;
+  size_t cap, used;
+  buf pool;
+} qual_memo;
 
 typedef struct {
   const facts *model;
@@ -149,11 +165,11 @@ typedef struct {
   pcre2_match_data *md;
   signed char *file_cache; /* per file-level predicate: -1 unknown, 0, 1 */
   buf *tmp;
-  /* the last #oom-qualname? resolution */
-  TSNode qual_node;
-  buf qual;
-  bool qual_ok, qual_valid;
+  qual_memo quals;
 } pred_context;
+
+/** Free what evaluating predicates in CTX allocated. */
+void predicates_context_free(pred_context *ctx);
 
 bool predicates_pass(const pattern_info *p, const TSQueryMatch *m, pred_context *ctx);
 

@@ -304,7 +304,7 @@ static bool compile(oom_linter *self, buf *err) {
     self->patterns[p].rule = ri;
     self->patterns[p].next_variant = -1;
     oom_rule *r = self->rules.items[ri];
-    if (!predicates_compile(self->query, p, r, &self->patterns[p], &self->nslots, err)) {
+    if (!predicates_compile(self->query, p, r, self->patterns, &self->patterns[p], &self->nslots, err)) {
       buf_free(&src);
       return false;
     }

@@ -171,8 +171,23 @@ static uint32_t pattern_line(const oom_rule *rule, const TSQuery *q, uint32_t pa
 }
 
 
-bool predicates_compile(const TSQuery *q, uint32_t pattern, const oom_rule *rule, pattern_info *out,
-                        uint32_t *next_slot, buf *err) {
+static bool is_file_level(pred_kind k) {
+  return k == PRED_FILE_CALLS || k == PRED_FILE_IMPORTS || k == PRED_FILE_MENTIONS;
+}
+
+
+/* The cache slot of a file-level predicate asking what P asks (the same
+ * kind and regex) among PREDS, or -1: rules repeat them in every pattern. */
+static int64_t same_question(const predicate *preds, size_t n, const predicate *p) {
+  for (size_t i = 0; i < n; i++)
+    if (is_file_level(preds[i].kind) && preds[i].kind == p->kind && !strcmp(preds[i].strings[0], p->strings[0]))
+      return preds[i].slot;
+  return -1;
+}
+
+
+bool predicates_compile(const TSQuery *q, uint32_t pattern, const oom_rule *rule, const pattern_info *earlier,
+                        pattern_info *out, uint32_t *next_slot, buf *err) {
   uint32_t nsteps;
   const TSQueryPredicateStep *steps = ts_query_predicates_for_pattern(q, pattern, &nsteps);
   VEC(predicate) preds = {0};
@@ -276,8 +291,11 @@ bool predicates_compile(const TSQuery *q, uint32_t pattern, const oom_rule *rule
       default: break;
       }
     }
-    if (p.kind == PRED_FILE_CALLS || p.kind == PRED_FILE_IMPORTS || p.kind == PRED_FILE_MENTIONS)
-      pp->slot = (*next_slot)++;
+    if (is_file_level(p.kind) && !why.len) {
+      int64_t slot = same_question(preds.items, preds.len, &p);
+      for (uint32_t e = 0; e < pattern && slot < 0; e++) slot = same_question(earlier[e].preds, earlier[e].npreds, &p);
+      pp->slot = slot >= 0 ? (uint32_t)slot : (*next_slot)++;
+    }
     vec_push(&preds, p);
     if (why.len) break;
     i = j + 1;
@@ -404,14 +422,62 @@ static bool except_matches(pred_context *ctx, TSNode type, const pcre2_code *re)
 }
 
 
+static qual_entry *qual_slot(qual_memo *q, const void *id) {
+  size_t i = ((uintptr_t)id >> 4) * 0x9E3779B97F4A7C15ull >> 7 & (q->cap - 1);
+  while (q->slots[i].id && q->slots[i].id != id) i = (i + 1) & (q->cap - 1);
+  return &q->slots[i];
+}
+
+
+/* facts_qualname of N, resolved once per document: *NAME points into the
+ * memo's pool until the next call. */
+static bool qualname_of(pred_context *ctx, TSNode n, const char **name, size_t *len) {
+  qual_memo *q = &ctx->quals;
+  if ((q->used + 1) * 2 > q->cap) {
+    qual_memo bigger = {oom_xcalloc(q->cap ? q->cap * 2 : 256, sizeof *q->slots), q->cap ? q->cap * 2 : 256, q->used,
+                        q->pool};
+    for (size_t i = 0; i < q->cap; i++)
+      if (q->slots[i].id) *qual_slot(&bigger, q->slots[i].id) = q->slots[i];
+    free(q->slots);
+    *q = bigger;
+  }
+  qual_entry *e = qual_slot(q, n.id);
+  if (!e->id) {
+    e->id = n.id;
+    e->ok = facts_qualname(ctx->model, n, ctx->tmp);
+    e->start = (uint32_t)q->pool.len;
+    e->len = (uint32_t)ctx->tmp->len;
+    buf_append(&q->pool, buf_str(ctx->tmp), ctx->tmp->len);
+    q->used++;
+  }
+  *name = buf_str(&q->pool) + e->start;
+  *len = e->len;
+  return e->ok;
+}
+
+
+void predicates_context_free(pred_context *ctx) {
+  free(ctx->quals.slots);
+  buf_free(&ctx->quals.pool);
+  ctx->quals = (qual_memo){0};
+}
+
+
 static bool file_level(const predicate *p, pred_context *ctx) {
   signed char *cached = &ctx->file_cache[p->slot];
   if (*cached >= 0) return *cached;
   bool r = false;
   const facts *f = ctx->model;
   if (p->kind == PRED_FILE_CALLS) {
-    for (size_t i = 0; i < f->calls.len && !r; i++)
-      if (facts_qualname(f, f->calls.items[i].call, ctx->tmp)) r = re_match(p->re, buf_str(ctx->tmp), ctx->tmp->len, ctx);
+    /* by callee, as facts_qualname resolves a call (a callee that is itself
+     * a call resolves to nothing): #oom-qualname? @fn asks about the same nodes */
+    for (size_t i = 0; i < f->calls.len && !r; i++) {
+      TSNode callee = FIELD(f->calls.items[i].call, function);
+      const char *q;
+      size_t ql;
+      if (!ts_node_is_null(callee) && !NODE_IS(callee, "call") && qualname_of(ctx, callee, &q, &ql))
+        r = re_match(p->re, q, ql, ctx);
+    }
   } else if (p->kind == PRED_FILE_IMPORTS) {
     for (size_t i = 0; i < f->imported_modules.len && !r; i++)
       r = re_match(p->re, f->imported_modules.items[i], strlen(f->imported_modules.items[i]), ctx);
@@ -458,14 +524,11 @@ static bool eval(const predicate *p, const TSQueryMatch *m, pred_context *ctx) {
     for (size_t i = 0; i < p->nstrings; i++)
       if (text_equals(ctx, n, p->strings[i])) return true;
     return false;
-  case PRED_QUALNAME:
-    /* several rules ask about the same callee in a row: resolve it once */
-    if (!ctx->qual_valid || ctx->qual_node.id != n.id) {
-      ctx->qual_ok = facts_qualname(ctx->model, n, &ctx->qual);
-      ctx->qual_node = n;
-      ctx->qual_valid = true;
-    }
-    return ctx->qual_ok && re_match(p->re, buf_str(&ctx->qual), ctx->qual.len, ctx);
+  case PRED_QUALNAME: {
+    const char *q;
+    size_t ql;
+    return qualname_of(ctx, n, &q, &ql) && re_match(p->re, q, ql, ctx);
+  }
   case PRED_IN_LOOP:
     return facts_iteration_loop_at(ctx->model, pos) >= 0;
   case PRED_EVERY_ITERATION: {

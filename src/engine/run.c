@@ -159,7 +159,7 @@ void engine_run(const oom_linter *linter, oom_worker *worker, oom_document *doc,
   signed char *cache = arena_alloc(&doc->arena, linter->nslots + 1);
   memset(cache, -1, linter->nslots + 1);
   buf tmp = {0};
-  pred_context ctx = {model, doc->text, doc->length, worker->md, cache, &tmp, NULL_NODE, {0}, false, false};
+  pred_context ctx = {model, doc->text, doc->length, worker->md, cache, &tmp, {0}};
   ts_query_cursor_exec(worker->cursor, linter->query, model->root);
   seen_table seen = {oom_xcalloc(64, sizeof(oom_diagnostic *)), 64, 0};
   TSQueryMatch m;
@@ -168,5 +168,5 @@ void engine_run(const oom_linter *linter, oom_worker *worker, oom_document *doc,
       run_pattern(linter, doc, model, &linter->patterns[v], &m, &ctx, &seen);
   free(seen.slots);
   buf_free(&tmp);
-  buf_free(&ctx.qual);
+  predicates_context_free(&ctx);
 }
