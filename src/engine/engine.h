@@ -122,6 +122,7 @@ typedef struct {
   pcre2_code *re2; /* #oom-in-method?'s class */
   long number;     /* #oom-has-arg? position, -1 if none */
   uint32_t slot;   /* file-level predicates: index of the per-document cache */
+  uint32_t answer; /* index of its answer in the per-match cache of its shape's variants */
 } predicate;
 
 typedef struct {
@@ -132,6 +133,7 @@ typedef struct {
    * first of a shape stays enabled in the query, and its matches are
    * evaluated for every pattern of the chain */
   int32_t next_variant;
+  uint32_t nanswers; /* the first of a shape: the distinct predicates of all its variants */
 } pattern_info;
 
 /** Append the shape of a pattern's query text (shape.c). */
@@ -164,6 +166,7 @@ typedef struct {
   size_t length;
   pcre2_match_data *md;
   signed char *file_cache; /* per file-level predicate: -1 unknown, 0, 1 */
+  signed char *answers;    /* per distinct predicate of the match's variants: -1 unknown, 0, 1 */
   buf *tmp;
   qual_memo quals;
 } pred_context;
@@ -171,6 +174,12 @@ typedef struct {
 /** Free what evaluating predicates in CTX allocated. */
 void predicates_context_free(pred_context *ctx);
 
+/** Whether A and B ask the same question (their negations aside), so that
+ *  one answer on a match serves both. */
+bool predicates_same_question(const predicate *a, const predicate *b);
+
+/** Whether match M passes P's predicates; CTX->answers caches the answers
+ *  on M (predicate.answer). */
 bool predicates_pass(const pattern_info *p, const TSQueryMatch *m, pred_context *ctx);
 
 /* ---- the linter ---- */
@@ -187,6 +196,7 @@ struct oom_linter {
   pattern_info *patterns;
   uint32_t npatterns;
   uint32_t nslots;
+  uint32_t max_answers;    /* the most nanswers of a shape */
   int report_capture;
   bool *enabled;           /* per rule, from the selection */
   const oom_rule *syntax_rule;

@@ -240,6 +240,35 @@ static void group_shapes(oom_linter *self, const buf *src) {
 }
 
 
+/* Numbers the distinct predicates of each shape's variants: a match is
+ * evaluated for every variant, which often repeat a predicate (a rule's
+ * patterns for training loops and for evaluation functions share most). */
+static void number_answers(oom_linter *self) {
+  bool *variant = oom_xcalloc(self->npatterns + 1, sizeof *variant);
+  for (uint32_t p = 0; p < self->npatterns; p++)
+    if (self->patterns[p].next_variant >= 0) variant[self->patterns[p].next_variant] = true;
+  VEC(const predicate *) seen = {0};
+  for (uint32_t p = 0; p < self->npatterns; p++) {
+    if (variant[p]) continue;
+    seen.len = 0;
+    for (int32_t v = (int32_t)p; v >= 0; v = self->patterns[v].next_variant) {
+      pattern_info *pi = &self->patterns[v];
+      for (size_t i = 0; i < pi->npreds; i++) {
+        predicate *pr = &pi->preds[i];
+        size_t k = 0;
+        while (k < seen.len && !predicates_same_question(seen.items[k], pr)) k++;
+        if (k == seen.len) vec_push(&seen, pr);
+        pr->answer = (uint32_t)k;
+      }
+    }
+    self->patterns[p].nanswers = (uint32_t)seen.len;
+    if (seen.len > self->max_answers) self->max_answers = (uint32_t)seen.len;
+  }
+  vec_free(&seen);
+  free(variant);
+}
+
+
 static bool compile(oom_linter *self, buf *err) {
   buf src = {0};
   for (size_t i = 0; i < self->rules.len; i++) {
@@ -310,6 +339,7 @@ static bool compile(oom_linter *self, buf *err) {
     }
   }
   group_shapes(self, &src);
+  number_answers(self);
   buf_free(&src);
   for (size_t i = 0; i < self->rules.len; i++) {
     oom_rule *r = self->rules.items[i];

@@ -186,6 +186,50 @@ static int64_t same_question(const predicate *preds, size_t n, const predicate *
 }
 
 
+/* What evaluating a predicate of KIND costs on one match, roughly: 0 a text
+ * comparison or a flag, 1 a binary search or a cached file-level answer,
+ * 2 a regex, a resolution through imports or a walk of the arguments, 3 the
+ * replay of the graph analysis and the other walks of the file's facts. */
+static int cost(pred_kind kind) {
+  switch (kind) {
+  case PRED_EQ:
+  case PRED_ANY_OF:
+  case PRED_FILE_TRAINS: return 0;
+  case PRED_KIND:
+  case PRED_IN_LOOP:
+  case PRED_EVERY_ITERATION:
+  case PRED_IN_NO_GRAD:
+  case PRED_IN_ANY_LOOP:
+  case PRED_IN_TRAINING_LOOP:
+  case PRED_FUNCTION_TRAINS:
+  case PRED_IN_EVAL_FUNCTION:
+  case PRED_FILE_IMPORTS:
+  case PRED_FILE_MENTIONS: return 1;
+  case PRED_MATCH:
+  case PRED_QUALNAME:
+  case PRED_FILE_CALLS:
+  case PRED_HAS_ARG:
+  case PRED_ARG:
+  case PRED_KEYWORD_ARGS_ONLY:
+  case PRED_IN_EXCEPT:
+  case PRED_SOLE_BACKWARD: return 2;
+  default: return 3;
+  }
+}
+
+
+/* A pattern matches when all its predicates hold, and none has side effects:
+ * evaluating the cheap ones first (stably) rejects most matches early. */
+static void order_by_cost(predicate *preds, size_t n) {
+  for (size_t i = 1; i < n; i++) {
+    predicate p = preds[i];
+    size_t j = i;
+    for (; j > 0 && cost(preds[j - 1].kind) > cost(p.kind); j--) preds[j] = preds[j - 1];
+    preds[j] = p;
+  }
+}
+
+
 bool predicates_compile(const TSQuery *q, uint32_t pattern, const oom_rule *rule, const pattern_info *earlier,
                         pattern_info *out, uint32_t *next_slot, buf *err) {
   uint32_t nsteps;
@@ -227,7 +271,7 @@ bool predicates_compile(const TSQuery *q, uint32_t pattern, const oom_rule *rule
       break;
     }
     free(nm);
-    predicate p = {PREDICATES[k].kind, negate, -1, -1, NULL, 0, NULL, NULL, -1, 0};
+    predicate p = {PREDICATES[k].kind, negate, -1, -1, NULL, 0, NULL, NULL, -1, 0, 0};
     uint32_t a = i + 1;
     if (PREDICATES[k].shape != ARGS_STRING && PREDICATES[k].shape != ARGS_NONE) {
       if (a >= j || steps[a].type != TSQueryPredicateStepTypeCapture) {
@@ -300,6 +344,7 @@ bool predicates_compile(const TSQuery *q, uint32_t pattern, const oom_rule *rule
     if (why.len) break;
     i = j + 1;
   }
+  if (!why.len) order_by_cost(preds.items, preds.len);
   out->preds = preds.items;
   out->npreds = preds.len;
   if (why.len) {
@@ -616,10 +661,22 @@ static bool eval(const predicate *p, const TSQueryMatch *m, pred_context *ctx) {
 }
 
 
+bool predicates_same_question(const predicate *a, const predicate *b) {
+  if (a->kind != b->kind || a->capture != b->capture || a->capture2 != b->capture2 || a->number != b->number ||
+      a->nstrings != b->nstrings)
+    return false;
+  for (size_t i = 0; i < a->nstrings; i++)
+    if (strcmp(a->strings[i], b->strings[i]) != 0) return false;
+  return true;
+}
+
+
 bool predicates_pass(const pattern_info *p, const TSQueryMatch *m, pred_context *ctx) {
   for (size_t i = 0; i < p->npreds; i++) {
     const predicate *pr = &p->preds[i];
-    if (eval(pr, m, ctx) == pr->negate) return false;
+    signed char *known = &ctx->answers[pr->answer];
+    if (*known < 0) *known = eval(pr, m, ctx);
+    if (*known == pr->negate) return false;
   }
   return true;
 }

@@ -159,13 +159,16 @@ void engine_run(const oom_linter *linter, oom_worker *worker, oom_document *doc,
   signed char *cache = arena_alloc(&doc->arena, linter->nslots + 1);
   memset(cache, -1, linter->nslots + 1);
   buf tmp = {0};
-  pred_context ctx = {model, doc->text, doc->length, worker->md, cache, &tmp, {0}};
+  signed char *answers = arena_alloc(&doc->arena, linter->max_answers + 1);
+  pred_context ctx = {model, doc->text, doc->length, worker->md, cache, answers, &tmp, {0}};
   ts_query_cursor_exec(worker->cursor, linter->query, model->root);
   seen_table seen = {oom_xcalloc(64, sizeof(oom_diagnostic *)), 64, 0};
   TSQueryMatch m;
-  while (ts_query_cursor_next_match(worker->cursor, &m))
+  while (ts_query_cursor_next_match(worker->cursor, &m)) {
+    memset(answers, -1, linter->patterns[m.pattern_index].nanswers);
     for (int32_t v = (int32_t)m.pattern_index; v >= 0; v = linter->patterns[v].next_variant)
       run_pattern(linter, doc, model, &linter->patterns[v], &m, &ctx, &seen);
+  }
   free(seen.slots);
   buf_free(&tmp);
   predicates_context_free(&ctx);
