@@ -14,13 +14,15 @@
 
 typedef struct {
   TSNode node;
-  int function; /* index into functions, -1 */
-  int loop;     /* index into loops, -1 */
+  uint32_t depth; /* of NODE in the tree */
+  int function;   /* index into functions, -1 */
+  int loop;       /* index into loops, -1 */
 } frame;
 
 typedef struct {
   facts *f;
   VEC(frame) stack;
+  uint32_t depth;     /* of the node entered or left */
   int innermost_loop; /* at any depth, for facts_loop.outer */
   TSNode decorated;   /* the decorated_definition whose definition comes next */
 } walker;
@@ -63,7 +65,7 @@ static int current_loop(const walker *w) {
 
 
 static void push_frame(walker *w, TSNode n, int function, int loop) {
-  frame fr = {n, function, loop};
+  frame fr = {n, w->depth, function, loop};
   vec_push(&w->stack, fr);
 }
 
@@ -399,8 +401,11 @@ loop: {
 }
 
 
-static void leave(walker *w, TSNode n) {
-  if (!w->stack.len || !ts_node_eq(w->stack.items[w->stack.len - 1].node, n)) return;
+/* Leaves the node at W's depth: a frame pushed at that depth was pushed by
+ * it, its siblings having been left before (no node to fetch and compare). */
+static void leave(walker *w) {
+  if (!w->stack.len || w->stack.items[w->stack.len - 1].depth != w->depth) return;
+  TSNode n = w->stack.items[w->stack.len - 1].node;
   int loop = w->stack.items[w->stack.len - 1].loop;
   if (loop >= 0 && loop == w->innermost_loop && ts_node_eq(w->f->loops.items[loop].node, n))
     w->innermost_loop = w->f->loops.items[loop].outer;
@@ -427,18 +432,20 @@ void facts_build(facts *self, TSNode root, const char *source, size_t length) {
   self->source = source;
   self->length = length;
   self->root = root;
-  walker w = {self, {0}, -1, NULL_NODE};
+  walker w = {self, {0}, 0, -1, NULL_NODE};
   TSTreeCursor c = ts_tree_cursor_new(root);
   uint32_t depth = 0;
   for (;;) {
     TSNode n = ts_tree_cursor_current_node(&c);
+    w.depth = depth;
     enter(&w, n);
     if (ts_tree_cursor_goto_first_child(&c)) {
       if (++depth > self->max_depth) self->max_depth = depth;
       continue;
     }
     for (;;) {
-      leave(&w, ts_tree_cursor_current_node(&c));
+      w.depth = depth;
+      leave(&w);
       if (ts_tree_cursor_goto_next_sibling(&c)) break;
       if (!ts_tree_cursor_goto_parent(&c)) goto done;
       depth--;
