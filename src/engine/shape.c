@@ -9,11 +9,51 @@
 #include "engine/engine.h"
 
 
+/* The end of the bracketed group opening at S[I] (its closing bracket), or
+ * LEN when it does not close; strings are skipped. */
+static size_t group_end(const char *s, size_t i, size_t len) {
+  size_t depth = 0;
+  for (; i < len; i++) {
+    if (s[i] == '"') {
+      for (i++; i < len && s[i] != '"'; i++)
+        if (s[i] == '\\') i++;
+    } else if (s[i] == '(' || s[i] == '[') {
+      depth++;
+    } else if ((s[i] == ')' || s[i] == ']') && --depth == 0) {
+      return i;
+    }
+  }
+  return len;
+}
+
+
+/* `((call ...) @report)`, a group of one node pattern and its captures, is
+ * the pattern `(call ...) @report`: the same steps, so the same shape. */
+static void ungroup(buf *out, size_t start) {
+  char *s = out->data + start;
+  size_t len = out->len - start;
+  if (len < 4 || s[0] != '(' || s[1] != '(' || group_end(s, 0, len) != len - 1) return;
+  size_t node_end = group_end(s, 1, len - 1);
+  if (node_end >= len - 1) return;
+  /* after the node: captures only (no quantifier, anchor or second node) */
+  for (size_t i = node_end + 1; i < len - 1;) {
+    if (s[i] != ' ' || s[i + 1] != '@') return;
+    for (i += 2; i < len - 1 && s[i] != ' '; i++)
+      if (s[i] == '(' || s[i] == ')' || s[i] == '[' || s[i] == '"' || s[i] == '?' || s[i] == '*' || s[i] == '+')
+        return;
+  }
+  memmove(s, s + 1, len - 2);
+  out->len -= 2;
+  out->data[out->len] = '\0';
+}
+
+
 /* Appends TEXT[0..LEN) to OUT without `;` comments, `(#...)` predicate
  * groups, and with runs of white space made one space. The text is a part of
  * a query tree-sitter has already accepted, so strings and parentheses are
  * balanced; a string literal is copied as it is. */
 void shape_of(const char *text, size_t len, buf *out) {
+  size_t start = out->len;
   size_t skip_depth = 0; /* > 0 inside a predicate group */
   bool space = false;
   for (size_t i = 0; i < len; i++) {
@@ -56,4 +96,5 @@ void shape_of(const char *text, size_t len, buf *out) {
     space = false;
     buf_putc(out, c);
   }
+  if (out->len > start) ungroup(out, start);
 }

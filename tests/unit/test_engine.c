@@ -824,6 +824,10 @@ static void test_shape(void **state) {
     {"(string) @report (#eq? @report \"a b\")", "(string) @report", true},
     {"((string) \"a  b\" @report)", "((string) \"a b\" @report)", false},
     {"(argument_list . (_) @a .)", "(argument_list (_) @a)", false},
+    /* a group of one node pattern is that pattern; of two, or quantified, not */
+    {"((call function: (_) @fn) @report @call (#eq? @fn \"x\"))", "(call function: (_) @fn) @report @call", true},
+    {"((call) @a (call) @b)", "(call) @a (call) @b", false},
+    {"((call) @a)?", "(call) @a", false},
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
     buf a = {0}, b = {0};
