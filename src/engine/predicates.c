@@ -187,9 +187,11 @@ static int64_t same_question(const predicate *preds, size_t n, const predicate *
 
 
 /* What evaluating a predicate of KIND costs on one match, roughly: 0 a text
- * comparison or a flag, 1 a binary search or a cached file-level answer,
- * 2 a regex, a resolution through imports or a walk of the arguments, 3 the
- * replay of the graph analysis and the other walks of the file's facts. */
+ * comparison or a flag, 1 a binary search or the file's imports, 2 a regex,
+ * a resolution through imports or a walk of the arguments, 3 the replay of
+ * the graph analysis and the other walks of the file's facts, 4 a regex
+ * over the whole text or the names of all calls: once per file, but then
+ * more than all the rest, so asked only of matches that pass everything else. */
 static int cost(pred_kind kind) {
   switch (kind) {
   case PRED_EQ:
@@ -203,16 +205,16 @@ static int cost(pred_kind kind) {
   case PRED_IN_TRAINING_LOOP:
   case PRED_FUNCTION_TRAINS:
   case PRED_IN_EVAL_FUNCTION:
-  case PRED_FILE_IMPORTS:
-  case PRED_FILE_MENTIONS: return 1;
+  case PRED_FILE_IMPORTS: return 1;
   case PRED_MATCH:
   case PRED_QUALNAME:
-  case PRED_FILE_CALLS:
   case PRED_HAS_ARG:
   case PRED_ARG:
   case PRED_KEYWORD_ARGS_ONLY:
   case PRED_IN_EXCEPT:
   case PRED_SOLE_BACKWARD: return 2;
+  case PRED_FILE_CALLS:
+  case PRED_FILE_MENTIONS: return 4;
   default: return 3;
   }
 }
