@@ -134,10 +134,28 @@ typedef struct {
    * evaluated for every pattern of the chain */
   int32_t next_variant;
   uint32_t nanswers; /* the first of a shape: the distinct predicates of all its variants */
+  /* a variant naming its captures otherwise than the first of its shape:
+   * for each capture id of the query, the id this variant gives the node
+   * the first captures under it, -1 for none; NULL when the names agree */
+  int32_t *capture_map;
 } pattern_info;
 
 /** Append the shape of a pattern's query text (shape.c). */
 void shape_of(const char *text, size_t len, buf *out);
+
+/** Append SHAPE with its capture names left out, each run of captures on
+ *  one node written `@`: patterns with equal unnamed shapes match the same
+ *  nodes in the same steps when their captures sit on the same nodes. */
+void shape_unnamed(const char *shape, size_t len, buf *out);
+
+typedef struct {
+  uint32_t run;     /* the number of the run of captures (one node's) it is in */
+  const char *name; /* into the shape */
+  uint32_t len;
+} shape_capture;
+
+/** The captures of SHAPE in order, at most MAX of them in OUT; their count. */
+size_t shape_captures(const char *shape, size_t len, shape_capture *out, size_t max);
 
 /** Compile the predicates of PATTERN in QUERY; EARLIER holds the patterns
  *  before it, whose file-level cache slots it shares. */

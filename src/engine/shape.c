@@ -98,3 +98,54 @@ void shape_of(const char *text, size_t len, buf *out) {
   }
   if (out->len > start) ungroup(out, start);
 }
+
+
+/* The captures of SHAPE (a shape_of result) in order, each with the number
+ * of the run of captures it belongs to (`(a) @x @y (b) @z`: x and y in run
+ * 0, z in run 1); with OUT NULL, the shape without capture names, each run
+ * written as one `@`. */
+static size_t captures_of(const char *s, size_t len, shape_capture *out, size_t max, buf *unnamed) {
+  size_t n = 0, run = 0;
+  bool in_run = false;
+  for (size_t i = 0; i < len;) {
+    if (s[i] == '"') {
+      size_t j = i + 1;
+      while (j < len && s[j] != '"') j += s[j] == '\\' ? 2 : 1;
+      j = j < len ? j + 1 : len;
+      if (unnamed) buf_append(unnamed, s + i, j - i);
+      in_run = false;
+      i = j;
+      continue;
+    }
+    if (s[i] == '@') {
+      size_t j = i + 1;
+      while (j < len && s[j] != ' ' && s[j] != ')' && s[j] != ']') j++;
+      if (!in_run) {
+        if (unnamed) buf_putc(unnamed, '@');
+        run++;
+      } else if (unnamed && unnamed->len && unnamed->data[unnamed->len - 1] == ' ') {
+        unnamed->len--; /* the space between two captures of one run */
+        unnamed->data[unnamed->len] = '\0';
+      }
+      if (out && n < max) out[n] = (shape_capture){run - 1, s + i + 1, (uint32_t)(j - i - 1)};
+      n++;
+      in_run = true;
+      i = j;
+      continue;
+    }
+    if (s[i] != ' ') in_run = false;
+    if (unnamed) buf_putc(unnamed, s[i]);
+    i++;
+  }
+  return n;
+}
+
+
+void shape_unnamed(const char *shape, size_t len, buf *out) {
+  captures_of(shape, len, NULL, 0, out);
+}
+
+
+size_t shape_captures(const char *shape, size_t len, shape_capture *out, size_t max) {
+  return captures_of(shape, len, out, max, NULL);
+}
