@@ -413,6 +413,50 @@ static void leave(walker *w) {
 }
 
 
+typedef struct {
+  const void *id; /* the node's; NULL: an empty slot */
+  TSFieldId field;
+  TSNode child;
+} field_entry;
+
+struct facts_field_memo {
+  field_entry *slots;
+  size_t cap, used;
+};
+
+
+static field_entry *field_slot(const struct facts_field_memo *m, const void *id, TSFieldId field) {
+  size_t i = (((uintptr_t)id >> 3) * 0x9E3779B97F4A7C15ull + field * 0xC2B2AE3D27D4EB4Full) >> 20 & (m->cap - 1);
+  while (m->slots[i].id && (m->slots[i].id != id || m->slots[i].field != field)) i = (i + 1) & (m->cap - 1);
+  return &m->slots[i];
+}
+
+
+/* The slot of (ID, KEY), growing the table first when it is half full. */
+static field_entry *memo_slot(struct facts_field_memo *m, const void *id, TSFieldId key) {
+  if ((m->used + 1) * 2 > m->cap) {
+    struct facts_field_memo bigger = {oom_xcalloc(m->cap * 2, sizeof *m->slots), m->cap * 2, m->used};
+    for (size_t i = 0; i < m->cap; i++)
+      if (m->slots[i].id) *field_slot(&bigger, m->slots[i].id, m->slots[i].field) = m->slots[i];
+    free(m->slots);
+    *m = bigger;
+  }
+  return field_slot(m, id, key);
+}
+
+
+TSNode facts__field(const facts *self, TSNode node, TSFieldId field) {
+  /* a node's id is its place in the tree: the same id, the same child */
+  if (!self->field_memo || !node.id) return ts_node_child_by_field_id(node, field);
+  field_entry *e = memo_slot(self->field_memo, node.id, field);
+  if (!e->id) {
+    *e = (field_entry){node.id, field, ts_node_child_by_field_id(node, field)};
+    self->field_memo->used++;
+  }
+  return e->child;
+}
+
+
 static int binding_cmp(const void *a, const void *b) {
   const facts_binding *x = a, *y = b;
   uint32_t n = x->name_len < y->name_len ? x->name_len : y->name_len;
@@ -459,7 +503,11 @@ done:
   /* deeper than CPython compiles: leave the model empty rather than spend
    * minutes on code that can never run */
   if (self->max_depth > FACTS_MAX_DEPTH) return;
+  struct facts_field_memo memo = {oom_xcalloc(1024, sizeof *memo.slots), 1024, 0};
+  self->field_memo = &memo;
   facts__resolve(self);
+  self->field_memo = NULL;
+  free(memo.slots);
 }
 
 
