@@ -122,6 +122,7 @@ typedef struct {
   pcre2_code *re2; /* #oom-in-method?'s class */
   long number;     /* #oom-has-arg? position, -1 if none */
   uint32_t slot;   /* file-level predicates: index of the per-document cache */
+  uint32_t answer; /* index of its answer in the per-match cache of its shape's variants */
 } predicate;
 
 typedef struct {
@@ -132,15 +133,50 @@ typedef struct {
    * first of a shape stays enabled in the query, and its matches are
    * evaluated for every pattern of the chain */
   int32_t next_variant;
+  uint32_t nanswers; /* the first of a shape: the distinct predicates of all its variants */
+  /* a variant naming its captures otherwise than the first of its shape:
+   * for each capture id of the query, the id this variant gives the node
+   * the first captures under it, -1 for none; NULL when the names agree */
+  int32_t *capture_map;
 } pattern_info;
 
 /** Append the shape of a pattern's query text (shape.c). */
 void shape_of(const char *text, size_t len, buf *out);
 
-/** Compile the predicates of PATTERN in QUERY. */
-bool predicates_compile(const TSQuery *query, uint32_t pattern, const oom_rule *rule, pattern_info *out,
-                        uint32_t *next_slot, buf *err);
+/** Append SHAPE with its capture names left out, each run of captures on
+ *  one node written `@`: patterns with equal unnamed shapes match the same
+ *  nodes in the same steps when their captures sit on the same nodes. */
+void shape_unnamed(const char *shape, size_t len, buf *out);
+
+typedef struct {
+  uint32_t run;     /* the number of the run of captures (one node's) it is in */
+  const char *name; /* into the shape */
+  uint32_t len;
+} shape_capture;
+
+/** The captures of SHAPE in order, at most MAX of them in OUT; their count. */
+size_t shape_captures(const char *shape, size_t len, shape_capture *out, size_t max);
+
+/** Compile the predicates of PATTERN in QUERY; EARLIER holds the patterns
+ *  before it, whose file-level cache slots it shares. */
+bool predicates_compile(const TSQuery *query, uint32_t pattern, const oom_rule *rule, const pattern_info *earlier,
+                        pattern_info *out, uint32_t *next_slot, buf *err);
 void predicates_free(pattern_info *p);
+
+/* The dotted names nodes resolved to in one document (#oom-qualname? and
+ * #oom-file-calls? ask about the same callees again and again): an
+ * open-addressing table by node id, the names in one pool. */
+typedef struct {
+  const void *id; /* NULL: an empty slot */
+  uint32_t start, len;
+  bool ok;
+} qual_entry;
+
+typedef struct {
+  qual_entry *slots;
+  size_t cap, used;
+  buf pool;
+} qual_memo;
 
 typedef struct {
   const facts *model;
@@ -151,13 +187,20 @@ typedef struct {
   uint32_t *witness;       /* per file-level predicate found true: where (a call, a match), or
                               UINT32_MAX when it cannot say (an import); NULL: not kept */
   bool unknown;            /* a FILE_UNKNOWN answer was asked for */
+  signed char *answers;    /* per distinct predicate of the match's variants: -1 unknown, 0, 1 */
   buf *tmp;
-  /* the last #oom-qualname? resolution */
-  TSNode qual_node;
-  buf qual;
-  bool qual_ok, qual_valid;
+  qual_memo quals;
 } pred_context;
 
+/** Free what evaluating predicates in CTX allocated. */
+void predicates_context_free(pred_context *ctx);
+
+/** Whether A and B ask the same question (their negations aside), so that
+ *  one answer on a match serves both. */
+bool predicates_same_question(const predicate *a, const predicate *b);
+
+/** Whether match M passes P's predicates; CTX->answers caches the answers
+ *  on M (predicate.answer). */
 bool predicates_pass(const pattern_info *p, const TSQueryMatch *m, pred_context *ctx);
 /* A file-level answer a partial relint cannot give: a match that asks for
  * it makes the partial relint give up. */
@@ -183,6 +226,7 @@ struct oom_linter {
   pattern_info *patterns;
   uint32_t npatterns;
   uint32_t nslots;
+  uint32_t max_answers;    /* the most nanswers of a shape */
   int report_capture;
   bool *enabled;           /* per rule, from the selection */
   const oom_rule *syntax_rule;

@@ -213,30 +213,168 @@ static bool resolve_tmpl(const TSQuery *q, tmpl *t, const oom_rule *r, const cha
 }
 
 
+static int capture_id_n(const TSQuery *q, const char *name, uint32_t len) {
+  uint32_t n = ts_query_capture_count(q);
+  for (uint32_t i = 0; i < n; i++) {
+    uint32_t l;
+    const char *c = ts_query_capture_name_for_id(q, i, &l);
+    if (l == len && !memcmp(c, name, len)) return (int)i;
+  }
+  return -1;
+}
+
+
+#define MAX_SHAPE_CAPTURES 64
+
+/* The capture map (pattern_info.capture_map) of a pattern of shape VAR
+ * evaluated on the matches of one of shape FIRST, whose unnamed shapes are
+ * equal; NULL when the nodes of some run cannot be paired name by name: a
+ * name of VAR's run is one of FIRST's run, or the one name left in both. */
+static int32_t *capture_map(const TSQuery *q, const buf *first, const buf *var) {
+  shape_capture a[MAX_SHAPE_CAPTURES], b[MAX_SHAPE_CAPTURES];
+  size_t na = shape_captures(first->data, first->len, a, MAX_SHAPE_CAPTURES);
+  size_t nb = shape_captures(var->data, var->len, b, MAX_SHAPE_CAPTURES);
+  if (na > MAX_SHAPE_CAPTURES || nb > MAX_SHAPE_CAPTURES) return NULL;
+  uint32_t ncap = ts_query_capture_count(q);
+  int32_t *map = oom_xmalloc((ncap + 1) * sizeof *map), *back = oom_xmalloc((ncap + 1) * sizeof *back);
+  for (uint32_t i = 0; i <= ncap; i++) map[i] = back[i] = -2; /* -2: not paired yet */
+  bool ok = true;
+  for (size_t i = 0, j = 0; ok && (i < na || j < nb);) {
+    /* the runs A[i..ie) and B[j..je) of one node */
+    uint32_t run = i < na ? a[i].run : b[j].run;
+    size_t ie = i, je = j;
+    while (ie < na && a[ie].run == run) ie++;
+    while (je < nb && b[je].run == run) je++;
+    int left_a = -1, left_b = -1, nleft_a = 0, nleft_b = 0;
+    int pa[MAX_SHAPE_CAPTURES], pb[MAX_SHAPE_CAPTURES], npairs = 0;
+    for (size_t y = j; y < je; y++) {
+      size_t x = i;
+      while (x < ie && (a[x].len != b[y].len || memcmp(a[x].name, b[y].name, a[x].len))) x++;
+      if (x < ie) pa[npairs] = (int)x, pb[npairs++] = (int)y;
+      else left_b = (int)y, nleft_b++;
+    }
+    for (size_t x = i; x < ie; x++) {
+      bool named = false;
+      for (size_t y = j; y < je; y++) named |= a[x].len == b[y].len && !memcmp(a[x].name, b[y].name, a[x].len);
+      if (!named) left_a = (int)x, nleft_a++;
+    }
+    if (nleft_b == 1 && nleft_a == 1) pa[npairs] = left_a, pb[npairs++] = left_b;
+    else if (nleft_b) ok = false;
+    for (int k = 0; k < npairs && ok; k++) {
+      int from = capture_id_n(q, a[pa[k]].name, a[pa[k]].len), to = capture_id_n(q, b[pb[k]].name, b[pb[k]].len);
+      if (from < 0 || to < 0 || (map[from] != -2 && map[from] != to) || (back[to] != -2 && back[to] != from)) ok = false;
+      else map[from] = to, back[to] = from;
+    }
+    i = ie;
+    j = je;
+  }
+  free(back);
+  if (!ok) {
+    free(map);
+    return NULL;
+  }
+  for (uint32_t i = 0; i <= ncap; i++)
+    if (map[i] == -2) map[i] = -1;
+  return map;
+}
+
+
+/* Whether a pattern of RULE lies between patterns FIRST and P: then P's
+ * matches, evaluated with FIRST's, would come before that pattern's on the
+ * same node, and the first of a rule's diagnostics on one range wins. */
+static bool rule_between(const oom_linter *self, uint32_t first, uint32_t p) {
+  for (uint32_t k = first + 1; k < p; k++)
+    if (self->patterns[k].rule == self->patterns[p].rule) return true;
+  return false;
+}
+
+
 /* Chains the patterns of one shape and leaves only the first of each chain
- * in the query (see shape.c). SRC is the combined query text. */
+ * in the query (see shape.c). SRC is the combined query text. A pattern
+ * whose shape differs only in its capture names joins a chain too, with a
+ * capture map, when its captures sit on the same nodes. */
 static void group_shapes(oom_linter *self, const buf *src) {
   uint32_t n = self->npatterns;
-  buf *shapes = oom_xcalloc(n, sizeof *shapes);
-  int32_t *tail = oom_xcalloc(n, sizeof *tail);
+  buf *shapes = oom_xcalloc(n, sizeof *shapes), *unnamed = oom_xcalloc(n, sizeof *unnamed);
+  int32_t *tail = oom_xcalloc(n, sizeof *tail), *first = oom_xcalloc(n, sizeof *first);
+  uint32_t ncap = ts_query_capture_count(self->query);
   for (uint32_t p = 0; p < n; p++) {
     uint32_t start = ts_query_start_byte_for_pattern(self->query, p);
     uint32_t end = p + 1 < n ? ts_query_start_byte_for_pattern(self->query, p + 1) : (uint32_t)src->len;
     shape_of(src->data + start, end - start, &shapes[p]);
-    tail[p] = (int32_t)p;
-    for (uint32_t q = 0; q < p; q++) {
-      if (tail[q] < 0 || shapes[q].len != shapes[p].len || memcmp(shapes[q].data, shapes[p].data, shapes[p].len))
-        continue;
-      self->patterns[tail[q]].next_variant = (int32_t)p;
-      tail[q] = (int32_t)p;
-      tail[p] = -1; /* not a chain's first */
-      ts_query_disable_pattern(self->query, p);
-      break;
+    shape_unnamed(shapes[p].data, shapes[p].len, &unnamed[p]);
+    tail[p] = first[p] = (int32_t)p;
+    /* the chain of an earlier pattern of the very same shape, with its map */
+    int32_t join = -1;
+    for (uint32_t q = 0; q < p && join < 0; q++) {
+      if (shapes[q].len != shapes[p].len || memcmp(shapes[q].data, shapes[p].data, shapes[p].len)) continue;
+      join = first[q];
+      if (self->patterns[q].capture_map) {
+        self->patterns[p].capture_map = oom_xmalloc((ncap + 1) * sizeof(int32_t));
+        memcpy(self->patterns[p].capture_map, self->patterns[q].capture_map, (ncap + 1) * sizeof(int32_t));
+      }
     }
+    /* else the chain of a pattern whose captures have other names */
+    for (uint32_t q = 0; q < p && join < 0; q++) {
+      if (first[q] != (int32_t)q || unnamed[q].len != unnamed[p].len ||
+          memcmp(unnamed[q].data, unnamed[p].data, unnamed[p].len) || rule_between(self, q, p))
+        continue;
+      self->patterns[p].capture_map = capture_map(self->query, &shapes[q], &shapes[p]);
+      if (self->patterns[p].capture_map) join = (int32_t)q;
+    }
+    if (join < 0) continue;
+    self->patterns[tail[join]].next_variant = (int32_t)p;
+    tail[join] = (int32_t)p;
+    first[p] = join;
+    ts_query_disable_pattern(self->query, p);
   }
-  for (uint32_t p = 0; p < n; p++) buf_free(&shapes[p]);
+  for (uint32_t p = 0; p < n; p++) buf_free(&shapes[p]), buf_free(&unnamed[p]);
   free(shapes);
+  free(unnamed);
   free(tail);
+  free(first);
+}
+
+
+/* Numbers the distinct predicates of each shape's variants: a match is
+ * evaluated for every variant, which often repeat a predicate (a rule's
+ * patterns for training loops and for evaluation functions share most). */
+static void number_answers(oom_linter *self) {
+  bool *variant = oom_xcalloc(self->npatterns + 1, sizeof *variant);
+  for (uint32_t p = 0; p < self->npatterns; p++)
+    if (self->patterns[p].next_variant >= 0) variant[self->patterns[p].next_variant] = true;
+  /* a capture id names the same node only in variants with the same map */
+  typedef struct {
+    const predicate *pred;
+    const int32_t *map;
+  } asked;
+  VEC(asked) seen = {0};
+  size_t map_size = (ts_query_capture_count(self->query) + 1) * sizeof(int32_t);
+  for (uint32_t p = 0; p < self->npatterns; p++) {
+    if (variant[p]) continue;
+    seen.len = 0;
+    for (int32_t v = (int32_t)p; v >= 0; v = self->patterns[v].next_variant) {
+      pattern_info *pi = &self->patterns[v];
+      for (size_t i = 0; i < pi->npreds; i++) {
+        predicate *pr = &pi->preds[i];
+        size_t k = 0;
+        while (k < seen.len && !((seen.items[k].map == pi->capture_map ||
+                                  (seen.items[k].map && pi->capture_map &&
+                                   !memcmp(seen.items[k].map, pi->capture_map, map_size))) &&
+                                 predicates_same_question(seen.items[k].pred, pr)))
+          k++;
+        if (k == seen.len) {
+          asked a = {pr, pi->capture_map};
+          vec_push(&seen, a);
+        }
+        pr->answer = (uint32_t)k;
+      }
+    }
+    self->patterns[p].nanswers = (uint32_t)seen.len;
+    if (seen.len > self->max_answers) self->max_answers = (uint32_t)seen.len;
+  }
+  vec_free(&seen);
+  free(variant);
 }
 
 
@@ -304,12 +442,13 @@ static bool compile(oom_linter *self, buf *err) {
     self->patterns[p].rule = ri;
     self->patterns[p].next_variant = -1;
     oom_rule *r = self->rules.items[ri];
-    if (!predicates_compile(self->query, p, r, &self->patterns[p], &self->nslots, err)) {
+    if (!predicates_compile(self->query, p, r, self->patterns, &self->patterns[p], &self->nslots, err)) {
       buf_free(&src);
       return false;
     }
   }
   group_shapes(self, &src);
+  number_answers(self);
   buf_free(&src);
   for (size_t i = 0; i < self->rules.len; i++) {
     oom_rule *r = self->rules.items[i];
@@ -410,7 +549,10 @@ oom_linter *oom_linter_new(const oom_options *options, char **error) {
 
 void oom_linter_free(oom_linter *self) {
   if (!self) return;
-  for (uint32_t p = 0; p < self->npatterns; p++) predicates_free(&self->patterns[p]);
+  for (uint32_t p = 0; p < self->npatterns; p++) {
+    predicates_free(&self->patterns[p]);
+    free(self->patterns[p].capture_map);
+  }
   free(self->patterns);
   if (self->query) ts_query_delete(self->query);
   for (size_t i = 0; i < self->rules.len; i++) {

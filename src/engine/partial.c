@@ -377,7 +377,7 @@ static bool lint_part(partial *p) {
   if (ok) {
     buf tmp = {0};
     pred_context ctx = {.model = &f, .source = part->text, .length = part->length, .md = p->worker->md,
-                        .file_cache = cache, .witness = found, .tmp = &tmp, .qual_node = NULL_NODE};
+                        .file_cache = cache, .witness = found, .tmp = &tmp};
     file_answers(p, &ctx, old_us, old_ue, witness);
     ok = engine_run(linter, p->worker, part, &f, cache, found);
     /* what the next partial relint starts from. An answer the last one knew
@@ -394,7 +394,7 @@ static bool lint_part(partial *p) {
     }
     free(table);
     buf_free(&tmp);
-    buf_free(&ctx.qual);
+    predicates_context_free(&ctx);
     ok = ok && !suppress_apply(linter, part, &f);
   }
   free(found);

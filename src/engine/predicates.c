@@ -171,8 +171,69 @@ static uint32_t pattern_line(const oom_rule *rule, const TSQuery *q, uint32_t pa
 }
 
 
-bool predicates_compile(const TSQuery *q, uint32_t pattern, const oom_rule *rule, pattern_info *out,
-                        uint32_t *next_slot, buf *err) {
+static bool is_file_level(pred_kind k) {
+  return k == PRED_FILE_CALLS || k == PRED_FILE_IMPORTS || k == PRED_FILE_MENTIONS;
+}
+
+
+/* The cache slot of a file-level predicate asking what P asks (the same
+ * kind and regex) among PREDS, or -1: rules repeat them in every pattern. */
+static int64_t same_question(const predicate *preds, size_t n, const predicate *p) {
+  for (size_t i = 0; i < n; i++)
+    if (is_file_level(preds[i].kind) && preds[i].kind == p->kind && !strcmp(preds[i].strings[0], p->strings[0]))
+      return preds[i].slot;
+  return -1;
+}
+
+
+/* What evaluating a predicate of KIND costs on one match, roughly: 0 a text
+ * comparison or a flag, 1 a binary search or the file's imports, 2 a regex,
+ * a resolution through imports or a walk of the arguments, 3 the replay of
+ * the graph analysis and the other walks of the file's facts, 4 a regex
+ * over the whole text or the names of all calls: once per file, but then
+ * more than all the rest, so asked only of matches that pass everything else. */
+static int cost(pred_kind kind) {
+  switch (kind) {
+  case PRED_EQ:
+  case PRED_ANY_OF:
+  case PRED_FILE_TRAINS: return 0;
+  case PRED_KIND:
+  case PRED_IN_LOOP:
+  case PRED_EVERY_ITERATION:
+  case PRED_IN_NO_GRAD:
+  case PRED_IN_ANY_LOOP:
+  case PRED_IN_TRAINING_LOOP:
+  case PRED_FUNCTION_TRAINS:
+  case PRED_IN_EVAL_FUNCTION:
+  case PRED_FILE_IMPORTS: return 1;
+  case PRED_MATCH:
+  case PRED_QUALNAME:
+  case PRED_HAS_ARG:
+  case PRED_ARG:
+  case PRED_KEYWORD_ARGS_ONLY:
+  case PRED_IN_EXCEPT:
+  case PRED_SOLE_BACKWARD: return 2;
+  case PRED_FILE_CALLS:
+  case PRED_FILE_MENTIONS: return 4;
+  default: return 3;
+  }
+}
+
+
+/* A pattern matches when all its predicates hold, and none has side effects:
+ * evaluating the cheap ones first (stably) rejects most matches early. */
+static void order_by_cost(predicate *preds, size_t n) {
+  for (size_t i = 1; i < n; i++) {
+    predicate p = preds[i];
+    size_t j = i;
+    for (; j > 0 && cost(preds[j - 1].kind) > cost(p.kind); j--) preds[j] = preds[j - 1];
+    preds[j] = p;
+  }
+}
+
+
+bool predicates_compile(const TSQuery *q, uint32_t pattern, const oom_rule *rule, const pattern_info *earlier,
+                        pattern_info *out, uint32_t *next_slot, buf *err) {
   uint32_t nsteps;
   const TSQueryPredicateStep *steps = ts_query_predicates_for_pattern(q, pattern, &nsteps);
   VEC(predicate) preds = {0};
@@ -212,7 +273,7 @@ bool predicates_compile(const TSQuery *q, uint32_t pattern, const oom_rule *rule
       break;
     }
     free(nm);
-    predicate p = {PREDICATES[k].kind, negate, -1, -1, NULL, 0, NULL, NULL, -1, 0};
+    predicate p = {PREDICATES[k].kind, negate, -1, -1, NULL, 0, NULL, NULL, -1, 0, 0};
     uint32_t a = i + 1;
     if (PREDICATES[k].shape != ARGS_STRING && PREDICATES[k].shape != ARGS_NONE) {
       if (a >= j || steps[a].type != TSQueryPredicateStepTypeCapture) {
@@ -276,12 +337,16 @@ bool predicates_compile(const TSQuery *q, uint32_t pattern, const oom_rule *rule
       default: break;
       }
     }
-    if (p.kind == PRED_FILE_CALLS || p.kind == PRED_FILE_IMPORTS || p.kind == PRED_FILE_MENTIONS)
-      pp->slot = (*next_slot)++;
+    if (is_file_level(p.kind) && !why.len) {
+      int64_t slot = same_question(preds.items, preds.len, &p);
+      for (uint32_t e = 0; e < pattern && slot < 0; e++) slot = same_question(earlier[e].preds, earlier[e].npreds, &p);
+      pp->slot = slot >= 0 ? (uint32_t)slot : (*next_slot)++;
+    }
     vec_push(&preds, p);
     if (why.len) break;
     i = j + 1;
   }
+  if (!why.len) order_by_cost(preds.items, preds.len);
   out->preds = preds.items;
   out->npreds = preds.len;
   if (why.len) {
@@ -404,6 +469,47 @@ static bool except_matches(pred_context *ctx, TSNode type, const pcre2_code *re)
 }
 
 
+static qual_entry *qual_slot(qual_memo *q, const void *id) {
+  size_t i = ((uintptr_t)id >> 4) * 0x9E3779B97F4A7C15ull >> 7 & (q->cap - 1);
+  while (q->slots[i].id && q->slots[i].id != id) i = (i + 1) & (q->cap - 1);
+  return &q->slots[i];
+}
+
+
+/* facts_qualname of N, resolved once per document: *NAME points into the
+ * memo's pool until the next call. */
+static bool qualname_of(pred_context *ctx, TSNode n, const char **name, size_t *len) {
+  qual_memo *q = &ctx->quals;
+  if ((q->used + 1) * 2 > q->cap) {
+    qual_memo bigger = {oom_xcalloc(q->cap ? q->cap * 2 : 256, sizeof *q->slots), q->cap ? q->cap * 2 : 256, q->used,
+                        q->pool};
+    for (size_t i = 0; i < q->cap; i++)
+      if (q->slots[i].id) *qual_slot(&bigger, q->slots[i].id) = q->slots[i];
+    free(q->slots);
+    *q = bigger;
+  }
+  qual_entry *e = qual_slot(q, n.id);
+  if (!e->id) {
+    e->id = n.id;
+    e->ok = facts_qualname(ctx->model, n, ctx->tmp);
+    e->start = (uint32_t)q->pool.len;
+    e->len = (uint32_t)ctx->tmp->len;
+    buf_append(&q->pool, buf_str(ctx->tmp), ctx->tmp->len);
+    q->used++;
+  }
+  *name = buf_str(&q->pool) + e->start;
+  *len = e->len;
+  return e->ok;
+}
+
+
+void predicates_context_free(pred_context *ctx) {
+  free(ctx->quals.slots);
+  buf_free(&ctx->quals.pool);
+  ctx->quals = (qual_memo){0};
+}
+
+
 static bool file_level(const predicate *p, pred_context *ctx) {
   signed char *cached = &ctx->file_cache[p->slot];
   if (*cached == FILE_UNKNOWN) {
@@ -415,9 +521,16 @@ static bool file_level(const predicate *p, pred_context *ctx) {
   uint32_t at = UINT32_MAX;
   const facts *f = ctx->model;
   if (p->kind == PRED_FILE_CALLS) {
-    for (size_t i = 0; i < f->calls.len && !r; i++)
-      if (facts_qualname(f, f->calls.items[i].call, ctx->tmp) && re_match(p->re, buf_str(ctx->tmp), ctx->tmp->len, ctx))
+    /* by callee, as facts_qualname resolves a call (a callee that is itself
+     * a call resolves to nothing): #oom-qualname? @fn asks about the same nodes */
+    for (size_t i = 0; i < f->calls.len && !r; i++) {
+      TSNode callee = FIELD(f->calls.items[i].call, function);
+      const char *q;
+      size_t ql;
+      if (!ts_node_is_null(callee) && !NODE_IS(callee, "call") && qualname_of(ctx, callee, &q, &ql) &&
+          re_match(p->re, q, ql, ctx))
         r = true, at = ts_node_start_byte(f->calls.items[i].call);
+    }
   } else if (p->kind == PRED_FILE_IMPORTS) {
     for (size_t i = 0; i < f->imported_modules.len && !r; i++)
       r = re_match(p->re, f->imported_modules.items[i], strlen(f->imported_modules.items[i]), ctx);
@@ -486,14 +599,11 @@ static bool eval(const predicate *p, const TSQueryMatch *m, pred_context *ctx) {
     for (size_t i = 0; i < p->nstrings; i++)
       if (text_equals(ctx, n, p->strings[i])) return true;
     return false;
-  case PRED_QUALNAME:
-    /* several rules ask about the same callee in a row: resolve it once */
-    if (!ctx->qual_valid || ctx->qual_node.id != n.id) {
-      ctx->qual_ok = facts_qualname(ctx->model, n, &ctx->qual);
-      ctx->qual_node = n;
-      ctx->qual_valid = true;
-    }
-    return ctx->qual_ok && re_match(p->re, buf_str(&ctx->qual), ctx->qual.len, ctx);
+  case PRED_QUALNAME: {
+    const char *q;
+    size_t ql;
+    return qualname_of(ctx, n, &q, &ql) && re_match(p->re, q, ql, ctx);
+  }
   case PRED_IN_LOOP:
     return facts_iteration_loop_at(ctx->model, pos) >= 0;
   case PRED_EVERY_ITERATION: {
@@ -581,10 +691,22 @@ static bool eval(const predicate *p, const TSQueryMatch *m, pred_context *ctx) {
 }
 
 
+bool predicates_same_question(const predicate *a, const predicate *b) {
+  if (a->kind != b->kind || a->capture != b->capture || a->capture2 != b->capture2 || a->number != b->number ||
+      a->nstrings != b->nstrings)
+    return false;
+  for (size_t i = 0; i < a->nstrings; i++)
+    if (strcmp(a->strings[i], b->strings[i]) != 0) return false;
+  return true;
+}
+
+
 bool predicates_pass(const pattern_info *p, const TSQueryMatch *m, pred_context *ctx) {
   for (size_t i = 0; i < p->npreds; i++) {
     const predicate *pr = &p->preds[i];
-    if (eval(pr, m, ctx) == pr->negate) return false;
+    signed char *known = &ctx->answers[pr->answer];
+    if (*known < 0) *known = eval(pr, m, ctx);
+    if (*known == pr->negate) return false;
   }
   return true;
 }

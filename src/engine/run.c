@@ -158,16 +158,34 @@ bool engine_run(const oom_linter *linter, oom_worker *worker, oom_document *doc,
                 signed char *cache, uint32_t *witness) {
   if (!linter->query) return true;
   buf tmp = {0};
+  signed char *answers = arena_alloc(&doc->arena, linter->max_answers + 1);
   pred_context ctx = {.model = model, .source = doc->text, .length = doc->length, .md = worker->md,
-                      .file_cache = cache, .witness = witness, .tmp = &tmp, .qual_node = NULL_NODE};
+                      .file_cache = cache, .witness = witness, .answers = answers, .tmp = &tmp};
   ts_query_cursor_exec(worker->cursor, linter->query, model->root);
   seen_table seen = {oom_xcalloc(64, sizeof(oom_diagnostic *)), 64, 0};
   TSQueryMatch m;
-  while (ts_query_cursor_next_match(worker->cursor, &m))
-    for (int32_t v = (int32_t)m.pattern_index; v >= 0; v = linter->patterns[v].next_variant)
-      run_pattern(linter, doc, model, &linter->patterns[v], &m, &ctx, &seen);
+  VEC(TSQueryCapture) renamed = {0};
+  while (ts_query_cursor_next_match(worker->cursor, &m)) {
+    memset(answers, -1, linter->patterns[m.pattern_index].nanswers);
+    for (int32_t v = (int32_t)m.pattern_index; v >= 0; v = linter->patterns[v].next_variant) {
+      const int32_t *map = linter->patterns[v].capture_map;
+      if (!map) {
+        run_pattern(linter, doc, model, &linter->patterns[v], &m, &ctx, &seen);
+        continue;
+      }
+      /* the match as the variant itself would have had it */
+      renamed.len = 0;
+      vec_reserve(&renamed, m.capture_count);
+      for (uint16_t i = 0; i < m.capture_count; i++)
+        if (map[m.captures[i].index] >= 0)
+          renamed.items[renamed.len++] = (TSQueryCapture){m.captures[i].node, (uint32_t)map[m.captures[i].index]};
+      TSQueryMatch mv = {m.id, (uint16_t)v, (uint16_t)renamed.len, renamed.items};
+      run_pattern(linter, doc, model, &linter->patterns[v], &mv, &ctx, &seen);
+    }
+  }
+  vec_free(&renamed);
   free(seen.slots);
   buf_free(&tmp);
-  buf_free(&ctx.qual);
+  predicates_context_free(&ctx);
   return !ctx.unknown;
 }

@@ -14,13 +14,15 @@
 
 typedef struct {
   TSNode node;
-  int function; /* index into functions, -1 */
-  int loop;     /* index into loops, -1 */
+  uint32_t depth; /* of NODE in the tree */
+  int function;   /* index into functions, -1 */
+  int loop;       /* index into loops, -1 */
 } frame;
 
 typedef struct {
   facts *f;
   VEC(frame) stack;
+  uint32_t depth;     /* of the node entered or left */
   int innermost_loop; /* at any depth, for facts_loop.outer */
   TSNode decorated;   /* the decorated_definition whose definition comes next */
 } walker;
@@ -63,7 +65,7 @@ static int current_loop(const walker *w) {
 
 
 static void push_frame(walker *w, TSNode n, int function, int loop) {
-  frame fr = {n, function, loop};
+  frame fr = {n, w->depth, function, loop};
   vec_push(&w->stack, fr);
 }
 
@@ -399,12 +401,59 @@ loop: {
 }
 
 
-static void leave(walker *w, TSNode n) {
-  if (!w->stack.len || !ts_node_eq(w->stack.items[w->stack.len - 1].node, n)) return;
+/* Leaves the node at W's depth: a frame pushed at that depth was pushed by
+ * it, its siblings having been left before (no node to fetch and compare). */
+static void leave(walker *w) {
+  if (!w->stack.len || w->stack.items[w->stack.len - 1].depth != w->depth) return;
+  TSNode n = w->stack.items[w->stack.len - 1].node;
   int loop = w->stack.items[w->stack.len - 1].loop;
   if (loop >= 0 && loop == w->innermost_loop && ts_node_eq(w->f->loops.items[loop].node, n))
     w->innermost_loop = w->f->loops.items[loop].outer;
   w->stack.len--;
+}
+
+
+typedef struct {
+  const void *id; /* the node's; NULL: an empty slot */
+  TSFieldId field;
+  TSNode child;
+} field_entry;
+
+struct facts_field_memo {
+  field_entry *slots;
+  size_t cap, used;
+};
+
+
+static field_entry *field_slot(const struct facts_field_memo *m, const void *id, TSFieldId field) {
+  size_t i = (((uintptr_t)id >> 3) * 0x9E3779B97F4A7C15ull + field * 0xC2B2AE3D27D4EB4Full) >> 20 & (m->cap - 1);
+  while (m->slots[i].id && (m->slots[i].id != id || m->slots[i].field != field)) i = (i + 1) & (m->cap - 1);
+  return &m->slots[i];
+}
+
+
+/* The slot of (ID, KEY), growing the table first when it is half full. */
+static field_entry *memo_slot(struct facts_field_memo *m, const void *id, TSFieldId key) {
+  if ((m->used + 1) * 2 > m->cap) {
+    struct facts_field_memo bigger = {oom_xcalloc(m->cap * 2, sizeof *m->slots), m->cap * 2, m->used};
+    for (size_t i = 0; i < m->cap; i++)
+      if (m->slots[i].id) *field_slot(&bigger, m->slots[i].id, m->slots[i].field) = m->slots[i];
+    free(m->slots);
+    *m = bigger;
+  }
+  return field_slot(m, id, key);
+}
+
+
+TSNode facts__field(const facts *self, TSNode node, TSFieldId field) {
+  /* a node's id is its place in the tree: the same id, the same child */
+  if (!self->field_memo || !node.id) return ts_node_child_by_field_id(node, field);
+  field_entry *e = memo_slot(self->field_memo, node.id, field);
+  if (!e->id) {
+    *e = (field_entry){node.id, field, ts_node_child_by_field_id(node, field)};
+    self->field_memo->used++;
+  }
+  return e->child;
 }
 
 
@@ -433,18 +482,20 @@ void facts_build_seeded(facts *self, TSNode root, const char *source, size_t len
   self->source = source;
   self->length = length;
   self->root = root;
-  walker w = {self, {0}, -1, NULL_NODE};
+  walker w = {self, {0}, 0, -1, NULL_NODE};
   TSTreeCursor c = ts_tree_cursor_new(root);
   uint32_t depth = 0;
   for (;;) {
     TSNode n = ts_tree_cursor_current_node(&c);
+    w.depth = depth;
     enter(&w, n);
     if (ts_tree_cursor_goto_first_child(&c)) {
       if (++depth > self->max_depth) self->max_depth = depth;
       continue;
     }
     for (;;) {
-      leave(&w, ts_tree_cursor_current_node(&c));
+      w.depth = depth;
+      leave(&w);
       if (ts_tree_cursor_goto_next_sibling(&c)) break;
       if (!ts_tree_cursor_goto_parent(&c)) goto done;
       depth--;
@@ -458,7 +509,11 @@ done:
   /* deeper than CPython compiles: leave the model empty rather than spend
    * minutes on code that can never run */
   if (self->max_depth > FACTS_MAX_DEPTH) return;
+  struct facts_field_memo memo = {oom_xcalloc(1024, sizeof *memo.slots), 1024, 0};
+  self->field_memo = &memo;
   facts__resolve(self);
+  self->field_memo = NULL;
+  free(memo.slots);
 }
 
 

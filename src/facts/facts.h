@@ -151,6 +151,7 @@ typedef struct facts {
   VEC(facts_fname) functions_by_name; /* sorted by name */
   VEC(char *) producers;       /* callees whose output reached .backward() */
   unsigned char *taint;        /* TAINT_* per source byte; see graph.c */
+  struct facts_field_memo *field_memo; /* while the facts are built (facts__field) */
   bool file_backward;          /* some code calls .backward() */
   uint32_t max_depth;          /* of the syntax tree */
   const facts_seed *seed;      /* NULL but in a partial relint */
@@ -237,6 +238,12 @@ bool facts_class_derives(const facts *self, TSNode node, bool (*match)(void *ctx
                          void *ctx);
 /** The function index named NAME (a same-file function or `self.method`), -1. */
 int facts_function_named(const facts *self, TSNode callee);
+
+/** ts_node_child_by_field_id(NODE, FIELD), remembered while the facts are
+ *  built: the analyses ask about the same nodes round after round, and
+ *  tree-sitter finds a field by walking the children. */
+TSNode facts__field(const facts *self, TSNode node, TSFieldId field);
+#define FACT_FIELD(facts, node, name) facts__field((facts), (node), OOM_FIELD_##name)
 
 /** The source text of NODE (clamped to the source) and its length. */
 const char *facts_text(const facts *self, TSNode node, uint32_t *len);

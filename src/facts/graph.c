@@ -49,8 +49,10 @@ static bool text_is(const facts *f, TSNode n, const char *s) {
 
 
 static bool in_list(const char *s, size_t len, const char *const *list) {
+  /* the first byte rules out most entries without measuring them */
+  char first = len ? s[0] : '\0';
   for (size_t i = 0; list[i]; i++)
-    if (strlen(list[i]) == len && !memcmp(list[i], s, len)) return true;
+    if (list[i][0] == first && strlen(list[i]) == len && !memcmp(list[i], s, len)) return true;
   return false;
 }
 
@@ -66,7 +68,7 @@ static bool has_str(char **items, size_t n, const char *s, size_t len) {
 
 static bool is_self_attr(const facts *f, TSNode n) {
   if (!NODE_IS(n, "attribute")) return false;
-  TSNode obj = FIELD(n, object);
+  TSNode obj = FACT_FIELD(f, n, object);
   return !ts_node_is_null(obj) && NODE_IS(obj, "identifier") && text_is(f, obj, "self");
 }
 
@@ -181,7 +183,7 @@ static bool looks_like_loss(const char *s, size_t len) {
 
 static const char *last_name(const facts *f, TSNode callee, uint32_t *len) {
   if (NODE_IS(callee, "attribute")) {
-    TSNode attr = FIELD(callee, attribute);
+    TSNode attr = FACT_FIELD(f, callee, attribute);
     if (!ts_node_is_null(attr)) return facts_text(f, attr, len);
   }
   return facts_text(f, callee, len);
@@ -264,7 +266,7 @@ static unsigned eval_args(analysis *a, state *st, TSNode args) {
   uint32_t n = ts_node_named_child_count(args);
   for (uint32_t i = 0; i < n; i++) {
     TSNode c = ts_node_named_child(args, i);
-    if (NODE_IS(c, "keyword_argument")) c = FIELD(c, value);
+    if (NODE_IS(c, "keyword_argument")) c = FACT_FIELD(a->f, c, value);
     else if (NODE_IS(c, "list_splat") || NODE_IS(c, "dictionary_splat")) c = ts_node_named_child(c, 0);
     if (!ts_node_is_null(c)) flags |= eval(a, st, c);
   }
@@ -274,15 +276,15 @@ static unsigned eval_args(analysis *a, state *st, TSNode args) {
 
 static unsigned eval_call(analysis *a, state *st, TSNode e) {
   facts *f = a->f;
-  TSNode callee = FIELD(e, function);
-  TSNode args = FIELD(e, arguments);
+  TSNode callee = FACT_FIELD(a->f, e, function);
+  TSNode args = FACT_FIELD(a->f, e, arguments);
   unsigned argflags = eval_args(a, st, args);
   if (ts_node_is_null(callee)) return 0;
   uint32_t len;
   const char *t;
   /* a model or a loss of this file, or a callee whose output was backpropagated */
   if (facts_is_model(f, callee)) {
-    if (NODE_IS(callee, "attribute") && !is_self_attr(f, callee)) eval(a, st, FIELD(callee, object));
+    if (NODE_IS(callee, "attribute") && !is_self_attr(f, callee)) eval(a, st, FACT_FIELD(a->f, callee, object));
     t = facts_text(f, callee, &len);
     return V_GRAPH | (looks_like_loss(t, len) ? V_SCALAR : 0);
   }
@@ -292,8 +294,8 @@ static unsigned eval_call(analysis *a, state *st, TSNode e) {
     return (g->returns_graph ? V_GRAPH : 0) | (g->returns_scalar_loss ? V_SCALAR : 0);
   }
   if (NODE_IS(callee, "attribute")) {
-    TSNode obj = FIELD(callee, object);
-    TSNode attr = FIELD(callee, attribute);
+    TSNode obj = FACT_FIELD(a->f, callee, object);
+    TSNode attr = FACT_FIELD(a->f, callee, attribute);
     if (ts_node_is_null(obj) || ts_node_is_null(attr)) return 0;
     t = facts_text(f, attr, &len);
     if (facts_qualname(f, callee, &a->tmp)) {
@@ -346,8 +348,8 @@ static unsigned eval_call(analysis *a, state *st, TSNode e) {
  * indices carry no graph */
 static bool returns_indices(const facts *f, TSNode call) {
   if (ts_node_is_null(call) || !NODE_IS(call, "call")) return false;
-  TSNode callee = FIELD(call, function);
-  TSNode args = FIELD(call, arguments);
+  TSNode callee = FACT_FIELD(f, call, function);
+  TSNode args = FACT_FIELD(f, call, arguments);
   if (ts_node_is_null(callee) || ts_node_is_null(args)) return false;
   static const char *const pairs[] = {"topk", "sort", "kthvalue", "mode", "median", "max", "min", NULL};
   uint32_t len;
@@ -375,8 +377,8 @@ static unsigned eval(analysis *a, state *st, TSNode e) {
     r = a->replay ? recorded(f, e) : s ? s->flags : 0;
     record(a, e, r);
   } else if (!strcmp(type, "attribute")) {
-    TSNode obj = FIELD(e, object);
-    TSNode attr = FIELD(e, attribute);
+    TSNode obj = FACT_FIELD(a->f, e, object);
+    TSNode attr = FACT_FIELD(a->f, e, attribute);
     uint32_t len = 0;
     const char *an = ts_node_is_null(attr) ? "" : facts_text(f, attr, &len);
     if (is_self_attr(f, e)) {
@@ -394,16 +396,16 @@ static unsigned eval(analysis *a, state *st, TSNode e) {
   } else if (!strcmp(type, "call")) {
     r = eval_call(a, st, e);
   } else if (!strcmp(type, "subscript")) {
-    TSNode value = FIELD(e, value);
+    TSNode value = FACT_FIELD(a->f, e, value);
     r = eval(a, st, value) & V_GRAPH;
-    TSNode index = FIELD(e, subscript);
+    TSNode index = FACT_FIELD(a->f, e, subscript);
     if (returns_indices(f, value) && !ts_node_is_null(index) && text_is(f, index, "1")) r = 0; /* `x.max(1)[1]` */
     uint32_t n = ts_node_named_child_count(e);
     for (uint32_t i = 1; i < n; i++) eval(a, st, ts_node_named_child(e, i));
   } else if (!strcmp(type, "binary_operator")) {
-    unsigned l = eval(a, st, FIELD(e, left));
-    unsigned rr = eval(a, st, FIELD(e, right));
-    TSNode op = FIELD(e, operator);
+    unsigned l = eval(a, st, FACT_FIELD(a->f, e, left));
+    unsigned rr = eval(a, st, FACT_FIELD(a->f, e, right));
+    TSNode op = FACT_FIELD(a->f, e, operator);
     r = (l | rr) & V_GRAPH;
     /* a loss scaled by a number is still a scalar loss */
     if (((l & V_SCALAR) || (rr & V_SCALAR)) && (!(l & V_GRAPH) || (l & V_SCALAR)) && (!(rr & V_GRAPH) || (rr & V_SCALAR)))
@@ -422,7 +424,7 @@ static unsigned eval(analysis *a, state *st, TSNode e) {
   } else if (!strcmp(type, "dictionary")) {
     TSNode pair;
     for (children k = children_of(e); children_next(&k, &pair);)
-      if (NODE_IS(pair, "pair")) r |= eval(a, st, FIELD(pair, value)) & V_GRAPH;
+      if (NODE_IS(pair, "pair")) r |= eval(a, st, FACT_FIELD(a->f, pair, value)) & V_GRAPH;
   } else if (!strcmp(type, "comparison_operator") || !strcmp(type, "boolean_operator") ||
              !strcmp(type, "not_operator") || !strcmp(type, "keyword_argument")) {
     TSNode c;
@@ -453,7 +455,7 @@ static unsigned evidence(analysis *a, TSNode target, TSNode value, unsigned flag
   while (!ts_node_is_null(value) && (NODE_IS(value, "parenthesized_expression") || NODE_IS(value, "await")))
     value = ts_node_named_child(value, 0);
   if (ts_node_is_null(value) || !NODE_IS(value, "call")) return flags;
-  TSNode callee = FIELD(value, function);
+  TSNode callee = FACT_FIELD(a->f, value, function);
   if (ts_node_is_null(callee) || !trackable(a->f, callee) || facts_function_named(a->f, callee) >= 0 ||
       !is_producer_name(a, callee))
     return flags;
@@ -486,21 +488,21 @@ static void assign(analysis *a, state *st, TSNode left, TSNode right, unsigned f
 
 static void run_expression(analysis *a, state *st, TSNode e) {
   if (NODE_IS(e, "assignment")) {
-    TSNode left = FIELD(e, left);
-    TSNode right = FIELD(e, right);
+    TSNode left = FACT_FIELD(a->f, e, left);
+    TSNode right = FACT_FIELD(a->f, e, right);
     /* `a = b = value` */
     TSNode value = right;
-    while (!ts_node_is_null(value) && NODE_IS(value, "assignment")) value = FIELD(value, right);
+    while (!ts_node_is_null(value) && NODE_IS(value, "assignment")) value = FACT_FIELD(a->f, value, right);
     unsigned flags = ts_node_is_null(value) ? 0 : eval(a, st, value);
-    for (TSNode t = e; !ts_node_is_null(t) && NODE_IS(t, "assignment"); t = FIELD(t, right))
-      assign(a, st, FIELD(t, left), value, flags);
+    for (TSNode t = e; !ts_node_is_null(t) && NODE_IS(t, "assignment"); t = FACT_FIELD(a->f, t, right))
+      assign(a, st, FACT_FIELD(a->f, t, left), value, flags);
     (void)left;
     return;
   }
   if (NODE_IS(e, "augmented_assignment")) {
-    TSNode left = FIELD(e, left);
-    TSNode right = FIELD(e, right);
-    TSNode op = FIELD(e, operator);
+    TSNode left = FACT_FIELD(a->f, e, left);
+    TSNode right = FACT_FIELD(a->f, e, right);
+    TSNode op = FACT_FIELD(a->f, e, operator);
     unsigned rf = eval(a, st, right);
     unsigned lf = eval(a, st, left);
     if (trackable(a->f, left)) {
@@ -517,11 +519,11 @@ static void run_expression(analysis *a, state *st, TSNode e) {
 
 
 static void run_loop(analysis *a, state *st, TSNode loop) {
-  TSNode body = FIELD(loop, body);
+  TSNode body = FACT_FIELD(a->f, loop, body);
   if (NODE_IS(loop, "for_statement")) {
-    eval(a, st, FIELD(loop, right));
+    eval(a, st, FACT_FIELD(a->f, loop, right));
     /* loop targets hold data, not graphs: rebind them clean */
-    TSNode left = FIELD(loop, left);
+    TSNode left = FACT_FIELD(a->f, loop, left);
     if (!ts_node_is_null(left)) {
       if (trackable(a->f, left)) set_name(a, st, left, 0);
       else {
@@ -531,7 +533,7 @@ static void run_loop(analysis *a, state *st, TSNode loop) {
       }
     }
   } else {
-    eval(a, st, FIELD(loop, condition));
+    eval(a, st, FACT_FIELD(a->f, loop, condition));
   }
   state entry = {0};
   copy_state(&entry, st);
@@ -555,16 +557,16 @@ static void run_loop(analysis *a, state *st, TSNode loop) {
     if (!changed) break;
   }
   vec_free(&entry);
-  TSNode alt = FIELD(loop, alternative);
-  if (!ts_node_is_null(alt)) run_block(a, st, FIELD(alt, body));
+  TSNode alt = FACT_FIELD(a->f, loop, alternative);
+  if (!ts_node_is_null(alt)) run_block(a, st, FACT_FIELD(a->f, alt, body));
 }
 
 
 static void run_if(analysis *a, state *st, TSNode n) {
-  eval(a, st, FIELD(n, condition));
+  eval(a, st, FACT_FIELD(a->f, n, condition));
   state base = {0}, out = {0};
   copy_state(&base, st);
-  run_block(a, st, FIELD(n, consequence));
+  run_block(a, st, FACT_FIELD(a->f, n, consequence));
   copy_state(&out, st);
   bool has_else = false;
   uint32_t count = ts_node_named_child_count(n);
@@ -572,13 +574,13 @@ static void run_if(analysis *a, state *st, TSNode n) {
     TSNode c = ts_node_named_child(n, i);
     if (NODE_IS(c, "elif_clause")) {
       copy_state(st, &base);
-      eval(a, st, FIELD(c, condition));
-      run_block(a, st, FIELD(c, consequence));
+      eval(a, st, FACT_FIELD(a->f, c, condition));
+      run_block(a, st, FACT_FIELD(a->f, c, consequence));
       join(&out, st);
     } else if (NODE_IS(c, "else_clause")) {
       has_else = true;
       copy_state(st, &base);
-      run_block(a, st, FIELD(c, body));
+      run_block(a, st, FACT_FIELD(a->f, c, body));
       join(&out, st);
     }
   }
@@ -616,11 +618,11 @@ static void run_statement(analysis *a, state *st, TSNode s) {
     if (!ts_node_is_null(clause)) {
       uint32_t n = ts_node_named_child_count(clause);
       for (uint32_t i = 0; i < n; i++) {
-        TSNode v = FIELD(ts_node_named_child(clause, i), value);
+        TSNode v = FACT_FIELD(a->f, ts_node_named_child(clause, i), value);
         if (!ts_node_is_null(v)) eval(a, st, v);
       }
     }
-    run_block(a, st, FIELD(s, body));
+    run_block(a, st, FACT_FIELD(a->f, s, body));
   } else if (!strcmp(type, "function_definition") || !strcmp(type, "class_definition") ||
              !strcmp(type, "decorated_definition")) {
     /* analysed on their own */
@@ -679,8 +681,8 @@ static void mark_values(analysis *a, TSNode e, unsigned flags, bool *changed) {
      * producer (a model or loss called by name: `crit(out, y)` makes `out` a
      * graph). Constructors (`Variable(...)`, `Tensor(...)`), NumPy and other
      * libraries make new data and stop the walk. */
-    TSNode callee = FIELD(e, function);
-    TSNode args = FIELD(e, arguments);
+    TSNode callee = FACT_FIELD(a->f, e, function);
+    TSNode args = FACT_FIELD(a->f, e, arguments);
     bool into_args = false;
     if (ts_node_is_null(callee)) {
       /* nothing */
@@ -693,7 +695,7 @@ static void mark_values(analysis *a, TSNode e, unsigned flags, bool *changed) {
                     : !strncmp(q, "torch.nn.functional.", 20);
       } else if (in_list(m, len, PRESERVING_METHODS)) {
         /* `out.mean()`: the graph comes through the object */
-        mark_values(a, FIELD(callee, object), 0, changed);
+        mark_values(a, FACT_FIELD(a->f, callee, object), 0, changed);
         into_args = true;
       }
     } else if (trackable(a->f, callee) && facts_function_named(a->f, callee) < 0 && is_producer_name(a, callee)) {
@@ -708,14 +710,14 @@ static void mark_values(analysis *a, TSNode e, unsigned flags, bool *changed) {
     uint32_t n = ts_node_is_null(args) || !into_args ? 0 : ts_node_named_child_count(args);
     for (uint32_t i = 0; i < n; i++) {
       TSNode c = ts_node_named_child(args, i);
-      if (NODE_IS(c, "keyword_argument")) c = FIELD(c, value);
+      if (NODE_IS(c, "keyword_argument")) c = FACT_FIELD(a->f, c, value);
       mark_values(a, c, 0, changed);
     }
   } else if (NODE_IS(e, "binary_operator") || NODE_IS(e, "parenthesized_expression") ||
              NODE_IS(e, "unary_operator") || NODE_IS(e, "subscript") || NODE_IS(e, "attribute") ||
              NODE_IS(e, "list") || NODE_IS(e, "tuple")) {
-    if (NODE_IS(e, "subscript")) mark_values(a, FIELD(e, value), 0, changed);
-    else if (NODE_IS(e, "attribute")) mark_values(a, FIELD(e, object), 0, changed);
+    if (NODE_IS(e, "subscript")) mark_values(a, FACT_FIELD(a->f, e, value), 0, changed);
+    else if (NODE_IS(e, "attribute")) mark_values(a, FACT_FIELD(a->f, e, object), 0, changed);
     else {
       TSNode c;
       for (children k = children_of(e); children_next(&k, &c);) mark_values(a, c, flags, changed);
@@ -756,11 +758,11 @@ static void collect_evidence(analysis *a) {
     const facts_call *c = &f->calls.items[i];
     if (ts_node_start_byte(c->call) >= scope.end) break;
     if (c->function != a->function) continue;
-    TSNode callee = FIELD(c->call, function);
+    TSNode callee = FACT_FIELD(a->f, c->call, function);
     if (ts_node_is_null(callee) || !NODE_IS(callee, "attribute")) continue;
-    TSNode attr = FIELD(callee, attribute);
+    TSNode attr = FACT_FIELD(a->f, callee, attribute);
     if (ts_node_is_null(attr) || !text_is(f, attr, "backward")) continue;
-    TSNode obj = FIELD(callee, object);
+    TSNode obj = FACT_FIELD(a->f, callee, object);
     /* `loss.backward()` marks a scalar loss; `(a + b).backward()` its parts */
     mark_values(a, obj, trackable(f, obj) ? V_SCALAR : 0, &changed);
   }
@@ -783,10 +785,10 @@ static void collect_evidence(analysis *a) {
 /* ---- summaries and the whole-file passes ---- */
 
 static bool is_backward(const facts *f, TSNode call, buf *tmp) {
-  TSNode fn = FIELD(call, function);
+  TSNode fn = FACT_FIELD(f, call, function);
   if (ts_node_is_null(fn)) return false;
   if (NODE_IS(fn, "attribute")) {
-    TSNode attr = FIELD(fn, attribute);
+    TSNode attr = FACT_FIELD(f, fn, attribute);
     if (!ts_node_is_null(attr) && text_is(f, attr, "backward")) return true;
   }
   return facts_qualname(f, fn, tmp) && (!strcmp(buf_str(tmp), "torch.autograd.backward"));
@@ -805,10 +807,10 @@ static bool optimizer_like(const char *s, size_t len) {
 
 
 static bool is_step(const facts *f, TSNode call) {
-  TSNode fn = FIELD(call, function);
+  TSNode fn = FACT_FIELD(f, call, function);
   if (ts_node_is_null(fn) || !NODE_IS(fn, "attribute")) return false;
-  TSNode attr = FIELD(fn, attribute);
-  TSNode obj = FIELD(fn, object);
+  TSNode attr = FACT_FIELD(f, fn, attribute);
+  TSNode obj = FACT_FIELD(f, fn, object);
   if (ts_node_is_null(attr) || !text_is(f, attr, "step")) return false;
   uint32_t len;
   const char *t = facts_text(f, obj, &len);
@@ -853,7 +855,7 @@ void facts__summaries(facts *f) {
     for (size_t i = 0; i < f->calls.len; i++) {
       const facts_call *c = &f->calls.items[i];
       if (c->function < 0) continue;
-      int g = facts_function_named(f, FIELD(c->call, function));
+      int g = facts_function_named(f, FACT_FIELD(f, c->call, function));
       if (g < 0 || g == c->function) continue;
       facts_function *fn = &f->functions.items[c->function], *callee = &f->functions.items[g];
       bool step = callee->step && c->loop < 0;
@@ -870,7 +872,7 @@ void facts__summaries(facts *f) {
   for (size_t i = 0; i < f->calls.len; i++) {
     const facts_call *c = &f->calls.items[i];
     if (c->loop < 0) continue;
-    int g = facts_function_named(f, FIELD(c->call, function));
+    int g = facts_function_named(f, FACT_FIELD(f, c->call, function));
     if (g >= 0 && f->functions.items[g].step) f->loops.items[c->loop].evidence |= LOOP_CALLS_BACKWARD;
   }
   buf_free(&tmp);
@@ -884,7 +886,7 @@ static void analyse(facts *f, int function, bool *changed) {
   if (function < 0) {
     run_block(&a, &st, f->root);
   } else {
-    run_block(&a, &st, FIELD(f->functions.items[function].node, body));
+    run_block(&a, &st, FACT_FIELD(f, f->functions.items[function].node, body));
   }
   if (a.changed) *changed = true;
   vec_free(&st);
@@ -893,20 +895,41 @@ static void analyse(facts *f, int function, bool *changed) {
 }
 
 
+/* Analyses UNIT (a function, -1 for module level) unless nothing it reads
+ * changed since its last run. A unit reads the rest of the file only through
+ * the summaries and the producers, and writes only its own names' taint, so
+ * a rerun on the same inputs would write what is there already. VERSION
+ * counts the runs that changed a summary or added a producer; RAN_AT holds
+ * its value when each unit last started (0: never). */
+static void analyse_if_stale(facts *f, int unit, size_t *ran_at, size_t *version, bool *changed) {
+  size_t *at = &ran_at[unit + 1];
+  if (*at == *version) return;
+  *at = *version;
+  bool here = false;
+  size_t producers = f->producers.len;
+  analyse(f, unit, &here);
+  if (here || f->producers.len != producers) ++*version;
+  if (here) *changed = true;
+}
+
+
 void facts__graph(facts *f);
 void facts__graph(facts *f) {
   f->taint = oom_xcalloc(f->length + 1, 1);
+  size_t *ran_at = oom_xcalloc(f->functions.len + 1, sizeof *ran_at);
+  size_t version = 1;
   /* evidence first everywhere, so producers found in one function are
    * models in all of them; then rounds until the summaries settle */
   for (int round = 0; round < MAX_ROUNDS; round++) {
     bool changed = false;
     size_t producers = f->producers.len;
-    analyse(f, -1, &changed);
-    for (size_t i = 0; i < f->functions.len; i++) analyse(f, (int)i, &changed);
+    analyse_if_stale(f, -1, ran_at, &version, &changed);
+    for (size_t i = 0; i < f->functions.len; i++) analyse_if_stale(f, (int)i, ran_at, &version, &changed);
     /* the functions read each other only through their summaries and the
      * producers: when neither changed, another round would repeat this one */
     if (!changed && f->producers.len == producers) break;
   }
+  free(ran_at);
 }
 
 

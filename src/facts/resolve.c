@@ -39,7 +39,7 @@ static const facts_binding *lookup(const facts *f, const char *name, uint32_t le
 bool facts_qualname(const facts *self, TSNode node, buf *out) {
   buf_clear(out);
   if (ts_node_is_null(node)) return false;
-  if (NODE_IS(node, "call")) node = FIELD(node, function);
+  if (NODE_IS(node, "call")) node = FACT_FIELD(self, node, function);
   if (ts_node_is_null(node)) return false;
   TSNode parts[MAX_CHAIN];
   size_t nparts = 0;
@@ -48,8 +48,8 @@ bool facts_qualname(const facts *self, TSNode node, buf *out) {
   for (int hop = 0; hop < MAX_ALIAS_HOPS && !base; hop++) {
     while (NODE_IS(node, "attribute")) {
       if (nparts == MAX_CHAIN) return false;
-      parts[nparts++] = FIELD(node, attribute);
-      node = FIELD(node, object);
+      parts[nparts++] = FACT_FIELD(self, node, attribute);
+      node = FACT_FIELD(self, node, object);
       if (ts_node_is_null(node)) return false;
     }
     if (!NODE_IS(node, "identifier")) return false;
@@ -106,7 +106,7 @@ static const char *const SET_GRAD_ENABLED[] = {
 /* Whether EXPR (a with-item value or a decorator) turns gradients off. */
 static bool is_no_grad_expr(const facts *f, TSNode expr, buf *tmp) {
   if (NODE_IS(expr, "call")) {
-    TSNode fn = FIELD(expr, function);
+    TSNode fn = FACT_FIELD(f, expr, function);
     TSNode a0 = first_arg(expr);
     bool arg_false = !ts_node_is_null(a0) && NODE_IS(a0, "false");
     if (qualname_is(f, fn, NO_GRAD_CONTEXTS, tmp)) return !arg_false; /* inference_mode(False) */
@@ -160,7 +160,7 @@ static void resolve_no_grad(facts *f, buf *tmp) {
    * or a later `set_grad_enabled(True)` in the same block */
   for (size_t i = 0; i < f->set_grad_false.len; i++) {
     facts_region r = f->set_grad_false.items[i];
-    TSNode fn = FIELD(r.candidate, function);
+    TSNode fn = FACT_FIELD(f, r.candidate, function);
     if (!qualname_is(f, fn, SET_GRAD_ENABLED, tmp)) continue;
     for (size_t k = 0; k < f->set_grad_true.len; k++) {
       facts_region t = f->set_grad_true.items[k];
@@ -224,11 +224,11 @@ static bool is_module_expr(const facts *f, TSNode e, buf *tmp) {
       return has_name(f, t, len);
     }
     if (!NODE_IS(e, "call")) return false;
-    TSNode fn = FIELD(e, function);
+    TSNode fn = FACT_FIELD(f, e, function);
     if (ts_node_is_null(fn)) return false;
     if (NODE_IS(fn, "attribute")) {
-      TSNode attr = FIELD(fn, attribute);
-      TSNode obj = FIELD(fn, object);
+      TSNode attr = FACT_FIELD(f, fn, attribute);
+      TSNode obj = FACT_FIELD(f, fn, object);
       static const char *const same_module[] = {"to", "cuda", "cpu", "train", "eval", "half",
                                                 "float", "bfloat16", "double", "requires_grad_", NULL};
       for (size_t i = 0; same_module[i]; i++)
@@ -327,7 +327,7 @@ static bool is_loader_name(const char *s, size_t len) {
 static bool is_loader_expr(const facts *f, TSNode e, buf *tmp) {
   for (int guard = 0; guard < 4 && NODE_IS(e, "call"); guard++) {
     /* enumerate(loader), tqdm(loader), tqdm.tqdm(loader, ...), iter(loader) */
-    TSNode fn = FIELD(e, function);
+    TSNode fn = FACT_FIELD(f, e, function);
     uint32_t len;
     const char *t = facts_text(f, fn, &len);
     bool wrapper = (len == 9 && !memcmp(t, "enumerate", 9)) || (len >= 4 && !memcmp(t + len - 4, "tqdm", 4)) ||
@@ -348,10 +348,10 @@ static bool is_loader_expr(const facts *f, TSNode e, buf *tmp) {
 
 
 static bool is_backward_call(const facts *f, TSNode call, buf *tmp) {
-  TSNode fn = FIELD(call, function);
+  TSNode fn = FACT_FIELD(f, call, function);
   if (ts_node_is_null(fn)) return false;
   if (NODE_IS(fn, "attribute")) {
-    TSNode attr = FIELD(fn, attribute);
+    TSNode attr = FACT_FIELD(f, fn, attribute);
     if (text_is(f, attr, "backward")) {
       /* torch.autograd.backward(...) and loss.backward() alike */
       return true;
@@ -388,12 +388,12 @@ static void resolve_loops(facts *f, buf *tmp) {
     facts_call *c = &f->calls.items[i];
     if (c->loop < 0) continue;
     facts_loop *l = &f->loops.items[c->loop];
-    TSNode fn = FIELD(c->call, function);
+    TSNode fn = FACT_FIELD(f, c->call, function);
     if (ts_node_is_null(fn)) continue;
     if (is_backward_call(f, c->call, tmp)) l->evidence |= LOOP_CALLS_BACKWARD;
     if (NODE_IS(fn, "attribute")) {
-      TSNode attr = FIELD(fn, attribute);
-      TSNode obj = FIELD(fn, object);
+      TSNode attr = FACT_FIELD(f, fn, attribute);
+      TSNode obj = FACT_FIELD(f, fn, object);
       uint32_t len;
       const char *t = facts_text(f, obj, &len);
       if (text_is(f, attr, "step") && looks_like_optimizer(t, len)) l->evidence |= LOOP_CALLS_STEP;
@@ -410,7 +410,7 @@ static void resolve_loops(facts *f, buf *tmp) {
   for (size_t i = 0; i < f->loops.len; i++) {
     facts_loop *l = &f->loops.items[i];
     if (NODE_IS(l->node, "for_statement")) {
-      TSNode right = FIELD(l->node, right);
+      TSNode right = FACT_FIELD(f, l->node, right);
       if (!ts_node_is_null(right) && is_loader_expr(f, right, tmp)) l->evidence |= LOOP_ITERATES_LOADER;
     }
     l->per_iteration = l->evidence != 0;

@@ -49,6 +49,23 @@ static void push_blocks(pending_stack *stack, TSNode stmt, int indent) {
 }
 
 
+/* Whether statement S can hold a block or a clause (node-types.json): the
+ * others, most statements, need no walk of their children. */
+static bool compound(TSNode s) {
+  const char *t = ts_node_type(s);
+  switch (t[0]) {
+  case 'c': return !strcmp(t, "class_definition");
+  case 'd': return !strcmp(t, "decorated_definition");
+  case 'f': return !strcmp(t, "for_statement") || !strcmp(t, "function_definition");
+  case 'i': return !strcmp(t, "if_statement");
+  case 'm': return !strcmp(t, "match_statement");
+  case 't': return !strcmp(t, "try_statement");
+  case 'w': return !strcmp(t, "while_statement") || !strcmp(t, "with_statement");
+  default: return false;
+  }
+}
+
+
 bool parse_first_indent_error(TSNode root, const char *text, uint32_t *pos, const char **what) {
   pending_stack stack = {0};
   pending top = {root, -1};
@@ -83,7 +100,7 @@ bool parse_first_indent_error(TSNode root, const char *text, uint32_t *pos, cons
         /* nested blocks are checked against this statement's indentation */
         int here = col >= 0 ? col : expected;
         if (here < 0) here = p.outer + 1;
-        push_blocks(&stack, s, here);
+        if (compound(s)) push_blocks(&stack, s, here);
       } while (ts_tree_cursor_goto_next_sibling(&c));
     }
     ts_tree_cursor_delete(&c);

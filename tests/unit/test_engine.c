@@ -824,7 +824,33 @@ static void test_shape(void **state) {
     {"(string) @report (#eq? @report \"a b\")", "(string) @report", true},
     {"((string) \"a  b\" @report)", "((string) \"a b\" @report)", false},
     {"(argument_list . (_) @a .)", "(argument_list (_) @a)", false},
+    /* a group of one node pattern is that pattern; of two, or quantified, not */
+    {"((call function: (_) @fn) @report @call (#eq? @fn \"x\"))", "(call function: (_) @fn) @report @call", true},
+    {"((call) @a (call) @b)", "(call) @a (call) @b", false},
+    {"((call) @a)?", "(call) @a", false},
   };
+  /* without names, captures on the same nodes make the same shape */
+  static const struct {
+    const char *a, *b;
+    bool same;
+  } unnamed[] = {
+    {"(call function: (_) @fn) @report @call", "(call function: (_) @f) @r", true},
+    {"(call function: (_) @fn) @report", "(call function: (_)) @report", false},
+    {"(call \"@x\" @s)", "(call \"@y\" @s)", false},
+  };
+  for (size_t i = 0; i < sizeof unnamed / sizeof *unnamed; i++) {
+    buf a = {0}, b = {0}, ua = {0}, ub = {0};
+    shape_of(unnamed[i].a, strlen(unnamed[i].a), &a);
+    shape_of(unnamed[i].b, strlen(unnamed[i].b), &b);
+    shape_unnamed(a.data, a.len, &ua);
+    shape_unnamed(b.data, b.len, &ub);
+    bool same = ua.len == ub.len && !memcmp(buf_str(&ua), buf_str(&ub), ua.len);
+    if (same != unnamed[i].same) fail_msg("unnamed case %zu: \"%s\" vs \"%s\"", i, buf_str(&ua), buf_str(&ub));
+    buf_free(&a);
+    buf_free(&b);
+    buf_free(&ua);
+    buf_free(&ub);
+  }
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
     buf a = {0}, b = {0};
     shape_of(cases[i].a, strlen(cases[i].a), &a);
@@ -834,6 +860,39 @@ static void test_shape(void **state) {
     buf_free(&a);
     buf_free(&b);
   }
+}
+
+
+static void test_renamed_captures(void **state) {
+  (void)state;
+  rules_dir d;
+  dir_make(&d);
+  /* one shape whose captures each rule names otherwise: the later rules are
+   * evaluated on the first one's matches, each capture under its own name */
+  add_rule(&d, "OOM971", "ren-a", "a `{fn}`", NULL, "(call function: (identifier) @fn (#eq? @fn \"ren\")) @report @call\n");
+  add_rule(&d, "OOM972", "ren-b", "b `{f}`", NULL, "(call function: (identifier) @f (#eq? @f \"ren\")) @report @call\n");
+  add_rule(&d, "OOM973", "ren-c", "c `{call}`", NULL,
+           "(call function: (identifier) @report (#eq? @report \"ren\")) @call\n");
+  char *err = NULL;
+  oom_linter *l = linter_for(&d, NULL, &err);
+  if (!l) fail_msg("%s", err ? err : "?");
+  oom_worker *w = oom_worker_new(l);
+  engine e = {d, l, w};
+  oom_document *doc = lint(&e, "x = 1\nren(2)\nother(3)\n");
+  static const struct {
+    const char *code, *message;
+    uint32_t start, end;
+  } want[] = {{"OOM971", "a `ren`", 6, 12}, {"OOM972", "b `ren`", 6, 12}, {"OOM973", "c `ren(2)`", 6, 9}};
+  for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+    const oom_diagnostic *diag = only(doc, want[i].code);
+    assert_string_equal(oom_diagnostic_message(diag), want[i].message);
+    assert_int_equal(oom_diagnostic_start(diag).byte, want[i].start);
+    assert_int_equal(oom_diagnostic_end(diag).byte, want[i].end);
+  }
+  oom_document_free(doc);
+  oom_worker_free(w);
+  oom_linter_free(l);
+  dir_remove(&d);
 }
 
 
@@ -941,6 +1000,7 @@ int main(void) {
     cmocka_unit_test(test_arg),
     cmocka_unit_test(test_in_method_and_any_loop),
     cmocka_unit_test(test_shape),
+    cmocka_unit_test(test_renamed_captures),
     cmocka_unit_test(test_selection),
     cmocka_unit_test(test_selector_validity),
   };
