@@ -228,6 +228,16 @@ static void confirm(lsp_linting *self, slot *s) {
     lsp_send_notification(self->config.out, "textDocument/publishDiagnostics",
                           json_pack("{s:s, s:I, s:O}", "uri", s->uri, "version", (json_int_t)version, "diagnostics",
                                     diagnostics));
+  else if (self->config.refresh) {
+    /* a pulling client would not ask again until the next edit. The id is
+     * a string, apart from the main thread's numbered requests; the reply
+     * is ignored as theirs are */
+    char id[48];
+    snprintf(id, sizeof id, "oomlint-confirm-%llu", (unsigned long long)s->result_id);
+    json_t *m = json_pack("{s:s, s:s, s:s}", "jsonrpc", "2.0", "id", id, "method", "workspace/diagnostic/refresh");
+    lsp_send(self->config.out, m);
+    json_decref(m);
+  }
 }
 
 

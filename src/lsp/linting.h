@@ -34,6 +34,7 @@ typedef struct {
   FILE *log;
   oom_units units;
   bool publish; /* push publishDiagnostics (clients that do not pull) */
+  bool refresh; /* a pulling client takes workspace/diagnostic/refresh */
   /* where configuration files are looked for (its report is set by the
    * thread: a problem goes to window/showMessage and the log) */
   lsp_configs_setup configs;

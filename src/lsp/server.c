@@ -146,7 +146,7 @@ static json_t *initialize(lsp_server *self, const json_t *params) {
   read_settings(self, json_object_get(params, "initializationOptions"), &self->settings);
   config_overrides settings;
   copy_settings(&self->settings, &settings);
-  lsp_linting_config setup = {&self->out, self->log, self->units, !self->pull,
+  lsp_linting_config setup = {&self->out, self->log, self->units, !self->pull, self->pull && self->refresh,
                                {(const char *const *)self->roots.items, self->roots.len,
                                 self->options ? self->options->config_path : NULL,
                                 self->options && self->options->isolated, NULL, NULL}};

@@ -42,7 +42,12 @@ async function startServer({
     messages.push(p);
     notify();
   });
-  conn.onRequest("workspace/diagnostic/refresh", () => null);
+  let refreshes = 0; // workspace/diagnostic/refresh requests
+  conn.onRequest("workspace/diagnostic/refresh", () => {
+    refreshes++;
+    notify();
+    return null;
+  });
   conn.onRequest(rpc.RegistrationRequest.type, (p) => {
     registrations.push(...p.registrations);
     notify();
@@ -52,6 +57,7 @@ async function startServer({
   conn.listen();
 
   const client = {
+    refreshes: () => refreshes,
     proc,
     conn,
     exited,

@@ -519,8 +519,9 @@ test("configuration: a malformed file is shown once and the defaults lint", asyn
   });
 });
 
-test("a partial relint is confirmed by a whole-file lint once the typing stops", async () => {
-  // forty training functions, and the file's only autocast in amp_forward()
+/** Forty training functions, and the file's only autocast in amp_forward();
+ *  the edit that removes it, and the text after it. */
+function fortyLoops() {
   const units = [];
   for (let i = 0; i < 40; i++)
     units.push(
@@ -536,17 +537,24 @@ test("a partial relint is confirmed by a whole-file lint once the typing stops",
     );
   const amp = ["def amp_forward(model, x):", '    with torch.autocast("cuda"):', "        return model(x)", "", ""];
   const text = ["import torch", "", "", ...amp, ...units].join("\n");
+  const line = text.split("\n").indexOf('    with torch.autocast("cuda"):');
+  const range = { start: { line, character: 0 }, end: { line: line + 2, character: 0 } };
+  const newText = "    return model(x)\n";
+  return { text, range, newText, after: applyEdits(text, [{ range, newText }]) };
+}
+
+test("a partial relint is confirmed by a whole-file lint once the typing stops", async () => {
+  const { text, range, newText, after } = fortyLoops();
   const c = await startServer();
   await c.open(URI, text);
   const first = await c.diagnostics(URI, (p) => p.version === 1);
   assert.ok(!codes(first).includes("OOM401"));
   // remove the autocast: the relint of amp_forward() alone cannot see that
   // every training loop is now float32; the whole-file lint after it does
-  const line = text.split("\n").indexOf('    with torch.autocast("cuda"):');
-  await c.change(URI, 2, [{ range: { start: { line, character: 0 }, end: { line: line + 2, character: 0 } }, text: "    return model(x)\n" }]);
+  await c.change(URI, 2, [{ range, text: newText }]);
   const confirmed = await c.diagnostics(URI, (p) => p.version === 2 && codes(p).includes("OOM401"));
   const fresh = "file:///work/space/fresh.py";
-  await c.open(fresh, applyEdits(text, [{ range: { start: { line, character: 0 }, end: { line: line + 2, character: 0 } }, newText: "    return model(x)\n" }]));
+  await c.open(fresh, after);
   const expected = await c.diagnostics(fresh);
   assert.equal(codes(confirmed).filter((x) => x === "OOM401").length, 40);
   assert.deepEqual(confirmed.diagnostics, expected.diagnostics.map((d) => (d.data ? { ...d, data: { ...d.data, version: 2 } } : d)));
@@ -554,5 +562,23 @@ test("a partial relint is confirmed by a whole-file lint once the typing stops",
   const v2 = c.published.filter((p) => p.uri === URI && p.version === 2);
   assert.equal(v2.length, 2);
   assert.ok(!codes(v2[0]).includes("OOM401"));
+  await c.shutdown();
+});
+
+test("a pulling client is asked to pull again when the whole-file lint changes the diagnostics", async () => {
+  const { text, range, newText } = fortyLoops();
+  const c = await startServer({
+    capabilities: { textDocument: { diagnostic: {} }, workspace: { diagnostics: { refreshSupport: true } } },
+  });
+  const pull = () => c.conn.sendRequest(rpc.DocumentDiagnosticRequest.type, { textDocument: { uri: URI } });
+  await c.open(URI, text);
+  assert.ok(!(await pull()).items.some((d) => d.code === "OOM401"));
+  const before = c.refreshes();
+  await c.change(URI, 2, [{ range, text: newText }]);
+  // the pull right after the edit gets the partial relint
+  assert.ok(!(await pull()).items.some((d) => d.code === "OOM401"));
+  await c.waitFor(() => c.refreshes() > before);
+  assert.equal((await pull()).items.filter((d) => d.code === "OOM401").length, 40);
+  assert.equal(c.published.length, 0);
   await c.shutdown();
 });
