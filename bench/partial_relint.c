@@ -106,7 +106,15 @@ static char *slurp(const char *path, size_t *len) {
   char *b = NULL;
   size_t cap = 0, n = 0, got;
   do {
-    if (n + 65536 > cap) b = realloc(b, cap = (cap + 65536) * 2);
+    if (n + 65536 > cap) {
+      char *grown = realloc(b, cap = (cap + 65536) * 2);
+      if (!grown) {
+        free(b);
+        fclose(f);
+        return NULL;
+      }
+      b = grown;
+    }
     got = fread(b + n, 1, cap - n - 1, f);
     n += got;
   } while (got);

@@ -313,11 +313,10 @@ static uint32_t moved(const oom_document *doc, uint32_t b) {
  * [OLD_US, OLD_UE) still holds. Any other is asked of the part, then of the
  * whole text when it is about the text; else it is FILE_UNKNOWN, and the
  * partial relint gives up if a match asks for it. */
-static void file_answers(partial *p, pred_context *ctx, uint32_t old_us, uint32_t old_ue, uint32_t *witness) {
+static void file_answers(partial *p, pred_context *ctx, const predicate **table, uint32_t old_us, uint32_t old_ue,
+                         uint32_t *witness) {
   const oom_linter *linter = p->linter;
   const lint_memo *memo = &p->doc->memo;
-  const predicate **table = oom_xcalloc(linter->nslots + 1, sizeof *table);
-  predicates_file_level_table(linter, table);
   for (uint32_t i = 0; i < linter->nslots; i++) {
     signed char was = memo->file_cache[i];
     uint32_t w = memo->witness[i];
@@ -335,7 +334,6 @@ static void file_answers(partial *p, pred_context *ctx, uint32_t old_us, uint32_
     }
     if (table[i]->kind != PRED_FILE_MENTIONS) ctx->file_cache[i] = FILE_UNKNOWN;
   }
-  free(table);
 }
 
 
@@ -378,14 +376,15 @@ static bool lint_part(partial *p) {
     buf tmp = {0};
     pred_context ctx = {.model = &f, .source = part->text, .length = part->length, .md = p->worker->md,
                         .file_cache = cache, .witness = found, .tmp = &tmp};
-    file_answers(p, &ctx, old_us, old_ue, witness);
+    /* each file-level predicate by its slot, for the answers below */
+    const predicate **table = oom_xcalloc(linter->nslots + 1, sizeof *table);
+    predicates_file_level_table(linter, table);
+    file_answers(p, &ctx, table, old_us, old_ue, witness);
     ok = engine_run(linter, p->worker, part, &f, cache, found);
     /* what the next partial relint starts from. An answer the last one knew
      * to be "no" that this one did not need is the part's (which holds the
      * unit): the part is small, so ask it now, or the next would ask the
      * whole text */
-    const predicate **table = oom_xcalloc(linter->nslots + 1, sizeof *table);
-    predicates_file_level_table(linter, table);
     for (uint32_t i = 0; ok && i < linter->nslots; i++) {
       if (cache[i] == -1 && doc->memo.file_cache[i] == 0 && table[i]) predicates_file_level_answer(table[i], &ctx);
       if (cache[i] == FILE_UNKNOWN) cache[i] = -1;

@@ -285,7 +285,7 @@ static void *run(void *arg) {
     }
     slot *s = next_dirty(self);
     if (!s) {
-      struct timespec next;
+      struct timespec next = {0, 0};
       bool wait;
       slot *due = confirm_due(self, &next, &wait);
       if (due) confirm(self, due);
