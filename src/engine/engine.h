@@ -157,6 +157,15 @@ typedef struct {
 /** The captures of SHAPE in order, at most MAX of them in OUT; their count. */
 size_t shape_captures(const char *shape, size_t len, shape_capture *out, size_t max);
 
+/** The start offsets of the top-level patterns of query TEXT, at most MAX of
+ *  them in STARTS; their count. */
+size_t shape_split(const char *text, size_t len, uint32_t *starts, size_t max);
+
+/** Append a stand-in for the pattern TEXT[0..LEN) of shape SHAPE: a wildcard
+ *  node with all its captures and its predicates, padded with spaces to
+ *  LEN bytes; false (nothing appended) when that would be longer. */
+bool shape_stub(const char *text, size_t len, const char *shape, size_t shape_len, buf *out);
+
 /** Compile the predicates of PATTERN in QUERY; EARLIER holds the patterns
  *  before it, whose file-level cache slots it shares. */
 bool predicates_compile(const TSQuery *query, uint32_t pattern, const oom_rule *rule, const pattern_info *earlier,

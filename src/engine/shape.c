@@ -149,3 +149,88 @@ void shape_unnamed(const char *shape, size_t len, buf *out) {
 size_t shape_captures(const char *shape, size_t len, shape_capture *out, size_t max) {
   return captures_of(shape, len, out, max, NULL);
 }
+
+
+/* The end of the string literal opening at S[I] (after its closing quote). */
+static size_t string_end(const char *s, size_t i, size_t len) {
+  for (i++; i < len && s[i] != '"'; i++)
+    if (s[i] == '\\') i++;
+  return i < len ? i + 1 : len;
+}
+
+
+/* Whether the bracket at S[I] opens a predicate group `(#...)`. */
+static bool opens_predicate(const char *s, size_t i, size_t len) {
+  if (s[i] != '(') return false;
+  for (i++; i < len && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r'); i++) {}
+  return i < len && s[i] == '#';
+}
+
+
+size_t shape_split(const char *text, size_t len, uint32_t *starts, size_t max) {
+  size_t n = 0, depth = 0;
+  for (size_t i = 0; i < len;) {
+    char c = text[i];
+    if (c == ';') {
+      while (i < len && text[i] != '\n') i++;
+      continue;
+    }
+    if (c == '"' || c == '(' || c == '[') {
+      /* a top-level node, alternation or anonymous node begins a pattern;
+       * captures and quantifiers after it are still its own */
+      if (depth == 0) {
+        if (n < max) starts[n] = (uint32_t)i;
+        n++;
+      }
+      if (c == '"') {
+        i = string_end(text, i, len);
+        continue;
+      }
+      depth++;
+    } else if ((c == ')' || c == ']') && depth > 0) {
+      depth--;
+    }
+    i++;
+  }
+  return n;
+}
+
+
+bool shape_stub(const char *text, size_t len, const char *shape, size_t shape_len, buf *out) {
+  size_t start = out->len;
+  buf_append(out, "((_)", 4);
+  shape_capture caps[64];
+  size_t ncaps = shape_captures(shape, shape_len, caps, 64);
+  if (ncaps > 64) goto too_long;
+  for (size_t k = 0; k < ncaps; k++) {
+    bool seen = false;
+    for (size_t j = 0; j < k && !seen; j++) seen = caps[j].len == caps[k].len && !memcmp(caps[j].name, caps[k].name, caps[k].len);
+    if (seen) continue;
+    buf_append(out, " @", 2);
+    buf_append(out, caps[k].name, caps[k].len);
+  }
+  /* the predicates, wherever they stand in the pattern, in their order */
+  for (size_t i = 0; i < len;) {
+    if (text[i] == ';') {
+      while (i < len && text[i] != '\n') i++;
+    } else if (text[i] == '"') {
+      i = string_end(text, i, len);
+    } else if (opens_predicate(text, i, len)) {
+      size_t end = group_end(text, i, len);
+      if (end >= len) goto too_long;
+      buf_putc(out, ' ');
+      buf_append(out, text + i, end + 1 - i);
+      i = end + 1;
+    } else {
+      i++;
+    }
+  }
+  buf_putc(out, ')');
+  if (out->len - start > len) goto too_long;
+  while (out->len - start < len) buf_putc(out, ' ');
+  return true;
+too_long:
+  out->len = start;
+  if (out->data) out->data[start] = '\0';
+  return false;
+}

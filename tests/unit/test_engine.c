@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "engine/engine.h"
+#include "parse/parse.h"
 #include "oomlint/oomlint.h"
 
 /* ---- a temporary rules folder ---- */
@@ -896,6 +897,120 @@ static void test_renamed_captures(void **state) {
 }
 
 
+/* The linter compiles a pattern that repeats an earlier one's shape as a
+ * stub (linter.c, compile_stubbed): its start must be the one tree-sitter
+ * gives the pattern, and the stub must keep its captures and predicates. */
+static void test_split_and_stub(void **state) {
+  (void)state;
+  static const char *const queries[] = {
+    "(call) @a\n(identifier) @b",
+    "; a comment with ( and [ and \"\n((call function: (_) @f) @report (#eq? @f \"x);(\"))\n",
+    "\"return\" @kw\n[(true) (false)] @bool\n(comment)+ @c\n",
+    "((call function: (identifier) @f (#match? @f \"[(]\")) @report (#not-eq? @f \"a\\\"b\"))",
+    "(call arguments: (argument_list . (_) @first)) @report ; trailing ( comment\n(string) @s",
+  };
+  for (size_t i = 0; i < sizeof queries / sizeof *queries; i++) {
+    const char *text = queries[i];
+    size_t len = strlen(text);
+    uint32_t off;
+    TSQueryError qe;
+    TSQuery *q = ts_query_new(parse_language(), text, (uint32_t)len, &off, &qe);
+    if (!q) fail_msg("query %zu does not compile: error %d at %u", i, (int)qe, off);
+    uint32_t starts[16];
+    size_t n = shape_split(text, len, starts, 16);
+    assert_int_equal(n, ts_query_pattern_count(q));
+    for (uint32_t p = 0; p < n; p++) assert_int_equal(starts[p], ts_query_start_byte_for_pattern(q, p));
+    ts_query_delete(q);
+  }
+
+  /* a stub of a pattern whose predicates stand inside its nodes */
+  const char *pat = "((call\n  function: (attribute object: (_) @obj attribute: (identifier) @m (#eq? @m \"to\"))\n"
+                    "  arguments: (argument_list) @args) @report\n  (#match? @args \"cuda\") (#oom-in-loop? @report))\n";
+  size_t len = strlen(pat);
+  buf shape = {0}, stub = {0};
+  shape_of(pat, len, &shape);
+  assert_true(shape_stub(pat, len, shape.data, shape.len, &stub));
+  assert_int_equal(stub.len, len);
+  uint32_t off;
+  TSQueryError qe;
+  TSQuery *orig = ts_query_new(parse_language(), pat, (uint32_t)len, &off, &qe);
+  TSQuery *q = ts_query_new(parse_language(), stub.data, (uint32_t)stub.len, &off, &qe);
+  if (!orig || !q) fail_msg("stub \"%s\" does not compile", buf_str(&stub));
+  assert_int_equal(ts_query_pattern_count(q), 1);
+  assert_int_equal(ts_query_capture_count(q), ts_query_capture_count(orig));
+  for (uint32_t c = 0; c < ts_query_capture_count(q); c++) {
+    uint32_t la, lb;
+    const char *a = ts_query_capture_name_for_id(orig, c, &la), *b = ts_query_capture_name_for_id(q, c, &lb);
+    assert_int_equal(la, lb);
+    assert_memory_equal(a, b, la);
+  }
+  uint32_t na, nb;
+  const TSQueryPredicateStep *pa = ts_query_predicates_for_pattern(orig, 0, &na);
+  const TSQueryPredicateStep *pb = ts_query_predicates_for_pattern(q, 0, &nb);
+  assert_int_equal(na, nb);
+  assert_int_equal(na, 11); /* each predicate: its name, its arguments, a done step */
+  for (uint32_t k = 0; k < na; k++) {
+    assert_int_equal(pa[k].type, pb[k].type);
+    uint32_t la, lb;
+    const char *a = pa[k].type == TSQueryPredicateStepTypeString ? ts_query_string_value_for_id(orig, pa[k].value_id, &la)
+                    : pa[k].type == TSQueryPredicateStepTypeCapture ? ts_query_capture_name_for_id(orig, pa[k].value_id, &la)
+                                                                     : "";
+    const char *b = pb[k].type == TSQueryPredicateStepTypeString ? ts_query_string_value_for_id(q, pb[k].value_id, &lb)
+                    : pb[k].type == TSQueryPredicateStepTypeCapture ? ts_query_capture_name_for_id(q, pb[k].value_id, &lb)
+                                                                     : "";
+    if (pa[k].type == TSQueryPredicateStepTypeDone) la = lb = 0;
+    assert_int_equal(la, lb);
+    assert_memory_equal(a, b, la);
+  }
+  ts_query_delete(orig);
+  ts_query_delete(q);
+  /* no room for the stub: nothing is written */
+  buf_free(&stub);
+  assert_false(shape_stub("(x) @y", 6, "(x) @y", 6, &stub));
+  assert_int_equal(stub.len, 0);
+  buf_free(&stub);
+  buf_free(&shape);
+}
+
+
+/* Rules repeating one shape (the later ones compiled as stubs) each report
+ * where their own predicates hold, and a stub matches nothing by itself. */
+static void test_stubbed_variants(void **state) {
+  (void)state;
+  rules_dir d;
+  dir_make(&d);
+  const char *shape = "(call function: (identifier) @fn arguments: (argument_list) @args) @report";
+  char q1[256], q2[256], q3[256];
+  snprintf(q1, sizeof q1, "(%s (#eq? @fn \"one\"))\n", shape);
+  snprintf(q2, sizeof q2, "(%s (#eq? @fn \"two\"))\n(%s (#match? @args \"^\\\\(2\"))\n", shape, shape);
+  snprintf(q3, sizeof q3, "((call function: (identifier) @fn (#eq? @fn \"three\") arguments: (argument_list) @args) @report)\n");
+  add_rule(&d, "OOM961", "var-one", "one `{fn}`", NULL, q1);
+  add_rule(&d, "OOM962", "var-two", "two `{fn}`", NULL, q2);
+  add_rule(&d, "OOM963", "var-three", "three `{args}`", NULL, q3);
+  char *err = NULL;
+  oom_linter *l = linter_for(&d, NULL, &err);
+  if (!l) fail_msg("%s", err ? err : "?");
+  oom_worker *w = oom_worker_new(l);
+  engine e = {d, l, w};
+  oom_document *doc = lint(&e, "one(1)\ntwo(1)\nthree(2)\nfour(1)\nx = [a.b for a in c if d]\n");
+  assert_int_equal(oom_document_diagnostic_count(doc), 4);
+  assert_string_equal(oom_diagnostic_message(only(doc, "OOM961")), "one `one`");
+  assert_string_equal(oom_diagnostic_message(only(doc, "OOM963")), "three `(2)`");
+  size_t twos = 0;
+  for (size_t i = 0; i < oom_document_diagnostic_count(doc); i++) {
+    const oom_diagnostic *diag = oom_document_diagnostic(doc, i);
+    if (strcmp(oom_diagnostic_code(diag), "OOM962")) continue;
+    twos++;
+    assert_string_equal(oom_diagnostic_message(diag), oom_diagnostic_start(diag).byte == 7 ? "two `two`" : "two `three`");
+  }
+  assert_int_equal(twos, 2);
+  oom_document_free(doc);
+  oom_worker_free(w);
+  oom_linter_free(l);
+  dir_remove(&d);
+}
+
+
 static void test_selection(void **state) {
   (void)state;
   rules_dir d;
@@ -972,6 +1087,8 @@ static void test_selector_validity(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_eq_string),
+    cmocka_unit_test(test_split_and_stub),
+    cmocka_unit_test(test_stubbed_variants),
     cmocka_unit_test(test_eq_two_captures),
     cmocka_unit_test(test_not_eq),
     cmocka_unit_test(test_match_pcre2),
