@@ -27,5 +27,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   free(error);
   config_free(&c);
   unlink(path);
+  rmdir(dir); /* left behind, one folder per fuzzing process would pile up */
   return 0;
 }

@@ -1,14 +1,22 @@
 // Unit tests of the executable lookup (src/findBinary.ts) on real temporary
 // folders: PATH order, non-executable files, empty entries, Windows PATHEXT.
-import { test } from "node:test";
+import { after, test } from "node:test";
 import * as assert from "node:assert/strict";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { defaultLookup, findOnPath, Lookup, resolveServerPath } from "../src/findBinary";
 
+// every folder made, removed when the file's tests are done
+const made: string[] = [];
+after(() => {
+  for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
+});
+
 function tempDir(): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), "oomlint-lookup-"));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "oomlint-lookup-"));
+  made.push(dir);
+  return dir;
 }
 
 function file(dir: string, name: string, mode: number): string {
