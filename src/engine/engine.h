@@ -161,8 +161,8 @@ size_t shape_captures(const char *shape, size_t len, shape_capture *out, size_t 
  *  them in STARTS; their count. */
 size_t shape_split(const char *text, size_t len, uint32_t *starts, size_t max);
 
-/** Append a stand-in for the pattern TEXT[0..LEN) of shape SHAPE: a wildcard
- *  node with all its captures and its predicates, padded with spaces to
+/** Append a stand-in for the pattern TEXT[0..LEN) of shape SHAPE: one node
+ *  with all its captures and its predicates, padded with spaces to
  *  LEN bytes; false (nothing appended) when that would be longer. */
 bool shape_stub(const char *text, size_t len, const char *shape, size_t shape_len, buf *out);
 

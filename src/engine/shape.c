@@ -198,7 +198,10 @@ size_t shape_split(const char *text, size_t len, uint32_t *starts, size_t max) {
 
 bool shape_stub(const char *text, size_t len, const char *shape, size_t shape_len, buf *out) {
   size_t start = out->len;
-  buf_append(out, "((_)", 4);
+  /* a named node, not the wildcard: tree-sitter 0.20's query cursor tries
+   * the first entries of its pattern map on every node, as many as the query
+   * had wildcard-rooted patterns, even after those are disabled */
+  buf_append(out, "((identifier)", 13);
   shape_capture caps[64];
   size_t ncaps = shape_captures(shape, shape_len, caps, 64);
   if (ncaps > 64) goto too_long;
