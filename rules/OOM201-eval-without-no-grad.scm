@@ -24,8 +24,11 @@
 ;
 ;   Not reported: calls under `with torch.no_grad()`,
 ;   `torch.inference_mode()` or `torch.set_grad_enabled(False)`, in
-;   functions decorated with one of them, evaluation code that calls
-;   `.backward()` or `torch.autograd.grad` (adversarial evaluation,
+;   functions decorated with one of them, under a project's own decorator
+;   or context whose name contains `no_grad` or `inference_mode` (such as
+;   YOLOv5's `@smart_inference_mode()`: oomlint does not read the module
+;   that defines it and takes the name at its word), evaluation code that
+;   calls `.backward()` or `torch.autograd.grad` (adversarial evaluation,
 ;   saliency maps), PyTorch Lightning modules (Lightning runs
 ;   `validation_step`, `test_step` and `predict_step` without gradients
 ;   itself), test modules that import `pytest`, `unittest` or `hypothesis`

@@ -103,6 +103,28 @@ static const char *const SET_GRAD_ENABLED[] = {
   "torch.autograd.grad_mode.set_grad_enabled", NULL};
 
 
+/* Whether FN, a name or an attribute that is not PyTorch's, is named for
+ * turning gradients off: projects wrap torch.no_grad / inference_mode in
+ * helpers of their own (YOLOv5's `@smart_inference_mode()`, a `maybe_no_grad`
+ * context) defined in modules the linter does not read. Precision over
+ * recall: taking the name at its word may miss a wrapper that does not turn
+ * them off, but reporting every model call under one would be a false alarm
+ * per call. */
+static bool named_for_no_grad(const facts *f, TSNode fn) {
+  TSNode name = NODE_IS(fn, "attribute") ? FACT_FIELD(f, fn, attribute) : fn;
+  if (ts_node_is_null(name) || !NODE_IS(name, "identifier")) return false;
+  uint32_t len;
+  const char *text = facts_text(f, name, &len);
+  static const char *const words[] = {"no_grad", "inference_mode", NULL};
+  for (size_t k = 0; words[k]; k++) {
+    size_t n = strlen(words[k]);
+    for (uint32_t i = 0; i + n <= len; i++)
+      if (!memcmp(text + i, words[k], n)) return true;
+  }
+  return false;
+}
+
+
 /* Whether EXPR (a with-item value or a decorator) turns gradients off. */
 static bool is_no_grad_expr(const facts *f, TSNode expr, buf *tmp) {
   if (NODE_IS(expr, "call")) {
@@ -111,10 +133,10 @@ static bool is_no_grad_expr(const facts *f, TSNode expr, buf *tmp) {
     bool arg_false = !ts_node_is_null(a0) && NODE_IS(a0, "false");
     if (qualname_is(f, fn, NO_GRAD_CONTEXTS, tmp)) return !arg_false; /* inference_mode(False) */
     if (qualname_is(f, fn, SET_GRAD_ENABLED, tmp)) return arg_false;
-    return false;
+    return !arg_false && named_for_no_grad(f, fn);
   }
   /* `@torch.no_grad` without parentheses (PyTorch >= 2.0) */
-  return qualname_is(f, expr, NO_GRAD_CONTEXTS, tmp);
+  return qualname_is(f, expr, NO_GRAD_CONTEXTS, tmp) || named_for_no_grad(f, expr);
 }
 
 
