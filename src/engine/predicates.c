@@ -46,7 +46,8 @@ static const struct {
   {"oom-in-no-grad", PRED_IN_NO_GRAD, ARGS_CAPTURE, 0, 0,
    "`#oom-in-no-grad? @x`: `@x` runs with gradients off: under `with torch.no_grad()` / `inference_mode()` / "
    "`set_grad_enabled(False)`, in a function decorated with one, or after `torch.set_grad_enabled(False)` in the "
-   "same block"},
+   "same block; a project's own decorator or context whose name contains `no_grad` or `inference_mode` (not called "
+   "with `False`) counts as one"},
   {"oom-in-except", PRED_IN_EXCEPT, ARGS_CAPTURE, 0, 1,
    "`#oom-in-except? @x [\"RE\"]`: `@x` is inside an `except` clause (whose exception type resolves to, or is "
    "spelled as, a name RE matches in full, when RE is given; a bare `except:` catches everything)"},
