@@ -20,7 +20,10 @@
 ;   - a loop that runs once per batch after `model.eval()`, when that loop
 ;     does no training (for example the validation loop of a `fit` function);
 ;   - a loop that runs once per batch in a file that never calls
-;     `.backward()` (a pure inference script).
+;     `.backward()` (a pure inference script), nor zeroes or steps an
+;     optimizer or hands one to a call (the backward pass of such a file
+;     may happen in another module, as in MAE's
+;     `loss_scaler(loss, optimizer)`).
 ;
 ;   Not reported: calls under `with torch.no_grad()`,
 ;   `torch.inference_mode()` or `torch.set_grad_enabled(False)`, in
@@ -140,7 +143,10 @@
   (#oom-not-in-training-loop? @report)
   (#oom-not-in-no-grad? @report))
 
-; A batch loop in a file that never calls backward (pure inference).
+; A batch loop in a file that never calls backward (pure inference). A
+; file that zeroes or steps an optimizer, or hands one to a call, trains
+; somewhere: its backward pass may be in another module (MAE's
+; `loss_scaler(loss, optimizer)`).
 ((call
   function: (_) @fn
   arguments: (argument_list) @args) @report
@@ -150,6 +156,7 @@
   (#oom-not-file-mentions? "LightningModule|training_step|manual_backward")
   (#oom-not-file-calls? "torch\\.(autograd(\\.functional)?|func)\\.(grad|backward|vjp|jvp|jacobian|hessian|hvp|vhp|jacrev|jacfwd)")
   (#oom-not-file-trains?)
+  (#oom-not-file-mentions? "zero_grad\\s*\\(|\\b\\w*opt\\w*\\.step\\s*\\(|[(,]\\s*(self\\.)?\\w*optim\\w*\\s*[,)]")
   (#oom-is-model? @fn)
   (#oom-in-loop? @report)
   (#oom-not-in-no-grad? @report))
