@@ -236,6 +236,20 @@ static bool starts_with(const char *s, const char *prefix) {
 }
 
 
+/* Whether CALL, `torch.compile(fn, ...)`, compiles a function the file
+ * defines: the result is that function (PEFT compiles a weight conversion
+ * this way), not a model. */
+static bool compiles_own_function(const facts *f, TSNode call) {
+  TSNode a0 = first_arg(call);
+  if (ts_node_is_null(a0) || !NODE_IS(a0, "identifier")) return false;
+  uint32_t len;
+  const char *name = facts_text(f, a0, &len);
+  for (size_t i = 0; i < f->functions.len; i++)
+    if (f->functions.items[i].name_len == len && !memcmp(f->functions.items[i].name, name, len)) return true;
+  return false;
+}
+
+
 /* Names an expression that is an nn.Module instance, when it is one. */
 static bool is_module_expr(const facts *f, TSNode e, buf *tmp) {
   uint32_t len;
@@ -267,7 +281,8 @@ static bool is_module_expr(const facts *f, TSNode e, buf *tmp) {
     if (!facts_qualname(f, fn, tmp)) return false;
     {
       const char *q = buf_str(tmp);
-      if (!strcmp(q, "torch.compile") || !strcmp(q, "torch.nn.parallel.DistributedDataParallel") ||
+      if (!strcmp(q, "torch.compile")) return !compiles_own_function(f, e);
+      if (!strcmp(q, "torch.nn.parallel.DistributedDataParallel") ||
           !strcmp(q, "timm.create_model") || starts_with(q, "torchvision.models."))
         return true;
       if (starts_with(q, "torch.nn.") && isupper((unsigned char)q[9]) && !strchr(q + 9, '.') &&
