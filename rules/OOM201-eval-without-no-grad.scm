@@ -34,9 +34,9 @@
 ;   calls `.backward()` or `torch.autograd.grad` (adversarial evaluation,
 ;   saliency maps), PyTorch Lightning modules (Lightning runs
 ;   `validation_step`, `test_step` and `predict_step` without gradients
-;   itself), test modules that import `pytest`, `unittest` or `hypothesis`
-;   (their `test_*` functions are not evaluation loops), and files that do
-;   not import torch.
+;   itself), test modules (that import `pytest`, `unittest` or `hypothesis`,
+;   or define a pytest class `Test...`: their `test_*` functions are not
+;   evaluation loops), and files that do not import torch.
 ;
 ;   ## Why is this bad?
 ;   With gradient tracking on, every operation of the forward pass records
@@ -105,6 +105,7 @@
   (#not-match? @fn "\\.(eval|train|to|cuda|cpu|half|float|double|bfloat16|type|parameters|named_parameters|buffers|named_buffers|modules|named_modules|children|named_children|state_dict|load_state_dict|zero_grad|requires_grad_|apply|register_\\w+|generate|save_pretrained|get_\\w+|set_\\w+)$")
   (#oom-file-imports? "torch(\\..*)?")
   (#oom-not-file-imports? "(pytest|unittest|hypothesis)(\\..*)?")
+  (#oom-not-file-mentions? "(?m)^class Test\\w*\\s*[(:]")
   (#oom-not-file-mentions? "LightningModule")
   (#oom-not-file-calls? "torch\\.(autograd(\\.functional)?|func)\\.(grad|backward|vjp|jvp|jacobian|hessian|hvp|vhp|jacrev|jacfwd)")
   (#oom-is-model? @fn)
@@ -120,6 +121,7 @@
   (#not-match? @fn "\\.(eval|train|to|cuda|cpu|half|float|double|bfloat16|type|parameters|named_parameters|buffers|named_buffers|modules|named_modules|children|named_children|state_dict|load_state_dict|zero_grad|requires_grad_|apply|register_\\w+|generate|save_pretrained|get_\\w+|set_\\w+)$")
   (#oom-file-imports? "torch(\\..*)?")
   (#oom-not-file-imports? "(pytest|unittest|hypothesis)(\\..*)?")
+  (#oom-not-file-mentions? "(?m)^class Test\\w*\\s*[(:]")
   (#oom-not-file-mentions? "LightningModule")
   (#oom-not-file-calls? "torch\\.(autograd(\\.functional)?|func)\\.(grad|backward|vjp|jvp|jacobian|hessian|hvp|vhp|jacrev|jacfwd)")
   (#oom-is-model? @fn)
@@ -135,6 +137,7 @@
   (#not-match? @fn "\\.(eval|train|to|cuda|cpu|half|float|double|bfloat16|type|parameters|named_parameters|buffers|named_buffers|modules|named_modules|children|named_children|state_dict|load_state_dict|zero_grad|requires_grad_|apply|register_\\w+|generate|save_pretrained|get_\\w+|set_\\w+)$")
   (#oom-file-imports? "torch(\\..*)?")
   (#oom-not-file-imports? "(pytest|unittest|hypothesis)(\\..*)?")
+  (#oom-not-file-mentions? "(?m)^class Test\\w*\\s*[(:]")
   (#oom-not-file-mentions? "LightningModule")
   (#oom-not-file-calls? "torch\\.(autograd(\\.functional)?|func)\\.(grad|backward|vjp|jvp|jacobian|hessian|hvp|vhp|jacrev|jacfwd)")
   (#oom-is-model? @fn)
@@ -153,6 +156,7 @@
   (#not-match? @fn "\\.(eval|train|to|cuda|cpu|half|float|double|bfloat16|type|parameters|named_parameters|buffers|named_buffers|modules|named_modules|children|named_children|state_dict|load_state_dict|zero_grad|requires_grad_|apply|register_\\w+|generate|save_pretrained|get_\\w+|set_\\w+)$")
   (#oom-file-imports? "torch(\\..*)?")
   (#oom-not-file-imports? "(pytest|unittest|hypothesis)(\\..*)?")
+  (#oom-not-file-mentions? "(?m)^class Test\\w*\\s*[(:]")
   (#oom-not-file-mentions? "LightningModule|training_step|manual_backward")
   (#oom-not-file-calls? "torch\\.(autograd(\\.functional)?|func)\\.(grad|backward|vjp|jvp|jacobian|hessian|hvp|vhp|jacrev|jacfwd)")
   (#oom-not-file-trains?)
