@@ -23,8 +23,10 @@
 ;   followed at once by `.float()` or `.to(torch.float32)`, integer data,
 ;   code under `torch.no_grad()`, small schedules made with
 ;   `torch.linspace`/`torch.arange`, metric arithmetic such as
-;   `correct.double() / total`, and files that run `gradcheck`, which needs
-;   float64.
+;   `correct.double() / total`, tensors made from a list or tuple written
+;   out in the source (`torch.tensor([count, total], dtype=torch.float64)`:
+;   a few numbers, often statistics kept in float64 on purpose), and files
+;   that run `gradcheck`, which needs float64.
 ;
 ;   ## Why is this bad?
 ;   PyTorch's default floating-point type is float32. A float64 tensor takes
@@ -104,6 +106,7 @@
   (#eq? @kw "dtype")
   (#oom-qualname? @value "torch\\.(float64|double)")
   (#oom-not-qualname? @fn "torch\\.(linspace|logspace|arange)")
+  (#not-match? @call "^(\\w+\\.)*(tensor|as_tensor)\\(\\s*[\\[(]")
   (#oom-not-file-calls? "torch\\.autograd\\.(gradcheck|gradgradcheck)(\\..*)?")
   (#oom-not-cast-after? @call)
   (#oom-file-trains?)
@@ -119,6 +122,7 @@
   (#eq? @kw "dtype")
   (#oom-qualname? @value "torch\\.(float64|double)")
   (#oom-not-qualname? @fn "torch\\.(linspace|logspace|arange)")
+  (#not-match? @call "^(\\w+\\.)*(tensor|as_tensor)\\(\\s*[\\[(]")
   (#oom-not-file-calls? "torch\\.autograd\\.(gradcheck|gradgradcheck)(\\..*)?")
   (#oom-not-cast-after? @call)
   (#oom-in-loop? @call)
