@@ -3,6 +3,7 @@
 ; severity: info
 ; message: This Dataset keeps its samples in `self.{attr}` as Python objects and the file starts DataLoader workers: each worker may copy them piece by piece as it reads them (copy-on-read); consider NumPy arrays or Arrow/pandas columns
 ; fix: display: Store the samples in NumPy arrays or Arrow/pandas columns instead of Python lists and dicts
+; report: once per function
 ; doc:
 ;   ## What it does
 ;   Finds `torch.utils.data.Dataset` subclasses whose `__init__` keeps the
@@ -11,6 +12,10 @@
 ;   `f.readlines()`, or an empty list filled by a loop in `__init__`, in a
 ;   file that passes `num_workers=` something other than `0` to a
 ;   `DataLoader`.
+;
+;   Each attribute is reported once per `__init__`, where it is first
+;   filled: later statements that filter or reorder the same list add
+;   nothing.
 ;
 ;   This is advice (`info`): the rule cannot see how many samples there
 ;   are, and a few thousand file names do no harm. Not reported: NumPy

@@ -62,6 +62,10 @@ struct oom_rule {
   char *text;        /* the whole rule file; the query is its tail */
   size_t text_len;
   bool builtin;      /* no query: a rule the engine implements (OOM000, OOM001) */
+  /* `; report: once per function`: of its diagnostics with one message in
+   * one function, only the first is kept (advice about what a name holds,
+   * not about each statement that fills it) */
+  bool once_per_function;
   uint32_t query_offset; /* where the file starts in the combined query */
 };
 

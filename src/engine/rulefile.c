@@ -218,7 +218,7 @@ bool rulefile_parse(const char *origin, const char *text, size_t len, oom_rule *
     char *value = trim_dup(colon + 1, strlen(colon + 1));
     bool repeated = (!strcmp(key, "code") && r->code) || (!strcmp(key, "name") && r->name) ||
                     (!strcmp(key, "message") && r->message_src) || (!strcmp(key, "fix") && r->fix_title) ||
-                    (!strcmp(key, "severity") && seen_severity);
+                    (!strcmp(key, "severity") && seen_severity) || (!strcmp(key, "report") && r->once_per_function);
     if (!strcmp(key, "severity")) seen_severity = true;
     if (repeated) {
       ok = fail(err, origin, lineno, "repeated header key", key);
@@ -252,6 +252,9 @@ bool rulefile_parse(const char *origin, const char *text, size_t len, oom_rule *
       free(kind);
     } else if (!strcmp(key, "edit")) {
       ok = parse_edit(r, value, origin, lineno, err);
+    } else if (!strcmp(key, "report")) {
+      if (!strcmp(value, "once per function")) r->once_per_function = true;
+      else ok = fail(err, origin, lineno, "report must be `once per function`", value);
     } else if (!strcmp(key, "doc")) {
       in_doc = true;
       if (*value) {
@@ -259,7 +262,7 @@ bool rulefile_parse(const char *origin, const char *text, size_t len, oom_rule *
         buf_putc(&doc, '\n');
       }
     } else {
-      ok = fail(err, origin, lineno, "unknown header key (expected code, name, severity, message, fix, edit, doc)", key);
+      ok = fail(err, origin, lineno, "unknown header key (expected code, name, severity, message, fix, edit, report, doc)", key);
     }
     free(key);
     free(value);

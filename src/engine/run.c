@@ -154,9 +154,36 @@ static void run_pattern(const oom_linter *linter, oom_document *doc, const facts
 }
 
 
+/* Of the diagnostics made since FIRST by rules reporting once per function,
+ * drops each that repeats the message of an earlier one of its rule in the
+ * same function. */
+static void once_per_function(oom_document *doc, size_t first, const facts *model) {
+  size_t kept = first;
+  for (size_t i = first; i < doc->diagnostics.len; i++) {
+    oom_diagnostic *d = doc->diagnostics.items[i];
+    bool repeat = false;
+    if (d->rule->once_per_function) {
+      int fn = facts_function_at(model, d->start.byte);
+      for (size_t j = first; j < doc->diagnostics.len && !repeat; j++) {
+        const oom_diagnostic *o = doc->diagnostics.items[j];
+        repeat = j != i && o->rule == d->rule &&
+                 (o->start.byte < d->start.byte || (o->start.byte == d->start.byte && j < i)) &&
+                 !strcmp(o->message, d->message) && facts_function_at(model, o->start.byte) == fn;
+      }
+    }
+    if (!repeat) doc->diagnostics.items[kept++] = d;
+  }
+  doc->diagnostics.len = kept;
+}
+
+
 bool engine_run(const oom_linter *linter, oom_worker *worker, oom_document *doc, const facts *model,
                 signed char *cache, uint32_t *witness) {
   if (!linter->query) return true;
+  size_t first = doc->diagnostics.len;
+  bool once = false;
+  for (size_t i = 0; i < linter->rules.len && !once; i++)
+    once = linter->enabled[i] && linter->rules.items[i]->once_per_function;
   buf tmp = {0};
   signed char *answers = arena_alloc(&doc->arena, linter->max_answers + 1);
   pred_context ctx = {.model = model, .source = doc->text, .length = doc->length, .md = worker->md,
@@ -184,6 +211,7 @@ bool engine_run(const oom_linter *linter, oom_worker *worker, oom_document *doc,
     }
   }
   vec_free(&renamed);
+  if (once) once_per_function(doc, first, model);
   free(seen.slots);
   buf_free(&tmp);
   predicates_context_free(&ctx);

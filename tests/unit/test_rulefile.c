@@ -279,6 +279,23 @@ static void test_unknown_key(void **state) {
 }
 
 
+static void test_report_once_per_function(void **state) {
+  (void)state;
+  parsed p;
+  parse(&p, L_CODE L_NAME L_SEV L_MSG "; report: once per function\n" L_DOC L_DOCBODY L_QUERY);
+  if (!p.ok) fail_msg("%s", buf_str(&p.err));
+  assert_true(p.rule.once_per_function);
+  parsed_free(&p);
+  parse(&p, L_CODE L_NAME L_SEV L_MSG L_DOC L_DOCBODY L_QUERY);
+  assert_true(p.ok);
+  assert_false(p.rule.once_per_function);
+  parsed_free(&p);
+  expect_error(L_CODE L_NAME L_SEV L_MSG "; report: once per file\n" L_DOC L_DOCBODY L_QUERY, 5, "once per file");
+  expect_error(L_CODE L_NAME L_SEV L_MSG "; report: once per function\n; report: once per function\n" L_DOC L_DOCBODY
+               L_QUERY, 6, "repeated");
+}
+
+
 static void test_bad_message(void **state) {
   (void)state;
   expect_error(L_CODE L_NAME L_SEV "; message: `{target` is open\n" L_DOC L_DOCBODY L_QUERY, 4, "{");
@@ -359,6 +376,7 @@ static void test_nul_byte(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_valid_rule),
+    cmocka_unit_test(test_report_once_per_function),
     cmocka_unit_test(test_severities_and_fix_kinds),
     cmocka_unit_test(test_all_edit_ops),
     cmocka_unit_test(test_doc_inline_and_crlf),
