@@ -117,9 +117,21 @@ static bool attach_linter(lsp_config *e, oom_linter *linter) {
 }
 
 
+static void free_roots(lsp_configs *self) {
+  for (size_t i = 0; i < self->roots.len; i++) free(self->roots.items[i]);
+  self->roots.len = 0;
+}
+
+
+void lsp_configs_set_roots(lsp_configs *self, const char *const *roots, size_t nroots) {
+  free_roots(self);
+  for (size_t i = 0; i < nroots; i++) vec_push(&self->roots, config_absolute(roots[i]));
+}
+
+
 lsp_configs *lsp_configs_new(const lsp_configs_setup *setup) {
   lsp_configs *self = oom_xcalloc(1, sizeof *self);
-  for (size_t i = 0; i < setup->nroots; i++) vec_push(&self->roots, config_absolute(setup->roots[i]));
+  lsp_configs_set_roots(self, setup->roots, setup->nroots);
   self->config_path = setup->config_path ? config_absolute(setup->config_path) : NULL;
   self->isolated = setup->isolated;
   self->report = setup->report;
@@ -140,7 +152,7 @@ void lsp_configs_free(lsp_configs *self) {
   vec_free(&self->cache);
   lsp_config_release(self->fallback);
   config_overrides_free(&self->over);
-  for (size_t i = 0; i < self->roots.len; i++) free(self->roots.items[i]);
+  free_roots(self);
   vec_free(&self->roots);
   free(self->config_path);
   free(self);

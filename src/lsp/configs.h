@@ -50,6 +50,11 @@ lsp_config *lsp_configs_for(lsp_configs *self, const char *path);
  *  lsp_configs_set_overrides succeeds. Borrowed like lsp_configs_for's. */
 lsp_config *lsp_configs_fallback(lsp_configs *self);
 
+/** The workspace folders are now ROOTS (copied). Cached files stay: a
+ *  file's linter does not depend on the folders, only which file a
+ *  document's search finds, and that search runs on every lookup. */
+void lsp_configs_set_roots(lsp_configs *self, const char *const *roots, size_t nroots);
+
 /** Drop what was read from PATH, so that the next use reads it again. */
 void lsp_configs_forget(lsp_configs *self, const char *path);
 

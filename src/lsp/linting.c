@@ -60,6 +60,8 @@ struct lsp_linting {
   config_overrides next_over; /* settings handed over by the main thread */
   bool has_over;
   VEC(char *) changed_files; /* configuration files to read again */
+  VEC(char *) next_roots;    /* workspace folders handed over by the main thread */
+  bool has_roots;
   lsp_configs *configs;      /* the thread's alone */
   lsp_config *fallback;      /* a reference to the configs' fallback, for hover */
   uint64_t lint_count;
@@ -83,6 +85,11 @@ static void slot_free(slot *s) {
   free(s->uri);
   free(s->path);
   free(s);
+}
+
+
+static void free_strings(char **items, size_t len) {
+  for (size_t i = 0; i < len; i++) free(items[i]);
 }
 
 
@@ -261,6 +268,17 @@ static void *run(void *arg) {
       self->fallback = fallback;
       continue;
     }
+    if (self->has_roots) {
+      VEC(char *) roots = {self->next_roots.items, self->next_roots.len, self->next_roots.cap};
+      memset(&self->next_roots, 0, sizeof self->next_roots);
+      self->has_roots = false;
+      pthread_mutex_unlock(&self->lock);
+      lsp_configs_set_roots(self->configs, (const char *const *)roots.items, roots.len);
+      free_strings(roots.items, roots.len);
+      vec_free(&roots);
+      pthread_mutex_lock(&self->lock);
+      continue;
+    }
     if (self->changed_files.len) {
       VEC(char *) files = {self->changed_files.items, self->changed_files.len, self->changed_files.cap};
       memset(&self->changed_files, 0, sizeof self->changed_files);
@@ -416,8 +434,10 @@ int lsp_linting_stop(lsp_linting *self, int timeout_ms) {
   for (size_t i = 0; i < self->dead.len; i++) slot_free(self->dead.items[i]);
   vec_free(&self->dead);
   config_overrides_free(&self->next_over);
-  for (size_t i = 0; i < self->changed_files.len; i++) free(self->changed_files.items[i]);
+  free_strings(self->changed_files.items, self->changed_files.len);
   vec_free(&self->changed_files);
+  free_strings(self->next_roots.items, self->next_roots.len);
+  vec_free(&self->next_roots);
   lsp_config_release(self->fallback);
   lsp_configs_free(self->configs);
   pthread_mutex_destroy(&self->lock);
@@ -533,6 +553,24 @@ void lsp_linting_configs_changed(lsp_linting *self, const char *const *paths, si
   pthread_mutex_lock(&self->lock);
   for (size_t i = 0; i < count; i++) vec_push(&self->changed_files, oom_xstrdup(paths[i]));
   relint_all(self);
+  pthread_mutex_unlock(&self->lock);
+}
+
+
+void lsp_linting_set_roots(lsp_linting *self, const char *const *roots, size_t nroots, const char *const *uris,
+                           size_t nuris) {
+  pthread_mutex_lock(&self->lock);
+  /* an earlier list the thread has not taken yet is simply replaced; the
+   * thread applies the list before it lints again, like the settings */
+  free_strings(self->next_roots.items, self->next_roots.len);
+  self->next_roots.len = 0;
+  for (size_t i = 0; i < nroots; i++) vec_push(&self->next_roots, oom_xstrdup(roots[i]));
+  self->has_roots = true;
+  for (size_t i = 0; i < nuris; i++) {
+    slot *s = find(self, uris[i]);
+    if (s) s->wanted++;
+  }
+  pthread_cond_signal(&self->wake);
   pthread_mutex_unlock(&self->lock);
 }
 

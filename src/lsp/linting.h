@@ -64,6 +64,12 @@ void lsp_linting_set_overrides(lsp_linting *self, config_overrides *over);
  *  them again and lint every document again. */
 void lsp_linting_configs_changed(lsp_linting *self, const char *const *paths, size_t count);
 
+/** The workspace folders are now ROOTS (copied): lint again the documents
+ *  at URIS, the ones whose search for a configuration file they bound
+ *  differently. */
+void lsp_linting_set_roots(lsp_linting *self, const char *const *roots, size_t nroots, const char *const *uris,
+                           size_t nuris);
+
 /** The diagnostics (a new reference) of the document's last lint, or NULL;
  *  *CURRENT says whether they belong to its latest text and settings. */
 json_t *lsp_linting_snapshot(lsp_linting *self, const char *uri, bool *current, int64_t *version,

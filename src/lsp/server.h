@@ -34,7 +34,8 @@ typedef struct {
   bool document_changes;      /* the client takes versioned WorkspaceEdit.documentChanges */
   bool refresh;               /* the client takes workspace/diagnostic/refresh */
   bool watch;                 /* the client registers file watchers on request */
-  VEC(char *) roots;          /* the workspace folders' paths; the first one anchors rulesDir */
+  VEC(char *) roots;          /* the workspace folders' paths, folded; the first one anchors rulesDir */
+  json_t *editor_settings;    /* the client's last settings, read again when the first folder changes */
   VEC(lsp_document *) docs;
   bool initialized, shutdown, exited;
   int64_t next_request_id;  /* of requests the server sends */

@@ -483,6 +483,99 @@ test("configuration: an edited file is read again, on didChangeWatchedFiles or o
   });
 });
 
+test("workspace folders: added and removed folders bound the search for configuration files", async () => {
+  // the project's file ignores OOM101; app/ has none of its own
+  await withProject({ "oomlint.toml": 'ignore = ["OOM101"]\n', "app/.keep": "", "lib/.keep": "" }, async (p, start) => {
+    const folders = (...rels) => rels.map((rel) => ({ uri: p.uri(rel), name: rel }));
+    const changeFolders = (added, removed) =>
+      c.conn.sendNotification("workspace/didChangeWorkspaceFolders", { event: { added, removed } });
+    const c = await start({ workspaceFolders: folders("lib") });
+    assert.deepEqual(c.init.capabilities.workspace.workspaceFolders, { supported: true, changeNotifications: true });
+    const app = p.uri("app/train.py");
+    const lib = p.uri("lib/train.py");
+    await c.open(app, SAMPLE);
+    await c.open(lib, SAMPLE);
+    const withoutOOM101 = ALL_CODES.filter((x) => x !== "OOM101");
+    // app/ is outside every folder: searched up to the project's file
+    assert.deepEqual(codes(await c.diagnostics(app)), withoutOOM101);
+    assert.deepEqual(codes(await c.diagnostics(lib)), ALL_CODES); // lib/ stops the search
+    const latest = async (uri, n) => {
+      await c.waitFor(() => c.published.filter((q) => q.uri === uri).length >= n);
+      return codes(c.published.filter((q) => q.uri === uri).at(-1));
+    };
+    // app/ becomes a folder: its search stops there, before the project's file
+    await changeFolders(folders("app"), []);
+    assert.deepEqual(await latest(app, 2), ALL_CODES);
+    // the project becomes a folder too: the deepest folder still bounds app/
+    await changeFolders(folders(""), []);
+    // removed: the project's folder bounds app/ now, and finds its file
+    await changeFolders([], folders("app"));
+    assert.deepEqual(await latest(app, 3), withoutOOM101);
+    // lib/ removed: bounded by the project's folder, it finds the file as well
+    await changeFolders([], folders("lib"));
+    assert.deepEqual(await latest(lib, 2), withoutOOM101);
+    // the project removed: no folder holds them, their search goes up
+    // unbounded and finds the same file
+    await changeFolders([], folders(""));
+    assert.deepEqual(await latest(app, 4), withoutOOM101);
+    assert.deepEqual(await latest(lib, 3), withoutOOM101);
+    // lib/ and app/ added back in one event, with a folder never added removed
+    await changeFolders(folders("lib", "app"), folders("elsewhere"));
+    assert.deepEqual(await latest(app, 5), ALL_CODES);
+    assert.deepEqual(await latest(lib, 4), ALL_CODES);
+    // the events that did not move a document's bound did not lint it again
+    assert.equal(c.published.filter((q) => q.uri === app).length, 5);
+    assert.equal(c.published.filter((q) => q.uri === lib).length, 4);
+    assert.deepEqual(c.messages, []);
+    await c.shutdown();
+  });
+});
+
+test("workspace folders: a pulling client is asked to pull again; rulesDir follows the first folder", async () => {
+  const rule = [
+    "; code: OOM950",
+    "; name: workspace-rule",
+    "; severity: warning",
+    "; message: a rule of the folder `{name}`",
+    "; doc:",
+    ";   ## What it does",
+    ";   A rule of the tests.",
+    '((identifier) @name @report (#eq? @name "criterion"))',
+    "",
+  ].join("\n");
+  await withProject({ "oomlint.toml": 'ignore = ["OOM101"]\n', "app/.keep": "", "b/rules/OOM950-workspace-rule.scm": rule }, async (p, start) => {
+    const c = await start({
+      workspaceFolders: [{ uri: p.uri("a"), name: "a" }],
+      initializationOptions: { rulesDir: "rules" },
+      capabilities: { textDocument: { diagnostic: {} }, workspace: { diagnostics: { refreshSupport: true } } },
+    });
+    // "a/rules" does not exist: the settings are not applied, the defaults lint
+    await c.waitFor(() => c.messages.length >= 1);
+    assert.match(c.messages[0].message, /rules/);
+    const app = p.uri("app/train.py");
+    const pull = async () =>
+      (await c.conn.sendRequest(rpc.DocumentDiagnosticRequest.type, { textDocument: { uri: app } })).items.map((d) => d.code).sort();
+    await c.open(app, SAMPLE);
+    assert.deepEqual(await pull(), ALL_CODES.filter((x) => x !== "OOM101"));
+    let before = c.refreshes();
+    await c.conn.sendNotification("workspace/didChangeWorkspaceFolders", {
+      event: { added: [{ uri: p.uri("app"), name: "app" }], removed: [] },
+    });
+    await c.waitFor(() => c.refreshes() > before);
+    assert.deepEqual(await pull(), ALL_CODES);
+    // b/ is now the only folder: the relative rulesDir means b/rules, and
+    // app/ is searched up to the project's file again
+    before = c.refreshes();
+    await c.conn.sendNotification("workspace/didChangeWorkspaceFolders", {
+      event: { added: [{ uri: p.uri("b"), name: "b" }], removed: [{ uri: p.uri("a"), name: "a" }, { uri: p.uri("app"), name: "app" }] },
+    });
+    await c.waitFor(() => c.refreshes() > before);
+    assert.deepEqual(await pull(), [...ALL_CODES.filter((x) => x !== "OOM101"), "OOM950"].sort());
+    assert.equal(c.published.length, 0);
+    await c.shutdown();
+  });
+});
+
 test("configuration: a malformed file is shown once and the defaults lint", async () => {
   await withProject({ "app/pyproject.toml": '[tool.oomlint]\nselect = ["OOM5"\n' }, async (p, start) => {
     const c = await start({ rootUri: p.uri("app") });

@@ -703,6 +703,40 @@ static void test_configs_cache(void **state) {
   free(py);
 }
 
+
+/* Workspace folders changed: the cached files stay, the search follows. */
+static void test_configs_roots(void **state) {
+  (void)state;
+  char tmp[] = "/tmp/oomlint-roots-XXXXXX";
+  assert_non_null(mkdtemp(tmp));
+  write_file(tmp, "oomlint.toml", "select = [\"OOM101\"]\n");
+  write_file(tmp, "app/.keep", "");
+  char *app = join(tmp, "app"), *doc = join(tmp, "app/a.py"), *top = join(tmp, "oomlint.toml");
+  reports r = {0};
+  lsp_configs_setup setup = {NULL, 0, NULL, false, count_report, &r};
+  lsp_configs *c = lsp_configs_new(&setup);
+  config_overrides none = {0};
+  assert_true(lsp_configs_set_overrides(c, &none));
+  lsp_config *found = lsp_configs_for(c, doc); /* no folder: searched up */
+  assert_string_equal(lsp_config_path(found), top);
+  const char *roots[] = {app};
+  lsp_configs_set_roots(c, roots, 1);
+  assert_ptr_equal(lsp_configs_for(c, doc), lsp_configs_fallback(c));
+  const char *outer[] = {tmp, app};
+  lsp_configs_set_roots(c, outer + 0, 1);
+  assert_ptr_equal(lsp_configs_for(c, doc), found); /* the same entry: not built again */
+  lsp_configs_set_roots(c, outer, 2);                /* the deepest folder bounds it */
+  assert_ptr_equal(lsp_configs_for(c, doc), lsp_configs_fallback(c));
+  lsp_configs_set_roots(c, NULL, 0);
+  assert_ptr_equal(lsp_configs_for(c, doc), found);
+  assert_int_equal(r.count, 0);
+  lsp_configs_free(c);
+  remove_tree(tmp);
+  free(app);
+  free(doc);
+  free(top);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_reads_messages_byte_by_byte),
@@ -721,6 +755,7 @@ int main(void) {
     cmocka_unit_test(test_overrides_merge),
     cmocka_unit_test(test_root_for),
     cmocka_unit_test(test_configs_cache),
+    cmocka_unit_test(test_configs_roots),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
