@@ -158,7 +158,9 @@ static json_t *initialize(lsp_server *self, const json_t *params) {
   const json_t *ws = json_object_get(caps, "workspace");
   self->document_changes = json_is_true(json_object_get(json_object_get(ws, "workspaceEdit"), "documentChanges"));
   self->refresh = json_is_true(json_object_get(json_object_get(ws, "diagnostics"), "refreshSupport"));
-  self->watch = json_is_true(json_object_get(json_object_get(ws, "didChangeWatchedFiles"), "dynamicRegistration"));
+  const json_t *watched = json_object_get(ws, "didChangeWatchedFiles");
+  self->watch = json_is_true(json_object_get(watched, "dynamicRegistration"));
+  self->relative_patterns = json_is_true(json_object_get(watched, "relativePatternSupport"));
 
   /* the workspace folders bound each document's search for its
    * configuration file: a file above the project is not the project's */
@@ -182,7 +184,7 @@ static json_t *initialize(lsp_server *self, const json_t *params) {
   lsp_linting_config setup = {&self->out, self->log, self->units, !self->pull, self->pull && self->refresh,
                                {(const char *const *)self->roots.items, self->roots.len,
                                 self->options ? self->options->config_path : NULL,
-                                self->options && self->options->isolated, NULL, NULL}};
+                                self->options && self->options->isolated, NULL, NULL, NULL}};
   self->linting = lsp_linting_start(&setup, &settings);
   if (!self->linting) {
     config_overrides_free(&settings);
@@ -313,9 +315,13 @@ static void did_change_workspace_folders(lsp_server *self, const json_t *params)
 }
 
 
-/* Ask a client that can for notices of changed configuration files. */
+/* Ask a client that can for notices of changed configuration files, and
+ * of changed rule files in the rules folders (the lint thread asks for
+ * those, as it learns which folders the configurations name). */
 static void register_watchers(lsp_server *self) {
-  if (!self->watch || (self->options && self->options->isolated)) return;
+  if (!self->watch) return;
+  lsp_linting_watch_rules(self->linting, self->relative_patterns);
+  if (self->options && self->options->isolated) return;
   json_t *watchers = json_array();
   for (size_t i = 0; config_file_names[i]; i++) {
     buf glob = {0};
@@ -352,21 +358,29 @@ static bool is_config_file(const lsp_server *self, const char *path) {
 }
 
 
+/* Whether PATH names a rule file: the only other files watched. */
+static bool is_rule_file(const char *path) {
+  size_t n = strlen(path);
+  return n > 4 && !strcmp(path + n - 4, ".scm");
+}
+
+
 static void did_change_watched_files(lsp_server *self, const json_t *params) {
   VEC(char *) paths = {0};
+  bool rules = false;
   size_t i;
   json_t *c;
   json_array_foreach(json_object_get(params, "changes"), i, c) {
     const char *uri = json_string_value(json_object_get(c, "uri"));
     if (!uri) continue;
     char *path = lsp_uri_to_path(uri);
+    rules |= is_rule_file(path);
     if (is_config_file(self, path)) vec_push(&paths, path);
     else free(path);
   }
-  if (paths.len) {
-    lsp_linting_configs_changed(self->linting, (const char *const *)paths.items, paths.len);
-    refresh(self);
-  }
+  if (paths.len) lsp_linting_configs_changed(self->linting, (const char *const *)paths.items, paths.len);
+  if (rules) lsp_linting_rules_changed(self->linting);
+  if (paths.len || rules) refresh(self);
   for (size_t k = 0; k < paths.len; k++) free(paths.items[k]);
   vec_free(&paths);
 }
