@@ -1,12 +1,14 @@
 /* This file contains the server's cache of configurations: a document's
  * nearest configuration file found with the command line's walk (config_walk)
  * and read with its reader, one compiled linter per file, kept while the
- * file's identity, size and times stay the same. */
+ * file's identity, size and times stay the same, and its rules folders'
+ * (stamps.c). */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "lsp/configs.h"
+#include "lsp/stamps.h"
 #include "util/alloc.h"
 #include "util/buf.h"
 #include "util/vec.h"
@@ -15,19 +17,11 @@
  * file, but not for every file a large workspace has ever shown us. */
 #define MAX_CACHED 32
 
-/* What says a file has not changed since it was read. */
-typedef struct {
-  bool exists;
-  dev_t dev;
-  ino_t ino;
-  off_t size;
-  struct timespec mtime, ctime;
-} file_key;
-
 struct lsp_config {
   int refs;
   char *path; /* NULL: the fallback */
-  file_key key;
+  lsp_file_key key;
+  lsp_rules_stamp rules; /* its rules folders, taken before the linter was built */
   bool none; /* a pyproject.toml without [tool.oomlint]: the walk goes past it */
   bool bad;  /* unreadable, invalid or unbuildable (reported): the fallback lints for it */
   config cfg;
@@ -41,11 +35,13 @@ struct lsp_configs {
   char *config_path;
   bool isolated;
   lsp_configs_report_fn report;
+  lsp_configs_dir_fn rules_dir;
   void *report_ctx;
   config_overrides over;
   lsp_config *fallback;
   VEC(lsp_config *) cache;
   uint64_t clock;
+  uint64_t rules_generation; /* bumped when a changed rules folder made a linter be built again */
 };
 
 
@@ -58,6 +54,7 @@ void lsp_config_release(lsp_config *self) {
   if (!self || --self->refs > 0) return;
   oom_worker_free(self->worker);
   oom_linter_free(self->linter);
+  lsp_rules_stamp_free(&self->rules);
   config_free(&self->cfg);
   free(self->path);
   free(self);
@@ -102,6 +99,19 @@ static oom_linter *build(const config_overrides *over, const config *cfg, char *
 }
 
 
+/* Stamp the rules folders that CFG (may be empty) and OVER give a linter,
+ * in config_apply's order, into OUT; each folder is announced to the
+ * rules_dir callback, which has the client watch it. */
+static void stamp_rules(lsp_configs *self, const config *cfg, const config_overrides *over, lsp_rules_stamp *out) {
+  VEC(const char *) dirs = {0};
+  if (cfg->rules_dir) vec_push(&dirs, cfg->rules_dir);
+  for (size_t i = 0; i < over->rules_dirs.len; i++) vec_push(&dirs, over->rules_dirs.items[i]);
+  lsp_rules_stamp_take(out, dirs.items, dirs.len);
+  for (size_t i = 0; i < dirs.len && self->rules_dir; i++) self->rules_dir(self->report_ctx, dirs.items[i]);
+  vec_free(&dirs);
+}
+
+
 static lsp_config *entry_new(const char *path) {
   lsp_config *e = oom_xcalloc(1, sizeof *e);
   e->refs = 1;
@@ -117,12 +127,25 @@ static bool attach_linter(lsp_config *e, oom_linter *linter) {
 }
 
 
+static void free_roots(lsp_configs *self) {
+  for (size_t i = 0; i < self->roots.len; i++) free(self->roots.items[i]);
+  self->roots.len = 0;
+}
+
+
+void lsp_configs_set_roots(lsp_configs *self, const char *const *roots, size_t nroots) {
+  free_roots(self);
+  for (size_t i = 0; i < nroots; i++) vec_push(&self->roots, config_absolute(roots[i]));
+}
+
+
 lsp_configs *lsp_configs_new(const lsp_configs_setup *setup) {
   lsp_configs *self = oom_xcalloc(1, sizeof *self);
-  for (size_t i = 0; i < setup->nroots; i++) vec_push(&self->roots, config_absolute(setup->roots[i]));
+  lsp_configs_set_roots(self, setup->roots, setup->nroots);
   self->config_path = setup->config_path ? config_absolute(setup->config_path) : NULL;
   self->isolated = setup->isolated;
   self->report = setup->report;
+  self->rules_dir = setup->rules_dir;
   self->report_ctx = setup->report_ctx;
   return self;
 }
@@ -140,7 +163,7 @@ void lsp_configs_free(lsp_configs *self) {
   vec_free(&self->cache);
   lsp_config_release(self->fallback);
   config_overrides_free(&self->over);
-  for (size_t i = 0; i < self->roots.len; i++) free(self->roots.items[i]);
+  free_roots(self);
   vec_free(&self->roots);
   free(self->config_path);
   free(self);
@@ -150,6 +173,8 @@ void lsp_configs_free(lsp_configs *self) {
 bool lsp_configs_set_overrides(lsp_configs *self, config_overrides *over) {
   config none = {0};
   char *error = NULL;
+  lsp_rules_stamp rules;
+  stamp_rules(self, &none, over, &rules);
   oom_linter *linter = build(over, &none, &error);
   if (!linter && !self->fallback) {
     /* nothing to keep yet: the built-in rules alone, so that linting goes on */
@@ -157,15 +182,19 @@ bool lsp_configs_set_overrides(lsp_configs *self, config_overrides *over) {
     free(error);
     error = NULL;
     config_overrides_free(over);
+    lsp_rules_stamp_free(&rules);
+    stamp_rules(self, &none, over, &rules);
     linter = build(over, &none, &error);
   }
   if (!linter) {
     report(self, 1, "oomlint settings not applied: ", error ? error : "the rules could not be built", "");
     free(error);
     config_overrides_free(over);
+    lsp_rules_stamp_free(&rules);
     return false;
   }
   lsp_config *fallback = entry_new(NULL);
+  fallback->rules = rules;
   if (!attach_linter(fallback, linter))
     report(self, 1, "oomlint: ", "the Python grammar does not load into this tree-sitter runtime", "");
   lsp_config_release(self->fallback);
@@ -175,28 +204,6 @@ bool lsp_configs_set_overrides(lsp_configs *self, config_overrides *over) {
   memset(over, 0, sizeof *over);
   clear_cache(self);
   return true;
-}
-
-
-static file_key key_of(const struct stat *st) {
-  file_key k = {0};
-  if (!st) return k;
-  k.exists = true;
-  k.dev = st->st_dev;
-  k.ino = st->st_ino;
-  k.size = st->st_size;
-  k.mtime = st->st_mtim;
-  k.ctime = st->st_ctim;
-  return k;
-}
-
-
-static bool same_key(const file_key *a, const file_key *b) {
-  if (a->exists != b->exists) return false;
-  if (!a->exists) return true;
-  return a->dev == b->dev && a->ino == b->ino && a->size == b->size && a->mtime.tv_sec == b->mtime.tv_sec &&
-         a->mtime.tv_nsec == b->mtime.tv_nsec && a->ctime.tv_sec == b->ctime.tv_sec &&
-         a->ctime.tv_nsec == b->ctime.tv_nsec;
 }
 
 
@@ -218,7 +225,7 @@ static void evict_oldest(lsp_configs *self) {
 /* Read and build PATH (ST: its stat, NULL when it is missing). */
 static lsp_config *load(lsp_configs *self, const char *path, const struct stat *st) {
   lsp_config *e = entry_new(path);
-  e->key = key_of(st);
+  e->key = lsp_file_key_of(st);
   char *error = NULL;
   bool ok = config_load_discovered(path, &e->cfg, &error);
   if (ok && !e->cfg.path) {
@@ -228,6 +235,7 @@ static lsp_config *load(lsp_configs *self, const char *path, const struct stat *
     report(self, 1, "oomlint: ", error ? error : path,
            " (the files under it are linted with the default settings until it is fixed)");
   } else {
+    stamp_rules(self, &e->cfg, &self->over, &e->rules);
     oom_linter *linter = build(&self->over, &e->cfg, &error);
     if (!linter || !attach_linter(e, linter)) {
       e->bad = true;
@@ -247,12 +255,18 @@ static lsp_config *load(lsp_configs *self, const char *path, const struct stat *
 
 /* The cached entry for PATH, read again when the file is not as it was. */
 static lsp_config *lookup(lsp_configs *self, const char *path, const struct stat *st) {
-  file_key k = key_of(st);
+  lsp_file_key k = lsp_file_key_of(st);
   lsp_config *e = NULL;
   for (size_t i = 0; i < self->cache.len; i++) {
-    if (strcmp(self->cache.items[i]->path, path)) continue;
-    if (same_key(&self->cache.items[i]->key, &k)) e = self->cache.items[i];
-    else remove_at(self, i);
+    lsp_config *c = self->cache.items[i];
+    if (strcmp(c->path, path)) continue;
+    bool same = lsp_file_key_same(&c->key, &k);
+    if (same && !lsp_rules_stamp_changed(&c->rules, false)) {
+      e = c;
+    } else {
+      if (same) self->rules_generation++;
+      remove_at(self, i);
+    }
     break;
   }
   if (!e) {
@@ -296,8 +310,36 @@ const char *lsp_configs_root_for(const char *const *roots, size_t nroots, const 
 }
 
 
+/* The fallback built again from the settings, its rules folders having
+ * changed. When it cannot be, that is reported as for settings that cannot
+ * be applied, and the rules that last built stay; the new stamp is kept
+ * either way, so the problem is reported once per change. */
+static void rebuild_fallback(lsp_configs *self) {
+  config none = {0};
+  lsp_rules_stamp rules;
+  stamp_rules(self, &none, &self->over, &rules);
+  char *error = NULL;
+  oom_linter *linter = build(&self->over, &none, &error);
+  self->rules_generation++;
+  if (!linter) {
+    report(self, 1, "oomlint settings not applied: ", error ? error : "the rules could not be built", "");
+    free(error);
+    lsp_rules_stamp_free(&self->fallback->rules);
+    self->fallback->rules = rules;
+    return;
+  }
+  lsp_config *fallback = entry_new(NULL);
+  fallback->rules = rules;
+  if (!attach_linter(fallback, linter))
+    report(self, 1, "oomlint: ", "the Python grammar does not load into this tree-sitter runtime", "");
+  lsp_config_release(self->fallback);
+  self->fallback = fallback;
+}
+
+
 lsp_config *lsp_configs_for(lsp_configs *self, const char *path) {
   if (!self->fallback) return NULL; /* not even the built-in rules could be built */
+  if (lsp_rules_stamp_changed(&self->fallback->rules, false)) rebuild_fallback(self);
   lsp_config *found = NULL;
   if (self->isolated || !path || path[0] != '/') {
     /* no files, or a document that is not a file (untitled:...) */
@@ -328,13 +370,31 @@ void lsp_configs_forget(lsp_configs *self, const char *path) {
   char *abs = config_absolute(path);
   struct stat st;
   bool exists = stat(abs, &st) == 0 && S_ISREG(st.st_mode);
-  file_key now = key_of(exists ? &st : NULL);
+  lsp_file_key now = lsp_file_key_of(exists ? &st : NULL);
   for (size_t i = 0; i < self->cache.len; i++)
     if (!strcmp(self->cache.items[i]->path, abs)) {
-      if (!same_key(&self->cache.items[i]->key, &now)) remove_at(self, i);
+      if (!lsp_file_key_same(&self->cache.items[i]->key, &now)) remove_at(self, i);
       break;
     }
   free(abs);
+}
+
+
+void lsp_configs_rules_changed(lsp_configs *self) {
+  /* as in lsp_configs_forget: a linter that a lint has already built again
+   * matches the folders, and building it once more would report its error
+   * a second time */
+  for (size_t i = self->cache.len; i-- > 0;)
+    if (lsp_rules_stamp_changed(&self->cache.items[i]->rules, true)) {
+      remove_at(self, i);
+      self->rules_generation++;
+    }
+  if (self->fallback && lsp_rules_stamp_changed(&self->fallback->rules, true)) rebuild_fallback(self);
+}
+
+
+uint64_t lsp_configs_rules_generation(const lsp_configs *self) {
+  return self->rules_generation;
 }
 
 

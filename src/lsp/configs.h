@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "config/config.h"
 #include "oomlint/oomlint.h"
@@ -20,6 +21,8 @@ typedef struct lsp_config lsp_config;
 
 /** Shows a problem to the user: TYPE as window/showMessage's (1 error). */
 typedef void (*lsp_configs_report_fn)(void *ctx, int type, const char *message);
+/** Told each rules folder a linter is built from (again on every build). */
+typedef void (*lsp_configs_dir_fn)(void *ctx, const char *dir);
 
 typedef struct {
   const char *const *roots; /* the workspace folders' paths (copied) */
@@ -27,7 +30,8 @@ typedef struct {
   const char *config_path; /* --config: this file for every document (copied), or NULL */
   bool isolated;           /* --isolated: no configuration files at all */
   lsp_configs_report_fn report;
-  void *report_ctx;
+  void *report_ctx;          /* REPORT's and RULES_DIR's */
+  lsp_configs_dir_fn rules_dir; /* or NULL */
 } lsp_configs_setup;
 
 /** A cache with no settings yet: call lsp_configs_set_overrides first. */
@@ -41,8 +45,10 @@ bool lsp_configs_set_overrides(lsp_configs *self, config_overrides *over);
 
 /** What the document at PATH is linted with (NULL when not even the
  *  built-in rules could be built), read or built now when its
- *  file is new or has changed since (path, size, times); a file that cannot
- *  be read or built is reported once per change, and gives the fallback.
+ *  file is new or has changed since (path, size, times), or its rules
+ *  folders have (stamps.c says how closely they are looked at); a file
+ *  that cannot be read or built is reported once per change, and gives the
+ *  fallback.
  *  Borrowed until the next call on SELF; lsp_config_retain keeps it. */
 lsp_config *lsp_configs_for(lsp_configs *self, const char *path);
 
@@ -50,8 +56,20 @@ lsp_config *lsp_configs_for(lsp_configs *self, const char *path);
  *  lsp_configs_set_overrides succeeds. Borrowed like lsp_configs_for's. */
 lsp_config *lsp_configs_fallback(lsp_configs *self);
 
+/** The workspace folders are now ROOTS (copied). Cached files stay: a
+ *  file's linter does not depend on the folders, only which file a
+ *  document's search finds, and that search runs on every lookup. */
+void lsp_configs_set_roots(lsp_configs *self, const char *const *roots, size_t nroots);
+
 /** Drop what was read from PATH, so that the next use reads it again. */
 void lsp_configs_forget(lsp_configs *self, const char *path);
+
+/** A rule file changed: build again, on their next use, the linters whose
+ *  rules folders or rule files are not as they were. */
+void lsp_configs_rules_changed(lsp_configs *self);
+/** A count that grows each time a linter is built again because its rules
+ *  changed: the documents linted before with it are out of date. */
+uint64_t lsp_configs_rules_generation(const lsp_configs *self);
 
 /** How many entries the cache holds (for tests). */
 size_t lsp_configs_count(const lsp_configs *self);

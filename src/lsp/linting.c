@@ -9,6 +9,7 @@
 
 #include "lsp/diagnostics.h"
 #include "lsp/linting.h"
+#include "lsp/uri.h"
 #include "util/alloc.h"
 #include "util/vec.h"
 
@@ -60,6 +61,14 @@ struct lsp_linting {
   config_overrides next_over; /* settings handed over by the main thread */
   bool has_over;
   VEC(char *) changed_files; /* configuration files to read again */
+  VEC(char *) next_roots;    /* workspace folders handed over by the main thread */
+  bool has_roots;
+  bool rules_changed;        /* the client reported a changed rule file */
+  uint64_t rules_generation; /* the configs' count the documents were last linted under */
+  VEC(char *) rules_dirs;    /* every rules folder a linter was built from */
+  size_t rules_watched;      /* how many of them the client was asked to watch */
+  bool watch_rules, relative_patterns;
+  uint64_t requests;         /* of the requests this thread sends */
   lsp_configs *configs;      /* the thread's alone */
   lsp_config *fallback;      /* a reference to the configs' fallback, for hover */
   uint64_t lint_count;
@@ -83,6 +92,11 @@ static void slot_free(slot *s) {
   free(s->uri);
   free(s->path);
   free(s);
+}
+
+
+static void free_strings(char **items, size_t len) {
+  for (size_t i = 0; i < len; i++) free(items[i]);
 }
 
 
@@ -201,6 +215,104 @@ static slot *confirm_due(lsp_linting *self, struct timespec *next, bool *wait) {
 }
 
 
+/* Ask a pulling client to pull again. The id is a string, apart from the
+ * main thread's numbered requests; the reply is ignored as theirs are.
+ * Locked. */
+static void send_refresh(lsp_linting *self) {
+  char id[48];
+  snprintf(id, sizeof id, "oomlint-lint-%llu", (unsigned long long)++self->requests);
+  json_t *m = json_pack("{s:s, s:s, s:s}", "jsonrpc", "2.0", "id", id, "method", "workspace/diagnostic/refresh");
+  lsp_send(self->config.out, m);
+  json_decref(m);
+}
+
+
+/* Ask the client to watch the rule files of the rules folders it does not
+ * watch yet. A registration per folder: they are few, and never withdrawn
+ * (a folder no longer used only brings a notice that relints for
+ * nothing). Locked. */
+static void watch_new_rules_dirs(lsp_linting *self) {
+  if (!self->watch_rules) return;
+  for (; self->rules_watched < self->rules_dirs.len; self->rules_watched++) {
+    const char *dir = self->rules_dirs.items[self->rules_watched];
+    json_t *glob;
+    if (self->relative_patterns) {
+      char *uri = lsp_path_to_uri(dir);
+      glob = json_pack("{s:o, s:s}", "baseUri", lsp_string(uri, strlen(uri)), "pattern", "*.scm");
+      free(uri);
+    } else {
+      /* a glob of the absolute path: a folder whose name holds glob
+       * characters is not watched exactly, and is still checked on lint */
+      buf b = {0};
+      buf_printf(&b, "%s/*.scm", dir);
+      glob = lsp_string(b.data, b.len);
+      buf_free(&b);
+    }
+    char id[48], reg[48];
+    snprintf(id, sizeof id, "oomlint-watch-%llu", (unsigned long long)++self->requests);
+    snprintf(reg, sizeof reg, "oomlint-rules-folder-%zu", self->rules_watched);
+    json_t *m = json_pack("{s:s, s:s, s:s, s:{s:[{s:s, s:s, s:{s:[{s:o}]}}]}}", "jsonrpc", "2.0", "id", id, "method",
+                          "client/registerCapability", "params", "registrations", "id", reg, "method",
+                          "workspace/didChangeWatchedFiles", "registerOptions", "watchers", "globPattern", glob);
+    lsp_send(self->config.out, m);
+    json_decref(m);
+  }
+}
+
+
+/* The configs built a linter from DIR: remember it, to be watched. Called
+ * by the lint thread, unlocked. */
+static void rules_dir_seen(void *ctx, const char *dir) {
+  lsp_linting *self = ctx;
+  char *abs = config_absolute(dir);
+  pthread_mutex_lock(&self->lock);
+  bool known = false;
+  for (size_t i = 0; i < self->rules_dirs.len && !known; i++) known = !strcmp(self->rules_dirs.items[i], abs);
+  if (!known) {
+    vec_push(&self->rules_dirs, abs);
+    abs = NULL;
+    watch_new_rules_dirs(self);
+  }
+  pthread_mutex_unlock(&self->lock);
+  free(abs);
+}
+
+
+/* Keep the reference to the configs' fallback, which hover reads, up to
+ * date: a changed rules folder replaces it. Unlocked. */
+static void track_fallback(lsp_linting *self) {
+  lsp_config *fallback = lsp_configs_fallback(self->configs);
+  if (fallback == self->fallback) return; /* only this thread sets it */
+  if (fallback) lsp_config_retain(fallback);
+  pthread_mutex_lock(&self->lock);
+  lsp_config_release(self->fallback);
+  self->fallback = fallback;
+  pthread_mutex_unlock(&self->lock);
+}
+
+
+/* What S is linted with (a reference), looked up on every lint: a
+ * configuration file or rule file changed on disk is noticed even without
+ * a didChangeWatchedFiles. When a changed rule file was noticed, the other
+ * documents' diagnostics came from the rules before it, and they are
+ * linted again too. Unlocked. */
+static lsp_config *config_for(lsp_linting *self, slot *s) {
+  lsp_config *cfg = lsp_configs_for(self->configs, s->path);
+  if (cfg) lsp_config_retain(cfg);
+  track_fallback(self);
+  uint64_t generation = lsp_configs_rules_generation(self->configs);
+  if (generation != self->rules_generation) {
+    self->rules_generation = generation;
+    pthread_mutex_lock(&self->lock);
+    for (size_t i = 0; i < self->slots.len; i++)
+      if (self->slots.items[i] != s) self->slots.items[i]->wanted++;
+    if (self->config.refresh) send_refresh(self);
+    pthread_mutex_unlock(&self->lock);
+  }
+  return cfg;
+}
+
+
 /* Lint S's whole document after a partial relint, and publish only when
  * that changes its diagnostics. Locked; unlocks while it lints. */
 static void confirm(lsp_linting *self, slot *s) {
@@ -208,8 +320,7 @@ static void confirm(lsp_linting *self, slot *s) {
   uint64_t target = s->wanted;
   int64_t version = s->diagnostics_version;
   pthread_mutex_unlock(&self->lock);
-  lsp_config *cfg = lsp_configs_for(self->configs, s->path);
-  if (cfg) lsp_config_retain(cfg);
+  lsp_config *cfg = config_for(self, s);
   bool partial;
   json_t *diagnostics = s->doc ? lint(self, s, cfg, version, true, &partial) : NULL;
   pthread_mutex_lock(&self->lock);
@@ -228,16 +339,8 @@ static void confirm(lsp_linting *self, slot *s) {
     lsp_send_notification(self->config.out, "textDocument/publishDiagnostics",
                           json_pack("{s:s, s:I, s:O}", "uri", s->uri, "version", (json_int_t)version, "diagnostics",
                                     diagnostics));
-  else if (self->config.refresh) {
-    /* a pulling client would not ask again until the next edit. The id is
-     * a string, apart from the main thread's numbered requests; the reply
-     * is ignored as theirs are */
-    char id[48];
-    snprintf(id, sizeof id, "oomlint-confirm-%llu", (unsigned long long)s->result_id);
-    json_t *m = json_pack("{s:s, s:s, s:s}", "jsonrpc", "2.0", "id", id, "method", "workspace/diagnostic/refresh");
-    lsp_send(self->config.out, m);
-    json_decref(m);
-  }
+  else if (self->config.refresh)
+    send_refresh(self); /* a pulling client would not ask again until the next edit */
 }
 
 
@@ -259,6 +362,27 @@ static void *run(void *arg) {
       pthread_mutex_lock(&self->lock);
       lsp_config_release(self->fallback);
       self->fallback = fallback;
+      continue;
+    }
+    if (self->rules_changed) {
+      self->rules_changed = false;
+      pthread_mutex_unlock(&self->lock);
+      lsp_configs_rules_changed(self->configs);
+      track_fallback(self);
+      /* the main thread has asked for every document to be linted again */
+      self->rules_generation = lsp_configs_rules_generation(self->configs);
+      pthread_mutex_lock(&self->lock);
+      continue;
+    }
+    if (self->has_roots) {
+      VEC(char *) roots = {self->next_roots.items, self->next_roots.len, self->next_roots.cap};
+      memset(&self->next_roots, 0, sizeof self->next_roots);
+      self->has_roots = false;
+      pthread_mutex_unlock(&self->lock);
+      lsp_configs_set_roots(self->configs, (const char *const *)roots.items, roots.len);
+      free_strings(roots.items, roots.len);
+      vec_free(&roots);
+      pthread_mutex_lock(&self->lock);
       continue;
     }
     if (self->changed_files.len) {
@@ -310,10 +434,7 @@ static void *run(void *arg) {
     for (size_t i = 0; i < nedits; i++) free(edits[i].text);
     free(edits);
     free(reset);
-    /* looked up on every lint: a configuration file changed on disk is
-     * noticed even without a didChangeWatchedFiles */
-    lsp_config *cfg = lsp_configs_for(self->configs, s->path);
-    if (cfg) lsp_config_retain(cfg);
+    lsp_config *cfg = config_for(self, s);
     bool partial = false;
     json_t *diagnostics = s->doc ? lint(self, s, cfg, version, false, &partial) : NULL;
 
@@ -364,6 +485,7 @@ lsp_linting *lsp_linting_start(const lsp_linting_config *setup, config_overrides
   self->config = *setup;
   self->config.configs.report = report;
   self->config.configs.report_ctx = self;
+  self->config.configs.rules_dir = rules_dir_seen;
   self->configs = lsp_configs_new(&self->config.configs);
   /* the setup's strings were copied; its pointers are not kept */
   self->config.configs.roots = NULL;
@@ -416,8 +538,12 @@ int lsp_linting_stop(lsp_linting *self, int timeout_ms) {
   for (size_t i = 0; i < self->dead.len; i++) slot_free(self->dead.items[i]);
   vec_free(&self->dead);
   config_overrides_free(&self->next_over);
-  for (size_t i = 0; i < self->changed_files.len; i++) free(self->changed_files.items[i]);
+  free_strings(self->changed_files.items, self->changed_files.len);
   vec_free(&self->changed_files);
+  free_strings(self->next_roots.items, self->next_roots.len);
+  vec_free(&self->next_roots);
+  free_strings(self->rules_dirs.items, self->rules_dirs.len);
+  vec_free(&self->rules_dirs);
   lsp_config_release(self->fallback);
   lsp_configs_free(self->configs);
   pthread_mutex_destroy(&self->lock);
@@ -533,6 +659,41 @@ void lsp_linting_configs_changed(lsp_linting *self, const char *const *paths, si
   pthread_mutex_lock(&self->lock);
   for (size_t i = 0; i < count; i++) vec_push(&self->changed_files, oom_xstrdup(paths[i]));
   relint_all(self);
+  pthread_mutex_unlock(&self->lock);
+}
+
+
+void lsp_linting_set_roots(lsp_linting *self, const char *const *roots, size_t nroots, const char *const *uris,
+                           size_t nuris) {
+  pthread_mutex_lock(&self->lock);
+  /* an earlier list the thread has not taken yet is simply replaced; the
+   * thread applies the list before it lints again, like the settings */
+  free_strings(self->next_roots.items, self->next_roots.len);
+  self->next_roots.len = 0;
+  for (size_t i = 0; i < nroots; i++) vec_push(&self->next_roots, oom_xstrdup(roots[i]));
+  self->has_roots = true;
+  for (size_t i = 0; i < nuris; i++) {
+    slot *s = find(self, uris[i]);
+    if (s) s->wanted++;
+  }
+  pthread_cond_signal(&self->wake);
+  pthread_mutex_unlock(&self->lock);
+}
+
+
+void lsp_linting_rules_changed(lsp_linting *self) {
+  pthread_mutex_lock(&self->lock);
+  self->rules_changed = true;
+  relint_all(self);
+  pthread_mutex_unlock(&self->lock);
+}
+
+
+void lsp_linting_watch_rules(lsp_linting *self, bool relative_patterns) {
+  pthread_mutex_lock(&self->lock);
+  self->watch_rules = true;
+  self->relative_patterns = relative_patterns;
+  watch_new_rules_dirs(self);
   pthread_mutex_unlock(&self->lock);
 }
 

@@ -64,6 +64,20 @@ void lsp_linting_set_overrides(lsp_linting *self, config_overrides *over);
  *  them again and lint every document again. */
 void lsp_linting_configs_changed(lsp_linting *self, const char *const *paths, size_t count);
 
+/** The workspace folders are now ROOTS (copied): lint again the documents
+ *  at URIS, the ones whose search for a configuration file they bound
+ *  differently. */
+void lsp_linting_set_roots(lsp_linting *self, const char *const *roots, size_t nroots, const char *const *uris,
+                           size_t nuris);
+
+/** The client reported a changed rule file: build again the linters whose
+ *  rules folders changed, and lint every document again. */
+void lsp_linting_rules_changed(lsp_linting *self);
+/** From now on, ask the client to watch the `*.scm` files of every rules
+ *  folder a linter is built from (with RelativePatterns when the client
+ *  takes them). Call once the client is initialized. */
+void lsp_linting_watch_rules(lsp_linting *self, bool relative_patterns);
+
 /** The diagnostics (a new reference) of the document's last lint, or NULL;
  *  *CURRENT says whether they belong to its latest text and settings. */
 json_t *lsp_linting_snapshot(lsp_linting *self, const char *uri, bool *current, int64_t *version,

@@ -76,12 +76,12 @@ static bool offers(const json_t *array, const char *name) {
 
 
 /* The editor's SETTINGS over the command line's flags, into OUT; what is
- * malformed in them is shown as a warning. */
-static void read_settings(lsp_server *self, const json_t *settings, config_overrides *out) {
+ * malformed in them is shown as a warning when SHOW. */
+static void read_settings(lsp_server *self, const json_t *settings, bool show, config_overrides *out) {
   config_overrides editor, none = {0};
   buf problems = {0};
   lsp_settings_parse(settings, self->roots.len ? self->roots.items[0] : NULL, &editor, &problems);
-  if (problems.len) {
+  if (problems.len && show) {
     buf msg = {0};
     buf_printf(&msg, "oomlint settings: %s", buf_str(&problems));
     lsp_show_message(self, 2, buf_str(&msg));
@@ -101,11 +101,42 @@ static void copy_settings(const config_overrides *from, config_overrides *to) {
 }
 
 
-static void add_root(lsp_server *self, const char *uri) {
+/* The path of a workspace folder's URI, folded as the configs fold it, so
+ * that a removed folder is found whatever its spelling; NULL when it is not
+ * a file: URI (it bounds no search on disk). */
+static char *root_path(const char *uri) {
   char *path = lsp_uri_to_path(uri);
-  /* a folder that is not a file: URI bounds no search on disk */
-  if (path[0] == '/') vec_push(&self->roots, path);
-  else free(path);
+  char *folded = path[0] == '/' ? config_absolute(path) : NULL;
+  free(path);
+  return folded;
+}
+
+
+/* Add PATH (consumed, may be NULL) to the roots; false when it is one already. */
+static bool add_root(lsp_server *self, char *path) {
+  if (!path) return false;
+  for (size_t i = 0; i < self->roots.len; i++)
+    if (!strcmp(self->roots.items[i], path)) {
+      free(path);
+      return false;
+    }
+  vec_push(&self->roots, path);
+  return true;
+}
+
+
+/* Remove PATH (consumed, may be NULL) from the roots; false when it was none. */
+static bool remove_root(lsp_server *self, char *path) {
+  bool found = false;
+  for (size_t i = 0; path && i < self->roots.len && !found; i++) {
+    if (strcmp(self->roots.items[i], path)) continue;
+    free(self->roots.items[i]);
+    memmove(self->roots.items + i, self->roots.items + i + 1, (self->roots.len - i - 1) * sizeof *self->roots.items);
+    self->roots.len--;
+    found = true;
+  }
+  free(path);
+  return found;
 }
 
 
@@ -127,7 +158,9 @@ static json_t *initialize(lsp_server *self, const json_t *params) {
   const json_t *ws = json_object_get(caps, "workspace");
   self->document_changes = json_is_true(json_object_get(json_object_get(ws, "workspaceEdit"), "documentChanges"));
   self->refresh = json_is_true(json_object_get(json_object_get(ws, "diagnostics"), "refreshSupport"));
-  self->watch = json_is_true(json_object_get(json_object_get(ws, "didChangeWatchedFiles"), "dynamicRegistration"));
+  const json_t *watched = json_object_get(ws, "didChangeWatchedFiles");
+  self->watch = json_is_true(json_object_get(watched, "dynamicRegistration"));
+  self->relative_patterns = json_is_true(json_object_get(watched, "relativePatternSupport"));
 
   /* the workspace folders bound each document's search for its
    * configuration file: a file above the project is not the project's */
@@ -136,20 +169,22 @@ static json_t *initialize(lsp_server *self, const json_t *params) {
   json_t *f;
   json_array_foreach(folders, i, f) {
     const char *uri = json_string_value(json_object_get(f, "uri"));
-    if (uri) add_root(self, uri);
+    if (uri) add_root(self, root_path(uri));
   }
   const char *root_uri = json_string_value(json_object_get(params, "rootUri"));
-  const char *root_path = json_string_value(json_object_get(params, "rootPath"));
-  if (!self->roots.len && root_uri) add_root(self, root_uri);
-  else if (!self->roots.len && root_path && root_path[0] == '/') vec_push(&self->roots, oom_xstrdup(root_path));
+  const char *old_root = json_string_value(json_object_get(params, "rootPath"));
+  if (!self->roots.len && root_uri) add_root(self, root_path(root_uri));
+  else if (!self->roots.len && old_root && old_root[0] == '/') add_root(self, config_absolute(old_root));
 
-  read_settings(self, json_object_get(params, "initializationOptions"), &self->settings);
+  const json_t *options = json_object_get(params, "initializationOptions");
+  self->editor_settings = options ? json_deep_copy(options) : NULL;
+  read_settings(self, options, true, &self->settings);
   config_overrides settings;
   copy_settings(&self->settings, &settings);
   lsp_linting_config setup = {&self->out, self->log, self->units, !self->pull, self->pull && self->refresh,
                                {(const char *const *)self->roots.items, self->roots.len,
                                 self->options ? self->options->config_path : NULL,
-                                self->options && self->options->isolated, NULL, NULL}};
+                                self->options && self->options->isolated, NULL, NULL, NULL}};
   self->linting = lsp_linting_start(&setup, &settings);
   if (!self->linting) {
     config_overrides_free(&settings);
@@ -160,6 +195,8 @@ static json_t *initialize(lsp_server *self, const json_t *params) {
     "{s:s, s:{s:b, s:i, s:{s:b}}, s:{s:[s, s, s], s:b}, s:b}", "positionEncoding", encoding, "textDocumentSync",
     "openClose", 1, "change", 2, "save", "includeText", 0, "codeActionProvider", "codeActionKinds", "quickfix",
     "source.fixAll", "source.fixAll.oomlint", "resolveProvider", 0, "hoverProvider", 1);
+  json_object_set_new(capabilities, "workspace",
+                      json_pack("{s:{s:b, s:b}}", "workspaceFolders", "supported", 1, "changeNotifications", 1));
   if (self->pull)
     json_object_set_new(capabilities, "diagnosticProvider",
                         json_pack("{s:s, s:b, s:b}", "identifier", "oomlint", "interFileDependencies", 0,
@@ -180,29 +217,111 @@ static void refresh(lsp_server *self) {
 }
 
 
-static void did_change_configuration(lsp_server *self, const json_t *params) {
-  const json_t *settings = json_object_get(params, "settings");
-  if (!json_is_object(settings)) return;
+/* Read SETTINGS (SHOW: their problems too) and hand them to the lint
+ * thread, which lints every document again; false when they say what the
+ * last ones said. */
+static bool apply_settings(lsp_server *self, const json_t *settings, bool show) {
   config_overrides next;
-  read_settings(self, settings, &next);
+  read_settings(self, settings, show, &next);
   /* editors send this for any change of their settings: rebuilding every
    * configuration's rules for nothing would cost a second per file */
   if (config_overrides_equal(&next, &self->settings)) {
     config_overrides_free(&next);
-    return;
+    return false;
   }
   config_overrides_free(&self->settings);
   self->settings = next;
   config_overrides copy;
   copy_settings(&self->settings, &copy);
   lsp_linting_set_overrides(self->linting, &copy);
-  refresh(self);
+  return true;
 }
 
 
-/* Ask a client that can for notices of changed configuration files. */
+static void did_change_configuration(lsp_server *self, const json_t *params) {
+  const json_t *settings = json_object_get(params, "settings");
+  if (!json_is_object(settings)) return;
+  json_decref(self->editor_settings);
+  self->editor_settings = json_deep_copy(settings);
+  if (apply_settings(self, settings, true)) refresh(self);
+}
+
+
+/* ---- workspace folders ---- */
+
+/* Whether the first of ROOTS and the first of OTHER differ. */
+static bool other_anchor(char *const *roots, size_t n, char *const *other, size_t m) {
+  if (!n || !m) return n != m;
+  return strcmp(roots[0], other[0]) != 0;
+}
+
+
+/* Whether PATH's search for its configuration file stops at another folder
+ * under ROOTS than under OTHER. */
+static bool other_stop(char *const *roots, size_t n, char *const *other, size_t m, const char *path) {
+  const char *a = lsp_configs_root_for((const char *const *)roots, n, path);
+  const char *b = lsp_configs_root_for((const char *const *)other, m, path);
+  if (!a || !b) return a != b;
+  return strcmp(a, b) != 0;
+}
+
+
+/* Each folder's path in FOLDERS (an array of WorkspaceFolder), NULL for
+ * one that is malformed or not a file: URI, handed to EACH. */
+static bool each_folder(lsp_server *self, const json_t *folders, bool (*each)(lsp_server *, char *)) {
+  bool changed = false;
+  size_t i;
+  json_t *f;
+  json_array_foreach(folders, i, f) {
+    const char *uri = json_string_value(json_object_get(f, "uri"));
+    if (!uri) lsp_log(self, "a workspace folder without a uri: ignored");
+    changed |= each(self, uri ? root_path(uri) : NULL);
+  }
+  return changed;
+}
+
+
+static void did_change_workspace_folders(lsp_server *self, const json_t *params) {
+  const json_t *event = json_object_get(params, "event");
+  const json_t *added = json_object_get(event, "added"), *removed = json_object_get(event, "removed");
+  if (!json_is_object(event) || (added && !json_is_array(added)) || (removed && !json_is_array(removed))) {
+    lsp_log(self, "didChangeWorkspaceFolders without an event of arrays: ignored");
+    return;
+  }
+  VEC(char *) before = {0};
+  for (size_t k = 0; k < self->roots.len; k++) vec_push(&before, oom_xstrdup(self->roots.items[k]));
+  /* removed first: a folder both removed and added stays */
+  bool changed = each_folder(self, removed, remove_root);
+  changed |= each_folder(self, added, add_root);
+  if (changed) {
+    /* only the documents whose search now stops elsewhere can find another
+     * file; with --config or --isolated no document searches at all */
+    bool searching = !(self->options && (self->options->isolated || self->options->config_path));
+    VEC(const char *) uris = {0};
+    for (size_t k = 0; k < self->docs.len && searching; k++) {
+      const lsp_document *d = self->docs.items[k];
+      if (other_stop(before.items, before.len, self->roots.items, self->roots.len, d->path)) vec_push(&uris, d->uri);
+    }
+    lsp_linting_set_roots(self->linting, (const char *const *)self->roots.items, self->roots.len, uris.items,
+                          uris.len);
+    /* a relative rulesDir is read from the first folder */
+    bool resettled = other_anchor(before.items, before.len, self->roots.items, self->roots.len) &&
+                     apply_settings(self, self->editor_settings, false);
+    if (uris.len || resettled) refresh(self);
+    vec_free(&uris);
+  }
+  for (size_t k = 0; k < before.len; k++) free(before.items[k]);
+  vec_free(&before);
+}
+
+
+/* Ask a client that can for notices of changed configuration files, and
+ * of changed rule files in the rules folders (the lint thread asks for
+ * those, as it learns which folders the configurations name). */
 static void register_watchers(lsp_server *self) {
-  if (!self->watch || (self->options && self->options->isolated)) return;
+  if (!self->watch) return;
+  lsp_linting_watch_rules(self->linting, self->relative_patterns);
+  if (self->options && self->options->isolated) return;
   json_t *watchers = json_array();
   for (size_t i = 0; config_file_names[i]; i++) {
     buf glob = {0};
@@ -239,21 +358,29 @@ static bool is_config_file(const lsp_server *self, const char *path) {
 }
 
 
+/* Whether PATH names a rule file: the only other files watched. */
+static bool is_rule_file(const char *path) {
+  size_t n = strlen(path);
+  return n > 4 && !strcmp(path + n - 4, ".scm");
+}
+
+
 static void did_change_watched_files(lsp_server *self, const json_t *params) {
   VEC(char *) paths = {0};
+  bool rules = false;
   size_t i;
   json_t *c;
   json_array_foreach(json_object_get(params, "changes"), i, c) {
     const char *uri = json_string_value(json_object_get(c, "uri"));
     if (!uri) continue;
     char *path = lsp_uri_to_path(uri);
+    rules |= is_rule_file(path);
     if (is_config_file(self, path)) vec_push(&paths, path);
     else free(path);
   }
-  if (paths.len) {
-    lsp_linting_configs_changed(self->linting, (const char *const *)paths.items, paths.len);
-    refresh(self);
-  }
+  if (paths.len) lsp_linting_configs_changed(self->linting, (const char *const *)paths.items, paths.len);
+  if (rules) lsp_linting_rules_changed(self->linting);
+  if (paths.len || rules) refresh(self);
   for (size_t k = 0; k < paths.len; k++) free(paths.items[k]);
   vec_free(&paths);
 }
@@ -417,6 +544,7 @@ static void notification(lsp_server *self, const char *method, const json_t *par
   else if (!strcmp(method, "textDocument/didClose")) did_close(self, params);
   else if (!strcmp(method, "workspace/didChangeConfiguration")) did_change_configuration(self, params);
   else if (!strcmp(method, "workspace/didChangeWatchedFiles")) did_change_watched_files(self, params);
+  else if (!strcmp(method, "workspace/didChangeWorkspaceFolders")) did_change_workspace_folders(self, params);
   else if (!strcmp(method, "initialized")) register_watchers(self);
   else if (!strcmp(method, "$/cancelRequest")) {
     /* only deferred requests are still pending; the others were answered in order */
@@ -498,6 +626,7 @@ int lsp_serve(const lsp_options *options, int in_fd, int out_fd, FILE *log) {
   for (size_t i = 0; i < self.docs.len; i++) document_free(self.docs.items[i]);
   vec_free(&self.docs);
   config_overrides_free(&self.settings);
+  json_decref(self.editor_settings);
   for (size_t i = 0; i < self.roots.len; i++) free(self.roots.items[i]);
   vec_free(&self.roots);
   lsp_writer_free(&self.out);

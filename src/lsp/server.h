@@ -13,6 +13,7 @@
 #include "lsp/lsp.h"
 #include "lsp/rpc.h"
 #include "lsp/text.h"
+#include "lsp/uri.h"
 #include "oomlint/oomlint.h"
 #include "util/vec.h"
 
@@ -34,7 +35,9 @@ typedef struct {
   bool document_changes;      /* the client takes versioned WorkspaceEdit.documentChanges */
   bool refresh;               /* the client takes workspace/diagnostic/refresh */
   bool watch;                 /* the client registers file watchers on request */
-  VEC(char *) roots;          /* the workspace folders' paths; the first one anchors rulesDir */
+  bool relative_patterns;     /* ... and takes RelativePattern globs */
+  VEC(char *) roots;          /* the workspace folders' paths, folded; the first one anchors rulesDir */
+  json_t *editor_settings;    /* the client's last settings, read again when the first folder changes */
   VEC(lsp_document *) docs;
   bool initialized, shutdown, exited;
   int64_t next_request_id;  /* of requests the server sends */
@@ -49,7 +52,5 @@ void lsp_show_message(lsp_server *self, int type, const char *message);
 json_t *lsp_hover(lsp_server *self, const json_t *params);
 /** textDocument/codeAction: answers ID now, or once the diagnostics are current. */
 void lsp_code_action(lsp_server *self, json_t *id, const json_t *params);
-/** A file: URI's path (percent-decoded), or the URI itself. Malloc'd. */
-char *lsp_uri_to_path(const char *uri);
 
 #endif

@@ -1,11 +1,14 @@
 /* This file contains the conversion of `file:` URIs to paths, for the
- * messages and relative settings (rulesDir) that need a path. */
+ * messages and relative settings (rulesDir) that need a path, and of paths
+ * to URIs, for the folders the client is asked to watch. */
 #include <ctype.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-#include "lsp/server.h"
+#include "lsp/uri.h"
+#include "util/buf.h"
 #include "util/alloc.h"
 
 
@@ -34,4 +37,21 @@ char *lsp_uri_to_path(const char *uri) {
   }
   *o = '\0';
   return out;
+}
+
+
+char *lsp_path_to_uri(const char *path) {
+  buf b = {0};
+  buf_puts(&b, "file://");
+  for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+    /* RFC 3986's unreserved characters and the separator stay as they are
+     * (ASCII only, whatever the locale says is alphanumeric) */
+    bool plain = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+                 strchr("-._~/", *p);
+    if (plain) buf_putc(&b, (char)*p);
+    else buf_printf(&b, "%%%02X", *p);
+  }
+  char *uri = oom_xstrdup(buf_str(&b));
+  buf_free(&b);
+  return uri;
 }

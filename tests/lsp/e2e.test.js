@@ -483,6 +483,99 @@ test("configuration: an edited file is read again, on didChangeWatchedFiles or o
   });
 });
 
+test("workspace folders: added and removed folders bound the search for configuration files", async () => {
+  // the project's file ignores OOM101; app/ has none of its own
+  await withProject({ "oomlint.toml": 'ignore = ["OOM101"]\n', "app/.keep": "", "lib/.keep": "" }, async (p, start) => {
+    const folders = (...rels) => rels.map((rel) => ({ uri: p.uri(rel), name: rel }));
+    const changeFolders = (added, removed) =>
+      c.conn.sendNotification("workspace/didChangeWorkspaceFolders", { event: { added, removed } });
+    const c = await start({ workspaceFolders: folders("lib") });
+    assert.deepEqual(c.init.capabilities.workspace.workspaceFolders, { supported: true, changeNotifications: true });
+    const app = p.uri("app/train.py");
+    const lib = p.uri("lib/train.py");
+    await c.open(app, SAMPLE);
+    await c.open(lib, SAMPLE);
+    const withoutOOM101 = ALL_CODES.filter((x) => x !== "OOM101");
+    // app/ is outside every folder: searched up to the project's file
+    assert.deepEqual(codes(await c.diagnostics(app)), withoutOOM101);
+    assert.deepEqual(codes(await c.diagnostics(lib)), ALL_CODES); // lib/ stops the search
+    const latest = async (uri, n) => {
+      await c.waitFor(() => c.published.filter((q) => q.uri === uri).length >= n);
+      return codes(c.published.filter((q) => q.uri === uri).at(-1));
+    };
+    // app/ becomes a folder: its search stops there, before the project's file
+    await changeFolders(folders("app"), []);
+    assert.deepEqual(await latest(app, 2), ALL_CODES);
+    // the project becomes a folder too: the deepest folder still bounds app/
+    await changeFolders(folders(""), []);
+    // removed: the project's folder bounds app/ now, and finds its file
+    await changeFolders([], folders("app"));
+    assert.deepEqual(await latest(app, 3), withoutOOM101);
+    // lib/ removed: bounded by the project's folder, it finds the file as well
+    await changeFolders([], folders("lib"));
+    assert.deepEqual(await latest(lib, 2), withoutOOM101);
+    // the project removed: no folder holds them, their search goes up
+    // unbounded and finds the same file
+    await changeFolders([], folders(""));
+    assert.deepEqual(await latest(app, 4), withoutOOM101);
+    assert.deepEqual(await latest(lib, 3), withoutOOM101);
+    // lib/ and app/ added back in one event, with a folder never added removed
+    await changeFolders(folders("lib", "app"), folders("elsewhere"));
+    assert.deepEqual(await latest(app, 5), ALL_CODES);
+    assert.deepEqual(await latest(lib, 4), ALL_CODES);
+    // the events that did not move a document's bound did not lint it again
+    assert.equal(c.published.filter((q) => q.uri === app).length, 5);
+    assert.equal(c.published.filter((q) => q.uri === lib).length, 4);
+    assert.deepEqual(c.messages, []);
+    await c.shutdown();
+  });
+});
+
+test("workspace folders: a pulling client is asked to pull again; rulesDir follows the first folder", async () => {
+  const rule = [
+    "; code: OOM950",
+    "; name: workspace-rule",
+    "; severity: warning",
+    "; message: a rule of the folder `{name}`",
+    "; doc:",
+    ";   ## What it does",
+    ";   A rule of the tests.",
+    '((identifier) @name @report (#eq? @name "criterion"))',
+    "",
+  ].join("\n");
+  await withProject({ "oomlint.toml": 'ignore = ["OOM101"]\n', "app/.keep": "", "b/rules/OOM950-workspace-rule.scm": rule }, async (p, start) => {
+    const c = await start({
+      workspaceFolders: [{ uri: p.uri("a"), name: "a" }],
+      initializationOptions: { rulesDir: "rules" },
+      capabilities: { textDocument: { diagnostic: {} }, workspace: { diagnostics: { refreshSupport: true } } },
+    });
+    // "a/rules" does not exist: the settings are not applied, the defaults lint
+    await c.waitFor(() => c.messages.length >= 1);
+    assert.match(c.messages[0].message, /rules/);
+    const app = p.uri("app/train.py");
+    const pull = async () =>
+      (await c.conn.sendRequest(rpc.DocumentDiagnosticRequest.type, { textDocument: { uri: app } })).items.map((d) => d.code).sort();
+    await c.open(app, SAMPLE);
+    assert.deepEqual(await pull(), ALL_CODES.filter((x) => x !== "OOM101"));
+    let before = c.refreshes();
+    await c.conn.sendNotification("workspace/didChangeWorkspaceFolders", {
+      event: { added: [{ uri: p.uri("app"), name: "app" }], removed: [] },
+    });
+    await c.waitFor(() => c.refreshes() > before);
+    assert.deepEqual(await pull(), ALL_CODES);
+    // b/ is now the only folder: the relative rulesDir means b/rules, and
+    // app/ is searched up to the project's file again
+    before = c.refreshes();
+    await c.conn.sendNotification("workspace/didChangeWorkspaceFolders", {
+      event: { added: [{ uri: p.uri("b"), name: "b" }], removed: [{ uri: p.uri("a"), name: "a" }, { uri: p.uri("app"), name: "app" }] },
+    });
+    await c.waitFor(() => c.refreshes() > before);
+    assert.deepEqual(await pull(), [...ALL_CODES.filter((x) => x !== "OOM101"), "OOM950"].sort());
+    assert.equal(c.published.length, 0);
+    await c.shutdown();
+  });
+});
+
 test("configuration: a malformed file is shown once and the defaults lint", async () => {
   await withProject({ "app/pyproject.toml": '[tool.oomlint]\nselect = ["OOM5"\n' }, async (p, start) => {
     const c = await start({ rootUri: p.uri("app") });
@@ -516,6 +609,132 @@ test("configuration: a malformed file is shown once and the defaults lint", asyn
     assert.match(c.messages[2].message, /the rules could not be built/);
     assert.deepEqual(await c.shutdown(), { code: 0, signal: null });
     assert.equal(c.messages.length, 3);
+  });
+});
+
+/** A rule file, CODE-watched.scm, that reports each identifier spelled NAME. */
+function ruleFile(code, name) {
+  return [
+    `; code: ${code}`,
+    "; name: watched",
+    "; severity: warning",
+    "; message: `{name}` is used",
+    "; doc:",
+    ";   ## What it does",
+    ";   A rule of the tests.",
+    `((identifier) @name @report (#eq? @name "${name}"))`,
+    "",
+  ].join("\n");
+}
+
+const messages = (p) => p.diagnostics.map((d) => `${d.code} ${d.message}`).sort();
+
+test("rules-dir: a changed rule file rebuilds the rules, on didChangeWatchedFiles", async () => {
+  await withProject({
+    "pyproject.toml": '[tool.oomlint]\nrules-dir = "lint/rules"\nselect = ["OOM95"]\n',
+    "lint/rules/OOM950-watched.scm": ruleFile("OOM950", "criterion"),
+  }, async (p, start) => {
+    const c = await start({
+      rootUri: p.uri(""),
+      capabilities: { workspace: { didChangeWatchedFiles: { dynamicRegistration: true, relativePatternSupport: true } } },
+    });
+    const uri = p.uri("train.py");
+    const rule = (rel) => path.join(p.dir, "lint/rules", rel);
+    await c.open(uri, SAMPLE);
+    assert.deepEqual(messages(await c.diagnostics(uri)), ["OOM950 `criterion` is used"]);
+    // the folder the configuration names is watched, once it is known
+    await c.waitFor(() => c.registrations.some((r) => r.id.startsWith("oomlint-rules-folder")));
+    const watcher = c.registrations.find((r) => r.id.startsWith("oomlint-rules-folder"));
+    assert.equal(watcher.method, "workspace/didChangeWatchedFiles");
+    assert.deepEqual(watcher.registerOptions.watchers, [{ globPattern: { baseUri: p.uri("lint/rules"), pattern: "*.scm" } }]);
+    const latest = async (n) => {
+      await c.waitFor(() => c.published.length >= n);
+      return messages(c.published.at(-1));
+    };
+
+    // rewritten in place, to the same size: only the notice can tell
+    fs.writeFileSync(rule("OOM950-watched.scm"), ruleFile("OOM950", "optimizer"));
+    await c.filesChanged([pathToFileURL(rule("OOM950-watched.scm")).href]);
+    assert.deepEqual(await latest(2), ["OOM950 `optimizer` is used", "OOM950 `optimizer` is used"]);
+    // a second rule
+    fs.writeFileSync(rule("OOM951-watched.scm"), ruleFile("OOM951", "loader"));
+    await c.filesChanged([pathToFileURL(rule("OOM951-watched.scm")).href], rpc.FileChangeType.Created);
+    assert.deepEqual(await latest(3), ["OOM950 `optimizer` is used", "OOM950 `optimizer` is used", "OOM951 `loader` is used"]);
+    // a rule that no longer compiles: shown as a broken configuration is, and
+    // the defaults lint meanwhile
+    fs.writeFileSync(rule("OOM951-watched.scm"), ruleFile("OOM951", "loader").replace("(identifier)", "(no_such_node)"));
+    await c.filesChanged([pathToFileURL(rule("OOM951-watched.scm")).href]);
+    assert.deepEqual((await latest(4)).map((m) => m.split(" ")[0]), ALL_CODES);
+    await c.waitFor(() => c.messages.length >= 1);
+    assert.equal(c.messages[0].type, rpc.MessageType.Error);
+    assert.match(c.messages[0].message, /pyproject\.toml: the rules could not be built: .*OOM951-watched\.scm/);
+    assert.match(c.messages[0].message, /linted with the default settings until it is fixed/);
+    // deleted: the first rule alone again
+    fs.rmSync(rule("OOM951-watched.scm"));
+    await c.filesChanged([pathToFileURL(rule("OOM951-watched.scm")).href], rpc.FileChangeType.Deleted);
+    assert.deepEqual(await latest(5), ["OOM950 `optimizer` is used", "OOM950 `optimizer` is used"]);
+    // a notice of a rule file that did not change rebuilds nothing
+    await c.filesChanged([pathToFileURL(rule("OOM950-watched.scm")).href]);
+    assert.deepEqual(await latest(6), ["OOM950 `optimizer` is used", "OOM950 `optimizer` is used"]);
+    assert.equal(c.messages.length, 1);
+    await c.shutdown();
+  });
+});
+
+test("rules-dir: a changed rule file is noticed on the next lint without a notice", async () => {
+  await withProject({
+    "app/pyproject.toml": '[tool.oomlint]\nrules-dir = "rules"\nselect = ["OOM95"]\n',
+    "app/rules/OOM950-watched.scm": ruleFile("OOM950", "criterion"),
+    "settings-rules/OOM960-watched.scm": ruleFile("OOM960", "criterion"),
+  }, async (p, start) => {
+    const c = await start({ rootUri: p.uri("") });
+    const a = p.uri("app/a.py");
+    const b = p.uri("app/b.py");
+    const rule = (rel) => path.join(p.dir, "app/rules", rel);
+    await c.open(a, SAMPLE);
+    await c.open(b, SAMPLE);
+    assert.deepEqual(codes(await c.diagnostics(a)), ["OOM950"]);
+    assert.deepEqual(codes(await c.diagnostics(b)), ["OOM950"]);
+    const edit = (uri, version) =>
+      c.change(uri, version, [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, text: "\n" }]);
+
+    // a rule file added changes the folder: the next lint sees it, and the
+    // other document under the same configuration is linted again too
+    fs.writeFileSync(rule("OOM951-watched.scm"), ruleFile("OOM951", "loader"));
+    await edit(a, 2);
+    assert.deepEqual(codes(await c.diagnostics(a, (q) => q.version === 2)), ["OOM950", "OOM951"]);
+    await c.waitFor(() => c.published.filter((q) => q.uri === b).length >= 2);
+    assert.deepEqual(codes(c.published.filter((q) => q.uri === b).at(-1)), ["OOM950", "OOM951"]);
+
+    // rewritten in place: the files are looked at within a second
+    fs.writeFileSync(rule("OOM951-watched.scm"), ruleFile("OOM951", "criterion"));
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    await edit(a, 3);
+    assert.deepEqual(messages(await c.diagnostics(a, (q) => q.version === 3)), ["OOM950 `criterion` is used", "OOM951 `criterion` is used"]);
+
+    // the settings' rulesDir, for a document without a configuration file
+    const loose = p.uri("loose.py");
+    await c.conn.sendNotification(rpc.DidChangeConfigurationNotification.type, {
+      settings: { oomlint: { rulesDir: "settings-rules", select: ["OOM96"] } },
+    });
+    await c.open(loose, SAMPLE);
+    assert.deepEqual(codes(await c.diagnostics(loose)), ["OOM960"]);
+    fs.writeFileSync(path.join(p.dir, "settings-rules/OOM961-watched.scm"), ruleFile("OOM961", "loader").replace("(identifier)", "(no_such_node)"));
+    await edit(loose, 2);
+    // broken: shown as settings that cannot be applied, the rules that built stay
+    const notApplied = () => c.messages.filter((m) => /^oomlint settings not applied: .*OOM961-watched\.scm/.test(m.message));
+    await c.waitFor(() => notApplied().length >= 1);
+    assert.deepEqual(codes(await c.diagnostics(loose, (q) => q.version === 2)), ["OOM960"]);
+    // fixed as editors save: a new file renamed over the old one
+    fs.writeFileSync(path.join(p.dir, "settings-rules/.OOM961.tmp"), ruleFile("OOM961", "loader"));
+    fs.renameSync(path.join(p.dir, "settings-rules/.OOM961.tmp"), path.join(p.dir, "settings-rules/OOM961-watched.scm"));
+    await edit(loose, 3);
+    assert.deepEqual(codes(await c.diagnostics(loose, (q) => q.version === 3)), ["OOM960", "OOM961"]);
+    // the broken rule was reported once for the settings; app/'s configuration
+    // takes the settings' folder too, and reports it at most once itself
+    assert.equal(notApplied().length, 1);
+    assert.ok(c.messages.length <= 2, JSON.stringify(c.messages));
+    await c.shutdown();
   });
 });
 

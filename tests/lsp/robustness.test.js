@@ -129,6 +129,40 @@ test("a message over the size limit is skipped and its request answered", async 
   assert.equal(await s.exited, 0);
 });
 
+test("malformed didChangeWorkspaceFolders params are ignored", async () => {
+  const s = rawServer();
+  await s.send(frame({ ...initialize, params: { capabilities: {}, workspaceFolders: [{ uri: "file:///w", name: "w" }] } }));
+  await s.next();
+  await s.send(frame({ jsonrpc: "2.0", method: "textDocument/didOpen", params: { textDocument: { uri: "file:///w/a/t.py", languageId: "python", version: 1, text: "x = 1\n" } } }));
+  assert.equal((await s.next()).method, "textDocument/publishDiagnostics");
+  const change = (params) => s.send(frame({ jsonrpc: "2.0", method: "workspace/didChangeWorkspaceFolders", params }));
+  for (const params of [
+    undefined,
+    [],
+    {},
+    { event: null },
+    { event: 7 },
+    { event: { added: "file:///w/a", removed: [] } },
+    { event: { added: [], removed: { uri: "file:///w" } } },
+    { event: { added: [7, null, "file:///x", {}, { uri: 5 }, { uri: null }, { uri: "" }, { uri: "untitled:a" }, { uri: "https://example.invalid/a" }, { uri: "file:" }, { uri: "file://" }, { uri: "file://host" }] } },
+    { event: { removed: [7, { uri: ["file:///w"] }, { uri: "file:///nowhere" }, { uri: "file:relative" }] } },
+    { event: { added: [{ uri: "file:///w/%2" + "e%2e/./a/" }] } }, // a spelling of file:///a: no document is under it
+  ])
+    await change(params);
+  // still serving, and no publication came from any of them
+  await s.send(frame({ jsonrpc: "2.0", id: 2, method: "oomlint/none" }));
+  assert.equal((await s.next()).id, 2);
+  // a valid change that moves the document's bound: it is linted again
+  await change({ event: { added: [{ uri: "file:///w/a", name: "a" }], removed: [] } });
+  assert.equal((await s.next()).method, "textDocument/publishDiagnostics");
+  await s.send(frame({ jsonrpc: "2.0", id: 3, method: "shutdown" }));
+  assert.equal((await s.next()).id, 3);
+  await s.send(frame({ jsonrpc: "2.0", method: "exit" }));
+  assert.equal(await s.exited, 0);
+  assert.match(s.stderr(), /didChangeWorkspaceFolders without an event of arrays: ignored/);
+  assert.match(s.stderr(), /a workspace folder without a uri: ignored/);
+});
+
 test("the end of input without exit ends the server with status 1", async () => {
   const s = rawServer();
   await s.send(frame(initialize));

@@ -24,6 +24,7 @@
 #include "lsp/rpc.h"
 #include "lsp/server.h"
 #include "lsp/settings.h"
+#include "lsp/stamps.h"
 #include "lsp/text.h"
 #include "oomlint/oomlint.h"
 
@@ -449,6 +450,13 @@ static void test_uri_to_path(void **state) {
   p = lsp_uri_to_path("untitled:Untitled-1");
   assert_string_equal(p, "untitled:Untitled-1");
   free(p);
+  /* and back, for the folders the client is asked to watch */
+  p = lsp_path_to_uri("/home/a b/\xe8\xa8\x93_x-1.~/#?%");
+  assert_string_equal(p, "file:///home/a%20b/%E8%A8%93_x-1.~/%23%3F%25");
+  char *back = lsp_uri_to_path(p);
+  assert_string_equal(back, "/home/a b/\xe8\xa8\x93_x-1.~/#?%");
+  free(back);
+  free(p);
 }
 
 /* ---- settings and configuration files ---- */
@@ -607,7 +615,7 @@ static void test_configs_cache(void **state) {
   char *ws = join(tmp, "ws"), *doc = join(tmp, "ws/sub/a.py"), *py = join(tmp, "ws/pyproject.toml");
   reports r = {0};
   const char *roots[] = {ws};
-  lsp_configs_setup setup = {roots, 1, NULL, false, count_report, &r};
+  lsp_configs_setup setup = {roots, 1, NULL, false, count_report, &r, NULL};
   lsp_configs *c = lsp_configs_new(&setup);
   config_overrides none = {0};
   assert_true(lsp_configs_set_overrides(c, &none));
@@ -703,6 +711,81 @@ static void test_configs_cache(void **state) {
   free(py);
 }
 
+
+/* A rules folder's stamp: the folder on every look, its files when asked
+ * or once a second. */
+static void test_rules_stamp(void **state) {
+  (void)state;
+  char tmp[] = "/tmp/oomlint-stamp-XXXXXX";
+  assert_non_null(mkdtemp(tmp));
+  write_file(tmp, "rules/OOM950-a.scm", "; one\n");
+  write_file(tmp, "rules/.hidden.scm", "");
+  write_file(tmp, "rules/notes.txt", "");
+  char *dir = join(tmp, "rules"), *missing = join(tmp, "later");
+  const char *dirs[] = {dir, missing};
+  lsp_rules_stamp st;
+  lsp_rules_stamp_take(&st, dirs, 2);
+  assert_int_equal(st.dirs.len, 2);
+  assert_int_equal(st.files.len, 1); /* the files the engine reads */
+  assert_false(lsp_rules_stamp_changed(&st, true));
+  write_file(tmp, "rules/notes.txt", "edited in place\n"); /* not a rule file */
+  assert_false(lsp_rules_stamp_changed(&st, true));
+  /* rewritten in place: seen when the files are looked at */
+  write_file(tmp, "rules/OOM950-a.scm", "; two, longer\n");
+  assert_false(lsp_rules_stamp_changed(&st, false));
+  assert_true(lsp_rules_stamp_changed(&st, true));
+  lsp_rules_stamp_free(&st);
+  /* a file added, or a folder created, changes a folder */
+  lsp_rules_stamp_take(&st, dirs, 2);
+  write_file(tmp, "rules/OOM951-b.scm", "");
+  assert_true(lsp_rules_stamp_changed(&st, false));
+  lsp_rules_stamp_free(&st);
+  lsp_rules_stamp_take(&st, dirs, 2);
+  assert_int_equal(mkdir(missing, 0755), 0);
+  assert_true(lsp_rules_stamp_changed(&st, false));
+  lsp_rules_stamp_free(&st);
+  lsp_rules_stamp_take(&st, NULL, 0); /* no folders: never out of date */
+  assert_false(lsp_rules_stamp_changed(&st, true));
+  lsp_rules_stamp_free(&st);
+  remove_tree(tmp);
+  free(dir);
+  free(missing);
+}
+
+
+/* Workspace folders changed: the cached files stay, the search follows. */
+static void test_configs_roots(void **state) {
+  (void)state;
+  char tmp[] = "/tmp/oomlint-roots-XXXXXX";
+  assert_non_null(mkdtemp(tmp));
+  write_file(tmp, "oomlint.toml", "select = [\"OOM101\"]\n");
+  write_file(tmp, "app/.keep", "");
+  char *app = join(tmp, "app"), *doc = join(tmp, "app/a.py"), *top = join(tmp, "oomlint.toml");
+  reports r = {0};
+  lsp_configs_setup setup = {NULL, 0, NULL, false, count_report, &r, NULL};
+  lsp_configs *c = lsp_configs_new(&setup);
+  config_overrides none = {0};
+  assert_true(lsp_configs_set_overrides(c, &none));
+  lsp_config *found = lsp_configs_for(c, doc); /* no folder: searched up */
+  assert_string_equal(lsp_config_path(found), top);
+  const char *roots[] = {app};
+  lsp_configs_set_roots(c, roots, 1);
+  assert_ptr_equal(lsp_configs_for(c, doc), lsp_configs_fallback(c));
+  const char *outer[] = {tmp, app};
+  lsp_configs_set_roots(c, outer + 0, 1);
+  assert_ptr_equal(lsp_configs_for(c, doc), found); /* the same entry: not built again */
+  lsp_configs_set_roots(c, outer, 2);                /* the deepest folder bounds it */
+  assert_ptr_equal(lsp_configs_for(c, doc), lsp_configs_fallback(c));
+  lsp_configs_set_roots(c, NULL, 0);
+  assert_ptr_equal(lsp_configs_for(c, doc), found);
+  assert_int_equal(r.count, 0);
+  lsp_configs_free(c);
+  remove_tree(tmp);
+  free(app);
+  free(doc);
+  free(top);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_reads_messages_byte_by_byte),
@@ -721,6 +804,8 @@ int main(void) {
     cmocka_unit_test(test_overrides_merge),
     cmocka_unit_test(test_root_for),
     cmocka_unit_test(test_configs_cache),
+    cmocka_unit_test(test_configs_roots),
+    cmocka_unit_test(test_rules_stamp),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
