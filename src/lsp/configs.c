@@ -13,8 +13,9 @@
 #include "util/buf.h"
 #include "util/vec.h"
 
-/* Compiling the rule query takes a good part of a second: keep a linter per
- * file, but not for every file a large workspace has ever shown us. */
+/* Compiling the rule query takes 50-100 ms (tree-sitter analyses every pattern
+ * against the grammar): keep a linter per configuration file, but not for
+ * every file a large workspace has ever shown us. */
 #define MAX_CACHED 32
 
 struct lsp_config {
