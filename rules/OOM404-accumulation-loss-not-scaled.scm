@@ -18,7 +18,9 @@
 ;   scale the loss themselves), `accelerator.backward(loss)`,
 ;   DeepSpeed's `engine.backward(loss)`, and files where a loss is
 ;   multiplied in place or by a factor (`loss *= w`, `loss = loss * w`),
-;   which may be the scaling.
+;   which may be the scaling, and files that scale the gradients instead
+;   (`p.grad /= n`, `p.grad.div_(n)`, torchtune's
+;   `scale_grads_(params, 1 / num_tokens)` before the step).
 ;
 ;   ## Why is this bad?
 ;   Accumulating gradients over `k` micro-batches is meant to imitate one
@@ -90,7 +92,7 @@
   (#eq? @method "backward")
   (#oom-not-has-arg? @args "gradient" "0")
   (#not-match? @loss "/|\\.scale\\(")
-  (#oom-not-file-mentions? "\\.accumulate\\(|loss\\w*\\s*\\*=|loss\\w*\\s*=\\s*\\w*loss\\w*\\s*\\*")
+  (#oom-not-file-mentions? "\\.accumulate\\(|loss\\w*\\s*\\*=|loss\\w*\\s*=\\s*\\w*loss\\w*\\s*\\*|\\.grad\\s*(/=|\\*=)|\\.grad\\.(div_|mul_)\\(|scale_grads?_?\\(")
   (#oom-accumulates-gradients? @report)
   (#oom-not-divided? @loss))
 
@@ -107,6 +109,6 @@
   (#eq? @scale "scale")
   (#oom-not-has-arg? @args "gradient" "0")
   (#not-match? @loss "/")
-  (#oom-not-file-mentions? "\\.accumulate\\(|loss\\w*\\s*\\*=|loss\\w*\\s*=\\s*\\w*loss\\w*\\s*\\*")
+  (#oom-not-file-mentions? "\\.accumulate\\(|loss\\w*\\s*\\*=|loss\\w*\\s*=\\s*\\w*loss\\w*\\s*\\*|\\.grad\\s*(/=|\\*=)|\\.grad\\.(div_|mul_)\\(|scale_grads?_?\\(")
   (#oom-accumulates-gradients? @report)
   (#oom-not-divided? @loss))
