@@ -14,9 +14,10 @@
 ;
 ;   - an evaluation function (named `evaluate`, `validate`, `test`,
 ;     `predict`, `inference`, ... or ending in `_eval`, `_validation`,
-;     `_test`, or the code after `model.eval()` in the same scope) that
-;     never calls `.backward()`, directly or through a function of the file
-;     it calls;
+;     `_test`, or, for the calls of one model, the code after that
+;     model's `.eval()` in the same scope: a distillation step that puts
+;     its teacher in eval mode still trains its student) that never calls
+;     `.backward()`, directly or through a function of the file it calls;
 ;   - a loop that runs once per batch after `model.eval()`, when that loop
 ;     does no training (for example the validation loop of a `fit` function);
 ;   - a loop that runs once per batch in a file that never calls

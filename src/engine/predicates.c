@@ -90,7 +90,7 @@ static const struct {
   {"oom-in-eval-context", PRED_IN_EVAL_CONTEXT, ARGS_CAPTURE, 0, 0,
    "`#oom-in-eval-context? @x`: `@x` is in a function named `eval`, `evaluate`, `valid(ate)`, `validation`, `test`, "
    "`predict`, `infer(ence)` (optionally followed by `_...`) or ending in `_eval`, `_validation`, `_test`, or "
-   "after `model.eval()` in the same scope before any `model.train()`"},
+   "for a call of a model, after that model's `.eval()` in the same scope before its `.train()`"},
   {"oom-is-model", PRED_IS_MODEL, ARGS_CAPTURE, 0, 0,
    "`#oom-is-model? @x`: the callee `@x` is an `nn.Module` instance (a module class of this file, a `torch.nn` "
    "layer, a torchvision/timm/transformers model, `.to()/.cuda()/.train()/.eval()` of one, a DDP wrapper) or a "
@@ -649,7 +649,7 @@ static bool eval(const predicate *p, const TSQueryMatch *m, pred_context *ctx) {
     return loop >= 0 && (ctx->model->loops.items[loop].evidence & (LOOP_CALLS_BACKWARD | LOOP_CALLS_STEP));
   }
   case PRED_IN_EVAL_CONTEXT:
-    return facts_in_eval_context(ctx->model, pos);
+    return facts_in_eval_context(ctx->model, n);
   case PRED_IN_EVAL_FUNCTION:
     return facts_in_eval_function(ctx->model, pos);
   case PRED_IS_MODEL:

@@ -118,11 +118,27 @@ bool facts_in_eval_function(const facts *self, uint32_t pos) {
 }
 
 
-bool facts_in_eval_context(const facts *self, uint32_t pos) {
+/* The model a call of NODE runs: `m` for `m(x)` and `m.forward(x)`; NULL
+ * (any model) when NODE is not such a call. */
+static const char *called_model(const facts *f, TSNode node, uint32_t *len) {
+  if (!NODE_IS(node, "call")) return NULL;
+  TSNode fn = FIELD(node, function);
+  if (ts_node_is_null(fn)) return NULL;
+  if (NODE_IS(fn, "attribute") && facts_node_is(f, FIELD(fn, attribute), "forward")) fn = FIELD(fn, object);
+  return ts_node_is_null(fn) ? NULL : facts_text(f, fn, len);
+}
+
+
+bool facts_in_eval_context(const facts *self, TSNode node) {
+  uint32_t pos = ts_node_start_byte(node);
   int fn = facts_function_at(self, pos);
   for (int f = fn; f >= 0; f = self->functions.items[f].parent)
     if (eval_name(self->functions.items[f].name, self->functions.items[f].name_len)) return true;
-  /* after `model.eval()` in this scope, before any `model.train()` */
+  /* after `model.eval()` in this scope, before any `model.train()`, for
+   * calls of that model: a distillation step puts its teacher in eval mode
+   * and goes on to train the student */
+  uint32_t len = 0;
+  const char *model = called_model(self, node, &len);
   int mode = -1;
   for (size_t i = facts_first_call_at(self, fn >= 0 ? self->functions.items[fn].body.start : 0); i < self->calls.len;
        i++) {
@@ -130,7 +146,10 @@ bool facts_in_eval_context(const facts *self, uint32_t pos) {
     if (ts_node_start_byte(c->call) >= pos) break;
     if (c->function != fn) continue;
     int m = mode_call(self, c->call);
-    if (m >= 0) mode = m;
+    if (m < 0) continue;
+    uint32_t olen;
+    const char *obj = facts_text(self, FIELD(FIELD(c->call, function), object), &olen);
+    if (!model || (olen == len && !memcmp(obj, model, len))) mode = m;
   }
   return mode == 1;
 }

@@ -211,8 +211,9 @@ bool facts_outlives_iteration(const facts *self, TSNode node);
 /** Whether the function holding POS is named as an evaluation (`evaluate`,
  *  `validate`, `test_step`...), so all of it is evaluation. */
 bool facts_in_eval_function(const facts *self, uint32_t pos);
-/** Whether POS is in an evaluation context (names, `model.eval()`). */
-bool facts_in_eval_context(const facts *self, uint32_t pos);
+/** Whether NODE is in an evaluation context: a function named as one, or,
+ *  for a call of a model, after that model's `.eval()`. */
+bool facts_in_eval_context(const facts *self, TSNode node);
 /** Whether the function holding POS (module level: -1) calls .backward(). */
 bool facts_function_backward_at(const facts *self, uint32_t pos);
 /** The per-iteration loop at POS calls something whose last name RE matches

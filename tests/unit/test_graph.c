@@ -156,7 +156,7 @@ static void test_no_grad_and_known_models(void **state) {
   assert_true(facts_value_of(&m.f, node(&m, "hist.append(l / 4)", "l / 4")).scalar);
   assert_true(facts_value_of(&m.f, node(&m, "hist.append(l / 4)", "l / 4")).divided);
   assert_true(facts_is_model(&m.f, node(&m, "b = net(x)", "net")));
-  assert_true(facts_in_eval_context(&m.f, at_byte(&m, "b = net(x)")));
+  assert_true(facts_in_eval_context(&m.f, node(&m, "b = net(x)", "net(x)")));
   release(&m);
 }
 
@@ -234,12 +234,26 @@ static void test_eval_context(void **state) {
         "def run_validation(model):\n"
         "    d = 4\n"
         "def testing(model):\n"
-        "    e = 5\n");
-  assert_false(facts_in_eval_context(&m.f, at_byte(&m, "a = 1")));
-  assert_true(facts_in_eval_context(&m.f, at_byte(&m, "b = 2")));
-  assert_false(facts_in_eval_context(&m.f, at_byte(&m, "c = 3")));
-  assert_true(facts_in_eval_context(&m.f, at_byte(&m, "d = 4")));
-  assert_false(facts_in_eval_context(&m.f, at_byte(&m, "e = 5")));
+        "    e = 5\n"
+        "def distill(student, teacher, x):\n"
+        "    teacher.eval()\n"
+        "    s = student(x)\n"
+        "    t = teacher(x)\n"
+        "    f = teacher.forward(x)\n"
+        "    self.teacher.eval()\n"
+        "    g = self.teacher(x)\n"
+        "    h = teacher(x) + 1\n");
+  assert_false(facts_in_eval_context(&m.f, node(&m, "a = 1", "a = 1")));
+  assert_true(facts_in_eval_context(&m.f, node(&m, "b = 2", "b = 2")));
+  assert_false(facts_in_eval_context(&m.f, node(&m, "c = 3", "c = 3")));
+  assert_true(facts_in_eval_context(&m.f, node(&m, "d = 4", "d = 4")));
+  assert_false(facts_in_eval_context(&m.f, node(&m, "e = 5", "e = 5")));
+  /* after a model's .eval(), the calls of that model, not of another */
+  assert_false(facts_in_eval_context(&m.f, node(&m, "s = student(x)", "student(x)")));
+  assert_true(facts_in_eval_context(&m.f, node(&m, "t = teacher(x)", "teacher(x)")));
+  assert_true(facts_in_eval_context(&m.f, node(&m, "f = teacher.forward(x)", "teacher.forward(x)")));
+  assert_true(facts_in_eval_context(&m.f, node(&m, "g = self.teacher(x)", "self.teacher(x)")));
+  assert_true(facts_in_eval_context(&m.f, node(&m, "h = teacher(x) + 1", "teacher(x)")));
   release(&m);
 }
 
