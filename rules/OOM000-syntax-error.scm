@@ -21,9 +21,14 @@
 ;   Valid Python 3.8 to 3.13 syntax (the walrus operator, `match`
 ;   statements, f-strings, `async` functions, type parameter lists,
 ;   decorators with arbitrary expressions) is understood and not reported.
-;   One construct is not understood yet: defaults for type parameters
-;   (`class Box[T = int]:`, new in Python 3.13) are reported as a syntax
-;   error by the parser oomlint ships.
+;   Two constructs are not understood yet and are reported as a syntax
+;   error by the parser oomlint ships: defaults for type parameters
+;   (`class Box[T = int]:`, new in Python 3.13), and a starred
+;   parenthesized expression in a tuple without parentheses
+;   (`return name, *(int(x) for x in xs)`; `return (name, *(...))` and
+;   `return name, *xs` are fine). Add the parentheses, or ignore OOM000
+;   for that file (`per-file-ignores`); as in Ruff, a syntax error cannot
+;   be silenced with `# noqa`.
 ;
 ;   ## Example
 ;   ```python
