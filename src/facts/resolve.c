@@ -270,8 +270,10 @@ static bool is_module_expr(const facts *f, TSNode e, buf *tmp) {
       for (size_t i = 0; same_module[i]; i++)
         if (text_is(f, attr, same_module[i])) { e = obj; goto next; }
       if (text_is(f, attr, "from_pretrained")) {
+        /* a pipeline (`AutoPipelineForText2Image`) runs its models under
+         * no_grad itself and returns images or text, not tensors with a graph */
         t = facts_text(f, obj, &len);
-        return contains(t, len, "Model") || contains(t, len, "For");
+        return (contains(t, len, "Model") || contains(t, len, "For")) && !contains(t, len, "Pipeline");
       }
     }
     if (NODE_IS(fn, "identifier")) {
