@@ -411,6 +411,20 @@ static bool in_module_method(const facts *f, int fn) {
 }
 
 
+/* Whether NAME is bound in the body of loop L: a module made anew in each
+ * iteration (BoxDiff's `smoothing = GaussianSmoothing(...)` over the tokens
+ * of a prompt) is a tool of that iteration, not the model a batch loop runs. */
+static bool bound_in_loop(const facts *f, const facts_loop *l, const char *name, uint32_t len) {
+  size_t first, end;
+  facts_bindings_named(f, name, len, &first, &end);
+  for (size_t i = first; i < end; i++) {
+    uint32_t pos = f->bindings.items[i].pos;
+    if (pos >= l->body.start && pos < l->body.end && facts_function_at(f, pos) == l->function) return true;
+  }
+  return false;
+}
+
+
 static void resolve_loops(facts *f, buf *tmp) {
   /* names bound to DataLoader(...) */
   for (size_t i = 0; i < f->assigns.len; i++) {
@@ -443,7 +457,8 @@ static void resolve_loops(facts *f, buf *tmp) {
     if ((NODE_IS(fn, "identifier") || NODE_IS(fn, "attribute")) && !in_module_method(f, l->function)) {
       uint32_t len;
       const char *t = facts_text(f, fn, &len);
-      if (has_name(f, t, len)) l->evidence |= LOOP_CALLS_MODEL;
+      if (has_name(f, t, len) && !(NODE_IS(fn, "identifier") && bound_in_loop(f, l, t, len)))
+        l->evidence |= LOOP_CALLS_MODEL;
     }
   }
   for (size_t i = 0; i < f->loops.len; i++) {
