@@ -591,6 +591,26 @@ static void run_if(analysis *a, state *st, TSNode n) {
 }
 
 
+/* `with amp.scale_loss(loss, optimizer) as scaled_loss:` (NVIDIA apex):
+ * the name is the loss times the loss scale, so it carries what the loss
+ * carries (a division by the accumulation steps, above all). Other
+ * context managers' names are left alone. */
+static void with_alias(analysis *a, state *st, TSNode as) {
+  TSNode call = ts_node_named_child(as, 0);
+  TSNode alias = FACT_FIELD(a->f, as, alias);
+  if (ts_node_is_null(call) || !NODE_IS(call, "call") || ts_node_is_null(alias)) return;
+  if (NODE_IS(alias, "as_pattern_target") && ts_node_named_child_count(alias) > 0) alias = ts_node_named_child(alias, 0);
+  TSNode callee = FACT_FIELD(a->f, call, function);
+  TSNode args = FACT_FIELD(a->f, call, arguments);
+  if (ts_node_is_null(callee) || ts_node_is_null(args) || ts_node_named_child_count(args) == 0) return;
+  uint32_t len;
+  const char *name = last_name(a->f, callee, &len);
+  if (len != 10 || memcmp(name, "scale_loss", 10) != 0) return;
+  TSNode loss = ts_node_named_child(args, 0);
+  assign(a, st, alias, loss, eval(a, st, loss));
+}
+
+
 static void run_statement(analysis *a, state *st, TSNode s) {
   const char *type = ts_node_type(s);
   bool saved = a->no_grad;
@@ -619,7 +639,9 @@ static void run_statement(analysis *a, state *st, TSNode s) {
       uint32_t n = ts_node_named_child_count(clause);
       for (uint32_t i = 0; i < n; i++) {
         TSNode v = FACT_FIELD(a->f, ts_node_named_child(clause, i), value);
-        if (!ts_node_is_null(v)) eval(a, st, v);
+        if (ts_node_is_null(v)) continue;
+        eval(a, st, v);
+        if (NODE_IS(v, "as_pattern")) with_alias(a, st, v);
       }
     }
     run_block(a, st, FACT_FIELD(a->f, s, body));
