@@ -18,10 +18,12 @@
 ;   builds per-rank devices such as `f"cuda:{local_rank}"` or
 ;   `torch.device("cuda", local_rank)`, moves the model with
 ;   `.to(local_rank)` / `.cuda(local_rank)`, sets `CUDA_VISIBLE_DEVICES`,
-;   uses the CPU-only `gloo` backend, or asks a helper of its project for
-;   the device (`get_device(...)`, `setup_device(...)`, `init_device(...)`
-;   with an argument: torchtune's `utils.get_device(device=cfg.device)`
-;   binds the local rank in a module the linter does not read).
+;   uses the CPU-only `gloo` backend, or asks another library or a helper
+;   of its project to pick the device (`get_device(...)`, `set_device(...)`,
+;   `setup_device(...)`, `init_device(...)` with an argument: DeepSpeed's
+;   `get_accelerator().set_device(local_rank)`, torchtune's
+;   `utils.get_device(device=cfg.device)`, which binds the local rank in a
+;   module the linter does not read).
 ;
 ;   ## Why is this bad?
 ;   `torchrun` starts one process per GPU, but every process starts with
@@ -66,7 +68,7 @@
   (#oom-qualname? @fn "torch\\.distributed\\.init_process_group")
   (#oom-not-has-arg? @args "device_id")
   (#oom-not-file-calls? "torch\\.cuda\\.(set_device|device)|torch\\.accelerator\\.set_device_(index|idx)")
-  (#oom-not-file-mentions? "cuda:(\\{|%|[\"']\\s*\\+)|\\bdevice\\(\\s*[\"']cuda[\"']\\s*,|\\bdevice\\([^)]*\\bindex\\s*=|\\.(to|cuda)\\(\\s*[\\w.]*(?i:rank|gpu)\\b|\\.(to|cuda)\\([^)]*(?i:local_rank)|device_ids\\s*=|CUDA_VISIBLE_DEVICES|[\"']gloo[\"']|\\b(get|setup|init)_device\\(\\s*[\\w*]")) @report
+  (#oom-not-file-mentions? "cuda:(\\{|%|[\"']\\s*\\+)|\\bdevice\\(\\s*[\"']cuda[\"']\\s*,|\\bdevice\\([^)]*\\bindex\\s*=|\\.(to|cuda)\\(\\s*[\\w.]*(?i:rank|gpu)\\b|\\.(to|cuda)\\([^)]*(?i:local_rank)|device_ids\\s*=|CUDA_VISIBLE_DEVICES|[\"']gloo[\"']|\\b(get|set|setup|init)_device\\(\\s*[\\w*]")) @report
 
 ; DDP in a file that creates no process group itself (the setup lives
 ; elsewhere); report the wrapper when it gets no device_ids either.
@@ -77,4 +79,4 @@
   (#oom-not-has-arg? @args "device_ids" 1)
   (#oom-not-file-calls? "torch\\.distributed\\.init_process_group")
   (#oom-not-file-calls? "torch\\.cuda\\.(set_device|device)|torch\\.accelerator\\.set_device_(index|idx)")
-  (#oom-not-file-mentions? "cuda:(\\{|%|[\"']\\s*\\+)|\\bdevice\\(\\s*[\"']cuda[\"']\\s*,|\\bdevice\\([^)]*\\bindex\\s*=|\\.(to|cuda)\\(\\s*[\\w.]*(?i:rank|gpu)\\b|\\.(to|cuda)\\([^)]*(?i:local_rank)|device_ids\\s*=|CUDA_VISIBLE_DEVICES|[\"']gloo[\"']|\\b(get|setup|init)_device\\(\\s*[\\w*]")) @report
+  (#oom-not-file-mentions? "cuda:(\\{|%|[\"']\\s*\\+)|\\bdevice\\(\\s*[\"']cuda[\"']\\s*,|\\bdevice\\([^)]*\\bindex\\s*=|\\.(to|cuda)\\(\\s*[\\w.]*(?i:rank|gpu)\\b|\\.(to|cuda)\\([^)]*(?i:local_rank)|device_ids\\s*=|CUDA_VISIBLE_DEVICES|[\"']gloo[\"']|\\b(get|set|setup|init)_device\\(\\s*[\\w*]")) @report
