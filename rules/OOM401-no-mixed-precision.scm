@@ -19,6 +19,10 @@
 ;   Scripts that put nothing on a CUDA device (no `.cuda()`, no `"cuda"`
 ;   device string) are not reported.
 ;
+;   Test modules (that import `pytest`, `unittest` or `hypothesis`, or
+;   define a pytest class `Test...`) are not reported: a test is not a
+;   training job.
+;
 ;   ## Why is this bad?
 ;   In float32 every activation the forward pass saves for the backward pass
 ;   takes four bytes per element. Under `torch.autocast` the matrix
@@ -68,6 +72,8 @@
   function: (attribute
     attribute: (identifier) @method)) @report
   (#eq? @method "backward")
+  (#oom-not-file-imports? "(pytest|unittest|hypothesis)(\\..*)?")
+  (#oom-not-file-mentions? "(?m)^class Test\\w*\\s*[(:]")
   (#oom-file-mentions? "\\.cuda\\(|[\"']cuda")
   (#oom-not-file-mentions? "(?i)autocast|torch\\.amp|GradScaler|bf16|fp16|float16|\\.half\\(|torch\\.half|precision\\s*=|mixed_precision|Accelerator|deepspeed|apex|(?<![a-z])amp\\b")
   (#oom-in-training-loop? @report)

@@ -11,6 +11,10 @@
 ;   `torch.nn.parallel.data_parallel(...)`. `DistributedDataParallel` is not
 ;   reported, nor is `isinstance(model, nn.DataParallel)`.
 ;
+;   Test modules (that import `pytest`, `unittest` or `hypothesis`, or
+;   define a pytest class `Test...`) are not reported: a test is not a
+;   training job.
+;
 ;   ## Why is this bad?
 ;   `DataParallel` runs one Python process that drives all GPUs. On every
 ;   forward pass it copies the parameters and buffers from GPU 0 to the other
@@ -60,4 +64,6 @@
 ;   - [torchrun (elastic launch)](https://pytorch.org/docs/stable/elastic/run.html)
 (call
   function: (_) @fn
-  (#oom-qualname? @fn "torch\\.nn\\.(parallel\\.(data_parallel\\.)?)?DataParallel|torch\\.nn\\.parallel\\.(data_parallel\\.)?data_parallel")) @report
+  (#oom-qualname? @fn "torch\\.nn\\.(parallel\\.(data_parallel\\.)?)?DataParallel|torch\\.nn\\.parallel\\.(data_parallel\\.)?data_parallel")
+  (#oom-not-file-imports? "(pytest|unittest|hypothesis)(\\..*)?")
+  (#oom-not-file-mentions? "(?m)^class Test\\w*\\s*[(:]")) @report

@@ -23,6 +23,10 @@
 ;   integer literals (read from the command line or a config file), are not
 ;   reported. It is a hint, hence `info`: the model may be small enough.
 ;
+;   Test modules (that import `pytest`, `unittest` or `hypothesis`, or
+;   define a pytest class `Test...`) are not reported: a test is not a
+;   training job.
+;
 ;   ## Why is this bad?
 ;   The Trainer defaults to float32 activations, stores every activation of
 ;   the forward pass, and steps once per batch: the batch size alone decides
@@ -67,6 +71,8 @@
       name: (identifier) @key
       value: (integer) @bs)) @args
   (#oom-qualname? @fn "transformers\\.(Seq2Seq)?TrainingArguments|transformers\\.training_args\\.TrainingArguments|trl\\.SFTConfig")
+  (#oom-not-file-imports? "(pytest|unittest|hypothesis)(\\..*)?")
+  (#oom-not-file-mentions? "(?m)^class Test\\w*\\s*[(:]")
   (#eq? @key "per_device_train_batch_size")
   (#match? @bs "^(1[6-9]|[2-9][0-9]|[1-9][0-9]{2,})$")
   (#oom-not-has-arg? @args "bf16")
@@ -80,6 +86,8 @@
     (keyword_argument
       name: (identifier) @key) @report) @args
   (#oom-qualname? @fn "transformers\\.(Seq2Seq)?Trainer|trl\\.SFTTrainer")
+  (#oom-not-file-imports? "(pytest|unittest|hypothesis)(\\..*)?")
+  (#oom-not-file-mentions? "(?m)^class Test\\w*\\s*[(:]")
   (#eq? @key "compute_metrics")
   (#oom-not-has-arg? @args "preprocess_logits_for_metrics")
   (#oom-file-calls? "transformers\\.AutoModelFor(CausalLM|Seq2SeqLM|MaskedLM)\\.from_pretrained")

@@ -15,6 +15,10 @@
 ;   are trainers whose arguments come through `**kwargs`, and CPU trainers.
 ;   It is a hint, hence `info`: some models need full precision.
 ;
+;   Test modules (that import `pytest`, `unittest` or `hypothesis`, or
+;   define a pytest class `Test...`) are not reported: a test is not a
+;   training job.
+;
 ;   ## Why is this bad?
 ;   In 32-bit precision every activation saved for the backward pass takes
 ;   4 bytes. Mixed precision runs the forward pass in 16-bit floats and halves
@@ -51,6 +55,8 @@
   function: (_) @fn
   arguments: (argument_list) @args) @report
   (#oom-qualname? @fn "(pytorch_lightning|lightning|lightning\\.pytorch)(\\.trainer(\\.trainer)?)?\\.Trainer")
+  (#oom-not-file-imports? "(pytest|unittest|hypothesis)(\\..*)?")
+  (#oom-not-file-mentions? "(?m)^class Test\\w*\\s*[(:]")
   (#oom-arg? @args "accelerator" "[\"'](gpu|cuda)[\"']")
   (#oom-not-has-arg? @args "precision"))
 
@@ -59,6 +65,8 @@
   function: (_) @fn
   arguments: (argument_list) @args) @report
   (#oom-qualname? @fn "(pytorch_lightning|lightning|lightning\\.pytorch)(\\.trainer(\\.trainer)?)?\\.Trainer")
+  (#oom-not-file-imports? "(pytest|unittest|hypothesis)(\\..*)?")
+  (#oom-not-file-mentions? "(?m)^class Test\\w*\\s*[(:]")
   (#oom-arg? @args "gpus" "(?!(0|None|\\[\\]|\"\"|'')$).+")
   (#oom-not-has-arg? @args "precision"))
 
@@ -72,4 +80,6 @@
   (#eq? @precision_key "precision")
   (#match? @precision "^(32|\"32\"|'32'|\"32-true\"|'32-true')$")
   (#oom-qualname? @fn "(pytorch_lightning|lightning|lightning\\.pytorch)(\\.trainer(\\.trainer)?)?\\.Trainer")
+  (#oom-not-file-imports? "(pytest|unittest|hypothesis)(\\..*)?")
+  (#oom-not-file-mentions? "(?m)^class Test\\w*\\s*[(:]")
   (#oom-arg? @args "accelerator|gpus" "\"(gpu|cuda)\"|'(gpu|cuda)'|[1-9][0-9]*|-1|\\[.+\\]"))
