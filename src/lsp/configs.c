@@ -171,6 +171,18 @@ void lsp_configs_free(lsp_configs *self) {
 }
 
 
+/* The fallback configuration becomes LINTER, built from the rules RULES
+ * stamps; the old one lives on while a lint still holds it. */
+static void replace_fallback(lsp_configs *self, oom_linter *linter, lsp_rules_stamp rules) {
+  lsp_config *fallback = entry_new(NULL);
+  fallback->rules = rules;
+  if (!attach_linter(fallback, linter))
+    report(self, 1, "oomlint: ", "the Python grammar does not load into this tree-sitter runtime", "");
+  lsp_config_release(self->fallback);
+  self->fallback = fallback;
+}
+
+
 bool lsp_configs_set_overrides(lsp_configs *self, config_overrides *over) {
   config none = {0};
   char *error = NULL;
@@ -194,12 +206,7 @@ bool lsp_configs_set_overrides(lsp_configs *self, config_overrides *over) {
     lsp_rules_stamp_free(&rules);
     return false;
   }
-  lsp_config *fallback = entry_new(NULL);
-  fallback->rules = rules;
-  if (!attach_linter(fallback, linter))
-    report(self, 1, "oomlint: ", "the Python grammar does not load into this tree-sitter runtime", "");
-  lsp_config_release(self->fallback);
-  self->fallback = fallback;
+  replace_fallback(self, linter, rules);
   config_overrides_free(&self->over);
   self->over = *over;
   memset(over, 0, sizeof *over);
@@ -329,12 +336,7 @@ static void rebuild_fallback(lsp_configs *self) {
     self->fallback->rules = rules;
     return;
   }
-  lsp_config *fallback = entry_new(NULL);
-  fallback->rules = rules;
-  if (!attach_linter(fallback, linter))
-    report(self, 1, "oomlint: ", "the Python grammar does not load into this tree-sitter runtime", "");
-  lsp_config_release(self->fallback);
-  self->fallback = fallback;
+  replace_fallback(self, linter, rules);
 }
 
 
