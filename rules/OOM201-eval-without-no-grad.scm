@@ -37,7 +37,10 @@
 ;   `validation_step`, `test_step` and `predict_step` without gradients
 ;   itself), test modules (that import `pytest`, `unittest` or `hypothesis`,
 ;   or define a pytest class `Test...`: their `test_*` functions are not
-;   evaluation loops), and files that do not import torch.
+;   evaluation loops), files that do not import torch, and calls of a
+;   model whose parameters are frozen with `.requires_grad_(False)`
+;   (StyleGAN's metric samplers): with no parameter and no input that
+;   requires grad, nothing is recorded.
 ;
 ;   ## Why is this bad?
 ;   With gradient tracking on, every operation of the forward pass records
@@ -110,6 +113,7 @@
   (#oom-not-file-mentions? "LightningModule")
   (#oom-not-file-calls? "torch\\.(autograd(\\.functional)?|func)\\.(grad|backward|vjp|jvp|jacobian|hessian|hvp|vhp|jacrev|jacfwd)")
   (#oom-is-model? @fn)
+  (#oom-not-frozen? @fn)
   (#oom-in-eval-function? @report)
   (#oom-not-function-trains? @report)
   (#oom-not-in-no-grad? @report))
@@ -126,6 +130,7 @@
   (#oom-not-file-mentions? "LightningModule")
   (#oom-not-file-calls? "torch\\.(autograd(\\.functional)?|func)\\.(grad|backward|vjp|jvp|jacobian|hessian|hvp|vhp|jacrev|jacfwd)")
   (#oom-is-model? @fn)
+  (#oom-not-frozen? @fn)
   (#oom-in-eval-context? @report)
   (#oom-not-function-trains? @report)
   (#oom-not-in-no-grad? @report))
@@ -142,6 +147,7 @@
   (#oom-not-file-mentions? "LightningModule")
   (#oom-not-file-calls? "torch\\.(autograd(\\.functional)?|func)\\.(grad|backward|vjp|jvp|jacobian|hessian|hvp|vhp|jacrev|jacfwd)")
   (#oom-is-model? @fn)
+  (#oom-not-frozen? @fn)
   (#oom-in-eval-context? @report)
   (#oom-in-loop? @report)
   (#oom-not-in-training-loop? @report)
@@ -163,5 +169,6 @@
   (#oom-not-file-trains?)
   (#oom-not-file-mentions? "zero_grad\\s*\\(|\\b\\w*opt\\w*\\.step\\s*\\(|[(,]\\s*(self\\.)?\\w*optim\\w*\\s*[,)]")
   (#oom-is-model? @fn)
+  (#oom-not-frozen? @fn)
   (#oom-in-loop? @report)
   (#oom-not-in-no-grad? @report))

@@ -91,6 +91,10 @@ static const struct {
    "`#oom-in-eval-context? @x`: `@x` is in a function named `eval`, `evaluate`, `valid(ate)`, `validation`, `test`, "
    "`predict`, `infer(ence)` (optionally followed by `_...`) or ending in `_eval`, `_validation`, `_test`, or "
    "for a call of a model, after that model's `.eval()` in the same scope before its `.train()`"},
+  {"oom-frozen", PRED_FROZEN, ARGS_CAPTURE, 0, 0,
+   "`#oom-frozen? @x`: the model `@x` has its parameters frozen where it is called: `.requires_grad_(False)` on it "
+   "(at the end of a chain such as `m.eval().requires_grad_(False)` too) at module level, in the same function or "
+   "in its class's `__init__`, and `.requires_grad_(True)` in none of them"},
   {"oom-is-model", PRED_IS_MODEL, ARGS_CAPTURE, 0, 0,
    "`#oom-is-model? @x`: the callee `@x` is an `nn.Module` instance (a module class of this file, a `torch.nn` "
    "layer, a torchvision/timm/transformers model, `.to()/.cuda()/.train()/.eval()` of one, a DDP wrapper) or a "
@@ -206,6 +210,7 @@ static int cost(pred_kind kind) {
   case PRED_IN_TRAINING_LOOP:
   case PRED_FUNCTION_TRAINS:
   case PRED_IN_EVAL_FUNCTION:
+  case PRED_FROZEN:
   case PRED_FILE_IMPORTS: return 1;
   case PRED_MATCH:
   case PRED_QUALNAME:
@@ -654,6 +659,8 @@ static bool eval(const predicate *p, const TSQueryMatch *m, pred_context *ctx) {
     return facts_in_eval_function(ctx->model, pos);
   case PRED_IS_MODEL:
     return facts_is_model(ctx->model, n);
+  case PRED_FROZEN:
+    return facts_is_frozen(ctx->model, n);
   case PRED_FUNCTION_TRAINS:
     return facts_function_backward_at(ctx->model, pos);
   case PRED_FILE_TRAINS:

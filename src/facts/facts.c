@@ -548,6 +548,7 @@ void facts_free(facts *self) {
   vec_free(&self->loader_names);
   for (size_t i = 0; i < self->producers.len; i++) free(self->producers.items[i]);
   vec_free(&self->producers);
+  vec_free(&self->freezes);
   vec_free(&self->subscripts);
   vec_free(&self->functions_by_name);
   free(self->taint);

@@ -102,6 +102,16 @@ typedef struct {
   TSNode modulus;   /* K of the test's one `X % K == c` (or `not X % K`); null when it has none, or several `%` */
 } facts_periodic;
 
+/* `X.requires_grad_(False)` (also at the end of a chain such as
+ * `X.eval().requires_grad_(False)`) or `(True)`: X's parameters frozen or
+ * thawed, in the scope of FUNCTION */
+typedef struct {
+  const char *name; /* X, into the source */
+  uint32_t len;
+  int function;     /* -1 at module level */
+  bool frozen;
+} facts_freeze;
+
 typedef struct {
   TSNode node;
   TSNode bases;     /* argument_list or null */
@@ -150,6 +160,7 @@ typedef struct facts {
   VEC(facts_ref) subscripts;   /* `name[...]` */
   VEC(facts_fname) functions_by_name; /* sorted by name */
   VEC(char *) producers;       /* callees whose output reached .backward() */
+  VEC(facts_freeze) freezes;   /* in file order */
   unsigned char *taint;        /* TAINT_* per source byte; see graph.c */
   struct facts_field_memo *field_memo; /* while the facts are built (facts__field) */
   bool file_backward;          /* some code calls .backward() */
@@ -206,6 +217,11 @@ typedef struct {
 facts_value facts_value_of(const facts *self, TSNode node);
 /** Whether the callee NODE is an nn.Module instance or produced a graph. */
 bool facts_is_model(const facts *self, TSNode node);
+/** Whether CALLEE, a model, has its parameters frozen where it is called:
+ *  `.requires_grad_(False)` on it at module level, in the calling function
+ *  or in its class's `__init__`, and `.requires_grad_(True)` in none of them.
+ *  A frozen model's output carries a graph only when its input does. */
+bool facts_is_frozen(const facts *self, TSNode callee);
 /** Whether NODE names storage that outlives an iteration of its loop. */
 bool facts_outlives_iteration(const facts *self, TSNode node);
 /** Whether the function holding POS is named as an evaluation (`evaluate`,

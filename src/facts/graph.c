@@ -239,6 +239,32 @@ bool facts_is_model(const facts *self, TSNode callee) {
 }
 
 
+/* Whether a freeze recorded in function G reaches a call in function FN:
+ * module level, the same function, or the `__init__` of FN's class. */
+static bool freeze_reaches(const facts *f, int g, int fn) {
+  if (g < 0 || g == fn) return true;
+  if (fn < 0) return false;
+  const facts_function *init = &f->functions.items[g], *at = &f->functions.items[fn];
+  return init->klass >= 0 && init->klass == at->klass && init->name_len == 8 && !memcmp(init->name, "__init__", 8);
+}
+
+
+bool facts_is_frozen(const facts *self, TSNode callee) {
+  if (ts_node_is_null(callee) || self->freezes.len == 0) return false;
+  uint32_t len;
+  const char *t = facts_text(self, callee, &len);
+  int fn = facts_function_at(self, ts_node_start_byte(callee));
+  bool frozen = false;
+  for (size_t i = 0; i < self->freezes.len; i++) {
+    const facts_freeze *z = &self->freezes.items[i];
+    if (z->len != len || memcmp(z->name, t, len) != 0 || !freeze_reaches(self, z->function, fn)) continue;
+    if (!z->frozen) return false; /* thawed somewhere: a GAN's discriminator, in and out of training */
+    frozen = true;
+  }
+  return frozen;
+}
+
+
 static unsigned recorded(const facts *f, TSNode n) {
   unsigned char t = f->taint[ts_node_start_byte(n)];
   return ((t & TAINT_GRAPH) ? V_GRAPH : 0) | ((t & TAINT_SCALAR) ? V_SCALAR : 0) | ((t & TAINT_DIVIDED) ? V_DIVIDED : 0);
@@ -286,7 +312,9 @@ static unsigned eval_call(analysis *a, state *st, TSNode e) {
   if (facts_is_model(f, callee)) {
     if (NODE_IS(callee, "attribute") && !is_self_attr(f, callee)) eval(a, st, FACT_FIELD(a->f, callee, object));
     t = facts_text(f, callee, &len);
-    return V_GRAPH | (looks_like_loss(t, len) ? V_SCALAR : 0);
+    unsigned scalar = looks_like_loss(t, len) ? V_SCALAR : 0;
+    if (facts_is_frozen(f, callee)) return (argflags & V_GRAPH) ? V_GRAPH | scalar : 0;
+    return V_GRAPH | scalar;
   }
   int fn = facts_function_named(f, callee);
   if (fn >= 0) {

@@ -517,12 +517,44 @@ void facts__graph(facts *self);
   for (size_t i_ = 0; i_ < (n); i_++) vec_push(into, oom_xstrdup((names)[i_]))
 
 
+/* `X.requires_grad_(False)` and `(True)`, X the root of the chain the
+ * method is called on (`sampler.eval().requires_grad_(False)`): a name or
+ * `self.x`. Recorded with the function they are in; facts_is_frozen decides
+ * which of them reach a call. */
+static void resolve_freezes(facts *f) {
+  for (size_t i = 0; i < f->calls.len; i++) {
+    const facts_call *c = &f->calls.items[i];
+    TSNode fn = FACT_FIELD(f, c->call, function);
+    if (ts_node_is_null(fn) || !NODE_IS(fn, "attribute") || !text_is(f, FACT_FIELD(f, fn, attribute), "requires_grad_"))
+      continue;
+    TSNode a0 = first_arg(c->call);
+    if (!ts_node_is_null(a0) && NODE_IS(a0, "keyword_argument")) a0 = FACT_FIELD(f, a0, value);
+    bool frozen = !ts_node_is_null(a0) && NODE_IS(a0, "false");
+    if (!frozen && !ts_node_is_null(a0) && !NODE_IS(a0, "true")) continue; /* a variable: unknown */
+    /* down the chain: `x.eval().to(d).requires_grad_(False)` */
+    TSNode obj = FACT_FIELD(f, fn, object);
+    for (int guard = 0; guard < 16 && !ts_node_is_null(obj) && NODE_IS(obj, "call"); guard++) {
+      TSNode inner = FACT_FIELD(f, obj, function);
+      if (ts_node_is_null(inner) || !NODE_IS(inner, "attribute")) break;
+      obj = FACT_FIELD(f, inner, object);
+    }
+    if (ts_node_is_null(obj) || !(NODE_IS(obj, "identifier") || NODE_IS(obj, "attribute"))) continue;
+    facts_freeze fr = {0};
+    fr.name = facts_text(f, obj, &fr.len);
+    fr.function = c->function;
+    fr.frozen = frozen;
+    vec_push(&f->freezes, fr);
+  }
+}
+
+
 void facts__resolve(facts *self) {
   buf tmp = {0};
   const facts_seed *seed = self->seed;
   resolve_no_grad(self, &tmp);
   if (seed) SEED_NAMES(&self->module_names, seed->module_names, seed->nmodule_names);
   resolve_modules(self, &tmp);
+  resolve_freezes(self);
   facts__summaries(self);
   if (seed) {
     if (seed->file_backward) self->file_backward = true;

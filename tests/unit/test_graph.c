@@ -220,6 +220,49 @@ static void test_outlives_iteration(void **state) {
 }
 
 
+/* Frozen models: where a `.requires_grad_(False)` reaches, and a thaw. */
+static void test_frozen(void **state) {
+  (void)state;
+  model m;
+  build(&m,
+        "from torch import nn\n"
+        "vgg = nn.Linear(4, 4)\n"
+        "vgg.requires_grad_(False)\n"
+        "d = nn.Linear(4, 1)\n"
+        "class Metric(nn.Module):\n"
+        "    def __init__(self):\n"
+        "        super().__init__()\n"
+        "        self.net = nn.Linear(4, 4)\n"
+        "        self.net.eval().requires_grad_(requires_grad=False)\n"
+        "    def score(self, x):\n"
+        "        return self.net(x)\n"
+        "def local(x):\n"
+        "    s = nn.Linear(4, 4)\n"
+        "    s.eval().to('cuda').requires_grad_(False)\n"
+        "    a = s(x)\n"
+        "    b = vgg(x)\n"
+        "    return a + b\n"
+        "def gan_step(x):\n"
+        "    d.requires_grad_(False)\n"
+        "    c = d(x)\n"
+        "    d.requires_grad_(True)\n"
+        "def other(x):\n"
+        "    s = nn.Linear(4, 4)\n"
+        "    e = s(x)\n"
+        "    f = d(x)\n");
+  assert_true(facts_is_frozen(&m.f, node(&m, "return self.net(x)", "self.net")));
+  assert_true(facts_is_frozen(&m.f, node(&m, "a = s(x)", "s")));
+  assert_true(facts_is_frozen(&m.f, node(&m, "b = vgg(x)", "vgg")));
+  assert_false(facts_is_frozen(&m.f, node(&m, "c = d(x)", "d")));
+  assert_false(facts_is_frozen(&m.f, node(&m, "e = s(x)", "s")));
+  assert_false(facts_is_frozen(&m.f, node(&m, "f = d(x)", "d")));
+  /* a frozen model's output has no graph of its own */
+  assert_false(graph(&m, "a = s(x)", "s(x)"));
+  assert_true(graph(&m, "e = s(x)", "s(x)"));
+  release(&m);
+}
+
+
 static void test_eval_context(void **state) {
   (void)state;
   model m;
@@ -396,6 +439,7 @@ int main(void) {
     cmocka_unit_test(test_summaries),
     cmocka_unit_test(test_outlives_iteration),
     cmocka_unit_test(test_eval_context),
+    cmocka_unit_test(test_frozen),
     cmocka_unit_test(test_gradient_accumulation),
     cmocka_unit_test(test_accumulation_steps),
     cmocka_unit_test(test_datasets_and_float64),
