@@ -10,13 +10,15 @@
 
 
 /* The end of the bracketed group opening at S[I] (its closing bracket), or
- * LEN when it does not close; strings are skipped. */
+ * LEN when it does not close; strings and `;` comments are skipped. */
 static size_t group_end(const char *s, size_t i, size_t len) {
   size_t depth = 0;
   for (; i < len; i++) {
     if (s[i] == '"') {
       for (i++; i < len && s[i] != '"'; i++)
         if (s[i] == '\\') i++;
+    } else if (s[i] == ';') {
+      while (i + 1 < len && s[i + 1] != '\n') i++;
     } else if (s[i] == '(' || s[i] == '[') {
       depth++;
     } else if ((s[i] == ')' || s[i] == ']') && --depth == 0) {

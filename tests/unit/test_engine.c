@@ -908,6 +908,7 @@ static void test_split_and_stub(void **state) {
     "\"return\" @kw\n[(true) (false)] @bool\n(comment)+ @c\n",
     "((call function: (identifier) @f (#match? @f \"[(]\")) @report (#not-eq? @f \"a\\\"b\"))",
     "(call arguments: (argument_list . (_) @first)) @report ; trailing ( comment\n(string) @s",
+    "((call function: (identifier) @f) @report\n  (#eq? @f \"x\") ; a comment with ) in it\n  (#not-eq? @f \"y\"))\n(string) @s",
   };
   for (size_t i = 0; i < sizeof queries / sizeof *queries; i++) {
     const char *text = queries[i];
@@ -925,7 +926,8 @@ static void test_split_and_stub(void **state) {
 
   /* a stub of a pattern whose predicates stand inside its nodes */
   const char *pat = "((call\n  function: (attribute object: (_) @obj attribute: (identifier) @m (#eq? @m \"to\"))\n"
-                    "  arguments: (argument_list) @args) @report\n  (#match? @args \"cuda\") (#oom-in-loop? @report))\n";
+                    "  arguments: (argument_list) @args) @report\n  (#match? @args ; a GPU, not the CPU :)\n \"cuda\")"
+                    " (#oom-in-loop? @report))\n";
   size_t len = strlen(pat);
   buf shape = {0}, stub = {0};
   shape_of(pat, len, &shape);
