@@ -111,6 +111,25 @@ big=$(tr '\n' '\0' <"$work/files" | xargs -0 stat -c '%s %n' | awk '$1 < 1000000
 read -r s rss < <(timed "$BUILD/oomlint" check "${one[@]}" "${nocache[@]}" --exit-zero -q "${big#* }")
 row "oomlint, largest file ($(mb "${big%% *}") MB)" "-" "-" "$((rss / 1024)) MB" "${s}s"
 
+# one small file in a fresh process, as a pre-commit hook or a save in an
+# editor without the server runs it: the setup (compiling the rule query)
+# counts here as much as the lint; median of COLD_RUNS
+median_ms() { # command... -> median wall-clock milliseconds of COLD_RUNS runs
+  local t=()
+  for ((i = 0; i < ${COLD_RUNS:-11}; i++)); do
+    local a b
+    a=$(date +%s%N)
+    "$@" >/dev/null 2>&1 || true
+    b=$(date +%s%N)
+    t+=($(((b - a) / 1000)))
+  done
+  printf '%s\n' "${t[@]}" | sort -n | awk '{ v[NR] = $1 } END { printf "%.1f", v[int((NR + 1) / 2)] / 1000 }'
+}
+small=$root/examples/train.py
+small_note="$(basename "$small"), $(($(stat -c %s "$small") / 1024)) kB"
+row "oomlint check, one small file, cold" "-" "-" "-" \
+  "median $(median_ms "$BUILD/oomlint" check "${nocache[@]}" --exit-zero -q "$small") ms ($small_note)"
+
 # peers, each with its default rules; flake8 and pylint on a subset (PEER_KB, PYLINT_KB)
 subset() { # kB list out -> the first files of the list up to kB (0: all)
   awk -v lim=$(($1 * 1000)) '{ c = "stat -c %s \"" $0 "\""; c | getline n; close(c); print; t += n; if (lim && t >= lim) exit }' "$2" >"$3"
@@ -126,6 +145,7 @@ if command -v flake8 >/dev/null; then
     read -r s rss < <(timed xargs -a "$work/peer_files" -d '\n' flake8 -j $j --exit-zero)
     row "flake8 $(flake8 --version | head -1 | cut -d' ' -f1) -j $j" "$(rate "$peer_bytes" "$s")" "-" "$((rss / 1024)) MB" "$peer_note"
   done
+  row "flake8, one small file, cold" "-" "-" "-" "median $(median_ms flake8 --exit-zero "$small") ms ($small_note)"
 else row "flake8" "-" "-" "-" "not installed (apt-get install flake8)"; fi
 if command -v pylint >/dev/null; then
   read -r s rss < <(timed xargs -a "$work/pylint_files" -d '\n' pylint --exit-zero -j 1)
@@ -135,6 +155,8 @@ if command -v node >/dev/null && { [[ -n $RUFF_WASM ]] || node -e 'require.resol
   ruff=$(RUFF_WASM=$RUFF_WASM node "$here/ruff_wasm.js" <"$work/files")
   read -r s rss < <(timed env RUFF_WASM="$RUFF_WASM" node "$here/ruff_wasm.js" <"$work/files")
   row "$(cut -d' ' -f1-2 <<<"$ruff") (1 thread)" "$(rate "$bytes" "$s")" "-" "$((rss / 1024)) MB" "whole process; in loop $(field mbps "$ruff") MB/s"
+  row "ruff-wasm, one small file, cold" "-" "-" "-" \
+    "median $(median_ms env RUFF_WASM="$RUFF_WASM" node "$here/ruff_wasm.js" <<<"$small") ms ($small_note; with node's start)"
 else row "ruff-wasm" "-" "-" "-" "not installed (npm install @astral-sh/ruff-wasm-nodejs; RUFF_WASM=its path)"; fi
 
 printf '\noomlint %s (commit %s), %s, %s, %s files, %s MB\n' "$("$BUILD/oomlint" --version | awk '{print $NF}')" \
