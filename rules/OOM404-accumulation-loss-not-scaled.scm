@@ -16,7 +16,8 @@
 ;   Not reported: losses divided anywhere in the iteration, loops inside
 ;   `accelerator.accumulate(...)` or other `.accumulate(` contexts (which
 ;   scale the loss themselves), `accelerator.backward(loss)`,
-;   DeepSpeed's `engine.backward(loss)`, and files where a loss is
+;   DeepSpeed's `engine.backward(loss)`, ColossalAI's
+;   `booster.backward(loss=..., optimizer=...)`, and files where a loss is
 ;   multiplied in place or by a factor (`loss *= w`, `loss = loss * w`),
 ;   which may be the scaling, and files that scale the gradients instead
 ;   (`p.grad /= n`, `p.grad.div_(n)`, torchtune's
@@ -83,7 +84,8 @@
 ;   - [Autograd mechanics](https://pytorch.org/docs/stable/notes/autograd.html)
 
 ; loss.backward() (with no positional argument: `accelerator.backward(loss)`
-; and `engine.backward(loss)` scale the loss themselves)
+; and `engine.backward(loss)` scale the loss themselves; nor a `loss=`
+; keyword: ColossalAI's `booster.backward(loss=..., optimizer=...)`)
 ((call
   function: (attribute
     object: (_) @loss
@@ -91,6 +93,7 @@
   arguments: (argument_list) @args) @report
   (#eq? @method "backward")
   (#oom-not-has-arg? @args "gradient" "0")
+  (#oom-not-has-arg? @args "loss")
   (#not-match? @loss "/|\\.scale\\(")
   (#oom-not-file-mentions? "\\.accumulate\\(|loss\\w*\\s*\\*=|loss\\w*\\s*=\\s*\\w*loss\\w*\\s*\\*|\\.grad\\s*(/=|\\*=)|\\.grad\\.(div_|mul_)\\(|scale_grads?_?\\(")
   (#oom-accumulates-gradients? @report)

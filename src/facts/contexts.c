@@ -114,7 +114,9 @@ static int mode_call(const facts *f, TSNode call) {
 
 bool facts_in_eval_function(const facts *self, uint32_t pos) {
   int fn = facts_function_at(self, pos);
-  return fn >= 0 && eval_name(self->functions.items[fn].name, self->functions.items[fn].name_len);
+  /* a model's `predict_masks` is its own computation (Segment Anything) */
+  return fn >= 0 && eval_name(self->functions.items[fn].name, self->functions.items[fn].name_len) &&
+         !facts_in_module_method(self, fn);
 }
 
 
@@ -132,6 +134,7 @@ static const char *called_model(const facts *f, TSNode node, uint32_t *len) {
 bool facts_in_eval_context(const facts *self, TSNode node) {
   uint32_t pos = ts_node_start_byte(node);
   int fn = facts_function_at(self, pos);
+  if (facts_in_module_method(self, fn)) return false;
   for (int f = fn; f >= 0; f = self->functions.items[f].parent)
     if (eval_name(self->functions.items[f].name, self->functions.items[f].name_len)) return true;
   /* after `model.eval()` in this scope, before any `model.train()`, for

@@ -118,6 +118,7 @@ typedef struct {
   const char *name;
   uint32_t name_len;
   bool is_module;
+  bool has_forward; /* defines `forward`: a module whatever its bases (diffusers' ModelMixin...) */
 } facts_class;
 
 typedef struct {
@@ -222,6 +223,11 @@ bool facts_is_model(const facts *self, TSNode node);
  *  or in its class's `__init__`, and `.requires_grad_(True)` in none of them.
  *  A frozen model's output carries a graph only when its input does. */
 bool facts_is_frozen(const facts *self, TSNode callee);
+/** Whether function FN (-1: module level) is, or is nested in, a method of
+ *  a model: a `forward`, or any method of a class that derives from
+ *  nn.Module or defines `forward`. Its calls of submodules are the model's
+ *  own computation, not a training or evaluation loop's. */
+bool facts_in_module_method(const facts *self, int fn);
 /** Whether NODE names storage that outlives an iteration of its loop. */
 bool facts_outlives_iteration(const facts *self, TSNode node);
 /** Whether the function holding POS is named as an evaluation (`evaluate`,

@@ -884,6 +884,10 @@ void facts__summaries(facts *f) {
   }
   free(inner);
   for (size_t i = 0; i < f->functions.len; i++) {
+    const facts_function *fn = &f->functions.items[i];
+    if (fn->klass >= 0 && fn->name_len == 7 && !memcmp(fn->name, "forward", 7)) f->classes.items[fn->klass].has_forward = true;
+  }
+  for (size_t i = 0; i < f->functions.len; i++) {
     facts_fname e = {f->functions.items[i].name, f->functions.items[i].name_len, (int)i};
     vec_push(&f->functions_by_name, e);
   }

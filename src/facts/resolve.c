@@ -401,11 +401,11 @@ static bool is_backward_call(const facts *f, TSNode call, buf *tmp) {
 }
 
 
-static bool in_module_method(const facts *f, int fn) {
+bool facts_in_module_method(const facts *f, int fn) {
   for (; fn >= 0; fn = f->functions.items[fn].parent) {
     const facts_function *x = &f->functions.items[fn];
     if (x->name_len >= 7 && !memcmp(x->name, "forward", 7)) return true;
-    if (x->klass >= 0 && f->classes.items[x->klass].is_module) return true;
+    if (x->klass >= 0 && (f->classes.items[x->klass].is_module || f->classes.items[x->klass].has_forward)) return true;
   }
   return false;
 }
@@ -454,7 +454,7 @@ static void resolve_loops(facts *f, buf *tmp) {
     /* a model called in a loop of a module's own method (`for blk in
      * self.blocks: x = blk(x)` in forward) is the model's structure, not a
      * batch loop */
-    if ((NODE_IS(fn, "identifier") || NODE_IS(fn, "attribute")) && !in_module_method(f, l->function)) {
+    if ((NODE_IS(fn, "identifier") || NODE_IS(fn, "attribute")) && !facts_in_module_method(f, l->function)) {
       uint32_t len;
       const char *t = facts_text(f, fn, &len);
       if (has_name(f, t, len) && !(NODE_IS(fn, "identifier") && bound_in_loop(f, l, t, len)))
