@@ -24,7 +24,11 @@
 ;   `.numpy()`, `.data`, `float()` or `int()`; sums computed under
 ;   `torch.no_grad()` / `torch.inference_mode()`; plain numbers; and
 ;   `loss = loss + aux` where `loss` was first assigned in the same
-;   iteration (that is a new value per iteration, not a running sum).
+;   iteration (that is a new value per iteration, not a running sum); and
+;   a sum over one gradient-accumulation window, reset later in the same
+;   iteration (`running_loss = 0` after the optimizer step), of values
+;   backpropagated in that iteration (torchtune's recipes): backward frees
+;   what their graphs saved, and the reset drops the rest every few steps.
 ;
 ;   ## Why is this bad?
 ;   A tensor that has autograd history points to the operations that made
@@ -89,6 +93,7 @@
   (#oom-in-loop? @report)
   (#oom-not-in-no-grad? @report)
   (#oom-outlives-iteration? @target)
+  (#oom-not-reset-after-backward? @report)
   (#oom-graph? @value))
 
 ; acc = acc + v
@@ -102,6 +107,7 @@
   (#oom-in-loop? @report)
   (#oom-not-in-no-grad? @report)
   (#oom-outlives-iteration? @target)
+  (#oom-not-reset-after-backward? @report)
   (#oom-graph? @value))
 
 ; acc = v + acc
@@ -115,4 +121,5 @@
   (#oom-in-loop? @report)
   (#oom-not-in-no-grad? @report)
   (#oom-outlives-iteration? @target)
+  (#oom-not-reset-after-backward? @report)
   (#oom-graph? @value))

@@ -91,6 +91,10 @@ static const struct {
    "`#oom-in-eval-context? @x`: `@x` is in a function named `eval`, `evaluate`, `valid(ate)`, `validation`, `test`, "
    "`predict`, `infer(ence)` (optionally followed by `_...`) or ending in `_eval`, `_validation`, `_test`, or "
    "for a call of a model, after that model's `.eval()` in the same scope before its `.train()`"},
+  {"oom-reset-after-backward", PRED_RESET_AFTER_BACKWARD, ARGS_CAPTURE, 0, 0,
+   "`#oom-reset-after-backward? @s`: `@s`, an accumulation `acc += v` or `acc = acc + v` in a per-iteration loop, "
+   "sums a window only: `acc` is bound again later in the same iteration (reset after the optimizer step) and `v` "
+   "is backpropagated in it (`v.backward()`, `scaler.scale(v).backward()`, `accelerator.backward(v)`)"},
   {"oom-frozen", PRED_FROZEN, ARGS_CAPTURE, 0, 0,
    "`#oom-frozen? @x`: the model `@x` has its parameters frozen where it is called: `.requires_grad_(False)` on it "
    "(at the end of a chain such as `m.eval().requires_grad_(False)` too) at module level, in the same function or "
@@ -661,6 +665,8 @@ static bool eval(const predicate *p, const TSQueryMatch *m, pred_context *ctx) {
     return facts_is_model(ctx->model, n);
   case PRED_FROZEN:
     return facts_is_frozen(ctx->model, n);
+  case PRED_RESET_AFTER_BACKWARD:
+    return facts_reset_after_backward(ctx->model, n);
   case PRED_FUNCTION_TRAINS:
     return facts_function_backward_at(ctx->model, pos);
   case PRED_FILE_TRAINS:

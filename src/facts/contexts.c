@@ -74,6 +74,76 @@ bool facts_outlives_iteration(const facts *self, TSNode node) {
 }
 
 
+/* Whether CALL, in a loop, runs a backward pass through the name VALUE:
+ * `value.backward()`, `scaler.scale(value).backward()`, or a framework's
+ * `accelerator.backward(value)` / `booster.backward(loss=value)`. */
+static bool backward_of(const facts *self, TSNode call, const char *value, uint32_t vlen) {
+  TSNode fn = FIELD(call, function);
+  if (ts_node_is_null(fn) || !NODE_IS(fn, "attribute") || !facts_node_is(self, FIELD(fn, attribute), "backward"))
+    return false;
+  TSNode obj = FIELD(fn, object);
+  uint32_t len;
+  const char *t = facts_text(self, obj, &len);
+  if (len == vlen && !memcmp(t, value, len)) return true;
+  TSNode lists[2];
+  int nlists = 0;
+  lists[nlists++] = FIELD(call, arguments);
+  if (NODE_IS(obj, "call")) lists[nlists++] = FIELD(obj, arguments);
+  for (int k = 0; k < nlists; k++) {
+    if (ts_node_is_null(lists[k])) continue;
+    uint32_t n = ts_node_named_child_count(lists[k]);
+    for (uint32_t i = 0; i < n; i++) {
+      TSNode a = ts_node_named_child(lists[k], i);
+      if (NODE_IS(a, "keyword_argument")) a = FIELD(a, value);
+      t = facts_text(self, a, &len);
+      if (len == vlen && !memcmp(t, value, len)) return true;
+    }
+  }
+  return false;
+}
+
+
+bool facts_reset_after_backward(const facts *self, TSNode stmt) {
+  TSNode acc = FIELD(stmt, left), value = FIELD(stmt, right);
+  if (ts_node_is_null(acc) || ts_node_is_null(value) || !NODE_IS(acc, "identifier")) return false;
+  if (NODE_IS(stmt, "assignment")) {
+    /* `acc = acc + v` or `acc = v + acc`: V is the other operand */
+    if (!NODE_IS(value, "binary_operator")) return false;
+    uint32_t al, ll;
+    const char *a = facts_text(self, acc, &al);
+    TSNode l = FIELD(value, left), r = FIELD(value, right);
+    const char *lt = facts_text(self, l, &ll);
+    value = ll == al && !memcmp(lt, a, al) ? r : l;
+  }
+  if (ts_node_is_null(value) || !NODE_IS(value, "identifier")) return false;
+  uint32_t pos = ts_node_start_byte(stmt);
+  int loop = facts_iteration_loop_at(self, pos);
+  if (loop < 0) return false;
+  const facts_loop *l = &self->loops.items[loop];
+  int fn = l->function;
+  /* reset: the accumulator bound again later in the same iteration */
+  uint32_t alen;
+  const char *aname = facts_text(self, acc, &alen);
+  size_t first, end;
+  facts_bindings_named(self, aname, alen, &first, &end);
+  bool reset = false;
+  for (size_t i = first; i < end && !reset; i++) {
+    uint32_t b = self->bindings.items[i].pos;
+    reset = b > pos && b < l->body.end && facts_function_at(self, b) == fn;
+  }
+  if (!reset) return false;
+  /* backpropagated in the same iteration */
+  uint32_t vlen;
+  const char *vname = facts_text(self, value, &vlen);
+  for (size_t i = facts_first_call_at(self, l->body.start); i < self->calls.len; i++) {
+    const facts_call *c = &self->calls.items[i];
+    if (ts_node_start_byte(c->call) >= l->body.end) break;
+    if (c->function == fn && backward_of(self, c->call, vname, vlen)) return true;
+  }
+  return false;
+}
+
+
 static bool eval_name(const char *s, size_t len) {
   char lower[128];
   if (len >= sizeof lower) return false;

@@ -228,6 +228,11 @@ bool facts_is_frozen(const facts *self, TSNode callee);
  *  nn.Module or defines `forward`. Its calls of submodules are the model's
  *  own computation, not a training or evaluation loop's. */
 bool facts_in_module_method(const facts *self, int fn);
+/** Whether STMT, an accumulation `acc += v` or `acc = acc + v` in a
+ *  per-iteration loop, only sums a window: `acc` is bound again later in the
+ *  same iteration (a reset after the optimizer step) and `v` is
+ *  backpropagated in that iteration, which frees what its graph saved. */
+bool facts_reset_after_backward(const facts *self, TSNode stmt);
 /** Whether NODE names storage that outlives an iteration of its loop. */
 bool facts_outlives_iteration(const facts *self, TSNode node);
 /** Whether the function holding POS is named as an evaluation (`evaluate`,
