@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "estimate/interp.h"
+#include "parse/fields.h"
 
 #define NODE_IS(n, t) (strcmp(ts_node_type(n), (t)) == 0)
 
@@ -160,7 +161,7 @@ value *instantiate(interp *st, klass *k, args *a) {
 
 static TSNode param_name(TSNode p) {
   if (NODE_IS(p, "identifier")) return p;
-  TSNode name = ts_node_child_by_field_name(p, "name", 4);
+  TSNode name = FIELD(p, name);
   if (!ts_node_is_null(name)) return name;
   uint32_t c = ts_node_named_child_count(p);
   for (uint32_t i = 0; i < c; i++) {
@@ -220,7 +221,7 @@ static void bind_params(interp *st, scope *fsc, value *fn, TSNode params, args *
           v = a->kwvals.items[k];
         }
       if (!v) {
-        TSNode dv = ts_node_child_by_field_name(p, "value", 5);
+        TSNode dv = FIELD(p, value);
         if (a->opaque) v = v_unknown(st, "`%.*s` may be passed through *args or **kwargs", (int)nl, nm);
         else if (!ts_node_is_null(dv)) v = eval(st, fn->u.fn.closure ? fn->u.fn.closure : st->globals, dv);
         else v = v_unknown(st, "no argument gives `%.*s` a value", (int)nl, nm);
@@ -239,9 +240,9 @@ static value *call_function(interp *st, value *fn, args *a) {
   fsc->self = fn->u.fn.self;
   fsc->owner = fn->u.fn.owner;
   st->depth += 4;
-  bind_params(st, fsc, fn, ts_node_child_by_field_name(def, "parameters", 10), a);
+  bind_params(st, fsc, fn, FIELD(def, parameters), a);
   value *result;
-  TSNode body = ts_node_child_by_field_name(def, "body", 4);
+  TSNode body = FIELD(def, body);
   if (NODE_IS(def, "lambda")) {
     result = eval(st, fsc, body);
   } else {

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "estimate/interp.h"
+#include "parse/fields.h"
 
 #define NODE_IS(n, t) (strcmp(ts_node_type(n), (t)) == 0)
 
@@ -420,8 +421,8 @@ static value *eval_dictionary(interp *st, scope *sc, TSNode n) {
   TSNode x;
   while (next_child(&it, &x)) {
     if (NODE_IS(x, "pair")) {
-      value *k = eval(st, sc, ts_node_child_by_field_name(x, "key", 3));
-      value *val = eval(st, sc, ts_node_child_by_field_name(x, "value", 5));
+      value *k = eval(st, sc, FIELD(x, key));
+      value *val = eval(st, sc, FIELD(x, value));
       if (k->kind == V_UNKNOWN) {
         children_end(&it);
         return v_unknown(st, "a dictionary with a key that is not known");
@@ -455,8 +456,8 @@ static void comp_run(interp *st, scope *sc, comp *c, uint32_t i) {
   if (c->fail || st->stopped) return;
   if (i == c->nclauses) {
     if (c->dict) {
-      value *k = eval(st, sc, ts_node_child_by_field_name(c->body, "key", 3));
-      value *v = eval(st, sc, ts_node_child_by_field_name(c->body, "value", 5));
+      value *k = eval(st, sc, FIELD(c->body, key));
+      value *v = eval(st, sc, FIELD(c->body, value));
       if (k->kind == V_UNKNOWN) c->fail = k;
       else if (c->out->u.dict->keys.len >= EST_MAX_DICT) c->fail = v_unknown(st, "a dictionary too large to follow");
       else dict_set(st, c->out->u.dict, k, v);
@@ -477,8 +478,8 @@ static void comp_run(interp *st, scope *sc, comp *c, uint32_t i) {
     if (t) comp_run(st, sc, c, i + 1);
     return;
   }
-  TSNode left = ts_node_child_by_field_name(cl, "left", 4);
-  TSNode right = ts_node_child_by_field_name(cl, "right", 5);
+  TSNode left = FIELD(cl, left);
+  TSNode right = FIELD(cl, right);
   value *it = eval(st, sc, right);
   seq *items = v_iterate(st, it);
   if (!items) {
@@ -494,7 +495,7 @@ static void comp_run(interp *st, scope *sc, comp *c, uint32_t i) {
 
 static value *eval_comprehension(interp *st, scope *sc, TSNode n) {
   comp c = {0};
-  c.body = ts_node_child_by_field_name(n, "body", 4);
+  c.body = FIELD(n, body);
   c.dict = NODE_IS(n, "dictionary_comprehension");
   if (ts_node_is_null(c.body)) return v_unknown(st, "a comprehension");
   uint32_t count = ts_node_named_child_count(n);
@@ -584,7 +585,7 @@ static value *get_item(interp *st, value *v, value *k) {
 
 
 static value *eval_subscript(interp *st, scope *sc, TSNode n) {
-  TSNode vn = ts_node_child_by_field_name(n, "value", 5);
+  TSNode vn = FIELD(n, value);
   value *v = eval(st, sc, vn);
   uint32_t count = ts_node_named_child_count(n);
   TSNode subs[8];
@@ -613,8 +614,8 @@ static void eval_args(interp *st, scope *sc, TSNode an, args *a) {
   while (next_child(&it, &x)) {
     const char *type = ts_node_type(x);
     if (!strcmp(type, "keyword_argument")) {
-      TSNode name = ts_node_child_by_field_name(x, "name", 4);
-      TSNode val = ts_node_child_by_field_name(x, "value", 5);
+      TSNode name = FIELD(x, name);
+      TSNode val = FIELD(x, value);
       if (ts_node_is_null(name) || ts_node_is_null(val)) continue;
       str s;
       s.s = st_text(st, name, &s.n);
@@ -649,12 +650,12 @@ static void eval_args(interp *st, scope *sc, TSNode an, args *a) {
 
 
 static value *eval_call(interp *st, scope *sc, TSNode n) {
-  TSNode fn = ts_node_child_by_field_name(n, "function", 8);
+  TSNode fn = FIELD(n, function);
   value *callee = eval(st, sc, fn);
   args a;
   memset(&a, 0, sizeof a);
   a.node = n;
-  eval_args(st, sc, ts_node_child_by_field_name(n, "arguments", 9), &a);
+  eval_args(st, sc, FIELD(n, arguments), &a);
   if (callee->kind == V_UNKNOWN) {
     uint32_t len;
     const char *t = st_text(st, fn, &len);
@@ -704,8 +705,8 @@ static value *eval_inner(interp *st, scope *sc, TSNode n) {
   switch (type[0]) {
   case 'a':
     if (!strcmp(type, "attribute")) {
-      value *o = eval(st, sc, ts_node_child_by_field_name(n, "object", 6));
-      TSNode an = ts_node_child_by_field_name(n, "attribute", 9);
+      value *o = eval(st, sc, FIELD(n, object));
+      TSNode an = FIELD(n, attribute);
       if (ts_node_is_null(an)) return st->unknown;
       uint32_t len;
       const char *name = st_text(st, an, &len);
@@ -714,9 +715,9 @@ static value *eval_inner(interp *st, scope *sc, TSNode n) {
     break;
   case 'b':
     if (!strcmp(type, "binary_operator")) {
-      value *l = eval(st, sc, ts_node_child_by_field_name(n, "left", 4));
-      value *r = eval(st, sc, ts_node_child_by_field_name(n, "right", 5));
-      TSNode op = ts_node_child_by_field_name(n, "operator", 8);
+      value *l = eval(st, sc, FIELD(n, left));
+      value *r = eval(st, sc, FIELD(n, right));
+      TSNode op = FIELD(n, operator);
       uint32_t len;
       const char *t = st_text(st, op, &len);
       char o[4] = {0};
@@ -724,19 +725,19 @@ static value *eval_inner(interp *st, scope *sc, TSNode n) {
       return eval_binary(st, o, l, r);
     }
     if (!strcmp(type, "boolean_operator")) {
-      value *l = eval(st, sc, ts_node_child_by_field_name(n, "left", 4));
-      TSNode op = ts_node_child_by_field_name(n, "operator", 8);
+      value *l = eval(st, sc, FIELD(n, left));
+      TSNode op = FIELD(n, operator);
       bool is_and = !ts_node_is_null(op) && NODE_IS(op, "and");
       bool t;
       if (!v_truth(l, &t)) {
-        value *r = eval(st, sc, ts_node_child_by_field_name(n, "right", 5));
+        value *r = eval(st, sc, FIELD(n, right));
         bool rt;
         /* `x and False` is False, `x or True` is True whatever x is */
         if (v_truth(r, &rt) && rt != is_and) return v_bool(st, rt);
         return l->kind == V_UNKNOWN ? l : v_unknown(st, "a condition that is not known");
       }
       if (is_and ? !t : t) return l;
-      return eval(st, sc, ts_node_child_by_field_name(n, "right", 5));
+      return eval(st, sc, FIELD(n, right));
     }
     break;
   case 'c':
@@ -787,14 +788,14 @@ static value *eval_inner(interp *st, scope *sc, TSNode n) {
   case 'n':
     if (!strcmp(type, "none")) return st->none;
     if (!strcmp(type, "not_operator")) {
-      value *v = eval(st, sc, ts_node_child_by_field_name(n, "argument", 8));
+      value *v = eval(st, sc, FIELD(n, argument));
       bool t;
       if (!v_truth(v, &t)) return v->kind == V_UNKNOWN ? v : v_unknown(st, "a condition that is not known");
       return v_bool(st, !t);
     }
     if (!strcmp(type, "named_expression")) {
-      value *v = eval(st, sc, ts_node_child_by_field_name(n, "value", 5));
-      TSNode name = ts_node_child_by_field_name(n, "name", 4);
+      value *v = eval(st, sc, FIELD(n, value));
+      TSNode name = FIELD(n, name);
       if (!ts_node_is_null(name)) assign_target(st, sc, name, v);
       return v;
     }
@@ -821,8 +822,8 @@ static value *eval_inner(interp *st, scope *sc, TSNode n) {
     break;
   case 'u':
     if (!strcmp(type, "unary_operator")) {
-      value *v = eval(st, sc, ts_node_child_by_field_name(n, "argument", 8));
-      TSNode op = ts_node_child_by_field_name(n, "operator", 8);
+      value *v = eval(st, sc, FIELD(n, argument));
+      TSNode op = FIELD(n, operator);
       int64_t i;
       double d;
       bool neg = !ts_node_is_null(op) && NODE_IS(op, "-");

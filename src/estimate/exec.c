@@ -4,6 +4,7 @@
 
 #include "estimate/interp.h"
 #include "parse/children.h"
+#include "parse/fields.h"
 
 #define NODE_IS(n, t) (strcmp(ts_node_type(n), (t)) == 0)
 
@@ -152,16 +153,16 @@ static void assign_target_at(interp *st, scope *sc, TSNode t, value *v) {
     const char *name = st_text(st, t, &n);
     scope_set(st, sc, name, n, v);
   } else if (!strcmp(type, "attribute")) {
-    TSNode on = ts_node_child_by_field_name(t, "object", 6);
-    TSNode an = ts_node_child_by_field_name(t, "attribute", 9);
+    TSNode on = FIELD(t, object);
+    TSNode an = FIELD(t, attribute);
     if (ts_node_is_null(on) || ts_node_is_null(an)) return;
     value *o = eval(st, sc, on);
     uint32_t n;
     const char *name = st_text(st, an, &n);
     set_attr(st, o, name, n, v, t);
   } else if (!strcmp(type, "subscript")) {
-    TSNode cn = ts_node_child_by_field_name(t, "value", 5);
-    TSNode kn = ts_node_child_by_field_name(t, "subscript", 9);
+    TSNode cn = FIELD(t, value);
+    TSNode kn = FIELD(t, subscript);
     if (ts_node_is_null(cn) || ts_node_is_null(kn)) return;
     value *c = eval(st, sc, cn);
     value *k = eval(st, sc, kn);
@@ -221,10 +222,10 @@ static void forget_assigned(interp *st, scope *sc, TSNode region, TSNode cond) {
         !strcmp(type, "dictionary_comprehension") || !strcmp(type, "set_comprehension")) {
       descend = false;
     } else if (!strcmp(type, "assignment") || !strcmp(type, "augmented_assignment") || !strcmp(type, "for_statement")) {
-      TSNode left = ts_node_child_by_field_name(x, "left", 4);
+      TSNode left = FIELD(x, left);
       if (!ts_node_is_null(left)) unknown_targets(st, sc, left, u, 0);
     } else if (!strcmp(type, "named_expression")) {
-      TSNode name = ts_node_child_by_field_name(x, "name", 4);
+      TSNode name = FIELD(x, name);
       if (!ts_node_is_null(name)) unknown_targets(st, sc, name, u, 0);
     } else if (!strcmp(type, "as_pattern_target")) {
       if (ts_node_named_child_count(x)) unknown_targets(st, sc, ts_node_named_child(x, 0), u, 0);
@@ -256,8 +257,8 @@ static flow exec_tentative(interp *st, scope *sc, TSNode block) {
 /* ---- compound statements ---- */
 
 static TSNode block_of(TSNode clause) {
-  TSNode b = ts_node_child_by_field_name(clause, "body", 4);
-  if (ts_node_is_null(b)) b = ts_node_child_by_field_name(clause, "consequence", 11);
+  TSNode b = FIELD(clause, body);
+  if (ts_node_is_null(b)) b = FIELD(clause, consequence);
   if (ts_node_is_null(b)) {
     uint32_t c = ts_node_named_child_count(clause);
     if (c) b = ts_node_named_child(clause, c - 1);
@@ -279,8 +280,8 @@ static flow exec_if(interp *st, scope *sc, TSNode n) {
   for (uint32_t i = 0; i < nc; i++) {
     TSNode c = clauses[i];
     if (NODE_IS(c, "else_clause")) return exec_block(st, sc, block_of(c));
-    TSNode cond = ts_node_child_by_field_name(c, "condition", 9);
-    TSNode body = ts_node_child_by_field_name(c, "consequence", 11);
+    TSNode cond = FIELD(c, condition);
+    TSNode body = FIELD(c, consequence);
     if (ts_node_is_null(cond) || ts_node_is_null(body)) return FLOW_NORMAL;
     value *cv = eval(st, sc, cond);
     if (st->stopped) return FLOW_STOP;
@@ -324,10 +325,10 @@ static value *loader_batch(interp *st, obj *loader) {
 
 
 static flow exec_for(interp *st, scope *sc, TSNode n) {
-  TSNode left = ts_node_child_by_field_name(n, "left", 4);
-  TSNode right = ts_node_child_by_field_name(n, "right", 5);
-  TSNode body = ts_node_child_by_field_name(n, "body", 4);
-  TSNode alt = ts_node_child_by_field_name(n, "alternative", 11);
+  TSNode left = FIELD(n, left);
+  TSNode right = FIELD(n, right);
+  TSNode body = FIELD(n, body);
+  TSNode alt = FIELD(n, alternative);
   if (ts_node_is_null(left) || ts_node_is_null(right) || ts_node_is_null(body)) return FLOW_NORMAL;
   value *it = eval(st, sc, right);
   if (st->stopped) return FLOW_STOP;
@@ -398,9 +399,9 @@ static bool breaks(TSNode body) {
 
 
 static flow exec_while(interp *st, scope *sc, TSNode n) {
-  TSNode cond = ts_node_child_by_field_name(n, "condition", 9);
-  TSNode body = ts_node_child_by_field_name(n, "body", 4);
-  TSNode alt = ts_node_child_by_field_name(n, "alternative", 11);
+  TSNode cond = FIELD(n, condition);
+  TSNode body = FIELD(n, body);
+  TSNode alt = FIELD(n, alternative);
   if (ts_node_is_null(cond) || ts_node_is_null(body)) return FLOW_NORMAL;
   /* `while True:` without a break is a server or REPL loop: look at it once */
   bool forever = !breaks(body);
@@ -431,7 +432,7 @@ static flow exec_while(interp *st, scope *sc, TSNode n) {
 
 
 static flow exec_try(interp *st, scope *sc, TSNode n) {
-  TSNode body = ts_node_child_by_field_name(n, "body", 4);
+  TSNode body = FIELD(n, body);
   flow fl = ts_node_is_null(body) ? FLOW_NORMAL : exec_block(st, sc, body);
   uint32_t count = ts_node_named_child_count(n);
   bool handled = false;
@@ -459,11 +460,11 @@ static flow exec_with(interp *st, scope *sc, TSNode n) {
     uint32_t items = ts_node_named_child_count(clause);
     for (uint32_t k = 0; k < items; k++) {
       TSNode item = ts_node_named_child(clause, k);
-      TSNode v = ts_node_child_by_field_name(item, "value", 5);
+      TSNode v = FIELD(item, value);
       if (ts_node_is_null(v)) continue;
       if (NODE_IS(v, "as_pattern") && ts_node_named_child_count(v) > 0) {
         eval(st, sc, ts_node_named_child(v, 0));
-        TSNode alias = ts_node_child_by_field_name(v, "alias", 5);
+        TSNode alias = FIELD(v, alias);
         if (!ts_node_is_null(alias) && ts_node_named_child_count(alias))
           assign_target(st, sc, ts_node_named_child(alias, 0), v_unknown(st, "a context manager's value"));
       } else {
@@ -471,7 +472,7 @@ static flow exec_with(interp *st, scope *sc, TSNode n) {
       }
     }
   }
-  TSNode body = ts_node_child_by_field_name(n, "body", 4);
+  TSNode body = FIELD(n, body);
   return ts_node_is_null(body) ? FLOW_NORMAL : exec_block(st, sc, body);
 }
 
@@ -492,7 +493,7 @@ static int decorator_flavor(interp *st, TSNode decorated, bool *dataclass, bool 
     TSNode d = ts_node_named_child(decorated, i);
     if (!NODE_IS(d, "decorator") || !ts_node_named_child_count(d)) continue;
     TSNode e = ts_node_named_child(d, 0);
-    if (NODE_IS(e, "call")) e = ts_node_child_by_field_name(e, "function", 8);
+    if (NODE_IS(e, "call")) e = FIELD(e, function);
     if (ts_node_is_null(e)) continue;
     uint32_t n;
     const char *t = st_text(st, e, &n);
@@ -536,8 +537,8 @@ static bool extern_is_module_base(const char *q) {
 
 
 static void define_class(interp *st, scope *sc, TSNode n, bool dataclass) {
-  TSNode name = ts_node_child_by_field_name(n, "name", 4);
-  TSNode body = ts_node_child_by_field_name(n, "body", 4);
+  TSNode name = FIELD(n, name);
+  TSNode body = FIELD(n, body);
   if (ts_node_is_null(name) || ts_node_is_null(body)) return;
   klass *k = arena_calloc(st->a, sizeof *k);
   k->name.s = st_text(st, name, &k->name.n);
@@ -545,7 +546,7 @@ static void define_class(interp *st, scope *sc, TSNode n, bool dataclass) {
   k->attrs = dict_new(st);
   k->defaults = dict_new(st);
   k->dataclass = dataclass;
-  TSNode sup = ts_node_child_by_field_name(n, "superclasses", 12);
+  TSNode sup = FIELD(n, superclasses);
   if (!ts_node_is_null(sup)) {
     uint32_t count = ts_node_named_child_count(sup);
     for (uint32_t i = 0; i < count; i++) {
@@ -603,9 +604,9 @@ static void class_field(interp *st, scope *sc, TSNode left, value *dflt) {
 
 
 static void exec_assignment(interp *st, scope *sc, TSNode n) {
-  TSNode left = ts_node_child_by_field_name(n, "left", 4);
-  TSNode right = ts_node_child_by_field_name(n, "right", 5);
-  TSNode type = ts_node_child_by_field_name(n, "type", 4);
+  TSNode left = FIELD(n, left);
+  TSNode right = FIELD(n, right);
+  TSNode type = FIELD(n, type);
   if (ts_node_is_null(left)) return;
   if (ts_node_is_null(right)) {
     if (sc->klass && !ts_node_is_null(type) && NODE_IS(left, "identifier")) class_field(st, sc, left, NULL);
@@ -615,8 +616,8 @@ static void exec_assignment(interp *st, scope *sc, TSNode n) {
   uint32_t nt = 0;
   targets[nt++] = left;
   while (NODE_IS(right, "assignment") && nt < 32) {
-    TSNode l = ts_node_child_by_field_name(right, "left", 4);
-    TSNode r = ts_node_child_by_field_name(right, "right", 5);
+    TSNode l = FIELD(right, left);
+    TSNode r = FIELD(right, right);
     if (ts_node_is_null(l) || ts_node_is_null(r)) break;
     targets[nt++] = l;
     right = r;
@@ -641,9 +642,9 @@ static void exec_assignment(interp *st, scope *sc, TSNode n) {
 
 
 static void exec_augmented(interp *st, scope *sc, TSNode n) {
-  TSNode left = ts_node_child_by_field_name(n, "left", 4);
-  TSNode right = ts_node_child_by_field_name(n, "right", 5);
-  TSNode op = ts_node_child_by_field_name(n, "operator", 8);
+  TSNode left = FIELD(n, left);
+  TSNode right = FIELD(n, right);
+  TSNode op = FIELD(n, operator);
   if (ts_node_is_null(left) || ts_node_is_null(right) || ts_node_is_null(op)) return;
   value *cur = eval(st, sc, left);
   value *r = eval(st, sc, right);
@@ -703,8 +704,8 @@ static void exec_import(interp *st, scope *sc, TSNode n) {
       const char *ft = st_text(st, first, &fl);
       bind_import(st, sc, first, st_strdup(st, ft, fl));
     } else if (NODE_IS(c, "aliased_import")) {
-      TSNode name = ts_node_child_by_field_name(c, "name", 4);
-      TSNode alias = ts_node_child_by_field_name(c, "alias", 5);
+      TSNode name = FIELD(c, name);
+      TSNode alias = FIELD(c, alias);
       if (!ts_node_is_null(name) && !ts_node_is_null(alias)) bind_import(st, sc, alias, dotted(st, name));
     }
   }
@@ -712,7 +713,7 @@ static void exec_import(interp *st, scope *sc, TSNode n) {
 
 
 static void exec_import_from(interp *st, scope *sc, TSNode n) {
-  TSNode module = ts_node_child_by_field_name(n, "module_name", 11);
+  TSNode module = FIELD(n, module_name);
   if (ts_node_is_null(module)) return;
   const char *mod = dotted(st, module);
   uint32_t count = ts_node_named_child_count(n);
@@ -721,8 +722,8 @@ static void exec_import_from(interp *st, scope *sc, TSNode n) {
     if (ts_node_eq(c, module)) continue;
     TSNode name = c, bound = c;
     if (NODE_IS(c, "aliased_import")) {
-      name = ts_node_child_by_field_name(c, "name", 4);
-      bound = ts_node_child_by_field_name(c, "alias", 5);
+      name = FIELD(c, name);
+      bound = FIELD(c, alias);
       if (ts_node_is_null(name) || ts_node_is_null(bound)) continue;
     } else if (!NODE_IS(c, "dotted_name")) {
       continue;
@@ -745,8 +746,8 @@ static void exec_delete(interp *st, scope *sc, TSNode n) {
       continue;
     }
     if (NODE_IS(t, "attribute")) {
-      value *o = eval(st, sc, ts_node_child_by_field_name(t, "object", 6));
-      TSNode an = ts_node_child_by_field_name(t, "attribute", 9);
+      value *o = eval(st, sc, FIELD(t, object));
+      TSNode an = FIELD(t, attribute);
       if (o->kind != V_OBJECT || ts_node_is_null(an)) continue;
       if (!st_may_mutate(st, o->u.obj->birth)) {
         st_blocked(st, t, "an attribute is deleted");
@@ -756,8 +757,8 @@ static void exec_delete(interp *st, scope *sc, TSNode n) {
       const char *name = st_text(st, an, &nl);
       dict_del_str(o->u.obj->attrs, name, nl);
     } else if (NODE_IS(t, "subscript")) {
-      value *c = eval(st, sc, ts_node_child_by_field_name(t, "value", 5));
-      value *k = eval(st, sc, ts_node_child_by_field_name(t, "subscript", 9));
+      value *c = eval(st, sc, FIELD(t, value));
+      value *k = eval(st, sc, FIELD(t, subscript));
       if (c->kind == V_DICT && k->kind == V_STR && st_may_mutate(st, c->u.dict->birth))
         dict_del_str(c->u.dict, k->u.s.s, k->u.s.n);
     } else if (NODE_IS(t, "identifier")) {
@@ -770,7 +771,7 @@ static void exec_delete(interp *st, scope *sc, TSNode n) {
 
 
 static flow exec_definition(interp *st, scope *sc, TSNode n) {
-  TSNode def = ts_node_child_by_field_name(n, "definition", 10);
+  TSNode def = FIELD(n, definition);
   if (ts_node_is_null(def)) return FLOW_NORMAL;
   bool dataclass = false, skip = false;
   int flavor = decorator_flavor(st, n, &dataclass, &skip);
@@ -778,7 +779,7 @@ static flow exec_definition(interp *st, scope *sc, TSNode n) {
   if (NODE_IS(def, "class_definition")) {
     define_class(st, sc, def, dataclass);
   } else if (NODE_IS(def, "function_definition")) {
-    TSNode name = ts_node_child_by_field_name(def, "name", 4);
+    TSNode name = FIELD(def, name);
     if (ts_node_is_null(name)) return FLOW_NORMAL;
     uint32_t nl;
     const char *nm = st_text(st, name, &nl);
@@ -827,7 +828,7 @@ static flow exec_stmt(interp *st, scope *sc, TSNode n) {
   case 'f':
     if (!strcmp(type, "for_statement")) return exec_for(st, sc, n);
     if (!strcmp(type, "function_definition")) {
-      TSNode name = ts_node_child_by_field_name(n, "name", 4);
+      TSNode name = FIELD(n, name);
       if (!ts_node_is_null(name)) {
         uint32_t nl;
         const char *nm = st_text(st, name, &nl);

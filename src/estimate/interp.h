@@ -23,6 +23,10 @@ void avec__grow(arena *a, void **items, uint32_t *cap, size_t size);
 
 /* limits that keep a run short on any input */
 #define EST_MAX_STEPS 500000L /* statements and expressions evaluated */
+/* what building one layer counts against EST_MAX_STEPS: it formats the
+ * layer's description and arguments, dozens of steps' work, and a file that
+ * builds modules inside modules' comprehensions builds them by the million */
+#define EST_LAYER_STEPS 32
 #define EST_MAX_DEPTH 200      /* nested evaluation (calls, expressions) */
 #define EST_MAX_ITER 100000    /* iterations of one loop */
 #define EST_MAX_WHILE 10000    /* iterations of one while loop */

@@ -635,6 +635,8 @@ static void run_def(interp *st, obj *m, const layer_def *def, args *a) {
 value *layer_build(interp *st, const char *qual, args *a) {
   const char *name = nn_class(qual);
   if (!name) return NULL;
+  st->steps += EST_LAYER_STEPS - 1;
+  if (!st_step(st)) return st->unknown;
   const char *shortname = layer_short(st, qual);
   obj *m = obj_new(st, OBJ_MODULE, shortname);
   buf q = {0};

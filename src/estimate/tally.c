@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "estimate/interp.h"
+#include "parse/fields.h"
 
 
 typedef AVEC(const char *) strlist;
@@ -239,7 +240,7 @@ static bool default_args(interp *st, klass *k, args *a, const char **missing) {
     return true;
   }
   if (init->kind != V_FUNCTION) return false;
-  TSNode params = ts_node_child_by_field_name(init->u.fn.node, "parameters", 10);
+  TSNode params = FIELD(init->u.fn.node, parameters);
   uint32_t count = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params);
   for (uint32_t i = 1; i < count; i++) {
     TSNode p = ts_node_named_child(params, i);
@@ -249,7 +250,7 @@ static bool default_args(interp *st, klass *k, args *a, const char **missing) {
         !strcmp(type, "keyword_separator") || !strcmp(type, "positional_separator"))
       continue;
     if (!strcmp(type, "typed_parameter")) {
-      TSNode t = ts_node_child_by_field_name(p, "type", 4);
+      TSNode t = FIELD(p, type);
       TSNode name = ts_node_named_child(p, 0);
       if (!ts_node_is_null(t) && ts_node_named_child_count(t)) t = ts_node_named_child(t, 0);
       uint32_t tn;
