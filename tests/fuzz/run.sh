@@ -24,7 +24,7 @@ for t in "${targets[@]}"; do
   corpus=$work/$t
   mkdir -p "$corpus"
   case $t in
-  fuzz_lint | fuzz_fix) seeds=("$root"/tests/fixtures) ;;
+  fuzz_lint | fuzz_fix) seeds=("$root"/tests/fixtures "$here"/seeds/lint) ;;
   fuzz_lsp_read) seeds=("$here"/seeds/lsp) ;;
   fuzz_config) seeds=("$here"/seeds/config) ;;
   esac
