@@ -21,6 +21,9 @@
 ;   Valid Python 3.8 to 3.13 syntax (the walrus operator, `match`
 ;   statements, f-strings, `async` functions, type parameter lists,
 ;   decorators with arbitrary expressions) is understood and not reported.
+;   Lines may end with `\n`, `\r\n` or a lone `\r` (old Mac files, or a
+;   stray one), as CPython reads them: none is a syntax error, and each
+;   counts as one line end in the rows oomlint reports.
 ;   Two constructs are not understood yet and are reported as a syntax
 ;   error by the parser oomlint ships: defaults for type parameters
 ;   (`class Box[T = int]:`, new in Python 3.13), and a starred

@@ -8,6 +8,7 @@
 
 #include "util/alloc.h"
 #include "util/buf.h"
+#include "util/lines.h"
 #include "util/utf8.h"
 
 void emit__sarif_result(json_t *results, const oom_document *doc, const oom_diagnostic *d);
@@ -38,10 +39,8 @@ const char *emit__ci_line(const oom_document *doc, uint32_t byte, size_t *length
   const char *text = oom_document_text(doc, &tlen);
   oom_position p = oom_document_position(doc, byte);
   const char *line = text + (p.byte - p.column);
-  size_t n = 0;
-  while (line + n < text + tlen && line[n] != '\n') n++;
-  if (n && line[n - 1] == '\r') n--;
-  *length = n;
+  /* without its "\n", "\r\n" or lone "\r" */
+  *length = lines_content_end(text, tlen, p.byte - p.column) - (p.byte - p.column);
   return line;
 }
 

@@ -9,6 +9,7 @@
 #include "emit/emit.h"
 #include "util/alloc.h"
 #include "util/buf.h"
+#include "util/lines.h"
 #include "util/utf8.h"
 
 typedef struct {
@@ -38,8 +39,7 @@ static json_t *location(const oom_document *doc, uint32_t byte, uint32_t *row_ou
   const char *text = oom_document_text(doc, &tlen);
   oom_position p = oom_document_position(doc, byte);
   const char *line = text + (p.byte - p.column);
-  size_t llen = 0;
-  while (line + llen < text + tlen && line[llen] != '\n') llen++;
+  size_t llen = lines_content_end(text, tlen, p.byte - p.column) - (p.byte - p.column);
   uint32_t col = oom_column_convert(line, llen, p.column, OOM_UNITS_CODEPOINTS);
   if (row_out) *row_out = p.row + 1;
   return json_pack("{s:I, s:I}", "column", (json_int_t)col + 1, "row", (json_int_t)p.row + 1);
@@ -146,9 +146,8 @@ void emit__github_document(FILE *out, const oom_document *doc) {
     const oom_diagnostic *d = oom_document_diagnostic(doc, i);
     oom_position s = oom_diagnostic_start(d), e = oom_diagnostic_end(d);
     const char *ls = text + (s.byte - s.column), *le = text + (e.byte - e.column);
-    size_t sl = 0, el = 0;
-    while (ls + sl < text + tlen && ls[sl] != '\n') sl++;
-    while (le + el < text + tlen && le[el] != '\n') el++;
+    size_t sl = lines_content_end(text, tlen, s.byte - s.column) - (s.byte - s.column);
+    size_t el = lines_content_end(text, tlen, e.byte - e.column) - (e.byte - e.column);
     uint32_t sc = oom_column_convert(ls, sl, s.column, OOM_UNITS_CODEPOINTS) + 1;
     uint32_t ec = oom_column_convert(le, el, e.column, OOM_UNITS_CODEPOINTS) + 1;
     oom_severity sev = oom_diagnostic_severity(d);

@@ -8,6 +8,7 @@
 #include "emit/emit.h"
 #include "util/alloc.h"
 #include "util/buf.h"
+#include "util/lines.h"
 #include "util/utf8.h"
 
 #define C_RESET "\033[0m"
@@ -90,14 +91,11 @@ static const char *severity_color(oom_severity s) {
 }
 
 
-/* The line holding byte POS: its start and length (without the newline). */
+/* The line holding byte POS: its start and length (without the line break,
+ * "\n", "\r\n" or a lone "\r"). */
 static const char *line_at(const char *text, size_t len, uint32_t pos, size_t *line_len) {
-  size_t s = pos > len ? len : pos;
-  while (s > 0 && text[s - 1] != '\n') s--;
-  size_t e = s;
-  while (e < len && text[e] != '\n') e++;
-  if (e > s && text[e - 1] == '\r') e--;
-  *line_len = e - s;
+  size_t s = lines_start(text, len, pos);
+  *line_len = lines_content_end(text, len, s) - s;
   return text + s;
 }
 

@@ -8,6 +8,7 @@
 
 #include "engine/engine.h"
 #include "estimate/estimate.h"
+#include "util/lines.h"
 
 #define MAX_ADVICE 3
 
@@ -60,7 +61,7 @@ static bool rule_on(const oom_linter *linter, const oom_rule *r) {
 /* the first line of a range: a diagnostic points at where a model is built */
 static uint32_t first_line_end(const oom_document *doc, uint32_t start, uint32_t end) {
   uint32_t e = start;
-  while (e < end && e < doc->length && doc->text[e] != '\n') e++;
+  while (e < end && e < doc->length && !lines_breaks_at(doc->text, doc->length, e)) e++;
   return e > start ? e : end;
 }
 

@@ -9,6 +9,7 @@
 #include "engine/engine.h"
 #include "parse/parse.h"
 #include "util/alloc.h"
+#include "util/lines.h"
 #include "util/utf8.h"
 
 /* tree-sitter counts bytes in 32 bits */
@@ -47,10 +48,12 @@ void oom_document_free(oom_document *self) {
 }
 
 
-static TSPoint point_at(const char *text, size_t upto) {
+/* The point of byte UPTO as the parser counts it (parse_source): a lone
+ * "\r" breaks the line too. */
+static TSPoint point_at(const char *text, size_t length, size_t upto) {
   TSPoint p = {0, 0};
   for (size_t i = 0; i < upto; i++) {
-    if (text[i] == '\n') p.row++, p.column = 0;
+    if (lines_breaks_at(text, length, i)) p.row++, p.column = 0;
     else p.column++;
   }
   return p;
@@ -86,14 +89,17 @@ int oom_document_edit(oom_document *self, size_t start, size_t old_end, const ch
   mark_dirty(self, (uint32_t)start, (uint32_t)old_end, (uint32_t)length);
   self->tree_current = false;
   if (self->tree) {
-    TSInputEdit e = {(uint32_t)start, (uint32_t)old_end, (uint32_t)(start + length),
-                     point_at(self->text, start), point_at(self->text, old_end), {0, 0}};
+    /* a "\r" just before the edit reads as a line break or not by the byte
+     * after it, which the edit changes: the parser must read it again */
+    size_t es = start > 0 && self->text[start - 1] == '\r' ? start - 1 : start;
+    TSInputEdit e = {(uint32_t)es, (uint32_t)old_end, (uint32_t)(start + length),
+                     point_at(self->text, self->length, es), point_at(self->text, self->length, old_end), {0, 0}};
     char *nt = oom_xmalloc(new_len + 1);
     memcpy(nt, self->text, start);
     memcpy(nt + start, text, length);
     memcpy(nt + start + length, self->text + old_end, self->length - old_end);
     nt[new_len] = '\0';
-    e.new_end_point = point_at(nt, start + length);
+    e.new_end_point = point_at(nt, new_len, start + length);
     ts_tree_edit(self->tree, &e);
     free(self->text);
     self->text = nt;
@@ -126,12 +132,20 @@ const char *oom_document_text(const oom_document *self, size_t *length) {
 void document_index_lines(oom_document *doc) {
   /* one memchr pass, not a byte loop: a cached result is restored into a
    * document without linting it, and then this is most of the work. The
-   * guess of one line per 24 bytes is doubled (in the arena) when short */
+   * guess of one line per 24 bytes is doubled (in the arena) when short.
+   * A text with a lone "\r" (a line break too) takes the byte loop; finding
+   * out costs a memchr for "\r", which most texts do not hold */
   const char *text = doc->text, *end = text + doc->length;
+  const bool lone_cr = lines_has_lone_cr(text, doc->length);
   size_t cap = doc->length / 24 + 16, n = 0;
   uint32_t *starts = arena_alloc(&doc->arena, cap * sizeof *starts);
   starts[n++] = 0;
-  for (const char *p = text; (p = memchr(p, '\n', (size_t)(end - p))); p++) {
+  for (const char *p = text; p < end; p++) {
+    if (lone_cr) {
+      if (!lines_breaks_at(text, doc->length, (size_t)(p - text))) continue;
+    } else if (!(p = memchr(p, '\n', (size_t)(end - p)))) {
+      break;
+    }
     if (n == cap) {
       uint32_t *more = arena_alloc(&doc->arena, 2 * cap * sizeof *more);
       memcpy(more, starts, n * sizeof *starts);
@@ -197,7 +211,7 @@ static bool report_syntax(const oom_linter *linter, oom_document *doc, TSNode ro
       else buf_puts(&msg, "SyntaxError: invalid syntax");
       /* point at the first line only */
       uint32_t line_end = s;
-      while (line_end < e && doc->text[line_end] != '\n') line_end++;
+      while (line_end < e && !lines_breaks_at(doc->text, doc->length, line_end)) line_end++;
       e = line_end > s ? line_end : e;
     }
     buf_puts(&msg, "; the rest of the file is still checked");

@@ -7,6 +7,7 @@
 #include "engine/engine.h"
 #include "parse/fields.h"
 #include "util/alloc.h"
+#include "util/lines.h"
 
 #define NODE_IS(n, t) (strcmp(ts_node_type(n), (t)) == 0)
 
@@ -61,11 +62,10 @@ static void widen_to_lines(const char *src, size_t len, uint32_t *s, uint32_t *e
   uint32_t ls = *s, le = *e;
   while (ls > 0 && (src[ls - 1] == ' ' || src[ls - 1] == '\t')) ls--;
   while (le < len && (src[le] == ' ' || src[le] == '\t')) le++;
-  if (ls > 0 && src[ls - 1] != '\n') return;
-  if (le < len && src[le] == '\r') le++;
-  if (le >= len || src[le] != '\n') return;
+  if (ls > 0 && !lines_breaks_at(src, len, ls - 1)) return;
+  if (le >= len || (src[le] != '\n' && src[le] != '\r')) return;
   *s = ls;
-  *e = le + 1;
+  *e = (uint32_t)lines_next(src, len, le); /* past "\n", "\r\n" or a lone "\r" */
 }
 
 
@@ -117,7 +117,7 @@ static bool remove_statement(edit_vec *v, arena *a, TSNode n, const char *src, s
   /* alone on its lines: take the lines, trailing comment and newline too */
   uint32_t ls = s;
   while (ls > 0 && (src[ls - 1] == ' ' || src[ls - 1] == '\t')) ls--;
-  bool line_start = ls == 0 || src[ls - 1] == '\n';
+  bool line_start = ls == 0 || lines_breaks_at(src, len, ls - 1);
   uint32_t le = e;
   while (le < len && (src[le] == ' ' || src[le] == '\t')) le++;
   if (le < len && src[le] == '#')
@@ -192,8 +192,10 @@ static bool add_decorator(edit_vec *v, arena *a, TSNode n, const char *text, con
   uint32_t at = ts_node_start_byte(def), ls = at;
   while (ls > 0 && (src[ls - 1] == ' ' || src[ls - 1] == '\t')) ls--;
   if (ls > 0 && src[ls - 1] != '\n' && src[ls - 1] != '\r') return false; /* not alone on its line */
-  bool crlf = false;
-  for (uint32_t k = at; k < model->length && src[k] != '\n'; k++) crlf = src[k] == '\r';
+  /* the decorator's line ends as the definition's line does */
+  size_t eol = lines_content_end(src, model->length, at);
+  const char *ending = "\n";
+  if (eol < model->length && src[eol] == '\r') ending = lines_breaks_at(src, model->length, eol) ? "\r" : "\r\n";
   buf b = {0};
   /* the text with `torch` replaced by the file's alias */
   const char *t = text;
@@ -205,7 +207,7 @@ static bool add_decorator(edit_vec *v, arena *a, TSNode n, const char *text, con
   } else {
     buf_puts(&b, t);
   }
-  buf_puts(&b, crlf ? "\r\n" : "\n");
+  buf_puts(&b, ending);
   buf_append(&b, src + ls, at - ls);
   push(v, a, at, at, b.data, b.len);
   buf_free(&b);

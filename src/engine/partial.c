@@ -22,6 +22,7 @@
 #include "engine/engine.h"
 #include "parse/parse.h"
 #include "util/alloc.h"
+#include "util/lines.h"
 #include "util/utf8.h"
 
 /* The part must be much smaller than the file to be worth it. */
@@ -69,10 +70,12 @@ static void statements(TSNode parent, const char *text, size_t length, units *ou
       /* a definition alone on its lines can be left out whole */
       uint32_t b = u.start, e = u.end;
       while (b > 0 && (text[b - 1] == ' ' || text[b - 1] == '\t')) b--;
-      while (e < length && (text[e] == ' ' || text[e] == '\t' || text[e] == '\r')) e++;
-      if ((b == 0 || text[b - 1] == '\n') && (e == length || text[e] == '\n')) {
+      while (e < length && (text[e] == ' ' || text[e] == '\t')) e++;
+      /* a "\r" there is a line break itself or the start of "\r\n" */
+      if ((b == 0 || lines_breaks_at(text, length, b - 1)) &&
+          (e == length || text[e] == '\n' || text[e] == '\r')) {
         u.cut_start = b;
-        u.cut_end = e < length ? e + 1 : e;
+        u.cut_end = (uint32_t)lines_next(text, length, e);
       }
     }
     vec_push(out, u);

@@ -8,6 +8,7 @@
 
 #include "engine/engine.h"
 #include "util/alloc.h"
+#include "util/lines.h"
 
 #define MAX_CODES 32
 
@@ -151,7 +152,7 @@ static void report_unused(const oom_linter *linter, oom_document *doc, const dir
     if (after == d->comment_end && d->hash == d->comment_start) {
       while (s > 0 && (src[s - 1] == ' ' || src[s - 1] == '\t')) s--;
       /* keep the indentation of a comment alone on its line */
-      if (s == 0 || src[s - 1] == '\n') s = d->hash;
+      if (s == 0 || lines_breaks_at(src, doc->length, s - 1)) s = d->hash;
       en = d->comment_end;
     } else if (after == d->comment_end) {
       while (s > d->comment_start && (src[s - 1] == ' ' || src[s - 1] == '\t')) s--;

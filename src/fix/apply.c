@@ -5,6 +5,7 @@
 
 #include "fix/fix.h"
 #include "util/alloc.h"
+#include "util/lines.h"
 
 
 bool fix_applicable(const oom_diagnostic *d, oom_applicability level) {
@@ -15,9 +16,10 @@ bool fix_applicable(const oom_diagnostic *d, oom_applicability level) {
 }
 
 
-bool fix_text_is_crlf(const char *text, size_t len) {
+const char *fix_text_line_ending(const char *text, size_t len) {
   const char *nl = memchr(text, '\n', len);
-  return nl && nl > text && nl[-1] == '\r';
+  if (nl) return nl > text && nl[-1] == '\r' ? "\r\n" : "\n";
+  return memchr(text, '\r', len) ? "\r" : "\n";
 }
 
 
@@ -59,9 +61,7 @@ static protected_bytes find_protected(const char *text, size_t len) {
   if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0) p.bom_end = 3;
   size_t start = p.bom_end;
   for (int line = 0; line < 2 && start < len; line++) {
-    const char *nl = memchr(text + start, '\n', len - start);
-    size_t end = nl ? (size_t)(nl - text) : len;
-    size_t content_end = end > start && text[end - 1] == '\r' ? end - 1 : end;
+    size_t content_end = lines_content_end(text, len, start);
     size_t coding = coding_length(text + start, content_end - start);
     if (coding) {
       p.has_coding = true;
@@ -69,8 +69,8 @@ static protected_bytes find_protected(const char *text, size_t len) {
       p.coding_end = (uint32_t)(start + coding);
       break;
     }
-    if (!nl) break;
-    start = end + 1;
+    if (content_end == len) break;
+    start = lines_next(text, len, content_end);
   }
   return p;
 }
@@ -176,19 +176,19 @@ void fix_choose(const oom_document *doc, oom_applicability level, const fix_bloc
 }
 
 
-static void put_content(buf *b, const char *s, bool crlf) {
-  if (!crlf) {
+static void put_content(buf *b, const char *s, const char *eol) {
+  if (!strcmp(eol, "\n")) {
     buf_puts(b, s);
     return;
   }
   for (size_t i = 0; s[i]; i++) {
-    if (s[i] == '\n' && (i == 0 || s[i - 1] != '\r')) buf_putc(b, '\r');
-    buf_putc(b, s[i]);
+    if (s[i] == '\n' && (i == 0 || s[i - 1] != '\r')) buf_puts(b, eol);
+    else buf_putc(b, s[i]);
   }
 }
 
 
-char *fix_render(const char *text, size_t len, const fix_choices *choices, const bool *keep, bool crlf,
+char *fix_render(const char *text, size_t len, const fix_choices *choices, const bool *keep, const char *eol,
                  size_t *new_len) {
   buf b = {0};
   buf_append(&b, "", 0); /* an empty result is still a string */
@@ -199,7 +199,7 @@ char *fix_render(const char *text, size_t len, const fix_choices *choices, const
     for (size_t k = 0; k < c->nedits; k++) {
       const oom_edit *e = &c->edits[k];
       buf_append(&b, text + at, e->start_byte - at);
-      put_content(&b, e->content, crlf);
+      put_content(&b, e->content, eol);
       at = e->end_byte;
     }
   }
@@ -213,7 +213,7 @@ char *fix_apply(const char *text, size_t len, const oom_document *doc, oom_appli
   fix_choices choices = {0};
   fix_choose(doc, level, NULL, &choices);
   char *out = NULL;
-  if (choices.len) out = fix_render(text, len, &choices, NULL, fix_text_is_crlf(text, len), new_len);
+  if (choices.len) out = fix_render(text, len, &choices, NULL, fix_text_line_ending(text, len), new_len);
   vec_free(&choices);
   return out;
 }

@@ -48,17 +48,19 @@ typedef VEC(fix_block) fix_blocks;
 void fix_choose(const oom_document *doc, oom_applicability level, const fix_blocks *blocked, fix_choices *out);
 
 /** TEXT with the chosen fixes whose KEEP flag is set (NULL: all) applied, in
- *  one pass; malloc'd, length in *NEW_LEN. With CRLF, every `\n` an edit
- *  inserts becomes `\r\n`. */
-char *fix_render(const char *text, size_t len, const fix_choices *choices, const bool *keep, bool crlf,
+ *  one pass; malloc'd, length in *NEW_LEN. Every `\n` an edit inserts (not
+ *  already after a `\r`) becomes EOL, the text's line ending. */
+char *fix_render(const char *text, size_t len, const fix_choices *choices, const bool *keep, const char *eol,
                  size_t *new_len);
 
 /** One pass over DOC (already linted): TEXT with every fix chosen at LEVEL
  *  applied, malloc'd; NULL when none applies. */
 char *fix_apply(const char *text, size_t len, const oom_document *doc, oom_applicability level, size_t *new_len);
 
-/** Whether TEXT ends its lines with `\r\n` (judged by its first line end). */
-bool fix_text_is_crlf(const char *text, size_t len);
+/** The line ending of TEXT: `\r\n` or `\n` as its first `\n` is, and `\r`
+ *  where it has no `\n` but a `\r` (old Mac files); `\n` where it has
+ *  neither. A stray lone `\r` in a `\n` file does not count. */
+const char *fix_text_line_ending(const char *text, size_t len);
 
 /* ---- the whole loop ---- */
 

@@ -7,6 +7,7 @@
 #include "fix/fix.h"
 #include "parse/parse.h"
 #include "util/alloc.h"
+#include "util/lines.h"
 
 
 /* The document's tree was built by its last lint; no tree (a file too large
@@ -26,9 +27,9 @@ static size_t text_errors(oom_worker *w, const char *text, size_t len) {
 
 
 static size_t render_errors(oom_worker *w, const char *text, size_t len, const fix_choices *ch, const bool *keep,
-                            bool crlf) {
+                            const char *eol) {
   size_t n;
-  char *t = fix_render(text, len, ch, keep, crlf, &n);
+  char *t = fix_render(text, len, ch, keep, eol, &n);
   size_t errors = text_errors(w, t, n);
   free(t);
   return errors;
@@ -43,8 +44,7 @@ static void record_drop(fix_result *out, fix_blocks *blocked, const oom_document
   const char *text = oom_document_text(doc, &len);
   oom_position p = oom_diagnostic_start(c->diag);
   const char *line = text + (p.byte - p.column);
-  const char *nl = memchr(line, '\n', len - (size_t)(line - text));
-  size_t llen = nl ? (size_t)(nl - line) : len - (size_t)(line - text);
+  size_t llen = lines_content_end(text, len, p.byte - p.column) - (p.byte - p.column);
   fix_drop d = {rule, p.row + 1, oom_column_convert(line, llen, p.column, OOM_UNITS_CODEPOINTS) + 1};
   vec_push(&out->dropped, d);
 }
@@ -61,7 +61,7 @@ typedef struct {
  * fix that is harmful on its own is dropped for good; one that only clashes
  * with an earlier fix (two removals emptying one block) waits for the next
  * pass. Returns how many are kept. */
-static size_t keep_harmless(oom_worker *w, const oom_document *doc, const fix_choices *ch, bool *keep, bool crlf,
+static size_t keep_harmless(oom_worker *w, const oom_document *doc, const fix_choices *ch, bool *keep, const char *eol,
                             size_t errors, fix_blocks *blocked, fix_result *out) {
   size_t len;
   const char *text = oom_document_text(doc, &len);
@@ -77,7 +77,7 @@ static size_t keep_harmless(oom_worker *w, const oom_document *doc, const fix_ch
     for (size_t i = r.lo; i < r.hi; i++)
       if (ch->items[i].same_as == SIZE_MAX) keep[i] = true, own++;
     if (!own) continue;
-    if (render_errors(w, text, len, ch, keep, crlf) <= errors) {
+    if (render_errors(w, text, len, ch, keep, eol) <= errors) {
       kept += own;
       continue;
     }
@@ -95,7 +95,7 @@ static size_t keep_harmless(oom_worker *w, const oom_document *doc, const fix_ch
     bool harmful = kept == 0; /* with nothing kept yet, that was the fix alone */
     if (!harmful) {
       alone[i] = true;
-      harmful = render_errors(w, text, len, ch, alone, crlf) > errors;
+      harmful = render_errors(w, text, len, ch, alone, eol) > errors;
       alone[i] = false;
     }
     if (!harmful) continue;
@@ -135,10 +135,10 @@ static void lint(oom_worker *w, oom_document *doc, const fix_filter *filter) {
 /* DOC's text with the kept fixes applied, linted; NULL when it would not
  * change. */
 static oom_document *next_document(oom_worker *w, const char *path, const oom_document *doc, const fix_choices *ch,
-                                   const bool *keep, bool crlf, const fix_filter *filter) {
+                                   const bool *keep, const char *eol, const fix_filter *filter) {
   size_t cur_len, next_len;
   const char *cur = oom_document_text(doc, &cur_len);
-  char *next = fix_render(cur, cur_len, ch, keep, crlf, &next_len);
+  char *next = fix_render(cur, cur_len, ch, keep, eol, &next_len);
   if (next_len == cur_len && memcmp(next, cur, cur_len) == 0) {
     free(next);
     return NULL;
@@ -166,7 +166,7 @@ void fix_document(oom_worker *worker, const char *path, const char *text, size_t
                   const fix_filter *filter, fix_result *out) {
   memset(out, 0, sizeof *out);
   out->converged = true;
-  bool crlf = fix_text_is_crlf(text, len);
+  const char *eol = fix_text_line_ending(text, len);
   oom_document *doc = oom_document_new(path, text, len);
   lint(worker, doc, filter);
   size_t errors = document_errors(doc);
@@ -183,17 +183,17 @@ void fix_document(oom_worker *worker, const char *path, const char *text, size_t
     keep.len = 0;
     vec_reserve(&keep, ch.len);
     for (size_t i = 0; i < ch.len; i++) keep.items[i] = true;
-    oom_document *nd = next_document(worker, path, doc, &ch, keep.items, crlf, filter);
+    oom_document *nd = next_document(worker, path, doc, &ch, keep.items, eol, filter);
     if (!nd) break; /* edits that change nothing: stop rather than loop */
     size_t next_errors = document_errors(nd);
     if (next_errors > errors) {
       oom_document_free(nd);
       size_t dropped_before = out->dropped.len;
-      if (!keep_harmless(worker, doc, &ch, keep.items, crlf, errors, &blocked, out)) {
+      if (!keep_harmless(worker, doc, &ch, keep.items, eol, errors, &blocked, out)) {
         if (out->dropped.len > dropped_before) continue; /* choose again without the dropped ones */
         break;
       }
-      nd = next_document(worker, path, doc, &ch, keep.items, crlf, filter);
+      nd = next_document(worker, path, doc, &ch, keep.items, eol, filter);
       if (!nd) break;
       next_errors = document_errors(nd);
       if (next_errors > errors) { /* cannot happen: the same parser said otherwise */

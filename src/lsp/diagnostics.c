@@ -5,6 +5,7 @@
 #include "lsp/diagnostics.h"
 #include "lsp/text.h"
 #include "util/buf.h"
+#include "util/lines.h"
 #include "util/utf8.h"
 
 /* LSP DiagnosticSeverity, indexed by oom_severity (info, warning, error) */
@@ -38,9 +39,7 @@ json_t *lsp_document_position_json(const oom_document *doc, uint32_t byte, oom_u
   const char *text = oom_document_text(doc, &len);
   oom_position p = oom_document_position(doc, byte);
   const char *line = text + (p.byte - p.column);
-  const char *nl = memchr(line, '\n', len - (size_t)(line - text));
-  size_t n = nl ? (size_t)(nl - line) : len - (size_t)(line - text);
-  if (n && line[n - 1] == '\r') n--;
+  size_t n = lines_content_end(text, len, p.byte - p.column) - (p.byte - p.column);
   return lsp_position_json(p.row, oom_column_convert(line, n, p.column, units));
 }
 

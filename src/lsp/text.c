@@ -5,12 +5,20 @@
 
 #include "lsp/text.h"
 #include "util/alloc.h"
+#include "util/lines.h"
 #include "util/utf8.h"
 
 
+/* Lines end at "\n", "\r\n" and a lone "\r", as the parser counts them;
+ * the memchr for "\n" serves the texts without a lone "\r". */
 static void index_from(lsp_text *self, size_t from) {
-  for (const char *p = self->data + from, *end = self->data + self->len;
-       (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++)
+  const char *end = self->data + self->len;
+  if (lines_has_lone_cr(self->data + from, self->len - from)) {
+    for (size_t i = from; i < self->len; i++)
+      if (lines_breaks_at(self->data, self->len, i)) vec_push(&self->lines, (uint32_t)i + 1);
+    return;
+  }
+  for (const char *p = self->data + from; (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++)
     vec_push(&self->lines, (uint32_t)(p - self->data) + 1);
 }
 
@@ -47,6 +55,7 @@ static size_t upper_line(const lsp_text *self, size_t byte) {
 
 
 void lsp_text_replace(lsp_text *self, size_t start, size_t end, const char *text, size_t length) {
+  size_t old_len = self->len;
   size_t new_len = self->len - (end - start) + length;
   if (new_len + 1 > self->cap) {
     self->cap = (new_len + 1) * 3 / 2;
@@ -55,21 +64,27 @@ void lsp_text_replace(lsp_text *self, size_t start, size_t end, const char *text
   memmove(self->data + start + length, self->data + end, self->len - end + 1); /* with the NUL */
   memcpy(self->data + start, text, length);
   self->len = new_len;
-  /* line starts in (START, END] went with the removed newlines; later ones move */
-  size_t first = upper_line(self, start);
+  /* The breaks in [LO, HI) are looked at again: those in the new bytes, and
+   * a "\r" just before them, which breaks the line or not by the byte after
+   * it; the byte after them is taken too so that the window is simple. The
+   * old breaks there made the line starts in (LO, OLD_HI]; later ones move */
+  size_t lo = start > 0 ? start - 1 : 0;
+  size_t old_hi = end < old_len ? end + 1 : old_len;
+  size_t hi = start + length < new_len ? start + length + 1 : new_len;
+  size_t first = upper_line(self, lo);
   size_t after = first;
-  while (after < self->lines.len && self->lines.items[after] <= end) after++;
+  while (after < self->lines.len && self->lines.items[after] <= old_hi) after++;
   size_t added = 0;
-  for (size_t i = 0; i < length; i++)
-    if (text[i] == '\n') added++;
+  for (size_t i = lo; i < hi; i++)
+    if (lines_breaks_at(self->data, new_len, i)) added++;
   size_t tail = self->lines.len - after;
   vec_reserve(&self->lines, added);
   memmove(self->lines.items + first + added, self->lines.items + after, tail * sizeof *self->lines.items);
   uint32_t delta = (uint32_t)length - (uint32_t)(end - start); /* wraps; the sum below is exact */
   for (size_t i = first + added; i < first + added + tail; i++) self->lines.items[i] += delta;
   size_t k = first;
-  for (size_t i = 0; i < length; i++)
-    if (text[i] == '\n') self->lines.items[k++] = (uint32_t)(start + i + 1);
+  for (size_t i = lo; i < hi; i++)
+    if (lines_breaks_at(self->data, new_len, i)) self->lines.items[k++] = (uint32_t)i + 1;
   self->lines.len = first + added + tail;
 }
 
@@ -82,8 +97,9 @@ size_t lsp_text_line_count(const lsp_text *self) {
 const char *lsp_text_line(const lsp_text *self, uint32_t line, size_t *length) {
   if (line >= self->lines.len) return NULL;
   size_t s = self->lines.items[line];
+  /* E is at the line's break: a "\n" (after a "\r" in "\r\n") or a lone "\r" */
   size_t e = line + 1 < self->lines.len ? self->lines.items[line + 1] - 1 : self->len;
-  if (e > s && self->data[e - 1] == '\r') e--;
+  if (e > s && e < self->len && self->data[e] == '\n' && self->data[e - 1] == '\r') e--;
   *length = e - s;
   return self->data + s;
 }

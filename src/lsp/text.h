@@ -22,7 +22,8 @@ void lsp_text_free(lsp_text *self);
 void lsp_text_replace(lsp_text *self, size_t start, size_t end, const char *text, size_t length);
 
 size_t lsp_text_line_count(const lsp_text *self);
-/** Line LINE's bytes without its "\n" or "\r\n"; NULL past the last line. */
+/** Line LINE's bytes without its "\n", "\r\n" or lone "\r" (the three line
+ *  ends of the LSP and of CPython); NULL past the last line. */
 const char *lsp_text_line(const lsp_text *self, uint32_t line, size_t *length);
 /** The byte offset of an LSP position whose CHARACTER counts UNITS. Lines
  *  past the end give the end; characters past a line's end give its end

@@ -2,6 +2,10 @@
  * and an iterative search for the first syntax error. */
 #include "parse/parse.h"
 
+#include <string.h>
+
+#include "util/lines.h"
+
 const TSLanguage *tree_sitter_python(void);
 
 /* tree-sitter's ERROR symbol; the runtime defines it only in the grammar header */
@@ -30,6 +34,37 @@ TSParser *parse_parser_new(const char **error) {
 }
 
 
+/* A source served to tree-sitter in chunks with each lone "\r" read as "\n".
+ * tree-sitter-python breaks lines only at "\n" ("\r\n" included), CPython
+ * also at a lone "\r"; the chunks keep every byte's offset, so the tree's
+ * byte ranges fit the original text and its rows count a lone "\r" as a
+ * line break, as util/lines.h does. */
+typedef struct {
+  const char *text;
+  uint32_t length;
+  char chunk[4096];
+} parse_cr_input;
+
+
+static const char *parse__read_cr(void *payload, uint32_t at, TSPoint point, uint32_t *bytes_read) {
+  (void)point;
+  parse_cr_input *in = payload;
+  if (at >= in->length) {
+    *bytes_read = 0;
+    return "";
+  }
+  uint32_t n = in->length - at < sizeof in->chunk ? in->length - at : (uint32_t)sizeof in->chunk;
+  memcpy(in->chunk, in->text + at, n);
+  for (char *p = in->chunk, *end = in->chunk + n; (p = memchr(p, '\r', (size_t)(end - p))) != NULL; p++) {
+    /* look at the source, not the chunk: a "\r\n" may straddle two chunks */
+    if (!lines_breaks_at(in->text, in->length, at + (uint32_t)(p - in->chunk))) continue;
+    *p = '\n';
+  }
+  *bytes_read = n;
+  return in->chunk;
+}
+
+
 TSTree *parse_source(TSParser *parser, const char *source, size_t length, TSTree *old) {
   /* A parse must not depend on the parses before it, but tree-sitter-python's
    * external scanner keeps state its deserialize does not reset when a parse
@@ -39,7 +74,10 @@ TSTree *parse_source(TSParser *parser, const char *source, size_t length, TSTree
    * again makes a fresh scanner, with none of the last parse's state. */
   ts_parser_set_language(parser, ts_parser_language(parser));
   /* tree-sitter takes a 32-bit length; callers refuse larger files */
-  return ts_parser_parse_string(parser, old, source, (uint32_t)length);
+  if (!lines_has_lone_cr(source, length)) return ts_parser_parse_string(parser, old, source, (uint32_t)length);
+  parse_cr_input in = {source, (uint32_t)length, {0}};
+  TSInput input = {&in, parse__read_cr, TSInputEncodingUTF8};
+  return ts_parser_parse(parser, old, input);
 }
 
 

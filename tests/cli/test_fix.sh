@@ -243,6 +243,16 @@ want_bytes=$(printf 'import torch\r\nimport gc\r\nfor batch in train_loader:\r\n
 [ "$(od -c <crlf.py)" = "$want_bytes" ] || fail "crlf.py: $(od -c <crlf.py | head -20)"
 end
 
+begin "lone CR line endings stay CR, and the result parses"
+printf 'import torch\rimport gc\rfor batch in train_loader:\r    loss = model(batch)\r    loss.backward()\r    if loss.item() > 1:\r        gc.collect()\r    torch.cuda.empty_cache()\rx = torch.load(p)\r' >cr.py
+oom --fix --unsafe-fixes cr.py
+want_rc 0
+want_bytes=$(printf 'import torch\rimport gc\rfor batch in train_loader:\r    loss = model(batch)\r    loss.backward()\r    if loss.item() > 1:\r        pass\rx = torch.load(p, map_location="cpu")\r' | od -c)
+[ "$(od -c <cr.py)" = "$want_bytes" ] || fail "cr.py: $(od -c <cr.py | head -20)"
+oom --output-format concise cr.py
+want_rc 0 && want_no_out "OOM000"
+end
+
 begin "a UTF-8 BOM and the encoding declaration stay"
 printf '\xef\xbb\xbf# -*- coding: utf-8 -*-\nimport torch\nx = torch.load(p)\n' >bom.py
 oom --fix bom.py

@@ -223,6 +223,32 @@ oom -q --output-format concise file_noqa_blanket.py
 want_rc 0 && want_codes ""
 end
 
+# --- lone carriage returns end lines ----------------------------------------
+
+# the loop of loop_with with "\r" line endings (old Mac files): a noqa applies
+# to its own line, not to the file read as one line
+cr_loop_with() { loop_with "$1" | tr '\n' '\r'; }
+
+cr_loop_with '  # noqa: OOM501' >cr_noqa.py
+begin "CR line endings: # noqa: OOM501 silences its line"
+oom -q --output-format concise cr_noqa.py
+want_rc 0 && want_codes ""
+end
+
+{ printf 'import torch  # noqa: OOM501\r'; loop_with '' | tail -n +2 | tr '\n' '\r'; } >cr_noqa_elsewhere.py
+begin "CR line endings: # noqa on another line silences nothing there"
+oom -q --output-format concise cr_noqa_elsewhere.py
+want_rc 1 && want_codes "OOM001 OOM501" && want_where OOM501 "cr_noqa_elsewhere.py:6:5" &&
+  want_where OOM001 "cr_noqa_elsewhere.py:1:15"
+end
+
+begin "CR line endings: --fix removes an unused noqa and keeps the \r endings"
+oom -q --fix cr_noqa_elsewhere.py
+want_rc 1
+[ "$(od -c <cr_noqa_elsewhere.py)" = "$(loop_with '' | tr '\n' '\r' | od -c)" ] ||
+  fail "cr_noqa_elsewhere.py: $(od -c <cr_noqa_elsewhere.py | head -5)"
+end
+
 # --- noqa with other formats -------------------------------------------------
 
 begin "suppressed findings are absent from json"

@@ -444,6 +444,62 @@ case $OUT in *$'\r'*) fail "a carriage return in the output" ;; esac
 want_out "6 |     torch.cuda.empty_cache()"
 end
 
+# A lone carriage return ends a line too (old Mac files, or a stray one), as
+# it does for CPython: the same findings as the file with "\n", at the same
+# rows and columns. The twin has several findings on lines of their own,
+# a multi-line statement and a string, so that a row off by one shows.
+lf_twin() {
+  printf 'import torch\n\ntotal = 0\nfor x in loader:\n    loss = model(x).sum()\n    loss.backward()\n    total += loss\n    torch.cuda.empty_cache()\nstate = torch.load(\n    path)\nname = "a b"; other = torch.load(p)\n'
+}
+lf_twin >lf.py
+lf_twin | tr '\n' '\r' >cr.py
+# one stray "\r" in an otherwise "\n" file
+lf_twin | awk 'NR == 3 { printf "%s\r", $0; next } { print }' >mixed.py
+concise_of() { sed "s/^$1://" "$RES/out"; }
+
+begin "lone CR line endings: no OOM000"
+oom --output-format concise cr.py
+want_rc 1 && want_oom000 0
+end
+
+begin "lone CR line endings: the findings of the LF twin, row and column"
+oom --output-format concise lf.py
+want_lf=$(concise_of lf.py)
+oom --output-format concise cr.py
+got_cr=$(concise_of cr.py)
+[ -n "$want_lf" ] && [ "$got_cr" = "$want_lf" ] || fail "cr.py: $(_show "$got_cr"), lf.py: $(_show "$want_lf")"
+want_where OOM101 "cr.py:7:5" && want_where OOM501 "cr.py:8:5"
+end
+
+begin "one stray CR in an LF file: the findings of the LF twin"
+oom --output-format concise mixed.py
+got_mixed=$(concise_of mixed.py)
+[ -n "$want_lf" ] && [ "$got_mixed" = "$want_lf" ] || fail "mixed.py: $(_show "$got_mixed"), lf.py: $(_show "$want_lf")"
+want_oom000 0
+end
+
+begin "lone CR line endings: json locations and end_locations"
+oom --output-format json lf.py
+want_json_lf=$(js 'a.map((d) => [d.code, d.location.row, d.location.column, d.end_location.row, d.end_location.column, d.noqa_row].join(":")).join()')
+oom --output-format json cr.py
+want_js 'a.map((d) => [d.code, d.location.row, d.location.column, d.end_location.row, d.end_location.column, d.noqa_row].join(":")).join()' "$want_json_lf"
+end
+
+begin "lone CR line endings: full output shows the one line, no carriage return"
+oom cr.py
+case $OUT in *$'\r'*) fail "a carriage return in the output" ;; esac
+want_out "8 |     torch.cuda.empty_cache()" && want_out "7 |     total += loss"
+want_no_out "import torch??"
+end
+
+begin "lone CR line endings: github annotations name the LF twin's lines"
+oom --output-format github lf.py
+want_gh=$(sed 's/lf\.py/F/g' "$RES/out")
+oom --output-format github cr.py
+got_gh=$(sed 's/cr\.py/F/g' "$RES/out")
+[ "$got_gh" = "$want_gh" ] || fail "cr.py: $(_show "$got_gh"), lf.py: $(_show "$want_gh")"
+end
+
 printf 'import torch\n\nfor batch in train_loader:\n\tx = batch[0]\n\ty = batch[1]\n\ttorch.cuda.empty_cache()\n' >tabs.py
 
 begin "tab indentation: no OOM000, finding at column 2"

@@ -138,10 +138,12 @@ async function startServer({
   return client;
 }
 
-/** Apply LSP TextEdits (UTF-16 positions, which JavaScript strings count in). */
+/** Apply LSP TextEdits (UTF-16 positions, which JavaScript strings count in).
+ *  Lines end at "\n", "\r\n" and a lone "\r", as the LSP says. */
 function applyEdits(text, edits) {
   const lineStarts = [0];
-  for (let i = 0; i < text.length; i++) if (text[i] === "\n") lineStarts.push(i + 1);
+  for (let i = 0; i < text.length; i++)
+    if (text[i] === "\n" || (text[i] === "\r" && text[i + 1] !== "\n")) lineStarts.push(i + 1);
   const offset = (p) => Math.min((lineStarts[p.line] ?? text.length) + p.character, text.length);
   const sorted = [...edits].sort((a, b) => offset(b.range.start) - offset(a.range.start));
   for (const e of sorted) text = text.slice(0, offset(e.range.start)) + e.newText + text.slice(offset(e.range.end));

@@ -141,6 +141,61 @@ test("incremental edits give what a fresh document gives", async () => {
   await c.shutdown();
 });
 
+test("lone CR line endings: diagnostics on their lines, edits by line and character land there", async () => {
+  // an old Mac file: every line ends with a lone "\r", which the LSP (and
+  // CPython) count as a line end; its twin ends lines with "\n"
+  const CR = SAMPLE.replaceAll("\n", "\r");
+  const lf = "file:///work/space/lf.py";
+  const cr = "file:///work/space/cr.py";
+  const c = await startServer();
+  await c.open(lf, SAMPLE);
+  await c.open(cr, CR);
+  const shape = (p) => p.diagnostics.map((d) => [d.code, d.message, d.range]);
+  const lfFirst = await c.diagnostics(lf);
+  const crFirst = await c.diagnostics(cr);
+  assert.ok(!codes(crFirst).includes("OOM000"));
+  assert.deepEqual(shape(crFirst), shape(lfFirst));
+  assert.equal(byCode(crFirst, "OOM101").range.start.line, 12);
+  assert.equal(byCode(crFirst, "OOM501").range.start.line, 13);
+  // the same edits, addressed by line and character, to both documents
+  let lfText = SAMPLE;
+  let crText = CR;
+  let version = 1;
+  const change = async (changes) => {
+    version++;
+    const lfChanges = changes.map(([range, t]) => ({ range, text: t }));
+    const crChanges = changes.map(([range, t]) => ({ range, text: t.replaceAll("\n", "\r") }));
+    for (const ch of lfChanges) lfText = applyEdits(lfText, [{ range: ch.range, newText: ch.text }]);
+    for (const ch of crChanges) crText = applyEdits(crText, [{ range: ch.range, newText: ch.text }]);
+    await c.change(lf, version, lfChanges);
+    await c.change(cr, version, crChanges);
+    return [await c.diagnostics(lf, (p) => p.version === version), await c.diagnostics(cr, (p) => p.version === version)];
+  };
+  const at = LINES[12].length;
+  const point = (line, character) => ({ start: { line, character }, end: { line, character } });
+  // `.item()` at the end of line 12, one character at a time
+  for (const [i, ch] of [...".item()"].entries()) await change([[point(12, at + i), ch]]);
+  // delete the DataParallel line, and add a line after line 13
+  let [lfNow, crNow] = await change([
+    [{ start: { line: 3, character: 0 }, end: { line: 4, character: 0 } }, ""],
+    [point(13, 0), "    total += loss\n"],
+  ]);
+  assert.equal(crText, lfText.replaceAll("\n", "\r"));
+  assert.deepEqual(shape(crNow), shape(lfNow));
+  assert.ok(codes(crNow).includes("OOM101") && !codes(crNow).includes("OOM602"));
+  // a "\n" typed just after a lone "\r" makes one "\r\n": no new line
+  version++;
+  crText = applyEdits(crText, [{ range: point(5, 0), newText: "\n" }]);
+  await c.change(cr, version, [{ range: point(5, 0), text: "\n" }]);
+  crNow = await c.diagnostics(cr, (p) => p.version === version);
+  assert.deepEqual(shape(crNow), shape(lfNow));
+  // and the server's text is the client's: a fresh document of it says the same
+  const fresh = "file:///work/space/fresh.py";
+  await c.open(fresh, crText);
+  assert.deepEqual(shape(await c.diagnostics(fresh)), shape(crNow));
+  await c.shutdown();
+});
+
 test("quick fix and 'Disable for this line' remove their diagnostic", async () => {
   const c = await startServer({ capabilities: { workspace: { workspaceEdit: { documentChanges: true } } } });
   await c.open(URI, SAMPLE);

@@ -287,6 +287,61 @@ static void test_positions(void **state) {
 }
 
 
+/* A lone "\r" ends a line as "\n" and "\r\n" do (CPython and the LSP count
+ * all three); the parser's rows agree with the positions. */
+static void test_positions_lone_cr(void **state) {
+  engine *e = *state;
+  oom_document *doc = lint(e, "ab\r" "\xE6\x97\xA5x\r\n" "\r" "z");
+  static const uint32_t rows[] = {0, 0, 0, 1, 1, 1, 1, 1, 1, 2, 3};
+  static const uint32_t cols[] = {0, 1, 2, 0, 1, 2, 3, 4, 5, 0, 0};
+  for (uint32_t b = 0; b < 11; b++) {
+    oom_position p = oom_document_position(doc, b);
+    assert_int_equal(p.row, rows[b]);
+    assert_int_equal(p.column, cols[b]);
+  }
+  assert_int_equal(count(doc, "OOM000"), 0);
+  oom_document_free(doc);
+}
+
+
+/* TEXT with every "\n" made a lone "\r" (malloc'd). */
+static char *lone_cr(const char *text) {
+  char *out = strdup(text);
+  for (char *p = out; (p = strchr(p, '\n')) != NULL; p++) *p = '\r';
+  return out;
+}
+
+
+static void test_lone_cr_lints_like_lf(void **state) {
+  engine *e = *state;
+  char *cr = lone_cr(START);
+  oom_document *doc = lint(e, cr);
+  assert_string_equal(summary(doc), "OOM303@3 OOM602@9");
+  /* edits, the tree edited and parsed again: what a fresh document gives */
+  edit(doc, "    optimizer.step()\r", "    optimizer.step()\r    torch.cuda.empty_cache()\r");
+  oom_document_lint(doc, e->worker);
+  assert_string_equal(summary(doc), "OOM303@3 OOM501@9 OOM602@10");
+  assert_same_as_fresh(e, doc);
+  /* a "\n" after a lone "\r" makes one "\r\n" (no new line); taken out
+   * again, the "\r" is a line break by itself once more */
+  edit(doc, "torch\r#", "torch\r\n#");
+  oom_document_lint(doc, e->worker);
+  assert_string_equal(summary(doc), "OOM303@3 OOM501@9 OOM602@10");
+  assert_same_as_fresh(e, doc);
+  edit(doc, "torch\r\n#", "torch\r#");
+  oom_document_lint(doc, e->worker);
+  assert_string_equal(summary(doc), "OOM303@3 OOM501@9 OOM602@10");
+  assert_same_as_fresh(e, doc);
+  /* a lone "\r" typed: a new line, the findings below it move down */
+  edit(doc, "train_loader:\r", "train_loader:\r\r");
+  oom_document_lint(doc, e->worker);
+  assert_string_equal(summary(doc), "OOM303@3 OOM501@10 OOM602@11");
+  assert_same_as_fresh(e, doc);
+  oom_document_free(doc);
+  free(cr);
+}
+
+
 static void test_diagnostics_are_sorted(void **state) {
   engine *e = *state;
   oom_document *doc = lint(e, "import torch, gc\n"
@@ -607,6 +662,24 @@ static void test_partial_relint_like_fresh(void **state) {
 }
 
 
+static void test_partial_relint_lone_cr(void **state) {
+  (void)state;
+  char *lf = training_file(40, "", "");
+  char *text = lone_cr(lf);
+  oom_document *doc = open_document(text);
+  oom_document *twin = open_document(lf);
+  assert_string_equal(summary(doc), summary(twin));
+  /* a keystroke in a function, lines added in one: partial relints */
+  relint_like_fresh(doc, "Epoch 3.", "Epoch 3x.", true);
+  relint_like_fresh(doc, "evaluate_7(model, loader):\r    model.eval()\r",
+                    "evaluate_7(model, loader):\r    model.eval()\r    n = 0\r", true);
+  oom_document_free(twin);
+  oom_document_free(doc);
+  free(text);
+  free(lf);
+}
+
+
 static void test_partial_relint_sees_what_the_function_names(void **state) {
   (void)state;
   /* compute()'s summary (it returns a graph) makes `total += loss` a finding
@@ -725,6 +798,8 @@ int main(void) {
     cmocka_unit_test(test_relint_without_edit_is_stable),
     cmocka_unit_test(test_out_of_range_edits),
     cmocka_unit_test(test_positions),
+    cmocka_unit_test(test_positions_lone_cr),
+    cmocka_unit_test(test_lone_cr_lints_like_lf),
     cmocka_unit_test(test_diagnostics_are_sorted),
     cmocka_unit_test(test_invalid_utf8_gives_one_oom000),
     cmocka_unit_test(test_nul_gives_one_oom000),
@@ -735,6 +810,7 @@ int main(void) {
     cmocka_unit_test(test_deep_if_blocks),
     cmocka_unit_test(test_empty_and_tiny_documents),
     cmocka_unit_test(test_partial_relint_like_fresh),
+    cmocka_unit_test(test_partial_relint_lone_cr),
     cmocka_unit_test(test_partial_relint_sees_what_the_function_names),
     cmocka_unit_test(test_partial_relint_of_a_method),
     cmocka_unit_test(test_partial_relint_gives_way),

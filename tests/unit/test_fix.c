@@ -117,27 +117,46 @@ static void test_render_crlf(void **state) {
   fix_choices ch = {c, 2, 2};
   const char *text = "a\r\nb\r\nc";
   size_t n;
-  char *out = fix_render(text, strlen(text), &ch, NULL, true, &n);
+  char *out = fix_render(text, strlen(text), &ch, NULL, "\r\n", &n);
   /* inserted newlines follow the file; `\r\n` in the edit stays as it is */
   assert_string_equal(out, "a\r\nx\r\ny\r\n\r\nz\r\nc");
   assert_int_equal(n, strlen(out));
   free(out);
-  out = fix_render(text, strlen(text), &ch, NULL, false, &n);
+  out = fix_render(text, strlen(text), &ch, NULL, "\n", &n);
   assert_string_equal(out, "a\r\nx\ny\r\n\r\nz\nc");
   free(out);
   bool keep[2] = {false, true};
-  out = fix_render(text, strlen(text), &ch, keep, false, &n);
+  out = fix_render(text, strlen(text), &ch, keep, "\n", &n);
   assert_string_equal(out, "a\r\nb\r\n\r\nz\nc");
+  free(out);
+}
+
+
+static void test_render_cr(void **state) {
+  (void)state;
+  /* an old Mac file: an inserted `\n` becomes `\r`, the bytes around stay */
+  oom_edit edits[2] = {{2, 3, "x\ny"}, {4, 4, "\nz"}};
+  fix_choice c[2] = {{NULL, &edits[0], 1, SIZE_MAX}, {NULL, &edits[1], 1, SIZE_MAX}};
+  fix_choices ch = {c, 2, 2};
+  const char *text = "a\rb\rc\r";
+  size_t n;
+  char *out = fix_render(text, strlen(text), &ch, NULL, "\r", &n);
+  assert_string_equal(out, "a\rx\ry\r\rzc\r");
+  assert_int_equal(n, strlen(out));
   free(out);
 }
 
 
 static void test_crlf_detection(void **state) {
   (void)state;
-  assert_true(fix_text_is_crlf("a\r\nb\n", 5));
-  assert_false(fix_text_is_crlf("a\nb\r\n", 5));
-  assert_false(fix_text_is_crlf("no newline", 10));
-  assert_false(fix_text_is_crlf("\n", 1));
+  assert_string_equal(fix_text_line_ending("a\r\nb\n", 5), "\r\n");
+  assert_string_equal(fix_text_line_ending("a\nb\r\n", 5), "\n");
+  assert_string_equal(fix_text_line_ending("no newline", 10), "\n");
+  assert_string_equal(fix_text_line_ending("\n", 1), "\n");
+  /* old Mac files end lines with a lone `\r`; a stray one in a `\n` file
+   * does not make it one */
+  assert_string_equal(fix_text_line_ending("a\rb\r", 4), "\r");
+  assert_string_equal(fix_text_line_ending("a\rb\nc\n", 6), "\n");
 }
 
 
@@ -512,6 +531,7 @@ static void test_diff_random_minimal_and_applies(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_render_crlf),
+    cmocka_unit_test(test_render_cr),
     cmocka_unit_test(test_crlf_detection),
     cmocka_unit_test(test_fix_apply_one_pass),
     cmocka_unit_test(test_identical_fixes_applied_once),

@@ -309,6 +309,67 @@ static void test_text_positions(void **state) {
   buf_free(&b);
 }
 
+/* The line index after edits is what a fresh index of the text would be. */
+static void assert_index_fresh(const lsp_text *t) {
+  lsp_text fresh;
+  lsp_text_init(&fresh, t->data, t->len);
+  assert_int_equal(t->lines.len, fresh.lines.len);
+  assert_memory_equal(t->lines.items, fresh.lines.items, t->lines.len * sizeof *t->lines.items);
+  lsp_text_free(&fresh);
+}
+
+
+static void test_text_positions_lone_cr(void **state) {
+  (void)state;
+  /* the LSP's three line ends: "a" LF, "bc" CRLF, "" CR, "d" CR, "e" */
+  static const char text[] = "a\nbc\r\n\rd\re";
+  lsp_text t;
+  lsp_text_init(&t, text, sizeof text - 1);
+  assert_int_equal(lsp_text_line_count(&t), 5);
+  static const char *const want[] = {"a", "bc", "", "d", "e"};
+  for (uint32_t i = 0; i < 5; i++) {
+    size_t n;
+    const char *l = lsp_text_line(&t, i, &n);
+    assert_int_equal(n, strlen(want[i]));
+    assert_memory_equal(l, want[i], n);
+  }
+  assert_int_equal(lsp_text_offset(&t, 3, 0, OOM_UNITS_UTF16), 7);
+  assert_int_equal(lsp_text_offset(&t, 3, 9, OOM_UNITS_UTF16), 8); /* before its "\r" */
+  assert_int_equal(lsp_text_offset(&t, 4, 1, OOM_UNITS_UTF16), 10);
+  uint32_t line, ch;
+  lsp_text_position(&t, 8, OOM_UNITS_UTF16, &line, &ch); /* the "\r" after "d" */
+  assert_int_equal(line, 3);
+  assert_int_equal(ch, 1);
+  lsp_text_position(&t, 9, OOM_UNITS_UTF16, &line, &ch);
+  assert_int_equal(line, 4);
+  assert_int_equal(ch, 0);
+  /* a "\n" typed after a lone "\r" makes one "\r\n": no new line, the
+   * next one starts a byte later */
+  lsp_text_replace(&t, 7, 7, "\n", 1);
+  assert_int_equal(lsp_text_line_count(&t), 5);
+  assert_int_equal(lsp_text_offset(&t, 3, 0, OOM_UNITS_UTF16), 8);
+  assert_index_fresh(&t);
+  /* and deleting it splits them again */
+  lsp_text_replace(&t, 7, 8, "", 0);
+  assert_int_equal(lsp_text_line_count(&t), 5);
+  assert_index_fresh(&t);
+  /* the "\n" of a "\r\n" deleted: its "\r" is lone, still one break */
+  lsp_text_replace(&t, 5, 6, "", 0);
+  assert_int_equal(lsp_text_line_count(&t), 5);
+  assert_index_fresh(&t);
+  /* a "\r" inserted before a "\n", at the end, at the start, over everything */
+  lsp_text_replace(&t, 1, 1, "\r", 1);
+  assert_int_equal(lsp_text_line_count(&t), 5);
+  assert_index_fresh(&t);
+  lsp_text_replace(&t, t.len, t.len, "\r", 1);
+  assert_index_fresh(&t);
+  lsp_text_replace(&t, 0, 0, "\r\r", 2);
+  assert_index_fresh(&t);
+  lsp_text_replace(&t, 1, t.len - 1, "x\ry\r\nz", 7);
+  assert_index_fresh(&t);
+  lsp_text_free(&t);
+}
+
 /* ---- incremental edits against a fresh document ---- */
 
 static const char TRAIN[] =
@@ -797,6 +858,7 @@ int main(void) {
     cmocka_unit_test(test_writer_frames),
     cmocka_unit_test(test_units_to_bytes_and_back),
     cmocka_unit_test(test_text_positions),
+    cmocka_unit_test(test_text_positions_lone_cr),
     cmocka_unit_test(test_incremental_edits_equal_fresh),
     cmocka_unit_test(test_noqa_scan),
     cmocka_unit_test(test_uri_to_path),
