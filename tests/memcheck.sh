@@ -92,9 +92,12 @@ for script in "$root"/tests/cli/test_*.sh; do
   suite "cli.$(basename "$script" .sh)" env OOM_SOURCE_DIR="$root" bash "$script" "$wrap/oomlint"
 done
 if command -v npm >/dev/null && command -v node >/dev/null; then
-  # the Node suite's timeouts are generous (20 s a wait) for this
+  # the Node suite's timeouts are generous (20 s a wait) for this; the test
+  # of a 5 MB document asserts the server answers within seconds, which
+  # memcheck's slowdown (30x and more) cannot meet: it is left out here
   suite lsp.node env OOMLINT_BIN="$logs/lsp-bin/oomlint" OOM_SOURCE_DIR="$root" \
-    bash "$root/tests/lsp/npm_test.sh" "$root/tests/lsp" "$logs/lsp-node" node --test e2e.test.js robustness.test.js
+    bash "$root/tests/lsp/npm_test.sh" "$root/tests/lsp" "$logs/lsp-node" \
+    node --test --test-name-pattern='^(?!a 5 MB document)' e2e.test.js robustness.test.js
 fi
 dirty=$(find "$logs/proc" -name '*.log' -size +0 | sort)
 if [[ -n $dirty ]]; then
