@@ -156,24 +156,40 @@ static void run_pattern(const oom_linter *linter, oom_document *doc, const facts
 
 /* Of the diagnostics made since FIRST by rules reporting once per function,
  * drops each that repeats the message of an earlier one of its rule in the
- * same function. */
+ * same function. Only those rules' diagnostics are compared, each with its
+ * function found once. */
+typedef struct {
+  oom_diagnostic *d;
+  int fn;
+} once_entry;
+
 static void once_per_function(oom_document *doc, size_t first, const facts *model) {
+  VEC(once_entry) seen = {0};
   size_t kept = first;
   for (size_t i = first; i < doc->diagnostics.len; i++) {
     oom_diagnostic *d = doc->diagnostics.items[i];
-    bool repeat = false;
-    if (d->rule->once_per_function) {
-      int fn = facts_function_at(model, d->start.byte);
-      for (size_t j = first; j < doc->diagnostics.len && !repeat; j++) {
-        const oom_diagnostic *o = doc->diagnostics.items[j];
-        repeat = j != i && o->rule == d->rule &&
-                 (o->start.byte < d->start.byte || (o->start.byte == d->start.byte && j < i)) &&
-                 !strcmp(o->message, d->message) && facts_function_at(model, o->start.byte) == fn;
-      }
+    if (!d->rule->once_per_function) {
+      doc->diagnostics.items[kept++] = d;
+      continue;
     }
-    if (!repeat) doc->diagnostics.items[kept++] = d;
+    once_entry e = {d, facts_function_at(model, d->start.byte)};
+    /* matches come nearly in file order: the one kept is the first in the
+     * file, so a later repeat replaces nothing and an earlier one replaces */
+    size_t k = 0;
+    while (k < seen.len && !(seen.items[k].d->rule == d->rule && seen.items[k].fn == e.fn &&
+                             !strcmp(seen.items[k].d->message, d->message)))
+      k++;
+    if (k == seen.len) {
+      vec_push(&seen, e);
+      doc->diagnostics.items[kept++] = d;
+    } else if (d->start.byte < seen.items[k].d->start.byte) {
+      for (size_t j = first; j < kept; j++)
+        if (doc->diagnostics.items[j] == seen.items[k].d) doc->diagnostics.items[j] = d;
+      seen.items[k].d = d;
+    }
   }
   doc->diagnostics.len = kept;
+  vec_free(&seen);
 }
 
 

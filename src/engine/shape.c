@@ -9,14 +9,21 @@
 #include "engine/engine.h"
 
 
+/* The end of the string literal opening at S[I] (after its closing quote). */
+static size_t string_end(const char *s, size_t i, size_t len) {
+  for (i++; i < len && s[i] != '"'; i++)
+    if (s[i] == '\\') i++;
+  return i < len ? i + 1 : len;
+}
+
+
 /* The end of the bracketed group opening at S[I] (its closing bracket), or
  * LEN when it does not close; strings and `;` comments are skipped. */
 static size_t group_end(const char *s, size_t i, size_t len) {
   size_t depth = 0;
   for (; i < len; i++) {
     if (s[i] == '"') {
-      for (i++; i < len && s[i] != '"'; i++)
-        if (s[i] == '\\') i++;
+      i = string_end(s, i, len) - 1;
     } else if (s[i] == ';') {
       while (i + 1 < len && s[i + 1] != '\n') i++;
     } else if (s[i] == '(' || s[i] == '[') {
@@ -150,14 +157,6 @@ void shape_unnamed(const char *shape, size_t len, buf *out) {
 
 size_t shape_captures(const char *shape, size_t len, shape_capture *out, size_t max) {
   return captures_of(shape, len, out, max, NULL);
-}
-
-
-/* The end of the string literal opening at S[I] (after its closing quote). */
-static size_t string_end(const char *s, size_t i, size_t len) {
-  for (i++; i < len && s[i] != '"'; i++)
-    if (s[i] == '\\') i++;
-  return i < len ? i + 1 : len;
 }
 
 

@@ -103,6 +103,14 @@ static const char *const SET_GRAD_ENABLED[] = {
   "torch.autograd.grad_mode.set_grad_enabled", NULL};
 
 
+static bool contains(const char *s, size_t len, const char *needle) {
+  size_t n = strlen(needle);
+  for (size_t i = 0; i + n <= len; i++)
+    if (!memcmp(s + i, needle, n)) return true;
+  return false;
+}
+
+
 /* Whether FN, a name or an attribute that is not PyTorch's, is named for
  * turning gradients off: projects wrap torch.no_grad / inference_mode in
  * helpers of their own (YOLOv5's `@smart_inference_mode()`, a `maybe_no_grad`
@@ -115,13 +123,7 @@ static bool named_for_no_grad(const facts *f, TSNode fn) {
   if (ts_node_is_null(name) || !NODE_IS(name, "identifier")) return false;
   uint32_t len;
   const char *text = facts_text(f, name, &len);
-  static const char *const words[] = {"no_grad", "inference_mode", NULL};
-  for (size_t k = 0; words[k]; k++) {
-    size_t n = strlen(words[k]);
-    for (uint32_t i = 0; i + n <= len; i++)
-      if (!memcmp(text + i, words[k], n)) return true;
-  }
-  return false;
+  return contains(text, len, "no_grad") || contains(text, len, "inference_mode");
 }
 
 
@@ -219,14 +221,6 @@ static bool is_module_class_name(const facts *f, const char *s, size_t len) {
     if (f->classes.items[i].is_module && f->classes.items[i].name_len == len &&
         !memcmp(f->classes.items[i].name, s, len))
       return true;
-  return false;
-}
-
-
-static bool contains(const char *s, size_t len, const char *needle) {
-  size_t n = strlen(needle);
-  for (size_t i = 0; i + n <= len; i++)
-    if (!memcmp(s + i, needle, n)) return true;
   return false;
 }
 
