@@ -8,6 +8,7 @@
 #include "oomlint/document.h"
 #include "oomlint/diagnostic.h"
 #include "oomlint/fix.h"
+#include "oomlint/project.h"
 
 /** The library version, e.g. "0.1.0". */
 const char *oom_version(void);

@@ -32,6 +32,7 @@ typedef struct {
   size_t next;
   size_t taken;        /* the emitting thread has taken the files before this one */
   bool inline_run;     /* no thread started: this thread lints all before emitting */
+  oom_project *project; /* the modules the files import, read once for all threads */
   pthread_mutex_t mu;
   pthread_cond_t ready, room;
 } lint_pool;
@@ -86,6 +87,7 @@ static bool pool_compile(lint_pool *p, char *why, size_t whylen) {
 static void *pool_thread(void *arg) {
   lint_pool *p = arg;
   oom_worker *w = p->probe ? NULL : oom_worker_new(p->linter);
+  if (w) oom_worker_use_project(w, p->project);
   for (;;) {
     pthread_mutex_lock(&p->mu);
     size_t i = p->next++;
@@ -167,6 +169,8 @@ int cli_check(oom_linter *linter, int argc, char **argv, const cli *c) {
     files_free(&files);
     return EXIT_USAGE;
   }
+  oom_project *project = oom_project_new();
+  oom_worker_use_project(worker, project);
   bool color = c->color == 1 || (c->color == -1 && isatty(STDOUT_FILENO) && !getenv("NO_COLOR"));
   /* --diff prints diffs and --fix on stdin the fixed source, not diagnostics */
   bool fixing = c->fix || c->diff;
@@ -184,7 +188,7 @@ int cli_check(oom_linter *linter, int argc, char **argv, const cli *c) {
   buf *fresh = oom_xcalloc(files.len + 1, sizeof *fresh);
   lint_pool pool = {.c = c, .linter = linter, .probe = true, .files = &files, .cache = &cache, .fresh = fresh,
                     .mu = PTHREAD_MUTEX_INITIALIZER, .ready = PTHREAD_COND_INITIALIZER,
-                    .room = PTHREAD_COND_INITIALIZER};
+                    .room = PTHREAD_COND_INITIALIZER, .project = project};
   pthread_t *threads = NULL;
   size_t missing = files.len;
   if (nthreads > 0) {
@@ -222,6 +226,7 @@ int cli_check(oom_linter *linter, int argc, char **argv, const cli *c) {
     cli_cache_close(&cache, NULL, 0);
     free(per_rule);
     oom_worker_free(worker);
+    oom_project_free(project);
     files_free(&files);
     return EXIT_USAGE;
   }
@@ -331,6 +336,7 @@ int cli_check(oom_linter *linter, int argc, char **argv, const cli *c) {
   buf_free(&fixes.shown);
   free(per_rule);
   oom_worker_free(worker);
+  oom_project_free(project);
   files_free(&files);
   if (io_errors) return EXIT_USAGE;
   if (c->diff) return fixes.fixed && !c->exit_zero ? EXIT_FOUND : EXIT_CLEAN;

@@ -36,8 +36,63 @@ oom_document *oom_document_new_owned(const char *path, char *text, size_t length
 }
 
 
+static void drop_deps(oom_document *self) {
+  for (size_t i = 0; i < self->ndeps; i++) free(self->deps[i].path);
+  free(self->deps);
+  self->deps = NULL;
+  self->ndeps = 0;
+}
+
+
+void oom_worker_use_project(oom_worker *self, oom_project *project) {
+  self->project = project;
+}
+
+
+bool document_view_begin(const oom_worker *worker, const oom_document *doc, project_view *view, TSNode root,
+                         const char *text, size_t length) {
+  if (!worker->project || !strcmp(doc->path, "-")) return false;
+  project_view_init(view, worker->project, doc->path, PROJECT_LEVELS - 1, root, text, length);
+  return true;
+}
+
+
+void document_view_end(oom_document *doc, project_view *view, bool merge) {
+  if (!merge) drop_deps(doc);
+  for (size_t i = 0; i < view->deps.len; i++) {
+    const project_dep *d = &view->deps.items[i];
+    bool known = false;
+    for (size_t k = 0; k < doc->ndeps && !known; k++) known = !strcmp(doc->deps[k].path, d->path);
+    if (known) continue;
+    doc->deps = oom_xrealloc(doc->deps, (doc->ndeps + 1) * sizeof *doc->deps);
+    doc->deps[doc->ndeps++] = (project_dep){oom_xstrdup(d->path), d->hash};
+  }
+  project_view_free(view);
+}
+
+
+size_t oom_document_dependency_count(const oom_document *self) {
+  return self->ndeps;
+}
+
+
+const char *oom_document_dependency(const oom_document *self, size_t index, uint64_t *hash) {
+  if (index >= self->ndeps) return NULL;
+  if (hash) *hash = self->deps[index].hash;
+  return self->deps[index].path;
+}
+
+
+int oom_document_depends_on(const oom_document *self, const char *path) {
+  for (size_t i = 0; i < self->ndeps; i++)
+    if (!strcmp(self->deps[i].path, path)) return 1;
+  return 0;
+}
+
+
 void oom_document_free(oom_document *self) {
   if (!self) return;
+  drop_deps(self);
   if (self->tree) ts_tree_delete(self->tree);
   arena_free(&self->arena);
   vec_free(&self->diagnostics);
@@ -319,6 +374,7 @@ void oom_document_lint(oom_document *self, oom_worker *worker) {
   assert(linter->compiled); /* oom_linter_load alone cannot lint */
   document_reset_results(self);
   lint_memo_free(&self->memo);
+  drop_deps(self);
   self->linted = true;
   self->dirty = false;
   self->delta = 0;
@@ -344,7 +400,9 @@ void oom_document_lint(oom_document *self, oom_worker *worker) {
   if (!self->tree) return;
   TSNode root = ts_tree_root_node(self->tree);
   facts f;
-  facts_build(&f, root, self->text, self->length);
+  project_view view;
+  bool viewed = document_view_begin(worker, self, &view, root, self->text, self->length);
+  facts_build_with(&f, root, self->text, self->length, NULL, viewed ? &view.imports : NULL);
   signed char *cache = arena_alloc(&self->arena, linter->nslots + 1);
   memset(cache, -1, linter->nslots + 1);
   bool analysed = f.max_depth <= FACTS_MAX_DEPTH, clean = false;
@@ -363,6 +421,7 @@ void oom_document_lint(oom_document *self, oom_worker *worker) {
   if (analysed && witness) remember(self, linter, &f, cache, witness, clean);
   else free(witness);
   facts_free(&f);
+  if (viewed) document_view_end(self, &view, true);
   document_sort_diagnostics(self);
 }
 

@@ -11,6 +11,8 @@
 
 #include "facts/facts.h"
 #include "oomlint/oomlint.h"
+#include "oomlint/project.h"
+#include "project/project.h"
 #include "util/arena.h"
 #include "util/buf.h"
 #include "util/vec.h"
@@ -252,6 +254,7 @@ struct oom_linter {
 
 struct oom_worker {
   const oom_linter *linter;
+  oom_project *project; /* NULL: documents are read alone */
   TSParser *parser;
   TSQueryCursor *cursor;
   pcre2_match_data *md;
@@ -285,6 +288,9 @@ typedef struct {
 
 struct oom_document {
   char *path;
+  /* the modules the last lint read through its worker's project */
+  project_dep *deps;
+  size_t ndeps;
   char *text;
   size_t length;
   TSTree *tree;
@@ -307,6 +313,13 @@ struct oom_document {
  *  edits are in, with the file-wide context of the last whole-file lint;
  *  false (DOC untouched but for its parse) when that cannot be done. */
 bool partial_relint(oom_worker *worker, oom_document *doc);
+/** Start VIEW, DOC's view of WORKER's project for a lint of TEXT (LENGTH
+ *  bytes, parsed into ROOT); false, VIEW untouched, when there is none. */
+bool document_view_begin(const oom_worker *worker, const oom_document *doc, project_view *view, TSNode root,
+                         const char *text, size_t length);
+/** End VIEW: DOC's dependencies become what it read, or, with MERGE (a
+ *  partial relint, which reads part of the file), gain it. */
+void document_view_end(oom_document *doc, project_view *view, bool merge);
 /** Build DOC's line index (in its arena) for document_position. */
 void document_index_lines(oom_document *doc);
 /** Sort DOC's diagnostics by position, then code. */

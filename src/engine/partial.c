@@ -360,7 +360,9 @@ static bool lint_part(partial *p) {
   document_index_lines(part);
   facts f;
   facts_seed seed = own_seed(doc, edited(p));
-  facts_build_seeded(&f, root, part->text, part->length, &seed);
+  project_view view;
+  bool viewed = document_view_begin(p->worker, doc, &view, root, part->text, part->length);
+  facts_build_with(&f, root, part->text, part->length, &seed, viewed ? &view.imports : NULL);
   /* the unit in the current text, and in the text the last lint saw */
   uint32_t us, ue;
   unit_span(edited(p), &us, &ue);
@@ -401,6 +403,7 @@ static bool lint_part(partial *p) {
   }
   free(found);
   facts_free(&f);
+  if (viewed) document_view_end(doc, &view, true);
   ts_tree_delete(tree);
   free(seed.module_names);
 

@@ -125,10 +125,39 @@ static void visit_import(facts *f, TSNode n) {
 }
 
 
+/* `from ..utils import x`: the dots, then the dotted name if any ("..utils",
+ * "."), so that a name it binds reads "..utils.x" or ".x": as many leading
+ * dots as the import's level, then the path below that package. */
+static char *relative_text(const facts *f, TSNode n) {
+  buf b = {0};
+  uint32_t count = ts_node_named_child_count(n);
+  for (uint32_t i = 0; i < count; i++) {
+    TSNode c = ts_node_named_child(n, i);
+    if (NODE_IS(c, "import_prefix")) {
+      uint32_t len;
+      const char *t = facts_text(f, c, &len);
+      for (uint32_t k = 0; k < len; k++)
+        if (t[k] == '.') buf_putc(&b, '.');
+    } else if (NODE_IS(c, "dotted_name")) {
+      char *d = dotted_text(f, c);
+      buf_puts(&b, d);
+      free(d);
+    }
+  }
+  char *out = oom_xstrdup(buf_str(&b));
+  buf_free(&b);
+  return out;
+}
+
+
 static void visit_import_from(facts *f, TSNode n) {
   TSNode module = FIELD(n, module_name);
-  if (ts_node_is_null(module) || !NODE_IS(module, "dotted_name")) return; /* relative */
-  char *mod = dotted_text(f, module);
+  if (ts_node_is_null(module)) return;
+  bool relative = NODE_IS(module, "relative_import");
+  if (!relative && !NODE_IS(module, "dotted_name")) return;
+  char *mod = relative ? relative_text(f, module) : dotted_text(f, module);
+  /* `from . import x` names x right after the dots */
+  bool bare = relative && mod[strlen(mod) - 1] == '.';
   vec_push(&f->imported_modules, mod);
   uint32_t count = ts_node_named_child_count(n);
   for (uint32_t i = 0; i < count; i++) {
@@ -144,7 +173,7 @@ static void visit_import_from(facts *f, TSNode n) {
     }
     char *leaf = dotted_text(f, name);
     buf q = {0};
-    buf_printf(&q, "%s.%s", mod, leaf);
+    buf_printf(&q, bare ? "%s%s" : "%s.%s", mod, leaf);
     free(leaf);
     vec_push(&f->imported_modules, oom_xstrdup(buf_str(&q)));
     if (NODE_IS(bound, "dotted_name")) bound = ts_node_named_child(bound, 0);
@@ -292,7 +321,7 @@ static void enter(walker *w, TSNode n) {
       vec_push(&f->comments, span_of(n));
     } else if (!strcmp(type, "class_definition")) {
       TSNode name = FIELD(n, name);
-      facts_class k = {n, FIELD(n, superclasses), NULL, 0, false, false};
+      facts_class k = {n, FIELD(n, superclasses), NULL, 0, false, false, false};
       if (!ts_node_is_null(name)) k.name = facts_text(f, name, &k.name_len);
       vec_push(&f->classes, k);
       /* a class body is a new scope: loops outside do not run it per batch */
@@ -334,8 +363,14 @@ static void enter(walker *w, TSNode n) {
   case 'f':
     if (!strcmp(type, "function_definition")) {
       TSNode body = FIELD(n, body);
-      facts_function fn = {span_of(n), ts_node_is_null(body) ? span_of(n) : span_of(body),
-                           current_function(w), n, NULL_NODE, false, "", 0, -1, false, false, false, false, false};
+      facts_function fn = {0};
+      fn.whole = span_of(n);
+      fn.body = ts_node_is_null(body) ? span_of(n) : span_of(body);
+      fn.parent = current_function(w);
+      fn.node = n;
+      fn.decorated = NULL_NODE;
+      fn.name = "";
+      fn.klass = -1;
       TSNode name = FIELD(n, name);
       if (!ts_node_is_null(name)) fn.name = facts_text(f, name, &fn.name_len);
       visit_parameters(f, FIELD(n, parameters));
@@ -354,6 +389,12 @@ static void enter(walker *w, TSNode n) {
     if (!strcmp(type, "import_statement")) visit_import(f, n);
     else if (!strcmp(type, "import_from_statement")) visit_import_from(f, n);
     else if (!strcmp(type, "if_statement")) visit_conditional(f, n);
+    break;
+  case 'r':
+    if (!strcmp(type, "return_statement") && ts_node_named_child_count(n) > 0) {
+      facts_call r = {n, current_loop(w), current_function(w)};
+      vec_push(&f->returns, r);
+    }
     break;
   case 's':
     if (!strcmp(type, "subscript")) {
@@ -485,8 +526,15 @@ void facts_build(facts *self, TSNode root, const char *source, size_t length) {
 
 
 void facts_build_seeded(facts *self, TSNode root, const char *source, size_t length, const facts_seed *seed) {
+  facts_build_with(self, root, source, length, seed, NULL);
+}
+
+
+void facts_build_with(facts *self, TSNode root, const char *source, size_t length, const facts_seed *seed,
+                      const facts_imports *imports) {
   memset(self, 0, sizeof *self);
   self->seed = seed;
+  self->imports = imports;
   self->source = source;
   self->length = length;
   self->root = root;
@@ -541,6 +589,7 @@ void facts_free(facts *self) {
   vec_free(&self->set_grad_true);
   vec_free(&self->classes);
   vec_free(&self->assigns);
+  vec_free(&self->returns);
   vec_free(&self->comments);
   vec_free(&self->imported_modules);
   vec_free(&self->module_names);
@@ -705,4 +754,13 @@ size_t facts_excepts_at(const facts *self, uint32_t pos, const facts_except **ou
   for (size_t i = self->excepts.len; i-- > 0 && n < max;)
     if (span_has(self->excepts.items[i].body, pos)) out[n++] = &self->excepts.items[i];
   return n;
+}
+
+
+bool facts_project_symbol(const facts *self, TSNode node, facts_symbol *out) {
+  if (!self->imports || ts_node_is_null(node)) return false;
+  buf q = {0};
+  bool found = facts_qualname(self, node, &q) && self->imports->lookup(self->imports, buf_str(&q), q.len, out);
+  buf_free(&q);
+  return found;
 }

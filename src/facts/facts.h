@@ -13,6 +13,9 @@
 #include "util/buf.h"
 #include "util/vec.h"
 
+/* the elements of a returned tuple the graph model follows one by one */
+#define FACTS_MAX_ELEMS 8
+
 /* a node that ts_node_is_null() reports as null */
 #define NULL_NODE ((TSNode){{0, 0, 0, 0}, NULL, NULL})
 
@@ -46,6 +49,11 @@ typedef struct {
   bool step;          /* a training step: backward or optimizer.step outside its own loops */
   bool returns_graph; /* returns a graph-carrying value */
   bool returns_scalar_loss;
+  bool returns_model;      /* returns an nn.Module instance */
+  bool returns_device_arg; /* returns data moved to a device (`return data.to(device)`) */
+  uint8_t nelems;          /* returns tuples of this length (0: not a tuple, or of several lengths) */
+  bool elems_varied;       /* returns tuples of different lengths, or tuples and other values */
+  uint8_t elems[FACTS_MAX_ELEMS]; /* per element of the returned tuples: TAINT_GRAPH | TAINT_SCALAR */
 } facts_function;
 
 /* a name at a position: subscripts `x[...]` */
@@ -119,6 +127,7 @@ typedef struct {
   uint32_t name_len;
   bool is_module;
   bool has_forward; /* defines `forward`: a module whatever its bases (diffusers' ModelMixin...) */
+  bool is_dataset;  /* derives torch's Dataset (here or in another module of the project) */
 } facts_class;
 
 typedef struct {
@@ -140,6 +149,41 @@ typedef struct {
   bool file_backward;
 } facts_seed;
 
+/* ---- what the modules a file imports say (src/project) ---- */
+
+/* What a name another module of the project defines is, as its summary says. */
+enum {
+  SYM_CLASS = 1u << 0,
+  SYM_FUNCTION = 1u << 1,       /* a function, or a method (`Class.method`) */
+  SYM_VALUE = 1u << 2,          /* a name bound at module level */
+  SYM_MODULE_FILE = 1u << 3,    /* the name is a module of the project itself */
+  SYM_MODEL = 1u << 4,          /* an nn.Module class, a function returning a model, a name bound to one */
+  SYM_RETURNS_GRAPH = 1u << 5,  /* returns a graph-carrying value */
+  SYM_RETURNS_SCALAR = 1u << 6, /* returns a scalar loss */
+  SYM_TRAINS = 1u << 7,         /* calls .backward() or steps an optimizer, itself or through callees */
+  SYM_BACKWARD = 1u << 8,       /* calls .backward() */
+  SYM_STEP = 1u << 9,           /* a whole training step (backward or step outside its own loops) */
+  SYM_NO_GRAD = 1u << 10,       /* runs with gradients off (decorated) */
+  SYM_TO_DEVICE = 1u << 11,     /* returns its first argument moved to a device (`batchify(data, bsz, device)`) */
+  SYM_SCALES_LOSS = 1u << 12,   /* scales the loss it backpropagates (GradScaler, an AMP optimizer) */
+  SYM_DATASET = 1u << 13,       /* a class deriving torch's Dataset */
+  SYM_FLOAT64 = 1u << 14        /* returns float64 NumPy data or tensors */
+};
+
+typedef struct {
+  uint32_t flags;                  /* SYM_* */
+  uint8_t nelems;                  /* a function returning a tuple: its length (0: not a tuple) */
+  uint8_t elems[FACTS_MAX_ELEMS];  /* per element: TAINT_GRAPH | TAINT_SCALAR */
+} facts_symbol;
+
+typedef struct facts_imports facts_imports;
+struct facts_imports {
+  /** What the project says of QUALNAME (LEN bytes, as facts_qualname
+   *  gives it; relative imports keep their leading dots): false when it is
+   *  not a name of the project. */
+  bool (*lookup)(const facts_imports *self, const char *qualname, size_t len, facts_symbol *out);
+};
+
 typedef struct facts {
   const char *source;
   size_t length;
@@ -154,6 +198,7 @@ typedef struct facts {
   VEC(facts_region) with_items, set_grad_false, set_grad_true;
   VEC(facts_class) classes;
   VEC(facts_assign) assigns;
+  VEC(facts_call) returns;     /* return statements with a value (CALL is the statement), in file order */
   VEC(facts_span) comments;
   VEC(char *) imported_modules;
   VEC(char *) module_names;    /* names (and `self.x`) bound to nn.Module instances */
@@ -167,6 +212,7 @@ typedef struct facts {
   bool file_backward;          /* some code calls .backward() */
   uint32_t max_depth;          /* of the syntax tree */
   const facts_seed *seed;      /* NULL but in a partial relint */
+  const facts_imports *imports; /* NULL: the file is read alone */
 } facts;
 
 /* Trees deeper than this are not analysed: CPython stops compiling long
@@ -179,6 +225,13 @@ void facts_build(facts *self, TSNode root, const char *source, size_t length);
 /** Like facts_build, with SEED's names known from the start (SEED must
  *  outlive SELF). */
 void facts_build_seeded(facts *self, TSNode root, const char *source, size_t length, const facts_seed *seed);
+/** Like facts_build_seeded, the names the file imports from its project
+ *  answered by IMPORTS (NULL: none; it must outlive SELF). */
+void facts_build_with(facts *self, TSNode root, const char *source, size_t length, const facts_seed *seed,
+                      const facts_imports *imports);
+/** What the project says of the name or attribute chain NODE (a callee, a
+ *  base class) after alias resolution; false when it is not the project's. */
+bool facts_project_symbol(const facts *self, TSNode node, facts_symbol *out);
 void facts_free(facts *self);
 
 /** Resolve NAME-or-attribute-chain NODE (or a call's callee) through imports

@@ -321,6 +321,14 @@ static unsigned eval_call(analysis *a, state *st, TSNode e) {
     const facts_function *g = &f->functions.items[fn];
     return (g->returns_graph ? V_GRAPH : 0) | (g->returns_scalar_loss ? V_SCALAR : 0);
   }
+  facts_symbol sym;
+  if (f->imports && facts_project_symbol(f, callee, &sym)) {
+    /* a name of another module of the project: its summary says */
+    if ((sym.flags & SYM_VALUE) && (sym.flags & SYM_MODEL)) return V_GRAPH; /* a model built there */
+    if (sym.flags & SYM_FUNCTION)
+      return ((sym.flags & SYM_RETURNS_GRAPH) ? V_GRAPH : 0) | ((sym.flags & SYM_RETURNS_SCALAR) ? V_SCALAR : 0);
+    if (sym.flags & (SYM_CLASS | SYM_MODULE_FILE)) return 0; /* an instance, not a tensor */
+  }
   if (NODE_IS(callee, "attribute")) {
     TSNode obj = FACT_FIELD(a->f, callee, object);
     TSNode attr = FACT_FIELD(a->f, callee, attribute);
@@ -491,6 +499,28 @@ static unsigned evidence(analysis *a, TSNode target, TSNode value, unsigned flag
 }
 
 
+/* Whether RIGHT calls a function (of this file or of the project) whose
+ * returned tuples have N elements, each known: ELEMS then holds them. */
+static bool returned_elements(analysis *a, TSNode right, uint32_t n, uint8_t *elems) {
+  while (!ts_node_is_null(right) && (NODE_IS(right, "parenthesized_expression") || NODE_IS(right, "await")))
+    right = ts_node_named_child(right, 0);
+  if (ts_node_is_null(right) || !NODE_IS(right, "call") || a->no_grad) return false;
+  TSNode callee = FACT_FIELD(a->f, right, function);
+  int g = facts_function_named(a->f, callee);
+  if (g >= 0) {
+    const facts_function *fn = &a->f->functions.items[g];
+    if (fn->elems_varied || fn->nelems != n) return false;
+    memcpy(elems, fn->elems, n);
+    return true;
+  }
+  facts_symbol sym;
+  if (!a->f->imports || !facts_project_symbol(a->f, callee, &sym) || !(sym.flags & SYM_FUNCTION) || sym.nelems != n)
+    return false;
+  memcpy(elems, sym.elems, n);
+  return true;
+}
+
+
 static void assign(analysis *a, state *st, TSNode left, TSNode right, unsigned flags) {
   if (ts_node_is_null(left)) return;
   if (trackable(a->f, left)) {
@@ -501,9 +531,13 @@ static void assign(analysis *a, state *st, TSNode left, TSNode right, unsigned f
       NODE_IS(left, "tuple") || NODE_IS(left, "list")) {
     uint32_t n = ts_node_named_child_count(left);
     bool pair = returns_indices(a->f, right);
+    uint8_t elems[FACTS_MAX_ELEMS];
+    bool known = n <= FACTS_MAX_ELEMS && returned_elements(a, right, n, elems);
     for (uint32_t i = 0; i < n; i++) {
       TSNode t = ts_node_named_child(left, i);
       unsigned tf = pair && i == 1 ? 0 : flags & V_GRAPH; /* `_, predicted = torch.max(out, 1)` */
+      /* `loss, acc = step(batch)`: each name what that element carries */
+      if (known) tf = ((elems[i] & TAINT_GRAPH) ? V_GRAPH : 0) | ((elems[i] & TAINT_SCALAR) ? V_SCALAR : 0);
       if (trackable(a->f, t)) set_name(a, st, t, pair && i == 1 ? 0 : evidence(a, t, right, tf));
     }
     return;
@@ -639,6 +673,41 @@ static void with_alias(analysis *a, state *st, TSNode as) {
 }
 
 
+/* What each element of a returned tuple carries (`return loss, mse.item(),
+ * logits`), joined over the function's return statements of one length;
+ * returns of other lengths or of other values make the elements unknown. */
+static void record_elements(analysis *a, state *st, facts_function *fn, TSNode value) {
+  if (a->replay || fn->elems_varied) return;
+  bool tuple = NODE_IS(value, "tuple") || NODE_IS(value, "expression_list");
+  uint32_t n = tuple ? ts_node_named_child_count(value) : 0;
+  if (!tuple || n == 0 || n > FACTS_MAX_ELEMS || (fn->nelems && fn->nelems != n)) {
+    /* `return None` on an early exit says nothing about the tuple */
+    if (!NODE_IS(value, "none")) {
+      fn->elems_varied = true;
+      a->changed = true;
+    }
+    return;
+  }
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode c = ts_node_named_child(value, i);
+    if (NODE_IS(c, "list_splat")) {
+      fn->elems_varied = true;
+      a->changed = true;
+      return;
+    }
+  }
+  bool first = fn->nelems == 0;
+  fn->nelems = (uint8_t)n;
+  for (uint32_t i = 0; i < n; i++) {
+    /* evaluated again: the tuple's own evaluation joined its elements */
+    unsigned r = eval(a, st, ts_node_named_child(value, i));
+    uint8_t t = (uint8_t)(((r & V_GRAPH) ? TAINT_GRAPH : 0) | ((r & V_SCALAR) ? TAINT_SCALAR : 0));
+    if (first || (fn->elems[i] | t) != fn->elems[i]) a->changed = true;
+    fn->elems[i] = first ? t : (uint8_t)(fn->elems[i] | t);
+  }
+}
+
+
 static void run_statement(analysis *a, state *st, TSNode s) {
   const char *type = ts_node_type(s);
   bool saved = a->no_grad;
@@ -648,13 +717,15 @@ static void run_statement(analysis *a, state *st, TSNode s) {
     for (uint32_t i = 0; i < n; i++) run_expression(a, st, ts_node_named_child(s, i));
   } else if (!strcmp(type, "return_statement")) {
     if (ts_node_named_child_count(s)) {
-      unsigned r = eval(a, st, ts_node_named_child(s, 0));
+      TSNode value = ts_node_named_child(s, 0);
+      unsigned r = eval(a, st, value);
       if (a->function >= 0) {
         facts_function *fn = &a->f->functions.items[a->function];
         bool g = fn->returns_graph || (r & V_GRAPH), sc = fn->returns_scalar_loss || (r & V_SCALAR);
         if (g != fn->returns_graph || sc != fn->returns_scalar_loss) a->changed = true;
         fn->returns_graph = g;
         fn->returns_scalar_loss = sc;
+        record_elements(a, st, fn, value);
       }
     }
   } else if (!strcmp(type, "for_statement") || !strcmp(type, "while_statement")) {
@@ -868,11 +939,10 @@ static bool is_step(const facts *f, TSNode call) {
 }
 
 
-/* Which functions train (call backward / step), through callees too; the
- * classes methods belong to. */
-void facts__summaries(facts *f);
-void facts__summaries(facts *f) {
-  buf tmp = {0};
+/* The classes methods belong to, which classes define `forward`, and the
+ * index of functions by name: what the passes after it look things up by. */
+void facts__index(facts *f);
+void facts__index(facts *f) {
   int *inner = oom_xcalloc(f->functions.len + 1, sizeof *inner);
   facts__innermost_classes(f, inner);
   for (size_t i = 0; i < f->functions.len; i++) {
@@ -893,16 +963,37 @@ void facts__summaries(facts *f) {
   }
   if (f->functions_by_name.len > 1)
     qsort(f->functions_by_name.items, f->functions_by_name.len, sizeof *f->functions_by_name.items, by_name);
+}
+
+
+/* What a call of CALLEE trains, when it is a function of another module of
+ * the project: SYM_TRAINS, SYM_BACKWARD, SYM_STEP of its summary. */
+static uint32_t project_training(const facts *f, TSNode callee) {
+  facts_symbol sym;
+  if (!f->imports || !facts_project_symbol(f, callee, &sym) || !(sym.flags & SYM_FUNCTION)) return 0;
+  return sym.flags & (SYM_TRAINS | SYM_BACKWARD | SYM_STEP);
+}
+
+
+/* Which functions train (call backward / step), through callees too, those
+ * of this file and of the project's other modules. */
+void facts__summaries(facts *f);
+void facts__summaries(facts *f) {
+  buf tmp = {0};
   for (size_t i = 0; i < f->calls.len; i++) {
     const facts_call *c = &f->calls.items[i];
     bool bw = is_backward(f, c->call, &tmp);
+    bool st = !bw && is_step(f, c->call);
+    /* `train_one_epoch(model, loader, optimizer)` of the project's engine */
+    uint32_t pt = f->imports ? project_training(f, FACT_FIELD(f, c->call, function)) : 0;
+    if (pt & SYM_BACKWARD) bw = true;
+    else if (pt & SYM_TRAINS) st = true;
     if (bw) f->file_backward = true;
     if (c->function < 0) continue;
     facts_function *fn = &f->functions.items[c->function];
-    bool st = is_step(f, c->call);
     if (bw) fn->backward = fn->trains = true;
     else if (st) fn->trains = true;
-    if ((bw || st) && c->loop < 0) fn->step = true;
+    if ((bw || st) && c->loop < 0 && (!pt || (pt & SYM_STEP))) fn->step = true;
   }
   for (bool changed = true; changed;) {
     changed = false;
@@ -928,6 +1019,8 @@ void facts__summaries(facts *f) {
     if (c->loop < 0) continue;
     int g = facts_function_named(f, FACT_FIELD(f, c->call, function));
     if (g >= 0 && f->functions.items[g].step) f->loops.items[c->loop].evidence |= LOOP_CALLS_BACKWARD;
+    else if (g < 0 && f->imports && (project_training(f, FACT_FIELD(f, c->call, function)) & SYM_STEP))
+      f->loops.items[c->loop].evidence |= LOOP_CALLS_BACKWARD;
   }
   buf_free(&tmp);
 }

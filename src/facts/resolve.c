@@ -274,6 +274,14 @@ static bool is_module_expr(const facts *f, TSNode e, buf *tmp) {
       t = facts_text(f, fn, &len);
       if (is_module_class_name(f, t, len)) return true;
     }
+    /* a function of the file or of the project that returns a model
+     * (`build_model(cfg)`), or a model class of another module */
+    int g = facts_function_named(f, fn);
+    if (g >= 0) return f->functions.items[g].returns_model;
+    if (f->imports) {
+      facts_symbol sym;
+      if (facts_project_symbol(f, fn, &sym)) return (sym.flags & SYM_MODEL) && (sym.flags & (SYM_CLASS | SYM_FUNCTION));
+    }
     if (!facts_qualname(f, fn, tmp)) return false;
     {
       const char *q = buf_str(tmp);
@@ -292,10 +300,19 @@ static bool is_module_expr(const facts *f, TSNode e, buf *tmp) {
 }
 
 
+/* Whether NODE names a class of another module of the project whose
+ * summary has FLAG (SYM_MODEL, SYM_DATASET). */
+static bool project_class(const facts *f, TSNode node, uint32_t flag) {
+  facts_symbol sym;
+  return f->imports && facts_project_symbol(f, node, &sym) && (sym.flags & SYM_CLASS) && (sym.flags & flag);
+}
+
+
 static bool is_module_base(const facts *f, TSNode base, buf *tmp) {
   uint32_t len;
   const char *t = facts_text(f, base, &len);
   if (NODE_IS(base, "identifier") && is_module_class_name(f, t, len)) return true;
+  if (project_class(f, base, SYM_MODEL)) return true;
   if (!facts_qualname(f, base, tmp)) return false;
   const char *q = buf_str(tmp);
   return !strcmp(q, "torch.nn.Module") || !strcmp(q, "torch.nn.modules.module.Module") ||
@@ -305,27 +322,57 @@ static bool is_module_base(const facts *f, TSNode base, buf *tmp) {
 }
 
 
+static bool is_dataset_base(const facts *f, TSNode base, buf *tmp) {
+  uint32_t len;
+  const char *t = facts_text(f, base, &len);
+  for (size_t i = 0; NODE_IS(base, "identifier") && i < f->classes.len; i++)
+    if (f->classes.items[i].is_dataset && f->classes.items[i].name_len == len && !memcmp(f->classes.items[i].name, t, len))
+      return true;
+  if (project_class(f, base, SYM_DATASET)) return true;
+  if (!facts_qualname(f, base, tmp)) return false;
+  const char *q = buf_str(tmp);
+  return !strcmp(q, "torch.utils.data.Dataset") || !strcmp(q, "torch.utils.data.IterableDataset") ||
+         !strcmp(q, "torch.utils.data.dataset.Dataset") || !strcmp(q, "torch.utils.data.dataset.IterableDataset");
+}
+
+
+/* Functions whose return value is a model (`return Net(cfg).to(device)`). */
+static bool resolve_returned_models(facts *f, buf *tmp) {
+  bool changed = false;
+  for (size_t i = 0; i < f->returns.len; i++) {
+    int fn = f->returns.items[i].function;
+    if (fn < 0 || f->functions.items[fn].returns_model) continue;
+    TSNode value = ts_node_named_child(f->returns.items[i].call, 0);
+    if (!ts_node_is_null(value) && is_module_expr(f, value, tmp)) f->functions.items[fn].returns_model = changed = true;
+  }
+  return changed;
+}
+
+
 static void resolve_modules(facts *f, buf *tmp) {
   for (bool changed = true; changed;) {
     changed = false;
     for (size_t i = 0; i < f->classes.len; i++) {
       facts_class *k = &f->classes.items[i];
-      if (k->is_module || ts_node_is_null(k->bases)) continue;
+      if (ts_node_is_null(k->bases)) continue;
       uint32_t n = ts_node_named_child_count(k->bases);
       for (uint32_t j = 0; j < n && !k->is_module; j++)
         if (is_module_base(f, ts_node_named_child(k->bases, j), tmp)) k->is_module = changed = true;
+      for (uint32_t j = 0; j < n && !k->is_dataset && !k->is_module; j++)
+        if (is_dataset_base(f, ts_node_named_child(k->bases, j), tmp)) k->is_dataset = changed = true;
     }
   }
   /* bounded: each pass adds a name or stops */
   for (int pass = 0; pass < 4; pass++) {
     size_t before = f->module_names.len;
+    bool returned = resolve_returned_models(f, tmp);
     for (size_t i = 0; i < f->assigns.len; i++) {
       uint32_t len;
       const char *t = facts_text(f, f->assigns.items[i].left, &len);
       if (has_name(f, t, len)) continue;
       if (is_module_expr(f, f->assigns.items[i].right, tmp)) vec_push(&f->module_names, oom_xstrndup(t, len));
     }
-    if (f->module_names.len == before) break;
+    if (f->module_names.len == before && !returned) break;
   }
 }
 
@@ -501,6 +548,7 @@ bool facts_sole_backward(const facts *self, uint32_t pos) {
 void facts__resolve(facts *self);
 
 
+void facts__index(facts *self);
 void facts__summaries(facts *self);
 void facts__graph(facts *self);
 
@@ -545,6 +593,7 @@ static void resolve_freezes(facts *f) {
 void facts__resolve(facts *self) {
   buf tmp = {0};
   const facts_seed *seed = self->seed;
+  facts__index(self);
   resolve_no_grad(self, &tmp);
   if (seed) SEED_NAMES(&self->module_names, seed->module_names, seed->nmodule_names);
   resolve_modules(self, &tmp);

@@ -1,0 +1,359 @@
+/* This file contains the module cache of a project index: each module read
+ * and parsed once, its summaries built once per level, file tests memoized,
+ * editor buffers in place of files, and forgetting what changed. Shared by
+ * threads: one lock guards the maps and reference counts; reading, parsing
+ * and analysing happen outside it (two threads may build the same summary
+ * at once; both get the same result, since a summary depends only on the
+ * texts it reads, and the first one stored wins). */
+#include <assert.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cache/hash.h"
+#include "parse/parse.h"
+#include "project/project.h"
+#include "util/alloc.h"
+#include "util/strmap.h"
+
+struct project_maps {
+  strmap modules;  /* path -> project_module (the live one) */
+  strmap stats;    /* path -> (void *)kind: 1 nothing there, 2 a file, 3 something else */
+  strmap overlays; /* path -> project_overlay */
+};
+
+#define GET(map, key) strmap_get(&self->maps->map, (key), strlen(key))
+#define PUT(map, key, value) strmap_put(&self->maps->map, (key), strlen(key), (value))
+
+
+oom_project *oom_project_new(void) {
+  oom_project *self = oom_xcalloc(1, sizeof *self);
+  pthread_mutex_init(&self->lock, NULL);
+  self->maps = oom_xcalloc(1, sizeof *self->maps);
+  self->generation = 1;
+  return self;
+}
+
+
+/* Drop M's references to its summaries; under the lock, as other threads
+ * may hold the same summaries. */
+static void drop_levels(project_module *m) {
+  for (int i = 0; i < PROJECT_LEVELS; i++)
+    if (m->levels[i] && --m->levels[i]->refs == 0) project_summary_free(m->levels[i]);
+  memset(m->levels, 0, sizeof m->levels);
+}
+
+
+/* Free M, whose summaries are dropped already. */
+static void module_free(project_module *m) {
+  if (m->tree) ts_tree_delete(m->tree);
+  free(m->path);
+  free(m->text);
+  free(m);
+}
+
+
+static void overlay_free(void *p) {
+  project_overlay *o = p;
+  free(o->text);
+  free(o);
+}
+
+
+void oom_project_free(oom_project *self) {
+  if (!self) return;
+  for (size_t i = 0; i < self->all.len; i++) {
+    project_module *m = self->all.items[i];
+    assert(m->refs == 1 || m->detached); /* only the index holds it: no lint is running */
+    drop_levels(m);
+    module_free(m);
+  }
+  vec_free(&self->all);
+  strmap_free(&self->maps->modules, NULL);
+  strmap_free(&self->maps->stats, NULL);
+  strmap_free(&self->maps->overlays, overlay_free);
+  free(self->maps);
+  pthread_mutex_destroy(&self->lock);
+  free(self);
+}
+
+
+/* ---- file tests ---- */
+
+static int kind_at(oom_project *self, const char *path) {
+  pthread_mutex_lock(&self->lock);
+  uintptr_t k = (uintptr_t)GET(stats, path);
+  bool overlaid = GET(overlays, path) != NULL;
+  pthread_mutex_unlock(&self->lock);
+  if (overlaid) return 2;
+  if (k) return (int)k;
+  struct stat st;
+  int kind = stat(path, &st) != 0 ? 1 : S_ISREG(st.st_mode) ? 2 : 3;
+  pthread_mutex_lock(&self->lock);
+  PUT(stats, path, (void *)(uintptr_t)kind);
+  pthread_mutex_unlock(&self->lock);
+  return kind;
+}
+
+
+bool project_is_file(oom_project *self, const char *path) {
+  return kind_at(self, path) == 2;
+}
+
+
+bool project_exists(oom_project *self, const char *path) {
+  return kind_at(self, path) != 1;
+}
+
+
+/* ---- modules ---- */
+
+/* The bytes of the regular file at PATH, NUL-terminated, when it has at
+ * most PROJECT_MAX_MODULE_BYTES of them; NULL otherwise. */
+static char *read_module(const char *path, size_t *length) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return NULL;
+  struct stat st;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > (off_t)PROJECT_MAX_MODULE_BYTES) {
+    close(fd);
+    return NULL;
+  }
+  size_t cap = (size_t)st.st_size + 2, len = 0;
+  char *data = oom_xmalloc(cap);
+  for (;;) {
+    ssize_t n = read(fd, data + len, cap - len - 1);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    len += (size_t)n;
+    if (len + 1 == cap) {
+      /* grown since the stat: a module being written; take it whole or not at all */
+      if (cap > PROJECT_MAX_MODULE_BYTES) {
+        free(data);
+        close(fd);
+        return NULL;
+      }
+      data = oom_xrealloc(data, cap *= 2);
+    }
+  }
+  close(fd);
+  data[len] = '\0';
+  *length = len;
+  return data;
+}
+
+
+/* Read and parse the module at PATH (TEXT given: an overlay's copy) into a
+ * new module; it has no tree when it cannot be read or is over a bound. */
+static project_module *load(const char *path, char *text, size_t length) {
+  project_module *m = oom_xcalloc(1, sizeof *m);
+  m->path = oom_xstrdup(path);
+  if (!text) text = read_module(path, &length);
+  if (!text) return m;
+  m->text = text;
+  m->length = length;
+  m->hash = cache_hash(text, length, 0);
+  /* a NUL byte: binary, or no Python CPython would run */
+  if (length > PROJECT_MAX_MODULE_BYTES || memchr(text, '\0', length)) return m;
+  const char *why = NULL;
+  TSParser *parser = parse_parser_new(&why);
+  if (!parser) return m;
+  m->tree = parse_source(parser, text, length, NULL);
+  ts_parser_delete(parser);
+  return m;
+}
+
+
+project_module *project_module_get(oom_project *self, const char *path) {
+  pthread_mutex_lock(&self->lock);
+  project_module *m = GET(modules, path);
+  if (m) {
+    m->refs++;
+    pthread_mutex_unlock(&self->lock);
+    return m->tree ? m : (project_module_release(self, m), NULL);
+  }
+  bool full = self->all.len >= PROJECT_MAX_MODULES || self->total_bytes >= PROJECT_MAX_TOTAL_BYTES;
+  project_overlay *o = GET(overlays, path);
+  char *copy = o ? oom_xstrndup(o->text, o->length) : NULL;
+  size_t copy_len = o ? o->length : 0;
+  uint64_t generation = self->generation;
+  pthread_mutex_unlock(&self->lock);
+  if (full) {
+    free(copy);
+    return NULL;
+  }
+  project_module *fresh = load(path, copy, copy_len);
+  pthread_mutex_lock(&self->lock);
+  m = GET(modules, path);
+  if (m || generation != self->generation) {
+    /* another thread stored it first, or it changed while we read it: the
+     * stored one, or none this time (the next lint reads it again) */
+    if (m) m->refs++;
+    pthread_mutex_unlock(&self->lock);
+    module_free(fresh); /* never shared: it has no summaries */
+    return m && m->tree ? m : (m ? (project_module_release(self, m), NULL) : NULL);
+  }
+  fresh->refs = 2; /* the index's and the caller's */
+  fresh->generation = self->generation;
+  PUT(modules, path, fresh);
+  vec_push(&self->all, fresh);
+  self->total_bytes += fresh->length;
+  pthread_mutex_unlock(&self->lock);
+  if (!fresh->tree) {
+    project_module_release(self, fresh);
+    return NULL;
+  }
+  return fresh;
+}
+
+
+void project_module_release(oom_project *self, project_module *m) {
+  if (!m) return;
+  pthread_mutex_lock(&self->lock);
+  assert(m->refs > 0);
+  bool gone = --m->refs == 0;
+  if (gone) {
+    /* only detached modules lose their last reference: take it off the list */
+    assert(m->detached);
+    for (size_t i = 0; i < self->all.len; i++)
+      if (self->all.items[i] == m) {
+        self->all.items[i] = self->all.items[--self->all.len];
+        break;
+      }
+    drop_levels(m);
+  }
+  pthread_mutex_unlock(&self->lock);
+  if (gone) module_free(m);
+}
+
+
+/* ---- summaries ---- */
+
+/* Build M's summary at LEVEL: its facts with the level below answering its
+ * imports (none at level 0). */
+static project_summary *build(oom_project *self, project_module *m, int level) {
+  TSNode root = ts_tree_root_node(m->tree);
+  project_view v;
+  bool with_imports = level > 0;
+  if (with_imports) project_view_init(&v, self, m->path, level - 1, root, m->text, m->length);
+  facts f;
+  facts_build_with(&f, root, m->text, m->length, NULL, with_imports ? &v.imports : NULL);
+  project_summary *s = project_summary_build(&f, m, with_imports ? &v : NULL);
+  s->refs = 1; /* the caller's */
+  facts_free(&f);
+  if (with_imports) project_view_free(&v);
+  return s;
+}
+
+
+project_summary *project_summary_get(oom_project *self, project_module *m, int level) {
+  assert(level >= 0 && level < PROJECT_LEVELS);
+  if (!m || !m->tree) return NULL;
+  /* a module whose imports name nothing of the project reads the same at
+   * every level from 1 up: level 1 stands for the others */
+  if (level >= 2) {
+    project_summary *one = project_summary_get(self, m, 1);
+    if (!one || !one->found_imports) return one;
+    project_summary_release(self, one);
+  }
+  pthread_mutex_lock(&self->lock);
+  project_summary *s = m->levels[level];
+  if (s && m->generation == self->generation) {
+    s->refs++;
+    pthread_mutex_unlock(&self->lock);
+    return s;
+  }
+  uint64_t generation = self->generation;
+  pthread_mutex_unlock(&self->lock);
+  project_summary *fresh = build(self, m, level);
+  pthread_mutex_lock(&self->lock);
+  if (generation == self->generation) {
+    if (m->generation != generation) {
+      /* summaries of an older generation read texts that changed since */
+      drop_levels(m);
+      m->generation = generation;
+    }
+    if (!m->levels[level]) {
+      fresh->refs++; /* the module's */
+      m->levels[level] = fresh;
+    } else {
+      /* another thread stored the same summary first */
+      project_summary *first = m->levels[level];
+      first->refs++;
+      pthread_mutex_unlock(&self->lock);
+      project_summary_release(self, fresh);
+      return first;
+    }
+  }
+  pthread_mutex_unlock(&self->lock);
+  return fresh;
+}
+
+
+void project_summary_release(oom_project *self, project_summary *s) {
+  if (!s) return;
+  pthread_mutex_lock(&self->lock);
+  assert(s->refs > 0);
+  bool gone = --s->refs == 0;
+  pthread_mutex_unlock(&self->lock);
+  if (gone) project_summary_free(s);
+}
+
+
+/* ---- changes ---- */
+
+/* Drop the live module of PATH and every summary (they may have read it);
+ * under the lock. */
+static void invalidate(oom_project *self, const char *path) {
+  project_module *m = GET(modules, path);
+  if (m) {
+    PUT(modules, path, NULL);
+    m->detached = true;
+    self->total_bytes -= m->length;
+    if (--m->refs == 0) {
+      for (size_t i = 0; i < self->all.len; i++)
+        if (self->all.items[i] == m) {
+          self->all.items[i] = self->all.items[--self->all.len];
+          break;
+        }
+      drop_levels(m);
+      module_free(m);
+    }
+  }
+  /* a file that appeared or vanished changes what imports resolve to */
+  strmap_free(&self->maps->stats, NULL);
+  self->generation++;
+}
+
+
+void oom_project_set_text(oom_project *self, const char *path, const char *text, size_t length) {
+  char *abs = project_absolute(path);
+  pthread_mutex_lock(&self->lock);
+  project_overlay *o = GET(overlays, abs);
+  if (text) {
+    if (!o) {
+      o = oom_xcalloc(1, sizeof *o);
+      PUT(overlays, abs, o);
+    }
+    free(o->text);
+    o->text = oom_xstrndup(text, length);
+    o->length = length;
+  } else if (o) {
+    PUT(overlays, abs, NULL);
+    overlay_free(o);
+  }
+  invalidate(self, abs);
+  pthread_mutex_unlock(&self->lock);
+  free(abs);
+}
+
+
+void oom_project_forget(oom_project *self, const char *path) {
+  char *abs = project_absolute(path);
+  pthread_mutex_lock(&self->lock);
+  invalidate(self, abs);
+  pthread_mutex_unlock(&self->lock);
+  free(abs);
+}

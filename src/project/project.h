@@ -1,0 +1,167 @@
+/* The project index's internals: where a file's project is and which folders
+ * its absolute imports search (root.c), the module cache shared by threads
+ * (index.c), and the summary each module is reduced to (summary.c). The
+ * facts of a file read its imports' summaries through a project_view, the
+ * facts_imports of that file; they never see another module's tree. */
+#ifndef OOM_PROJECT_PROJECT_H
+#define OOM_PROJECT_PROJECT_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <tree_sitter/api.h>
+
+#include "facts/facts.h"
+#include "oomlint/project.h"
+#include "util/arena.h"
+#include "util/buf.h"
+#include "util/strmap.h"
+#include "util/vec.h"
+
+/* Summaries are built in levels so that what a module's summary says never
+ * depends on which file of the run asked first: level 0 reads the module
+ * alone, level L reads the level L-1 summaries of the modules it imports.
+ * A file being linted reads level PROJECT_LEVELS - 1, so a chain of
+ * PROJECT_LEVELS modules (a class deriving a class deriving nn.Module, each
+ * in its own file) is seen through; import cycles end by construction. */
+#define PROJECT_LEVELS 4
+
+/* Bounds on what one index reads: hostile or huge trees cost a lookup that
+ * fails (linted as without the index), never the run. */
+#define PROJECT_MAX_MODULES 4096
+#define PROJECT_MAX_MODULE_BYTES (4u << 20)
+#define PROJECT_MAX_TOTAL_BYTES (512u << 20)
+#define PROJECT_MAX_BASES 8  /* folders an absolute import searches */
+#define PROJECT_MAX_HOPS 8   /* re-exports followed (`from .resnet import ResNet` in __init__.py) */
+
+/* ---- summaries (summary.c) ---- */
+
+/* a module a summary or a lint read: its path and the hash of its text */
+typedef struct {
+  char *path;
+  uint64_t hash;
+} project_dep;
+
+typedef struct {
+  char *name;          /* "RNNModel", "build_model", "Trainer.evaluate", "model" */
+  facts_symbol symbol;
+} project_symbol;
+
+typedef struct {
+  char *name;          /* the name bound at module level */
+  char *qualname;      /* what it imports: "torch.nn", ".resnet.ResNet" */
+} project_import;
+
+typedef struct project_summary {
+  int refs;                 /* under the index's lock */
+  arena arena;              /* everything below */
+  project_symbol *symbols;  /* sorted by name */
+  size_t nsymbols;
+  project_import *imports;  /* sorted by name */
+  size_t nimports;
+  project_dep *deps;        /* the modules read (this one first), each once */
+  size_t ndeps;
+  bool found_imports;       /* some lookup found a project symbol: the next level may differ */
+} project_summary;
+
+struct project_module;
+struct project_view;
+/** Reduce the facts F of the module M to its summary; F was built with VIEW
+ *  answering its imports (NULL: none), whose lookups name what it read. */
+project_summary *project_summary_build(const facts *f, const struct project_module *m, const struct project_view *view);
+void project_summary_free(project_summary *s);
+/** The symbol NAME (LEN bytes) of S, or NULL. */
+const project_symbol *project_summary_find(const project_summary *s, const char *name, size_t len);
+/** The module-level import binding NAME (LEN bytes) of S, or NULL. */
+const project_import *project_summary_import(const project_summary *s, const char *name, size_t len);
+
+/* ---- modules and the index (index.c) ---- */
+
+typedef struct project_module {
+  int refs;                 /* under the index's lock: lookups in progress and the index's own */
+  bool detached;            /* replaced or forgotten: freed when no one holds it */
+  char *path;               /* absolute */
+  char *root;               /* its project's root folder */
+  char *text;
+  size_t length;
+  uint64_t hash;            /* cache_hash of TEXT, as the result cache hashes files */
+  TSTree *tree;             /* NULL: unreadable, too big, or binary */
+  project_summary *levels[PROJECT_LEVELS];
+  uint64_t generation;      /* of the index when the summaries were built */
+} project_module;
+
+typedef struct {
+  char *path;
+  char *text;
+  size_t length;
+} project_overlay;
+
+struct oom_project {
+  pthread_mutex_t lock;
+  struct project_maps *maps;       /* by path: live modules, file tests, overlays (index.c) */
+  VEC(project_module *) all;       /* every module not yet freed, live or detached */
+  size_t total_bytes;              /* of the live modules' texts */
+  uint64_t generation;             /* bumped by every change: summaries of older ones are rebuilt */
+};
+
+/** The module at absolute PATH, read and parsed on first use, held for the
+ *  caller (project_module_release); NULL when it cannot be read, is over a
+ *  bound, or is not Python. */
+project_module *project_module_get(oom_project *self, const char *path);
+void project_module_release(oom_project *self, project_module *m);
+/** The summary of M at LEVEL, built on first use, held for the caller
+ *  (project_summary_release); NULL when M has no tree. */
+project_summary *project_summary_get(oom_project *self, project_module *m, int level);
+void project_summary_release(oom_project *self, project_summary *s);
+/** Whether PATH is a regular file (memoized; overlays count as files). */
+bool project_is_file(oom_project *self, const char *path);
+/** Whether anything is at PATH (memoized): a file, a folder, a link. */
+bool project_exists(oom_project *self, const char *path);
+
+/* ---- a file's view of its project (root.c, view.c) ---- */
+
+typedef struct project_view {
+  facts_imports imports;    /* first: the facts see only this */
+  oom_project *project;
+  char *path;               /* the importer, absolute */
+  char *dir;                /* its folder */
+  char *bases[PROJECT_MAX_BASES]; /* where absolute imports are searched, in order */
+  int nbases;
+  int level;                /* of the summaries it reads */
+  VEC(project_dep) deps;    /* the modules read so far, each once */
+  bool found;               /* some lookup found a project symbol */
+  strmap memo;              /* qualname -> project_memo: the facts ask the same names again and again */
+} project_view;
+
+typedef struct {
+  bool found;
+  facts_symbol symbol;
+} project_memo;
+
+/** A view for the file at PATH (absolute or relative to the working
+ *  folder), reading level LEVEL summaries. ROOT_NODE and SOURCE, when
+ *  given, are the file's tree and text: `sys.path.append(...)` of a literal
+ *  folder next to it adds a search folder. */
+void project_view_init(project_view *self, oom_project *project, const char *path, int level, TSNode root_node,
+                       const char *source, size_t length);
+void project_view_free(project_view *self);
+
+/** The project root of the file at absolute PATH: the nearest folder above
+ *  it holding pyproject.toml, setup.py, setup.cfg, oomlint.toml,
+ *  .oomlint.toml or .git; its own folder when none does. Malloc'd. */
+char *project_root_of(oom_project *self, const char *path);
+/** PATH made absolute against the working folder, `.` and `..` folded. */
+char *project_absolute(const char *path);
+/** Resolve QUALNAME (dotted; relative ones with leading dots) as VIEW's file
+ *  imports it: the module's absolute path (malloc'd) and, in *REST, where
+ *  the attribute chain after the module begins in QUALNAME ("" when it
+ *  names the module). NULL when no module of the project matches. */
+char *project_resolve(const project_view *view, const char *importer_dir, const char *qualname, const char **rest);
+
+/** Append to the search folders of VIEW those `sys.path.append(...)` or
+ *  `sys.path.insert(0, ...)` at module level of its file names with a literal
+ *  (relative to the file's folder: `"../lib"`, `os.path.join(
+ *  os.path.dirname(__file__), "..")`). */
+void project_view_scan_sys_path(project_view *self, TSNode root_node, const char *source, size_t length);
+
+#endif
