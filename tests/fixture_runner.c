@@ -3,7 +3,8 @@
  * checks the inline expectations: every `# expect: OOMnnn[, ...]` comment must
  * be met by that diagnostic starting on that line, and every diagnostic of the
  * folder's code, of OOM000, or of a code some expectation in the file names,
- * must be expected. A first line `# oomlint-options: --gpu-memory 24GiB
+ * must be expected. Files in `project_*` folders are small projects: each of
+ * their files is linted with the others importable. A first line `# oomlint-options: --gpu-memory 24GiB
  * --max-batch-size 256` lints that file with those options (the budget
  * rules OOM601/OOM301 are silent without). `fixture_runner --registry DIR`
  * checks that every rule has a doc with Ruff's headings and a fixture folder
@@ -17,6 +18,7 @@
 
 #include "cli/files.h"
 #include "oomlint/oomlint.h"
+#include "util/alloc.h"
 
 #define MAX_EXPECT 4096
 
@@ -50,6 +52,58 @@ static size_t list_py(const char *dir, char ***out) {
     names[n++] = strdup(e->d_name);
   }
   closedir(d);
+  qsort(names, n, sizeof *names, str_cmp);
+  *out = names;
+  return n;
+}
+
+
+/* Append to *NAMES (of *N, room for *CAP) the *.py files under DIR/SUB,
+ * each as "SUB/..."; folders below are walked with an explicit stack. */
+static void add_project(const char *dir, const char *sub, char ***names, size_t *n, size_t *cap) {
+  char *stack[64];
+  size_t depth = 0;
+  stack[depth++] = strdup(sub);
+  while (depth) {
+    char *rel = stack[--depth];
+    char full[4096];
+    snprintf(full, sizeof full, "%s/%s", dir, rel);
+    DIR *d = opendir(full);
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+      if (e->d_name[0] == '.') continue;
+      char child[4096];
+      snprintf(child, sizeof child, "%s/%s", rel, e->d_name);
+      char cfull[8192];
+      snprintf(cfull, sizeof cfull, "%s/%s", dir, child);
+      struct stat st;
+      if (stat(cfull, &st) != 0) continue;
+      size_t len = strlen(e->d_name);
+      if (S_ISDIR(st.st_mode) && depth < 64) {
+        stack[depth++] = strdup(child);
+      } else if (S_ISREG(st.st_mode) && len >= 4 && !strcmp(e->d_name + len - 3, ".py")) {
+        if (*n == *cap) *names = oom_xrealloc(*names, (*cap *= 2) * sizeof **names);
+        (*names)[(*n)++] = strdup(child);
+      }
+    }
+    if (d) closedir(d);
+    free(rel);
+  }
+}
+
+
+/* The fixtures of DIR: its *.py files, and every *.py of its `project_*`
+ * folders (small projects whose files import each other), sorted. */
+static size_t list_fixtures(const char *dir, char ***out) {
+  char **names = NULL;
+  size_t n = list_py(dir, &names), cap = n + 16;
+  /* list_py sized NAMES for its own (or left it NULL): room for more */
+  names = oom_xrealloc(names, cap * sizeof *names);
+  DIR *d = opendir(dir);
+  struct dirent *e;
+  while (d && (e = readdir(d)))
+    if (!strncmp(e->d_name, "project_", 8)) add_project(dir, e->d_name, &names, &n, &cap);
+  if (d) closedir(d);
   qsort(names, n, sizeof *names, str_cmp);
   *out = names;
   return n;
@@ -134,8 +188,11 @@ static int run_folder(const char *dir) {
     return 1;
   }
   oom_worker *w = oom_worker_new(linter);
+  /* project fixtures import each other: one index for the folder */
+  oom_project *project = oom_project_new();
+  oom_worker_use_project(w, project);
   char **names;
-  size_t count = list_py(dir, &names);
+  size_t count = list_fixtures(dir, &names);
   int passed = 0, failed = 0, flags = 0, oks = 0;
   static expectation ex[MAX_EXPECT];
   for (size_t f = 0; f < count; f++) {
@@ -150,7 +207,8 @@ static int run_folder(const char *dir) {
       continue;
     }
     size_t n = parse_expectations(text, len, ex);
-    bool is_flags = !strncmp(names[f], "flags_", 6), is_ok = !strncmp(names[f], "ok_", 3);
+    const char *base = strrchr(names[f], '/') ? strrchr(names[f], '/') + 1 : names[f];
+    bool is_flags = !strncmp(base, "flags_", 6), is_ok = !strncmp(base, "ok_", 3);
     flags += is_flags;
     oks += is_ok;
     int bad = 0;
@@ -166,6 +224,7 @@ static int run_folder(const char *dir) {
     }
     oom_linter *opts_linter = file_linter(text, len);
     oom_worker *fw = opts_linter ? oom_worker_new(opts_linter) : w;
+    if (opts_linter) oom_worker_use_project(fw, project);
     oom_document *doc = oom_document_new(path, text, len);
     free(text);
     oom_document_lint(doc, fw);
@@ -209,6 +268,7 @@ static int run_folder(const char *dir) {
   }
   printf("%d passed, %d failed\n", passed, failed);
   oom_worker_free(w);
+  oom_project_free(project);
   oom_linter_free(linter);
   return failed ? 1 : 0;
 }

@@ -326,8 +326,12 @@ char *project_resolve(const project_view *view, const char *importer_dir, const 
   }
   char *found = NULL;
   for (int b = 0; b < nbases && !found; b++) {
-    if (nparts == 0) {
-      /* `from . import x` reads x from the package's __init__.py */
+    for (size_t k = nparts; k >= 1 && !found; k--) {
+      found = module_file(view->project, bases[b], q, starts, lens, k);
+      if (found) *rest = k < nparts ? q + starts[k] : q + strlen(q);
+    }
+    if (!found && level > 0) {
+      /* `from . import x`, x a name the package's __init__.py defines */
       char *init = join(bases[b], "__init__.py");
       if (project_is_file(view->project, init)) {
         found = init;
@@ -335,11 +339,6 @@ char *project_resolve(const project_view *view, const char *importer_dir, const 
       } else {
         free(init);
       }
-      continue;
-    }
-    for (size_t k = nparts; k >= 1 && !found; k--) {
-      found = module_file(view->project, bases[b], q, starts, lens, k);
-      if (found) *rest = k < nparts ? q + starts[k] : q + strlen(q);
     }
   }
   free(owned);

@@ -1,0 +1,370 @@
+/* Unit tests of the project index (src/project): where imports resolve
+ * (packages, relative imports, the script's folder, src/ layouts,
+ * sys.path literals, missing modules), what summaries say across modules
+ * (model classes through bases in other files, functions returning models,
+ * graphs and tuples, re-exports), cycles, modules that do not parse,
+ * editor buffers in place of files, and the modules a lookup read. Each
+ * test writes a small project into a temporary folder. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "parse/parse.h"
+#include "project/project.h"
+
+typedef struct {
+  char root[256];
+} tree;
+
+
+/* Write FILES (path, text, path, text, ..., NULL) under a new temporary
+ * folder; folders are made as needed. */
+static void tree_make(tree *t, const char *const *files) {
+  snprintf(t->root, sizeof t->root, "%s/oomlint-project-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+  assert_non_null(mkdtemp(t->root));
+  for (size_t i = 0; files[i]; i += 2) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", t->root, files[i]);
+    for (char *s = path + strlen(t->root) + 1; (s = strchr(s, '/')); s++) {
+      *s = '\0';
+      mkdir(path, 0755);
+      *s = '/';
+    }
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    fwrite(files[i + 1], 1, strlen(files[i + 1]), f);
+    fclose(f);
+  }
+}
+
+
+static void tree_remove(tree *t) {
+  char cmd[300];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", t->root);
+  assert_int_equal(system(cmd), 0);
+}
+
+
+static char *path_in(const tree *t, const char *rel) {
+  static char buf_[4][512];
+  static int k;
+  k = (k + 1) % 4;
+  snprintf(buf_[k], sizeof buf_[k], "%s/%s", t->root, rel);
+  return buf_[k];
+}
+
+
+/* What the file REL of T says QUALNAME is, read through a view of P as a
+ * lint does; false when not found. The view reads the file's tree for
+ * sys.path lines. */
+static bool ask(oom_project *p, const tree *t, const char *rel, const char *qualname, facts_symbol *out) {
+  const char *why = NULL;
+  TSParser *parser = parse_parser_new(&why);
+  FILE *f = fopen(path_in(t, rel), "rb");
+  char text[8192] = {0};
+  size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;
+  if (f) fclose(f);
+  TSTree *tr = parse_source(parser, text, n, NULL);
+  project_view v;
+  project_view_init(&v, p, path_in(t, rel), PROJECT_LEVELS - 1, ts_tree_root_node(tr), text, n);
+  bool found = v.imports.lookup(&v.imports, qualname, strlen(qualname), out);
+  project_view_free(&v);
+  ts_tree_delete(tr);
+  ts_parser_delete(parser);
+  return found;
+}
+
+
+/* Where QUALNAME, imported by REL, resolves: the module's path relative to
+ * the tree's root and the rest of the chain, "module|rest"; "" when not. */
+static const char *where(oom_project *p, const tree *t, const char *rel, const char *qualname) {
+  static char out[512];
+  project_view v;
+  TSNode none = {{0, 0, 0, 0}, NULL, NULL};
+  project_view_init(&v, p, path_in(t, rel), 0, none, NULL, 0);
+  const char *rest = NULL;
+  char *found = project_resolve(&v, v.dir, qualname, &rest);
+  out[0] = '\0';
+  if (found) snprintf(out, sizeof out, "%s|%s", found + strlen(t->root) + 1, rest);
+  free(found);
+  project_view_free(&v);
+  return out;
+}
+
+
+static void resolves_packages_relative_and_src(void **state) {
+  (void)state;
+  tree t;
+  static const char *const files[] = {
+    "pyproject.toml", "",
+    "train.py", "import models\n",
+    "model.py", "",
+    "models/__init__.py", "",
+    "models/resnet.py", "",
+    "models/blocks/conv.py", "",
+    "src/lib/util.py", "",
+    "scripts/run.py", "",
+    "scripts/helpers.py", "",
+    NULL};
+  tree_make(&t, files);
+  oom_project *p = oom_project_new();
+  /* a module, a package, a submodule, an attribute chain after the module */
+  assert_string_equal(where(p, &t, "train.py", "model.Net"), "model.py|Net");
+  assert_string_equal(where(p, &t, "train.py", "models"), "models/__init__.py|");
+  assert_string_equal(where(p, &t, "train.py", "models.resnet.ResNet.forward"), "models/resnet.py|ResNet.forward");
+  assert_string_equal(where(p, &t, "train.py", "models.blocks.conv.Conv"), "models/blocks/conv.py|Conv");
+  /* a src/ layout, and the root from a script in a subfolder */
+  assert_string_equal(where(p, &t, "train.py", "lib.util.f"), "src/lib/util.py|f");
+  assert_string_equal(where(p, &t, "scripts/run.py", "model.Net"), "model.py|Net");
+  /* the script's own folder comes first */
+  assert_string_equal(where(p, &t, "scripts/run.py", "helpers.h"), "scripts/helpers.py|h");
+  /* relative: the package of the importer, and one level up */
+  assert_string_equal(where(p, &t, "models/resnet.py", ".blocks.conv.Conv"), "models/blocks/conv.py|Conv");
+  assert_string_equal(where(p, &t, "models/blocks/conv.py", "..resnet.ResNet"), "models/resnet.py|ResNet");
+  assert_string_equal(where(p, &t, "models/resnet.py", ".x"), "models/__init__.py|x");
+  /* not of the project */
+  assert_string_equal(where(p, &t, "train.py", "torch.nn.Linear"), "");
+  assert_string_equal(where(p, &t, "train.py", "missing.thing"), "");
+  assert_string_equal(where(p, &t, "train.py", "a..b"), "");
+  oom_project_free(p);
+  tree_remove(&t);
+}
+
+
+static void sys_path_literals_add_folders(void **state) {
+  (void)state;
+  tree t;
+  static const char *const files[] = {
+    ".git/HEAD", "",
+    "tools/train.py",
+    "import os, sys\n"
+    "sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'lib'))\n"
+    "sys.path.insert(0, '../third')\n"
+    "import nets\n",
+    "lib/nets.py", "import torch.nn as nn\nclass Net(nn.Module):\n    pass\n",
+    "third/extra.py", "",
+    NULL};
+  tree_make(&t, files);
+  oom_project *p = oom_project_new();
+  facts_symbol s;
+  assert_true(ask(p, &t, "tools/train.py", "nets.Net", &s));
+  assert_true(s.flags & SYM_CLASS);
+  assert_true(s.flags & SYM_MODEL);
+  assert_true(ask(p, &t, "tools/train.py", "extra", &s));
+  assert_true(s.flags & SYM_MODULE_FILE);
+  oom_project_free(p);
+  tree_remove(&t);
+}
+
+
+static void summaries_across_modules(void **state) {
+  (void)state;
+  tree t;
+  static const char *const files[] = {
+    "setup.py", "",
+    "base.py", "import torch.nn as nn\nclass Base(nn.Module):\n    pass\n",
+    "mid.py", "from base import Base\nclass Mid(Base):\n    pass\n",
+    "top.py", "from . import mid\nclass Top(mid.Mid):\n    def forward(self, x):\n        return x\n",
+    "plain.py", "class Config:\n    pass\n",
+    "factory.py",
+    "from top import Top\nimport torch.nn.functional as F\n"
+    "def build_model(cfg):\n    return Top().cuda()\n"
+    "def compute(model, x, y):\n"
+    "    out = model(x)\n"
+    "    loss = F.cross_entropy(out, y)\n"
+    "    return loss, loss.item(), out\n"
+    "def train_step(model, opt, x):\n"
+    "    loss = model(x).mean()\n"
+    "    loss.backward()\n"
+    "    opt.step()\n",
+    "models/__init__.py", "from .zoo import Zoo as Animal\n",
+    "models/zoo.py", "import torch\nclass Zoo(torch.nn.Module):\n    pass\n",
+    "train.py", "",
+    NULL};
+  tree_make(&t, files);
+  oom_project *p = oom_project_new();
+  facts_symbol s;
+  /* nn.Module through bases in three other files */
+  assert_true(ask(p, &t, "train.py", "top.Top", &s));
+  assert_int_equal(s.flags & (SYM_CLASS | SYM_MODEL), SYM_CLASS | SYM_MODEL);
+  assert_true(ask(p, &t, "train.py", "plain.Config", &s));
+  assert_int_equal(s.flags & SYM_MODEL, 0);
+  /* a function returning a model of another module */
+  assert_true(ask(p, &t, "train.py", "factory.build_model", &s));
+  assert_true(s.flags & SYM_FUNCTION);
+  assert_true(s.flags & SYM_MODEL);
+  /* a tuple: (graph scalar loss, a float, a graph) */
+  assert_true(ask(p, &t, "train.py", "factory.compute", &s));
+  assert_int_equal(s.nelems, 3);
+  assert_true(s.elems[0] & TAINT_GRAPH);
+  assert_int_equal(s.elems[1] & TAINT_GRAPH, 0);
+  assert_true(s.elems[2] & TAINT_GRAPH);
+  assert_true(ask(p, &t, "train.py", "factory.train_step", &s));
+  assert_int_equal(s.flags & (SYM_TRAINS | SYM_BACKWARD | SYM_STEP), SYM_TRAINS | SYM_BACKWARD | SYM_STEP);
+  assert_int_equal(s.flags & SYM_MODEL, 0);
+  /* a re-export under another name in a package's __init__.py */
+  assert_true(ask(p, &t, "train.py", "models.Animal", &s));
+  assert_int_equal(s.flags & (SYM_CLASS | SYM_MODEL), SYM_CLASS | SYM_MODEL);
+  assert_false(ask(p, &t, "train.py", "models.Nothing", &s));
+  oom_project_free(p);
+  tree_remove(&t);
+}
+
+
+static void cycles_and_broken_modules(void **state) {
+  (void)state;
+  tree t;
+  static const char *const files[] = {
+    "pyproject.toml", "",
+    /* each imports the other, and re-exports a name of the other */
+    "a.py", "import torch.nn as nn\nfrom b import B\nfrom b import Loop\nclass A(nn.Module):\n    pass\n",
+    "b.py", "from a import A, Loop\nclass B(A):\n    pass\n",
+    "broken.py", "import torch.nn as nn\nclass Net(nn.Module:\n    def forward(self, x) return x\n",
+    "binary.py", "x = 1\0\0\0",
+    "train.py", "",
+    NULL};
+  tree_make(&t, files);
+  oom_project *p = oom_project_new();
+  facts_symbol s;
+  assert_true(ask(p, &t, "train.py", "b.B", &s));
+  assert_true(s.flags & SYM_MODEL);
+  assert_true(ask(p, &t, "train.py", "a.B", &s)); /* a re-export of b.B */
+  assert_true(s.flags & SYM_MODEL);
+  /* a name re-exported round the cycle ends after a bounded number of hops */
+  assert_false(ask(p, &t, "train.py", "a.Loop", &s));
+  /* a module that does not parse still yields what parses */
+  (void)ask(p, &t, "train.py", "broken.Net", &s);
+  /* a binary module is not read */
+  assert_false(ask(p, &t, "train.py", "binary.x", &s));
+  oom_project_free(p);
+  tree_remove(&t);
+}
+
+
+/* The same answers whichever module is asked first: summaries do not depend
+ * on the order a run reads them in. */
+static void answers_do_not_depend_on_order(void **state) {
+  (void)state;
+  tree t;
+  static const char *const files[] = {
+    "pyproject.toml", "",
+    "a.py", "import torch.nn as nn\nimport b\nclass A(nn.Module):\n    pass\ndef make():\n    return b.B()\n",
+    "b.py", "import a\nclass B(a.A):\n    pass\ndef make():\n    return a.A()\n",
+    "train.py", "",
+    NULL};
+  tree_make(&t, files);
+  const char *names[] = {"a.A", "a.make", "b.B", "b.make"};
+  uint32_t first[4], second[4];
+  oom_project *p = oom_project_new();
+  for (int i = 0; i < 4; i++) {
+    facts_symbol s = {0};
+    assert_true(ask(p, &t, "train.py", names[i], &s));
+    first[i] = s.flags;
+  }
+  oom_project_free(p);
+  p = oom_project_new();
+  for (int i = 3; i >= 0; i--) {
+    facts_symbol s = {0};
+    assert_true(ask(p, &t, "train.py", names[i], &s));
+    second[i] = s.flags;
+  }
+  oom_project_free(p);
+  for (int i = 0; i < 4; i++) assert_int_equal(first[i], second[i]);
+  assert_true(first[2] & SYM_MODEL);
+  assert_true(first[3] & SYM_MODEL);
+  tree_remove(&t);
+}
+
+
+static void editor_text_and_dependencies(void **state) {
+  (void)state;
+  tree t;
+  static const char *const files[] = {
+    "pyproject.toml", "",
+    "net.py", "class Net:\n    pass\n",
+    "train.py", "",
+    NULL};
+  tree_make(&t, files);
+  oom_project *p = oom_project_new();
+  facts_symbol s;
+  assert_true(ask(p, &t, "train.py", "net.Net", &s));
+  assert_int_equal(s.flags & SYM_MODEL, 0);
+  /* the buffer an editor holds, not saved */
+  const char *edited = "import torch.nn as nn\nclass Net(nn.Module):\n    pass\n";
+  oom_project_set_text(p, path_in(&t, "net.py"), edited, strlen(edited));
+  assert_true(ask(p, &t, "train.py", "net.Net", &s));
+  assert_true(s.flags & SYM_MODEL);
+  /* back to the file */
+  oom_project_set_text(p, path_in(&t, "net.py"), NULL, 0);
+  assert_true(ask(p, &t, "train.py", "net.Net", &s));
+  assert_int_equal(s.flags & SYM_MODEL, 0);
+  /* a buffer for a module not on disk makes it importable */
+  oom_project_set_text(p, path_in(&t, "fresh.py"), edited, strlen(edited));
+  assert_true(ask(p, &t, "train.py", "fresh.Net", &s));
+  /* the file changed on disk */
+  FILE *f = fopen(path_in(&t, "net.py"), "wb");
+  fputs(edited, f);
+  fclose(f);
+  assert_int_equal(ask(p, &t, "train.py", "net.Net", &s) && (s.flags & SYM_MODEL), 0); /* still the old text */
+  oom_project_forget(p, path_in(&t, "net.py"));
+  assert_true(ask(p, &t, "train.py", "net.Net", &s) && (s.flags & SYM_MODEL));
+  oom_project_free(p);
+  tree_remove(&t);
+}
+
+
+static void a_lookup_records_what_it_read(void **state) {
+  (void)state;
+  tree t;
+  static const char *const files[] = {
+    "pyproject.toml", "",
+    "base.py", "import torch.nn as nn\nclass Base(nn.Module):\n    pass\n",
+    "net.py", "from base import Base\nclass Net(Base):\n    pass\n",
+    "other.py", "",
+    "train.py", "",
+    NULL};
+  tree_make(&t, files);
+  oom_project *p = oom_project_new();
+  project_view v;
+  TSNode none = {{0, 0, 0, 0}, NULL, NULL};
+  project_view_init(&v, p, path_in(&t, "train.py"), PROJECT_LEVELS - 1, none, NULL, 0);
+  facts_symbol s;
+  assert_true(v.imports.lookup(&v.imports, "net.Net", 7, &s));
+  assert_false(v.imports.lookup(&v.imports, "torch.nn", 8, &s));
+  bool net = false, base = false, other = false;
+  for (size_t i = 0; i < v.deps.len; i++) {
+    const char *d = v.deps.items[i].path + strlen(t.root);
+    net |= !strcmp(d, "/net.py");
+    base |= !strcmp(d, "/base.py");
+    other |= !strcmp(d, "/other.py");
+  }
+  assert_true(net);
+  assert_true(base); /* read to know that Net is a module */
+  assert_false(other);
+  project_view_free(&v);
+  oom_project_free(p);
+  tree_remove(&t);
+}
+
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(resolves_packages_relative_and_src),
+    cmocka_unit_test(sys_path_literals_add_folders),
+    cmocka_unit_test(summaries_across_modules),
+    cmocka_unit_test(cycles_and_broken_modules),
+    cmocka_unit_test(answers_do_not_depend_on_order),
+    cmocka_unit_test(editor_text_and_dependencies),
+    cmocka_unit_test(a_lookup_records_what_it_read),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
