@@ -52,7 +52,7 @@ void oom_worker_use_project(oom_worker *self, oom_project *project) {
 bool document_view_begin(const oom_worker *worker, const oom_document *doc, project_view *view, TSNode root,
                          const char *text, size_t length) {
   if (!worker->project || !strcmp(doc->path, "-")) return false;
-  project_view_init(view, worker->project, doc->path, PROJECT_LEVELS - 1, root, text, length);
+  project_view_init(view, worker->project, doc->path, root, text, length);
   return true;
 }
 

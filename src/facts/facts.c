@@ -466,6 +466,18 @@ struct facts_field_memo {
 };
 
 
+typedef struct {
+  const void *id; /* the node's; NULL: an empty slot */
+  bool found;
+  facts_symbol symbol;
+} symbol_entry;
+
+struct facts_symbol_memo {
+  symbol_entry *slots;
+  size_t cap, used;
+};
+
+
 static field_entry *field_slot(const struct facts_field_memo *m, const void *id, TSFieldId field) {
   size_t i = (((uintptr_t)id >> 3) * 0x9E3779B97F4A7C15ull + field * 0xC2B2AE3D27D4EB4Full) >> 20 & (m->cap - 1);
   while (m->slots[i].id && (m->slots[i].id != id || m->slots[i].field != field)) i = (i + 1) & (m->cap - 1);
@@ -535,6 +547,11 @@ void facts_build_with(facts *self, TSNode root, const char *source, size_t lengt
   memset(self, 0, sizeof *self);
   self->seed = seed;
   self->imports = imports;
+  if (imports) {
+    self->symbol_memo = oom_xcalloc(1, sizeof *self->symbol_memo);
+    self->symbol_memo->cap = 256;
+    self->symbol_memo->slots = oom_xcalloc(256, sizeof *self->symbol_memo->slots);
+  }
   self->source = source;
   self->length = length;
   self->root = root;
@@ -601,6 +618,8 @@ void facts_free(facts *self) {
   vec_free(&self->subscripts);
   vec_free(&self->functions_by_name);
   free(self->taint);
+  if (self->symbol_memo) free(self->symbol_memo->slots);
+  free(self->symbol_memo);
 }
 
 
@@ -757,10 +776,33 @@ size_t facts_excepts_at(const facts *self, uint32_t pos, const facts_except **ou
 }
 
 
+static symbol_entry *symbol_slot(const struct facts_symbol_memo *m, const void *id) {
+  size_t i = (size_t)(((uintptr_t)id >> 3) * 0x9E3779B97F4A7C15ull >> 20) & (m->cap - 1);
+  while (m->slots[i].id && m->slots[i].id != id) i = (i + 1) & (m->cap - 1);
+  return &m->slots[i];
+}
+
+
 bool facts_project_symbol(const facts *self, TSNode node, facts_symbol *out) {
-  if (!self->imports || ts_node_is_null(node)) return false;
-  buf q = {0};
-  bool found = facts_qualname(self, node, &q) && self->imports->lookup(self->imports, buf_str(&q), q.len, out);
-  buf_free(&q);
-  return found;
+  if (!self->imports || ts_node_is_null(node) || !node.id) return false;
+  /* the analyses ask about the same callees round after round: the
+   * qualname and the lookup once per node */
+  struct facts_symbol_memo *m = self->symbol_memo;
+  if ((m->used + 1) * 2 > m->cap) {
+    struct facts_symbol_memo bigger = {oom_xcalloc(m->cap * 2, sizeof *m->slots), m->cap * 2, m->used};
+    for (size_t i = 0; i < m->cap; i++)
+      if (m->slots[i].id) *symbol_slot(&bigger, m->slots[i].id) = m->slots[i];
+    free(m->slots);
+    *m = bigger;
+  }
+  symbol_entry *e = symbol_slot(m, node.id);
+  if (!e->id) {
+    buf q = {0};
+    e->id = node.id;
+    e->found = facts_qualname(self, node, &q) && self->imports->lookup(self->imports, buf_str(&q), q.len, &e->symbol);
+    buf_free(&q);
+    m->used++;
+  }
+  if (e->found) *out = e->symbol;
+  return e->found;
 }

@@ -213,6 +213,7 @@ typedef struct facts {
   uint32_t max_depth;          /* of the syntax tree */
   const facts_seed *seed;      /* NULL but in a partial relint */
   const facts_imports *imports; /* NULL: the file is read alone */
+  struct facts_symbol_memo *symbol_memo; /* facts_project_symbol's answers by node */
 } facts;
 
 /* Trees deeper than this are not analysed: CPython stops compiling long

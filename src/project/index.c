@@ -1,5 +1,5 @@
 /* This file contains the module cache of a project index: each module read
- * and parsed once, its summaries built once per level, file tests memoized,
+ * once and its summary built once, file tests memoized,
  * editor buffers in place of files, and forgetting what changed. Shared by
  * threads: one lock guards the maps and reference counts; reading, parsing
  * and analysing happen outside it (two threads may build the same summary
@@ -38,18 +38,16 @@ oom_project *oom_project_new(void) {
 }
 
 
-/* Drop M's references to its summaries; under the lock, as other threads
- * may hold the same summaries. */
-static void drop_levels(project_module *m) {
-  for (int i = 0; i < PROJECT_LEVELS; i++)
-    if (m->levels[i] && --m->levels[i]->refs == 0) project_summary_free(m->levels[i]);
-  memset(m->levels, 0, sizeof m->levels);
+/* Drop M's reference to its summary; under the lock, as other threads may
+ * hold the same summary. */
+static void drop_summary(project_module *m) {
+  if (m->summary && --m->summary->refs == 0) project_summary_free(m->summary);
+  m->summary = NULL;
 }
 
 
-/* Free M, whose summaries are dropped already. */
+/* Free M, whose summary is dropped already. */
 static void module_free(project_module *m) {
-  if (m->tree) ts_tree_delete(m->tree);
   free(m->path);
   free(m->text);
   free(m);
@@ -68,7 +66,7 @@ void oom_project_free(oom_project *self) {
   for (size_t i = 0; i < self->all.len; i++) {
     project_module *m = self->all.items[i];
     assert(m->refs == 1 || m->detached); /* only the index holds it: no lint is running */
-    drop_levels(m);
+    drop_summary(m);
     module_free(m);
   }
   vec_free(&self->all);
@@ -145,23 +143,24 @@ static char *read_module(const char *path, size_t *length) {
 }
 
 
-/* Read and parse the module at PATH (TEXT given: an overlay's copy) into a
- * new module; it has no tree when it cannot be read or is over a bound. */
+/* Read the module at PATH (TEXT given: an overlay's copy) into a new
+ * module; it is not readable when it cannot be read or is over a bound.
+ * Only the text is kept: a tree is ten times its size, and the summary is
+ * built once. */
 static project_module *load(const char *path, char *text, size_t length) {
   project_module *m = oom_xcalloc(1, sizeof *m);
   m->path = oom_xstrdup(path);
   if (!text) text = read_module(path, &length);
   if (!text) return m;
+  /* a NUL byte: binary, or no Python CPython would run */
+  if (length > PROJECT_MAX_MODULE_BYTES || memchr(text, '\0', length)) {
+    free(text);
+    return m;
+  }
   m->text = text;
   m->length = length;
   m->hash = cache_hash(text, length, 0);
-  /* a NUL byte: binary, or no Python CPython would run */
-  if (length > PROJECT_MAX_MODULE_BYTES || memchr(text, '\0', length)) return m;
-  const char *why = NULL;
-  TSParser *parser = parse_parser_new(&why);
-  if (!parser) return m;
-  m->tree = parse_source(parser, text, length, NULL);
-  ts_parser_delete(parser);
+  m->readable = true;
   return m;
 }
 
@@ -172,7 +171,7 @@ project_module *project_module_get(oom_project *self, const char *path) {
   if (m) {
     m->refs++;
     pthread_mutex_unlock(&self->lock);
-    return m->tree ? m : (project_module_release(self, m), NULL);
+    return m->readable ? m : (project_module_release(self, m), NULL);
   }
   bool full = self->all.len >= PROJECT_MAX_MODULES || self->total_bytes >= PROJECT_MAX_TOTAL_BYTES;
   project_overlay *o = GET(overlays, path);
@@ -193,15 +192,14 @@ project_module *project_module_get(oom_project *self, const char *path) {
     if (m) m->refs++;
     pthread_mutex_unlock(&self->lock);
     module_free(fresh); /* never shared: it has no summaries */
-    return m && m->tree ? m : (m ? (project_module_release(self, m), NULL) : NULL);
+    return m && m->readable ? m : (m ? (project_module_release(self, m), NULL) : NULL);
   }
   fresh->refs = 2; /* the index's and the caller's */
-  fresh->generation = self->generation;
   PUT(modules, path, fresh);
   vec_push(&self->all, fresh);
   self->total_bytes += fresh->length;
   pthread_mutex_unlock(&self->lock);
-  if (!fresh->tree) {
+  if (!fresh->readable) {
     project_module_release(self, fresh);
     return NULL;
   }
@@ -222,7 +220,7 @@ void project_module_release(oom_project *self, project_module *m) {
         self->all.items[i] = self->all.items[--self->all.len];
         break;
       }
-    drop_levels(m);
+    drop_summary(m);
   }
   pthread_mutex_unlock(&self->lock);
   if (gone) module_free(m);
@@ -231,62 +229,51 @@ void project_module_release(oom_project *self, project_module *m) {
 
 /* ---- summaries ---- */
 
-/* Build M's summary at LEVEL: its facts with the level below answering its
- * imports (none at level 0). */
-static project_summary *build(oom_project *self, project_module *m, int level) {
-  TSNode root = ts_tree_root_node(m->tree);
+/* Build M's summary: its facts alone, reduced. */
+static project_summary *build(oom_project *self, project_module *m) {
+  const char *why = NULL;
+  TSParser *parser = parse_parser_new(&why);
+  TSTree *tree = parser ? parse_source(parser, m->text, m->length, NULL) : NULL;
+  if (parser) ts_parser_delete(parser);
+  if (!tree) return NULL;
+  TSNode root = ts_tree_root_node(tree);
+  /* the view only finds the folders its sys.path lines add, for the summary */
   project_view v;
-  bool with_imports = level > 0;
-  if (with_imports) project_view_init(&v, self, m->path, level - 1, root, m->text, m->length);
+  project_view_init(&v, self, m->path, root, m->text, m->length);
   facts f;
-  facts_build_with(&f, root, m->text, m->length, NULL, with_imports ? &v.imports : NULL);
-  project_summary *s = project_summary_build(&f, m, with_imports ? &v : NULL);
+  facts_build(&f, root, m->text, m->length);
+  project_summary *s = project_summary_build(&f, m, &v);
   s->refs = 1; /* the caller's */
   facts_free(&f);
-  if (with_imports) project_view_free(&v);
+  project_view_free(&v);
+  ts_tree_delete(tree);
   return s;
 }
 
 
-project_summary *project_summary_get(oom_project *self, project_module *m, int level) {
-  assert(level >= 0 && level < PROJECT_LEVELS);
-  if (!m || !m->tree) return NULL;
-  /* a module whose imports name nothing of the project reads the same at
-   * every level from 1 up: level 1 stands for the others */
-  if (level >= 2) {
-    project_summary *one = project_summary_get(self, m, 1);
-    if (!one || !one->found_imports) return one;
-    project_summary_release(self, one);
-  }
+project_summary *project_summary_get(oom_project *self, project_module *m) {
+  if (!m || !m->readable) return NULL;
   pthread_mutex_lock(&self->lock);
-  project_summary *s = m->levels[level];
-  if (s && m->generation == self->generation) {
+  project_summary *s = m->summary;
+  if (s) {
     s->refs++;
     pthread_mutex_unlock(&self->lock);
     return s;
   }
-  uint64_t generation = self->generation;
   pthread_mutex_unlock(&self->lock);
-  project_summary *fresh = build(self, m, level);
+  project_summary *fresh = build(self, m);
+  if (!fresh) return NULL;
   pthread_mutex_lock(&self->lock);
-  if (generation == self->generation) {
-    if (m->generation != generation) {
-      /* summaries of an older generation read texts that changed since */
-      drop_levels(m);
-      m->generation = generation;
-    }
-    if (!m->levels[level]) {
-      fresh->refs++; /* the module's */
-      m->levels[level] = fresh;
-    } else {
-      /* another thread stored the same summary first */
-      project_summary *first = m->levels[level];
-      first->refs++;
-      pthread_mutex_unlock(&self->lock);
-      project_summary_release(self, fresh);
-      return first;
-    }
+  if (m->summary) {
+    /* another thread stored the same summary first */
+    project_summary *first = m->summary;
+    first->refs++;
+    pthread_mutex_unlock(&self->lock);
+    project_summary_release(self, fresh);
+    return first;
   }
+  fresh->refs++; /* the module's */
+  m->summary = fresh;
   pthread_mutex_unlock(&self->lock);
   return fresh;
 }
@@ -304,8 +291,8 @@ void project_summary_release(oom_project *self, project_summary *s) {
 
 /* ---- changes ---- */
 
-/* Drop the live module of PATH and every summary (they may have read it);
- * under the lock. */
+/* Drop the live module of PATH; under the lock. Other modules' summaries
+ * stay: each was built from its own text alone. */
 static void invalidate(oom_project *self, const char *path) {
   project_module *m = GET(modules, path);
   if (m) {
@@ -318,7 +305,7 @@ static void invalidate(oom_project *self, const char *path) {
           self->all.items[i] = self->all.items[--self->all.len];
           break;
         }
-      drop_levels(m);
+      drop_summary(m);
       module_free(m);
     }
   }

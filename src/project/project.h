@@ -18,13 +18,13 @@
 #include "util/strmap.h"
 #include "util/vec.h"
 
-/* Summaries are built in levels so that what a module's summary says never
- * depends on which file of the run asked first: level 0 reads the module
- * alone, level L reads the level L-1 summaries of the modules it imports.
- * A file being linted reads level PROJECT_LEVELS - 1, so a chain of
- * PROJECT_LEVELS modules (a class deriving a class deriving nn.Module, each
- * in its own file) is seen through; import cycles end by construction. */
-#define PROJECT_LEVELS 4
+/* A module's summary is built from its text alone, so that what it says
+ * never depends on which file of the run asked first, and import cycles
+ * cost nothing. What depends on other modules is kept as references (a
+ * class's bases, the callees a function returns or calls, by the names the
+ * module imports them under) and followed when a lookup asks: class Net(Base)
+ * with Base(Root) and Root(nn.Module) each in its own file, or a
+ * `build_model()` returning a class of a third module. */
 
 /* Bounds on what one index reads: hostile or huge trees cost a lookup that
  * fails (linted as without the index), never the run. */
@@ -33,6 +33,8 @@
 #define PROJECT_MAX_TOTAL_BYTES (512u << 20)
 #define PROJECT_MAX_BASES 8  /* folders an absolute import searches */
 #define PROJECT_MAX_HOPS 8   /* re-exports followed (`from .resnet import ResNet` in __init__.py) */
+#define PROJECT_MAX_DEPTH 8  /* references followed from one lookup (bases of bases, callees of callees) */
+#define PROJECT_MAX_REFS 24  /* references kept per function */
 
 /* ---- summaries (summary.c) ---- */
 
@@ -42,9 +44,25 @@ typedef struct {
   uint64_t hash;
 } project_dep;
 
+/* How a symbol depends on a name another module (or its own) defines */
+enum {
+  REF_BASE = 1,         /* a base class */
+  REF_RETURN = 2,       /* the function returns what a call of it gives (`return Net(cfg).cuda()`) */
+  REF_CALL = 4,         /* the function calls it */
+  REF_CALL_IN_LOOP = 8  /* ... inside a loop of its own (its steps are not the caller's step) */
+};
+
+typedef struct {
+  char *name;           /* a qualname as the module imports it ("base.Base", "..layers.Block"), or ":" and
+                           the name of a class or function of the same module */
+  uint8_t kind;         /* REF_* */
+} project_ref;
+
 typedef struct {
   char *name;          /* "RNNModel", "build_model", "Trainer.evaluate", "model" */
-  facts_symbol symbol;
+  facts_symbol symbol; /* what the module alone says */
+  project_ref *refs;
+  uint8_t nrefs;
 } project_symbol;
 
 typedef struct {
@@ -59,16 +77,16 @@ typedef struct project_summary {
   size_t nsymbols;
   project_import *imports;  /* sorted by name */
   size_t nimports;
-  project_dep *deps;        /* the modules read (this one first), each once */
-  size_t ndeps;
-  bool found_imports;       /* some lookup found a project symbol: the next level may differ */
+  project_dep self;         /* the module it was built from */
+  char **sys_path;          /* folders its `sys.path` lines add, in search order, where its imports resolve */
+  int nsys_path;
 } project_summary;
 
 struct project_module;
 struct project_view;
-/** Reduce the facts F of the module M to its summary; F was built with VIEW
- *  answering its imports (NULL: none), whose lookups name what it read. */
-project_summary *project_summary_build(const facts *f, const struct project_module *m, const struct project_view *view);
+/** Reduce the facts F of the module M (built alone) to its summary. SCAN is
+ *  a view of M whose search folders include its sys.path lines. */
+project_summary *project_summary_build(const facts *f, const struct project_module *m, const struct project_view *scan);
 void project_summary_free(project_summary *s);
 /** The symbol NAME (LEN bytes) of S, or NULL. */
 const project_symbol *project_summary_find(const project_summary *s, const char *name, size_t len);
@@ -81,13 +99,11 @@ typedef struct project_module {
   int refs;                 /* under the index's lock: lookups in progress and the index's own */
   bool detached;            /* replaced or forgotten: freed when no one holds it */
   char *path;               /* absolute */
-  char *root;               /* its project's root folder */
   char *text;
   size_t length;
   uint64_t hash;            /* cache_hash of TEXT, as the result cache hashes files */
-  TSTree *tree;             /* NULL: unreadable, too big, or binary */
-  project_summary *levels[PROJECT_LEVELS];
-  uint64_t generation;      /* of the index when the summaries were built */
+  bool readable;            /* false: unreadable, too big, or binary (then TEXT may be NULL) */
+  project_summary *summary; /* built on first use */
 } project_module;
 
 typedef struct {
@@ -101,17 +117,17 @@ struct oom_project {
   struct project_maps *maps;       /* by path: live modules, file tests, overlays (index.c) */
   VEC(project_module *) all;       /* every module not yet freed, live or detached */
   size_t total_bytes;              /* of the live modules' texts */
-  uint64_t generation;             /* bumped by every change: summaries of older ones are rebuilt */
+  uint64_t generation;             /* bumped by every change (a module read before it is not stored) */
 };
 
-/** The module at absolute PATH, read and parsed on first use, held for the
+/** The module at absolute PATH, read on first use, held for the
  *  caller (project_module_release); NULL when it cannot be read, is over a
  *  bound, or is not Python. */
 project_module *project_module_get(oom_project *self, const char *path);
 void project_module_release(oom_project *self, project_module *m);
-/** The summary of M at LEVEL, built on first use, held for the caller
- *  (project_summary_release); NULL when M has no tree. */
-project_summary *project_summary_get(oom_project *self, project_module *m, int level);
+/** The summary of M, built on first use, held for the caller
+ *  (project_summary_release); NULL when M is not readable. */
+project_summary *project_summary_get(oom_project *self, project_module *m);
 void project_summary_release(oom_project *self, project_summary *s);
 /** Whether PATH is a regular file (memoized; overlays count as files). */
 bool project_is_file(oom_project *self, const char *path);
@@ -127,22 +143,21 @@ typedef struct project_view {
   char *dir;                /* its folder */
   char *bases[PROJECT_MAX_BASES]; /* where absolute imports are searched, in order */
   int nbases;
-  int level;                /* of the summaries it reads */
   VEC(project_dep) deps;    /* the modules read so far, each once */
-  bool found;               /* some lookup found a project symbol */
   strmap memo;              /* qualname -> project_memo: the facts ask the same names again and again */
+  strmap resolved;          /* "path:name" -> project_memo: symbols with their references followed */
 } project_view;
 
 typedef struct {
-  bool found;
+  bool found, busy;         /* BUSY: being resolved (a cycle of references reads what the module alone says) */
   facts_symbol symbol;
 } project_memo;
 
 /** A view for the file at PATH (absolute or relative to the working
- *  folder), reading level LEVEL summaries. ROOT_NODE and SOURCE, when
- *  given, are the file's tree and text: `sys.path.append(...)` of a literal
- *  folder next to it adds a search folder. */
-void project_view_init(project_view *self, oom_project *project, const char *path, int level, TSNode root_node,
+ *  folder). ROOT_NODE and SOURCE, when given, are the file's tree and text:
+ *  `sys.path.append(...)` of a literal folder next to it adds a search
+ *  folder. */
+void project_view_init(project_view *self, oom_project *project, const char *path, TSNode root_node,
                        const char *source, size_t length);
 void project_view_free(project_view *self);
 

@@ -292,6 +292,21 @@ static char *module_file(oom_project *p, const char *base, const char *qual, con
 }
 
 
+/* Whether BASE holds FIRST (LEN bytes) as a module or a folder. */
+static bool first_part_here(oom_project *p, const char *base, const char *first, size_t len) {
+  buf b = {0};
+  buf_printf(&b, "%s/", strcmp(base, "/") ? base : "");
+  buf_append(&b, first, len);
+  bool there = project_exists(p, buf_str(&b));
+  if (!there) {
+    buf_puts(&b, ".py");
+    there = project_is_file(p, buf_str(&b));
+  }
+  buf_free(&b);
+  return there;
+}
+
+
 #define MAX_PARTS 32
 
 
@@ -326,7 +341,10 @@ char *project_resolve(const project_view *view, const char *importer_dir, const 
   }
   char *found = NULL;
   for (int b = 0; b < nbases && !found; b++) {
-    for (size_t k = nparts; k >= 1 && !found; k--) {
+    /* nothing named like the first part here (`torch`, `numpy`): nothing
+     * below it either, and most names a file uses are of other libraries */
+    bool here = nparts > 0 && first_part_here(view->project, bases[b], q, lens[0]);
+    for (size_t k = nparts; here && k >= 1 && !found; k--) {
       found = module_file(view->project, bases[b], q, starts, lens, k);
       if (found) *rest = k < nparts ? q + starts[k] : q + strlen(q);
     }

@@ -1,13 +1,15 @@
 /* This file contains the summary a module is reduced to: for each class,
  * function and method it defines (and each module-level name bound to a
- * model), what the facts found (an nn.Module, returns a graph or a model,
- * trains, runs without gradients), and the names it imports, so that a
+ * model), what the facts of the module alone found (an nn.Module, returns a
+ * graph or a model, trains, runs without gradients) and what it refers to in
+ * other modules (bases, callees), and the names it imports, so that a
  * re-export can be followed. Small data: the importer's facts read it, and
  * the module's tree and facts are not kept for it. */
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "parse/fields.h"
 #include "project/project.h"
 #include "util/alloc.h"
 
@@ -27,9 +29,139 @@ static int import_cmp(const void *a, const void *b) {
 }
 
 
-static void add_symbol(arena *a, symbol_vec *v, const char *name, size_t len, const facts_symbol *sym) {
-  project_symbol s = {arena_strndup(a, name, len), *sym};
+static project_symbol *add_symbol(arena *a, symbol_vec *v, const char *name, size_t len, const facts_symbol *sym) {
+  project_symbol s = {arena_strndup(a, name, len), *sym, NULL, 0};
   vec_push(v, s);
+  return &v->items[v->len - 1];
+}
+
+
+/* References of one symbol while they are gathered: each (name, kind) once */
+typedef struct {
+  project_ref items[PROJECT_MAX_REFS];
+  uint8_t len;
+} ref_list;
+
+
+static void add_ref(ref_list *l, arena *a, const char *name, size_t len, uint8_t kind) {
+  for (uint8_t i = 0; i < l->len; i++)
+    if (l->items[i].kind == kind && strlen(l->items[i].name) == len && !memcmp(l->items[i].name, name, len)) return;
+  if (l->len == PROJECT_MAX_REFS) return;
+  l->items[l->len++] = (project_ref){arena_strndup(a, name, len), kind};
+}
+
+
+static void keep_refs(const ref_list *l, arena *a, project_symbol *sym) {
+  if (!l->len) return;
+  sym->refs = arena_alloc(a, l->len * sizeof *sym->refs);
+  memcpy(sym->refs, l->items, l->len * sizeof *l->items);
+  sym->nrefs = l->len;
+}
+
+
+static bool is_class_or_function_of(const facts *f, const char *t, uint32_t len) {
+  for (size_t c = 0; c < f->classes.len; c++)
+    if (f->classes.items[c].name_len == len && !memcmp(f->classes.items[c].name, t, len)) return true;
+  for (size_t i = 0; i < f->functions.len; i++)
+    if (f->functions.items[i].parent < 0 && f->functions.items[i].klass < 0 && f->functions.items[i].name_len == len &&
+        !memcmp(f->functions.items[i].name, t, len))
+      return true;
+  return false;
+}
+
+
+/* The reference NODE (a base class, a callee) makes, into Q: ":Name" for a
+ * class or function of the module itself, else the qualname it is imported
+ * under; false for names of PyTorch and of nothing imported. */
+static bool ref_name(const facts *f, TSNode node, buf *q) {
+  buf_clear(q);
+  if (NODE_IS(node, "identifier")) {
+    uint32_t len;
+    const char *t = facts_text(f, node, &len);
+    if (is_class_or_function_of(f, t, len)) {
+      buf_putc(q, ':');
+      buf_append(q, t, len);
+      return true;
+    }
+  }
+  if (!NODE_IS(node, "identifier") && !NODE_IS(node, "attribute")) return false;
+  /* torch's own classes and functions the facts judged already */
+  return facts_qualname(f, node, q) && strncmp(buf_str(q), "torch.", 6) != 0 && strcmp(buf_str(q), "torch") != 0;
+}
+
+
+static void record_bases(const facts *f, const facts_class *k, arena *a, project_symbol *sym) {
+  if (ts_node_is_null(k->bases)) return;
+  ref_list l = {0};
+  buf q = {0};
+  uint32_t count = ts_node_named_child_count(k->bases);
+  for (uint32_t i = 0; i < count; i++)
+    if (ref_name(f, ts_node_named_child(k->bases, i), &q)) add_ref(&l, a, q.data, q.len, REF_BASE);
+  buf_free(&q);
+  keep_refs(&l, a, sym);
+}
+
+
+/* The call a returned VALUE of function FN gives, through `.to(...)`-like
+ * chains and one name assigned in FN (`model = Net(); return model.cuda()`);
+ * a null node when it is not a call. */
+static TSNode returned_call(const facts *f, int fn, TSNode value) {
+  static const char *const same[] = {"to", "cuda", "cpu", "train", "eval", "half", "float", "bfloat16", "double",
+                                     "requires_grad_", NULL};
+  for (int guard = 0; guard < 16 && !ts_node_is_null(value); guard++) {
+    if (NODE_IS(value, "parenthesized_expression") || NODE_IS(value, "await")) {
+      value = ts_node_named_child(value, 0);
+    } else if (NODE_IS(value, "identifier")) {
+      /* the last assignment to it in FN before the return */
+      TSNode found = NULL_NODE;
+      uint32_t len, pos = ts_node_start_byte(value);
+      const char *t = facts_text(f, value, &len);
+      for (size_t i = 0; i < f->assigns.len; i++) {
+        TSNode left = f->assigns.items[i].left;
+        if (ts_node_start_byte(left) >= pos) break;
+        uint32_t l2;
+        const char *t2 = facts_text(f, left, &l2);
+        if (NODE_IS(left, "identifier") && l2 == len && !memcmp(t, t2, len) &&
+            facts_function_at(f, ts_node_start_byte(left)) == fn)
+          found = f->assigns.items[i].right;
+      }
+      value = found;
+      if (ts_node_is_null(value) || NODE_IS(value, "identifier")) return NULL_NODE;
+    } else if (NODE_IS(value, "call")) {
+      TSNode callee = FACT_FIELD(f, value, function);
+      if (ts_node_is_null(callee) || !NODE_IS(callee, "attribute")) return value;
+      bool chained = false;
+      for (size_t i = 0; same[i] && !chained; i++) chained = facts_node_is(f, FACT_FIELD(f, callee, attribute), same[i]);
+      if (!chained) return value;
+      value = FACT_FIELD(f, callee, object);
+    } else {
+      return NULL_NODE;
+    }
+  }
+  return NULL_NODE;
+}
+
+
+/* What function FN refers to: the callees it returns the result of, and the
+ * callees it calls (in a loop of its own or not). */
+static void record_calls(const facts *f, int fn, arena *a, project_symbol *sym) {
+  ref_list l = {0};
+  buf q = {0};
+  for (size_t i = 0; i < f->returns.len; i++) {
+    if (f->returns.items[i].function != fn) continue;
+    TSNode call = returned_call(f, fn, ts_node_named_child(f->returns.items[i].call, 0));
+    if (!ts_node_is_null(call) && ref_name(f, FACT_FIELD(f, call, function), &q)) add_ref(&l, a, q.data, q.len, REF_RETURN);
+  }
+  facts_span body = f->functions.items[fn].body;
+  for (size_t i = facts_first_call_at(f, body.start); i < f->calls.len; i++) {
+    const facts_call *c = &f->calls.items[i];
+    if (ts_node_start_byte(c->call) >= body.end) break;
+    if (c->function != fn) continue;
+    if (ref_name(f, FACT_FIELD(f, c->call, function), &q))
+      add_ref(&l, a, q.data, q.len, c->loop >= 0 ? REF_CALL | REF_CALL_IN_LOOP : REF_CALL);
+  }
+  buf_free(&q);
+  keep_refs(&l, a, sym);
 }
 
 
@@ -70,7 +202,7 @@ static bool bound_at_module_level(const facts *f, const char *name, size_t len) 
 }
 
 
-project_summary *project_summary_build(const facts *f, const project_module *m, const project_view *view) {
+project_summary *project_summary_build(const facts *f, const project_module *m, const project_view *scan) {
   project_summary *s = oom_xcalloc(1, sizeof *s);
   arena *a = &s->arena;
   symbol_vec syms = {0};
@@ -84,14 +216,15 @@ project_summary *project_summary_build(const facts *f, const project_module *m, 
     listed[i] = true;
     facts_symbol sym = {0};
     sym.flags = SYM_CLASS | (k->is_module || k->has_forward ? SYM_MODEL : 0) | (k->is_dataset ? SYM_DATASET : 0);
-    add_symbol(a, &syms, k->name, k->name_len, &sym);
+    project_symbol *ps = add_symbol(a, &syms, k->name, k->name_len, &sym);
+    if (!(sym.flags & SYM_MODEL)) record_bases(f, k, a, ps);
   }
   for (size_t i = 0; i < f->functions.len; i++) {
     const facts_function *fn = &f->functions.items[i];
     if (fn->parent >= 0) continue; /* nested in a function: not reachable by name */
     facts_symbol sym = function_symbol(fn);
     if (fn->klass < 0) {
-      if (top_level(fn->node)) add_symbol(a, &syms, fn->name, fn->name_len, &sym);
+      if (top_level(fn->node)) record_calls(f, (int)i, a, add_symbol(a, &syms, fn->name, fn->name_len, &sym));
       continue;
     }
     if (!listed[fn->klass]) continue;
@@ -100,7 +233,7 @@ project_summary *project_summary_build(const facts *f, const project_module *m, 
     buf_append(&name, k->name, k->name_len);
     buf_putc(&name, '.');
     buf_append(&name, fn->name, fn->name_len);
-    add_symbol(a, &syms, name.data, name.len, &sym);
+    record_calls(f, (int)i, a, add_symbol(a, &syms, name.data, name.len, &sym));
   }
   free(listed);
   /* module-level names bound to a model (`model = Net()` in a setup module) */
@@ -132,17 +265,11 @@ project_summary *project_summary_build(const facts *f, const project_module *m, 
   s->nimports = imps.len;
   vec_free(&syms);
   vec_free(&imps);
-  /* the module itself, then what its lookups read */
-  size_t nviews = view ? view->deps.len : 0;
-  s->deps = arena_alloc(a, (nviews + 1) * sizeof *s->deps);
-  s->deps[0] = (project_dep){arena_strndup(a, m->path, strlen(m->path)), m->hash};
-  s->ndeps = 1;
-  for (size_t i = 0; i < nviews; i++) {
-    if (!strcmp(view->deps.items[i].path, m->path)) continue;
-    const project_dep *d = &view->deps.items[i];
-    s->deps[s->ndeps++] = (project_dep){arena_strndup(a, d->path, strlen(d->path)), d->hash};
-  }
-  s->found_imports = view && view->found;
+  s->self = (project_dep){arena_strndup(a, m->path, strlen(m->path)), m->hash};
+  /* the search folders of its own view, in order, beyond the usual three */
+  s->sys_path = arena_alloc(a, (size_t)(scan->nbases + 1) * sizeof *s->sys_path);
+  for (int i = 0; i < scan->nbases; i++)
+    s->sys_path[s->nsys_path++] = arena_strndup(a, scan->bases[i], strlen(scan->bases[i]));
   return s;
 }
 

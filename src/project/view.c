@@ -1,8 +1,9 @@
 /* This file contains a file's view of its project: the folders its absolute
  * imports search, and the facts_imports lookup that turns a dotted name the
- * file uses into what the summary of the defining module says of it,
- * following re-exports (`from .resnet import ResNet` in a package's
- * __init__.py) and recording every module read. */
+ * file uses into what the defining module's summary says of it, following
+ * re-exports (`from .resnet import ResNet` in a package's __init__.py) and
+ * the summary's references (base classes, returned and called functions of
+ * other modules), and recording every module read. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,14 +32,13 @@ static void add_base(project_view *v, char *dir) {
 static bool lookup(const facts_imports *imports, const char *qualname, size_t len, facts_symbol *out);
 
 
-void project_view_init(project_view *self, oom_project *project, const char *path, int level, TSNode root_node,
+void project_view_init(project_view *self, oom_project *project, const char *path, TSNode root_node,
                        const char *source, size_t length) {
   memset(self, 0, sizeof *self);
   self->imports.lookup = lookup;
   self->project = project;
   self->path = project_absolute(path);
   self->dir = dir_of(self->path);
-  self->level = level;
   /* `python train.py` puts the script's folder first on sys.path; an
    * installed or `python -m` run finds packages at the root or in src/ */
   add_base(self, oom_xstrdup(self->dir));
@@ -52,54 +52,137 @@ void project_view_init(project_view *self, oom_project *project, const char *pat
 }
 
 
+/* A view for module M with summary S: how the names M imports resolve. It
+ * shares nothing with the view that asks; what it reads is recorded there. */
+static void init_module(project_view *self, oom_project *project, const project_module *m, const project_summary *s) {
+  memset(self, 0, sizeof *self);
+  self->imports.lookup = lookup;
+  self->project = project;
+  self->path = oom_xstrdup(m->path);
+  self->dir = dir_of(m->path);
+  for (int i = 0; i < s->nsys_path; i++) add_base(self, oom_xstrdup(s->sys_path[i]));
+}
+
+
 void project_view_free(project_view *self) {
   for (int i = 0; i < self->nbases; i++) free(self->bases[i]);
   for (size_t i = 0; i < self->deps.len; i++) free(self->deps.items[i].path);
   vec_free(&self->deps);
   strmap_free(&self->memo, free);
+  strmap_free(&self->resolved, free);
   free(self->path);
   free(self->dir);
   memset(self, 0, sizeof *self);
 }
 
 
-static void add_dep(project_view *v, const char *path, uint64_t hash) {
+static void add_dep(project_view *v, const project_dep *d) {
   for (size_t i = 0; i < v->deps.len; i++)
-    if (!strcmp(v->deps.items[i].path, path)) return;
-  project_dep d = {oom_xstrdup(path), hash};
-  vec_push(&v->deps, d);
+    if (!strcmp(v->deps.items[i].path, d->path)) return;
+  project_dep copy = {oom_xstrdup(d->path), d->hash};
+  vec_push(&v->deps, copy);
 }
 
 
-/* What QUALNAME names, read through the module summaries at V's level. */
-static bool find(project_view *v, const char *qualname, facts_symbol *out) {
+static bool find(project_view *v, const project_view *resolver, const char *qualname, facts_symbol *out, int depth);
+
+
+/* What reference NAME of module M (summary S) names: a symbol of S itself
+ * (":Name"), or a qualname as M imports it. */
+static bool find_ref(project_view *v, const project_module *m, const project_summary *s, const char *name,
+                     facts_symbol *out, int depth);
+
+
+/* SYM of module M (summary S), with what its references add: a class
+ * deriving a model or dataset class, a function returning a model or a
+ * graph through another function, or training through one it calls. */
+static facts_symbol resolved(project_view *v, const project_module *m, const project_summary *s,
+                             const project_symbol *sym, int depth) {
+  facts_symbol out = sym->symbol;
+  if (!sym->nrefs || depth >= PROJECT_MAX_DEPTH) return out;
+  /* each symbol once per view: a cycle of references (a.f calls b.g calls
+   * a.f) reads, inside the cycle, what the module alone says */
+  buf key = {0};
+  buf_printf(&key, "%s:%s", m->path, sym->name);
+  project_memo *memo = strmap_get(&v->resolved, key.data, key.len);
+  if (memo) {
+    buf_free(&key);
+    return memo->busy ? out : memo->symbol;
+  }
+  memo = oom_xcalloc(1, sizeof *memo);
+  memo->busy = true;
+  strmap_put(&v->resolved, key.data, key.len, memo);
+  for (uint8_t i = 0; i < sym->nrefs; i++) {
+    const project_ref *r = &sym->refs[i];
+    facts_symbol t;
+    if (!find_ref(v, m, s, r->name, &t, depth + 1)) continue;
+    if (r->kind & REF_BASE) {
+      if (t.flags & SYM_CLASS) out.flags |= t.flags & (SYM_MODEL | SYM_DATASET);
+    } else if (r->kind & REF_RETURN) {
+      /* `return Net()` is a model; `return compute(x)` what compute returns;
+       * `return model(x)`, a model bound at module level, a graph */
+      if ((t.flags & SYM_MODEL) && (t.flags & (SYM_CLASS | SYM_FUNCTION))) out.flags |= SYM_MODEL;
+      if (t.flags & SYM_FUNCTION) out.flags |= t.flags & (SYM_RETURNS_GRAPH | SYM_RETURNS_SCALAR);
+      if ((t.flags & SYM_VALUE) && (t.flags & SYM_MODEL)) out.flags |= SYM_RETURNS_GRAPH;
+    } else if (r->kind & REF_CALL) {
+      if (!(t.flags & SYM_FUNCTION)) continue;
+      out.flags |= t.flags & (SYM_TRAINS | SYM_BACKWARD);
+      if ((t.flags & SYM_STEP) && !(r->kind & REF_CALL_IN_LOOP)) out.flags |= SYM_STEP;
+    }
+  }
+  if ((out.flags & SYM_MODEL) && (out.flags & SYM_CLASS)) out.flags &= ~SYM_DATASET;
+  memo->busy = false;
+  memo->symbol = out;
+  buf_free(&key);
+  return out;
+}
+
+
+static bool find_ref(project_view *v, const project_module *m, const project_summary *s, const char *name,
+                     facts_symbol *out, int depth) {
+  if (name[0] == ':') {
+    const project_symbol *local = project_summary_find(s, name + 1, strlen(name + 1));
+    if (!local) return false;
+    *out = resolved(v, m, s, local, depth);
+    return true;
+  }
+  project_view mv;
+  init_module(&mv, v->project, m, s);
+  bool found = find(v, &mv, name, out, depth);
+  project_view_free(&mv);
+  return found;
+}
+
+
+/* What QUALNAME names as RESOLVER's file imports it, V recording what was
+ * read. DEPTH counts the references followed to get here. */
+static bool find(project_view *v, const project_view *resolver, const char *qualname, facts_symbol *out, int depth) {
   char *q = oom_xstrdup(qualname);
   project_view hop; /* the module a re-export leads to resolves the rest of the chain */
-  const project_view *resolver = v;
-  bool found = false;
-  for (int h = 0; h < PROJECT_MAX_HOPS && !found; h++) {
+  bool hopped = false, found = false;
+  for (int h = 0; h < PROJECT_MAX_HOPS && !found && q; h++) {
     const char *rest = NULL;
     char *path = project_resolve(resolver, resolver->dir, q, &rest);
     project_module *m = path ? project_module_get(v->project, path) : NULL;
     free(path);
     if (!m) break;
+    project_summary *s = project_summary_get(v->project, m);
+    if (!s) {
+      project_module_release(v->project, m);
+      break;
+    }
+    add_dep(v, &s->self);
+    char *next = NULL;
     if (!*rest) {
       /* the name is a module of the project: nothing its summary decides */
       memset(out, 0, sizeof *out);
       out->flags = SYM_MODULE_FILE;
-      add_dep(v, m->path, m->hash);
-      project_module_release(v->project, m);
       found = true;
-      break;
-    }
-    project_summary *s = project_summary_get(v->project, m, v->level);
-    char *next = NULL;
-    if (s) {
-      for (size_t i = 0; i < s->ndeps; i++) add_dep(v, s->deps[i].path, s->deps[i].hash);
+    } else {
       const project_symbol *sym = project_summary_find(s, rest, strlen(rest));
       if (sym) {
-        *out = sym->symbol;
-        found = v->found = true;
+        *out = resolved(v, m, s, sym, depth);
+        found = true;
       } else {
         const char *dot = strchr(rest, '.');
         size_t first = dot ? (size_t)(dot - rest) : strlen(rest);
@@ -109,34 +192,32 @@ static bool find(project_view *v, const char *qualname, facts_symbol *out) {
           buf_printf(&b, "%s%s", imp->qualname, rest + first);
           next = oom_xstrdup(buf_str(&b));
           buf_free(&b);
+          if (hopped) project_view_free(&hop);
+          init_module(&hop, v->project, m, s);
+          resolver = &hop;
+          hopped = true;
         }
       }
-    }
-    if (next) {
-      if (resolver != v) project_view_free(&hop);
-      project_view_init(&hop, v->project, m->path, v->level, ts_tree_root_node(m->tree), m->text, m->length);
-      resolver = &hop;
     }
     project_summary_release(v->project, s);
     project_module_release(v->project, m);
     free(q);
     q = next;
-    if (!q) break;
   }
-  if (resolver != v) project_view_free(&hop);
+  if (hopped) project_view_free(&hop);
   free(q);
   return found;
 }
 
 
 static bool lookup(const facts_imports *imports, const char *qualname, size_t len, facts_symbol *out) {
-  /* the view is the lint's own, never shared: its memo and deps may change */
+  /* the view is the lint's own, never shared: its memos and deps may change */
   project_view *v = (project_view *)imports;
   project_memo *memo = strmap_get(&v->memo, qualname, len);
   if (!memo) {
     memo = oom_xcalloc(1, sizeof *memo);
     char *q = oom_xstrndup(qualname, len);
-    memo->found = find(v, q, &memo->symbol);
+    memo->found = find(v, v, q, &memo->symbol, 0);
     free(q);
     strmap_put(&v->memo, qualname, len, memo);
   }

@@ -75,7 +75,7 @@ static bool ask(oom_project *p, const tree *t, const char *rel, const char *qual
   if (f) fclose(f);
   TSTree *tr = parse_source(parser, text, n, NULL);
   project_view v;
-  project_view_init(&v, p, path_in(t, rel), PROJECT_LEVELS - 1, ts_tree_root_node(tr), text, n);
+  project_view_init(&v, p, path_in(t, rel), ts_tree_root_node(tr), text, n);
   bool found = v.imports.lookup(&v.imports, qualname, strlen(qualname), out);
   project_view_free(&v);
   ts_tree_delete(tr);
@@ -90,7 +90,7 @@ static const char *where(oom_project *p, const tree *t, const char *rel, const c
   static char out[512];
   project_view v;
   TSNode none = {{0, 0, 0, 0}, NULL, NULL};
-  project_view_init(&v, p, path_in(t, rel), 0, none, NULL, 0);
+  project_view_init(&v, p, path_in(t, rel), none, NULL, 0);
   const char *rest = NULL;
   char *found = project_resolve(&v, v.dir, qualname, &rest);
   out[0] = '\0';
@@ -336,7 +336,7 @@ static void a_lookup_records_what_it_read(void **state) {
   oom_project *p = oom_project_new();
   project_view v;
   TSNode none = {{0, 0, 0, 0}, NULL, NULL};
-  project_view_init(&v, p, path_in(&t, "train.py"), PROJECT_LEVELS - 1, none, NULL, 0);
+  project_view_init(&v, p, path_in(&t, "train.py"), none, NULL, 0);
   facts_symbol s;
   assert_true(v.imports.lookup(&v.imports, "net.Net", 7, &s));
   assert_false(v.imports.lookup(&v.imports, "torch.nn", 8, &s));
