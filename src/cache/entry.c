@@ -5,6 +5,7 @@
  * and the body is the key, the stamp and the diagnostics:
  *
  *   str key | u64 size | u64 mtime_ns | u64 content hash | u32 flags |
+ *   u32 deps | deps x (str key | u64 size | u64 mtime_ns | u64 content hash | u32 flags) |
  *   u32 count | count x (u32 start byte, row, column | u32 end byte, row, column | str code |
  *   str message | u8 fix: 0 none, else 1 + applicability |
  *   [u8 has title | [str title] | u32 edits | edits x (u32 start | u32 end | str content)])
@@ -14,6 +15,7 @@
  * them, so that a restored document needs no line index for text output. */
 #include "cache/entry.h"
 
+#include <assert.h>
 #include <string.h>
 
 #include "cache/hash.h"
@@ -53,16 +55,27 @@ static void patch_u64(buf *out, size_t at, uint64_t v) {
 }
 
 
-void cache_entry_encode(buf *out, uint64_t seed, const char *key, const cache_stamp *stamp, const oom_document *doc) {
+static void put_stamp(buf *out, const cache_stamp *stamp) {
+  put_u64(out, stamp->size);
+  put_u64(out, (uint64_t)stamp->mtime_ns);
+  put_u64(out, stamp->content_hash);
+  put_u32(out, stamp->mtime_trusted ? FLAG_MTIME_TRUSTED : 0);
+}
+
+
+void cache_entry_encode(buf *out, uint64_t seed, const char *key, const cache_stamp *stamp, const cache_dep *deps,
+                        size_t ndeps, const oom_document *doc) {
   size_t head = out->len;
   put_u32(out, 0);
   put_u64(out, 0);
   size_t body = out->len;
   put_str(out, key, strlen(key));
-  put_u64(out, stamp->size);
-  put_u64(out, (uint64_t)stamp->mtime_ns);
-  put_u64(out, stamp->content_hash);
-  put_u32(out, stamp->mtime_trusted ? FLAG_MTIME_TRUSTED : 0);
+  put_stamp(out, stamp);
+  put_u32(out, (uint32_t)ndeps);
+  for (size_t i = 0; i < ndeps; i++) {
+    put_str(out, deps[i].key, deps[i].key_len);
+    put_stamp(out, &deps[i].stamp);
+  }
   size_t n = oom_document_diagnostic_count(doc);
   put_u32(out, (uint32_t)n);
   for (size_t i = 0; i < n; i++) {
@@ -147,6 +160,18 @@ static const char *get_str(reader *r, size_t *len) {
 }
 
 
+static void get_stamp(reader *r, cache_stamp *stamp) {
+  stamp->size = get_u64(r);
+  stamp->mtime_ns = (int64_t)get_u64(r);
+  stamp->content_hash = get_u64(r);
+  stamp->mtime_trusted = (get_u32(r) & FLAG_MTIME_TRUSTED) != 0;
+}
+
+
+/* one dependency: a key of at least one byte and a stamp */
+#define DEP_MIN_BYTES (4 + 1 + 28)
+
+
 size_t cache_entry_decode(const unsigned char *data, size_t avail, uint64_t seed, cache_entry *out) {
   reader r = {data, data + avail, true};
   uint32_t body_len = get_u32(&r);
@@ -156,15 +181,35 @@ size_t cache_entry_decode(const unsigned char *data, size_t avail, uint64_t seed
   r.end = r.p + body_len;
   memset(out, 0, sizeof *out);
   out->key = get_str(&r, &out->key_len);
-  out->stamp.size = get_u64(&r);
-  out->stamp.mtime_ns = (int64_t)get_u64(&r);
-  out->stamp.content_hash = get_u64(&r);
-  out->stamp.mtime_trusted = (get_u32(&r) & FLAG_MTIME_TRUSTED) != 0;
+  get_stamp(&r, &out->stamp);
+  out->ndeps = get_u32(&r);
+  out->deps = r.p;
+  /* walk the dependencies once here, so that cache_entry_dep can trust them */
+  if (r.ok && out->ndeps > (size_t)(r.end - r.p) / DEP_MIN_BYTES) return 0;
+  for (uint32_t i = 0; i < out->ndeps && r.ok; i++) {
+    size_t len;
+    cache_stamp st;
+    if (!get_str(&r, &len) || len == 0) return 0;
+    get_stamp(&r, &st);
+  }
   out->ndiags = get_u32(&r);
   if (!r.ok || !out->key) return 0;
   out->diags = r.p;
   out->end = r.end;
   return HEAD_BYTES + (size_t)body_len;
+}
+
+
+void cache_entry_dep(const cache_entry *self, uint32_t index, cache_dep *out) {
+  assert(index < self->ndeps);
+  /* decode checked the whole list: no bound can fail below */
+  reader r = {self->deps, self->end, true};
+  for (uint32_t i = 0;; i++) {
+    out->key = get_str(&r, &out->key_len);
+    get_stamp(&r, &out->stamp);
+    if (i == index) break;
+  }
+  assert(r.ok && out->key);
 }
 
 

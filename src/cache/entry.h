@@ -22,24 +22,41 @@ typedef struct {
   bool mtime_trusted;
 } cache_stamp;
 
+/* A module of the project whose summary the lint read (the project index):
+ * the entry holds only while each is as it was. KEY is its path as entries
+ * key files (relative to the root when below it); not NUL-terminated when
+ * decoded. */
+typedef struct {
+  const char *key;
+  size_t key_len;
+  cache_stamp stamp;
+} cache_dep;
+
 /* A decoded entry: views into the bytes it was decoded from. */
 typedef struct {
   const char *key; /* the file's path relative to the project root; not NUL-terminated */
   size_t key_len;
   cache_stamp stamp;
+  uint32_t ndeps;
+  const unsigned char *deps; /* the encoded dependencies */
   uint32_t ndiags;
   const unsigned char *diags, *end; /* the encoded diagnostics */
 } cache_entry;
 
 /** Append to OUT the entry of the file KEY with STAMP, holding DOC's
- *  diagnostics. The checksum is seeded with SEED, the key of the cache file
- *  the entry goes into, so an entry read from another file never verifies. */
-void cache_entry_encode(buf *out, uint64_t seed, const char *key, const cache_stamp *stamp, const oom_document *doc);
+ *  diagnostics, valid while the NDEPS modules DEPS are as stamped. The
+ *  checksum is seeded with SEED, the key of the cache file the entry goes
+ *  into, so an entry read from another file never verifies. */
+void cache_entry_encode(buf *out, uint64_t seed, const char *key, const cache_stamp *stamp, const cache_dep *deps,
+                        size_t ndeps, const oom_document *doc);
 
 /** Decode the entry at the start of DATA (AVAIL bytes there). Returns the
  *  bytes it takes, or 0 when they are not a whole entry whose checksum
  *  (seeded with SEED) matches: truncated, corrupted, or from another file. */
 size_t cache_entry_decode(const unsigned char *data, size_t avail, uint64_t seed, cache_entry *out);
+
+/** Dependency INDEX (below ndeps) of a decoded entry. */
+void cache_entry_dep(const cache_entry *self, uint32_t index, cache_dep *out);
 
 /** Give DOC, which holds the text the entry's file had, the entry's
  *  diagnostics, as linting it with LINTER would have. False, leaving DOC

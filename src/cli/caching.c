@@ -119,6 +119,88 @@ void cli_cache_open(cli_cache *self, const cli *c, const oom_linter *linter) {
 }
 
 
+/* The path of the file keyed KEY (LEN bytes), in OUT. */
+static void path_of_key(const cli_cache *self, const char *key, size_t len, buf *out) {
+  if (!(len && key[0] == '/')) {
+    buf_puts(out, self->root);
+    buf_putc(out, '/');
+  }
+  buf_append(out, key, len);
+}
+
+
+/* Whether the modules E's lint read are as they were: their stamps say so,
+ * or their contents hash the same (then *RESTAMP: the entry should learn the
+ * new stamps, so that the next run needs no reading). A module gone or
+ * unreadable is a change. CLOCK_NS is when the run started (stamp.h). */
+static bool deps_fresh(const cli_cache *self, const cache_entry *e, int64_t clock_ns, bool *restamp) {
+  buf path = {0};
+  bool fresh = true;
+  for (uint32_t i = 0; i < e->ndeps && fresh; i++) {
+    cache_dep d;
+    cache_entry_dep(e, i, &d);
+    buf_clear(&path);
+    path_of_key(self, d.key, d.key_len, &path);
+    struct stat st;
+    if (stat(buf_str(&path), &st) != 0 || !S_ISREG(st.st_mode)) {
+      fresh = false;
+      break;
+    }
+    cache_stamp now;
+    cache_stamp_from_stat(&st, clock_ns, &now);
+    if (cache_stamp_unchanged(&d.stamp, &now)) continue;
+    char why[256];
+    size_t len = 0;
+    char *text = files_read(buf_str(&path), &len, why, sizeof why);
+    /* the project index hashes a module's text as the cache hashes files */
+    fresh = text && cache_hash(text, len, 0) == d.stamp.content_hash;
+    free(text);
+    *restamp = true;
+  }
+  buf_free(&path);
+  return fresh;
+}
+
+
+/* Append to FRESH the entry of KEY stamped NOW with DOC's diagnostics. Its
+ * dependencies are those of OLD, the entry DOC was restored from, restamped;
+ * else the modules DOC's lint read (the project index), stamped now. A
+ * dependency that cannot be stamped leaves the file uncached. */
+static void encode(const cli_cache *self, buf *fresh, const char *key, const cache_stamp *now, const cache_entry *old,
+                   const oom_document *doc, int64_t clock_ns) {
+  size_t n = old ? old->ndeps : oom_document_dependency_count(doc);
+  cache_dep *deps = n ? oom_xcalloc(n, sizeof *deps) : NULL;
+  char **keys = n ? oom_xcalloc(n, sizeof *keys) : NULL;
+  buf path = {0};
+  bool ok = true;
+  for (size_t i = 0; i < n && ok; i++) {
+    uint64_t hash = 0;
+    buf_clear(&path);
+    if (old) {
+      cache_dep d;
+      cache_entry_dep(old, (uint32_t)i, &d);
+      path_of_key(self, d.key, d.key_len, &path);
+      hash = d.stamp.content_hash;
+    } else {
+      buf_puts(&path, oom_document_dependency(doc, i, &hash));
+    }
+    struct stat st;
+    ok = stat(buf_str(&path), &st) == 0 && S_ISREG(st.st_mode);
+    if (!ok) break;
+    cache_stamp_from_stat(&st, clock_ns, &deps[i].stamp);
+    deps[i].stamp.content_hash = hash;
+    keys[i] = key_of(self, buf_str(&path));
+    deps[i].key = keys[i];
+    deps[i].key_len = strlen(keys[i]);
+  }
+  if (ok) cache_entry_encode(fresh, cache_store_file_key(self->store), key, now, deps, n, doc);
+  for (size_t i = 0; i < n; i++) free(keys[i]);
+  free(keys);
+  free(deps);
+  buf_free(&path);
+}
+
+
 /* cli_cache_lint, and cli_cache_probe with PROBING: then W is NULL, and a
  * file the stamp vouches for but whose text must be read is left for later
  * (*LATER), so that the first pass reads only what it must hash. */
@@ -133,6 +215,10 @@ static oom_document *answer(const cli_cache *self, oom_worker *w, const file_lis
   if (!cacheable && !w) return NULL;
   char *key = cacheable ? key_of(self, path) : NULL;
   const cache_entry *e = key ? cache_store_find(self->store, key) : NULL;
+  /* an entry whose imported modules changed is no entry: the file's
+   * diagnostics may have changed with them */
+  bool restamp = false;
+  if (e && !deps_fresh(self, e, files->started_ns, &restamp)) e = NULL;
   if (e && cache_stamp_unchanged(&e->stamp, &now)) {
     if (e->ndiags == 0) {
       free(key);
@@ -166,8 +252,7 @@ static oom_document *answer(const cli_cache *self, oom_worker *w, const file_lis
              cache_entry_restore(e, self->linter, doc);
   if (hit || w) {
     if (!hit) oom_document_lint(doc, w);
-    if (!hit || cache_stamp_differs(&e->stamp, &now))
-      cache_entry_encode(fresh, cache_store_file_key(self->store), key, &now, doc);
+    if (!hit || restamp || cache_stamp_differs(&e->stamp, &now)) encode(self, fresh, key, &now, hit ? e : NULL, doc, files->started_ns);
   } else {
     oom_document_free(doc); /* only asked whether the cache knows: it does not */
     doc = NULL;

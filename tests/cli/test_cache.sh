@@ -192,6 +192,53 @@ want_reference
 grep -q 'OOM501/flags_batch_loop' "$RES/out" && fail "the emptied file still reported"
 end
 
+begin "an edit of an imported module changes the importer's result (the project index)"
+project
+cat >losses.py <<'PY'
+import torch.nn.functional as F
+
+
+def aux(pred, target):
+    return F.mse_loss(pred, target)
+PY
+cat >train.py <<'PY'
+import torch
+import torch.nn as nn
+from losses import aux
+
+model = nn.Linear(4, 4)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+running = 0.0
+for x, y in loader:
+    opt.zero_grad()
+    out = model(x)
+    loss = (out - y).pow(2).mean()
+    loss.backward()
+    opt.step()
+    running += aux(out, y)
+PY
+touch -d "$OLD" losses.py train.py
+oom --isolated --output-format concise train.py
+want_rc 1 && want_line '^train\.py:14:5: OOM101'
+# aux now returns a float: the importer's entry must not be taken
+sed -i 's/target)$/target).item()/' losses.py
+reference --isolated --output-format concise train.py
+oom --isolated --output-format concise train.py
+want_reference && want_no_out OOM101
+# back, with the old time again: stat alone cannot tell, the hash does
+sed -i 's/target).item()$/target)/' losses.py
+touch -d "$OLD" losses.py
+oom --isolated --output-format concise train.py
+want_rc 1 && want_line '^train\.py:14:5: OOM101'
+oom --isolated --output-format concise train.py
+want_rc 1 && want_line '^train\.py:14:5: OOM101'
+# the module deleted: the import no longer resolves, nothing is known of aux
+rm losses.py
+reference --isolated --output-format concise train.py
+oom --isolated --output-format concise train.py
+want_reference && want_no_out OOM101
+end
+
 begin "a file touched without a change: same output, entry refreshed"
 project
 copy_tree

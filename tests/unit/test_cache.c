@@ -35,6 +35,7 @@ static const char SOURCE[] =
   "    step(batch)  # noqa: OOM101\n";
 
 #define SEED 0x1234abcdull
+#define HEAD 12 /* an entry's body length and checksum (entry.c) */
 
 typedef struct {
   oom_linter *linter;
@@ -59,7 +60,7 @@ static int setup(void **state) {
   f.doc = oom_document_new("train.py", SOURCE, sizeof SOURCE - 1);
   oom_document_lint(f.doc, f.worker);
   f.stamp = (cache_stamp){sizeof SOURCE - 1, 1700000000123456789LL, cache_hash(SOURCE, sizeof SOURCE - 1, 0), true};
-  cache_entry_encode(&f.entry, SEED, "src/train.py", &f.stamp, f.doc);
+  cache_entry_encode(&f.entry, SEED, "src/train.py", &f.stamp, NULL, 0, f.doc);
   *state = &f;
   return 0;
 }
@@ -168,6 +169,42 @@ static void test_document_takes_its_text(void **state) {
   oom_document_lint(doc, f->worker);
   assert_true(same_diagnostics(f->doc, doc));
   oom_document_free(doc); /* frees TEXT: the sanitizer build checks */
+}
+
+
+/* The modules a lint read travel with its entry, in order, with their
+ * stamps; a damaged count is a miss, never an out-of-bounds read. */
+static void test_round_trip_with_dependencies(void **state) {
+  fixture *f = *state;
+  cache_dep deps[2] = {{"model.py", 8, {120, 5000000000LL, 0xabcdefULL, true}},
+                       {"/elsewhere/layers.py", 20, {7, 6000000000LL, 0x1234ULL, false}}};
+  buf b = {0};
+  cache_entry_encode(&b, SEED, "train.py", &f->stamp, deps, 2, f->doc);
+  cache_entry e;
+  assert_int_equal(cache_entry_decode((const unsigned char *)b.data, b.len, SEED, &e), b.len);
+  assert_int_equal(e.ndeps, 2);
+  for (uint32_t i = 0; i < 2; i++) {
+    cache_dep d;
+    cache_entry_dep(&e, i, &d);
+    assert_int_equal(d.key_len, deps[i].key_len);
+    assert_memory_equal(d.key, deps[i].key, d.key_len);
+    assert_false(cache_stamp_differs(&d.stamp, &deps[i].stamp));
+  }
+  /* the diagnostics after the dependencies are intact */
+  oom_document *back = oom_document_new("train.py", SOURCE, sizeof SOURCE - 1);
+  assert_true(cache_entry_restore(&e, f->linter, back));
+  assert_true(same_diagnostics(f->doc, back));
+  oom_document_free(back);
+  /* a dependency count larger than the bytes can hold: no entry (the
+   * checksum is recomputed so that only the count is wrong) */
+  size_t at = HEAD + 4 + strlen("train.py") + 28;
+  b.data[at] = (char)0xff;
+  b.data[at + 1] = (char)0xff;
+  uint32_t body = (uint32_t)(b.len - HEAD);
+  uint64_t sum = cache_hash(b.data + HEAD, body, SEED);
+  for (int i = 0; i < 8; i++) b.data[4 + i] = (char)(sum >> (8 * i));
+  assert_int_equal(cache_entry_decode((const unsigned char *)b.data, b.len, SEED, &e), 0);
+  buf_free(&b);
 }
 
 
@@ -302,9 +339,9 @@ static void write_three(fixture *f, const char *dir, uint64_t key) {
   buf fresh[3] = {{0}};
   oom_document *clean = oom_document_new("b.py", "x = 1\n", 6);
   oom_document_lint(clean, f->worker);
-  cache_entry_encode(&fresh[0], key, "a.py", &f->stamp, f->doc);
-  cache_entry_encode(&fresh[1], key, "b.py", &f->stamp, clean);
-  cache_entry_encode(&fresh[2], key, "c.py", &f->stamp, f->doc);
+  cache_entry_encode(&fresh[0], key, "a.py", &f->stamp, NULL, 0, f->doc);
+  cache_entry_encode(&fresh[1], key, "b.py", &f->stamp, NULL, 0, clean);
+  cache_entry_encode(&fresh[2], key, "c.py", &f->stamp, NULL, 0, f->doc);
   char why[256];
   assert_true(cache_store_save(s, fresh, 3, NULL, NULL, why, sizeof why));
   for (int i = 0; i < 3; i++) buf_free(&fresh[i]);
@@ -330,7 +367,7 @@ static void test_store_round_trip_and_replace(void **state) {
   cache_stamp newer = f->stamp;
   newer.mtime_ns += 5;
   buf fresh[2] = {{0}};
-  cache_entry_encode(&fresh[1], key, "b.py", &newer, f->doc);
+  cache_entry_encode(&fresh[1], key, "b.py", &newer, NULL, 0, f->doc);
   char why[256];
   assert_true(cache_store_save(s, fresh, 2, NULL, NULL, why, sizeof why));
   buf_free(&fresh[1]);
@@ -361,7 +398,7 @@ static void test_store_keep_drops_entries(void **state) {
   cache_store *s = cache_store_open(dir, key);
   buf fresh[1] = {{0}};
   cache_stamp st = f->stamp;
-  cache_entry_encode(&fresh[0], key, "d.py", &st, f->doc);
+  cache_entry_encode(&fresh[0], key, "d.py", &st, NULL, 0, f->doc);
   char why[256];
   assert_true(cache_store_save(s, fresh, 1, keep_not_c, NULL, why, sizeof why));
   buf_free(&fresh[0]);
@@ -491,7 +528,7 @@ static void test_store_save_leaves_no_temporary_file(void **state) {
   remove_dir(dir);
   cache_store *s = cache_store_open(dir, key);
   buf fresh[1] = {{0}};
-  cache_entry_encode(&fresh[0], key, "a.py", &f->stamp, f->doc);
+  cache_entry_encode(&fresh[0], key, "a.py", &f->stamp, NULL, 0, f->doc);
   char why[256] = "";
   assert_false(cache_store_save(s, fresh, 1, NULL, NULL, why, sizeof why));
   assert_non_null(strstr(why, "temporary"));
@@ -563,6 +600,7 @@ int main(void) {
     cmocka_unit_test(test_hash_reference_values),
     cmocka_unit_test(test_source_has_what_the_tests_need),
     cmocka_unit_test(test_round_trip),
+    cmocka_unit_test(test_round_trip_with_dependencies),
     cmocka_unit_test(test_restore_with_an_uncompiled_linter),
     cmocka_unit_test(test_document_takes_its_text),
     cmocka_unit_test(test_every_truncation_is_a_miss),
