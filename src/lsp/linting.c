@@ -61,6 +61,7 @@ struct lsp_linting {
   config_overrides next_over; /* settings handed over by the main thread */
   bool has_over;
   VEC(char *) changed_files; /* configuration files to read again */
+  VEC(char *) changed_modules; /* Python files changed on disk: the project index reads them again */
   VEC(char *) next_roots;    /* workspace folders handed over by the main thread */
   bool has_roots;
   bool rules_changed;        /* the client reported a changed rule file */
@@ -70,6 +71,8 @@ struct lsp_linting {
   bool watch_rules, relative_patterns;
   uint64_t requests;         /* of the requests this thread sends */
   lsp_configs *configs;      /* the thread's alone */
+  oom_project *project;      /* every document's imports, open ones as the editor holds them; shared by the
+                                thread's workers */
   lsp_config *fallback;      /* a reference to the configs' fallback, for hover */
   uint64_t lint_count;
   size_t cursor; /* round-robin start, so one busy document cannot starve the others */
@@ -135,6 +138,26 @@ static void answer_waiting(lsp_linting *self, const char *uri, slot *s) {
 }
 
 
+static void send_refresh(lsp_linting *self);
+
+
+/* The module at PATH now reads differently: lint again every other open
+ * document whose last lint read it (the project index). Locked. */
+static void relint_dependents(lsp_linting *self, const char *path, const slot *except) {
+  bool any = false;
+  for (size_t i = 0; i < self->slots.len; i++) {
+    slot *t = self->slots.items[i];
+    if (t == except || t->closed || !t->doc || !oom_document_depends_on(t->doc, path)) continue;
+    t->wanted++;
+    any = true;
+  }
+  if (!any) return;
+  pthread_cond_signal(&self->wake);
+  /* a pulling client would not ask for the importers again */
+  if (self->config.refresh) send_refresh(self);
+}
+
+
 /* Apply the queued changes to the thread's document. */
 static void apply(lsp_linting *self, slot *s, bool has_reset, char *reset, size_t reset_len, queued_edit *edits,
                   size_t nedits) {
@@ -147,6 +170,27 @@ static void apply(lsp_linting *self, slot *s, bool has_reset, char *reset, size_
     if (oom_document_edit(s->doc, e->start, e->end, e->text, e->length))
       fprintf(self->config.log, "oomlint server: %s: an edit outside the document was dropped\n", s->uri);
   }
+  if (!s->doc || (!has_reset && !nedits)) return;
+  /* other documents importing this one see the buffer, saved or not */
+  size_t length;
+  const char *text = oom_document_text(s->doc, &length);
+  oom_project_set_text(self->project, s->path, text, length);
+  pthread_mutex_lock(&self->lock);
+  relint_dependents(self, s->path, s);
+  pthread_mutex_unlock(&self->lock);
+}
+
+
+/* An open slot for the file at PATH (a document reopened under another
+ * URI keeps its buffer). Unlocked: the slots' paths never change, but the
+ * list may grow, so it is read under the lock. */
+static bool find_open(lsp_linting *self, const char *path) {
+  pthread_mutex_lock(&self->lock);
+  bool open = false;
+  for (size_t i = 0; i < self->slots.len && !open; i++)
+    open = !self->slots.items[i]->closed && !strcmp(self->slots.items[i]->path, path);
+  pthread_mutex_unlock(&self->lock);
+  return open;
 }
 
 
@@ -186,6 +230,7 @@ static json_t *lint(lsp_linting *self, slot *s, lsp_config *cfg, int64_t version
   /* the configuration's globs see the path from its own folder, as the
    * command line's do (config_excluded, config_filter_document) */
   if (config_excluded(settings, s->path)) return json_array();
+  oom_worker_use_project(worker, self->project);
   if (whole) oom_document_lint(s->doc, worker);
   else *partial = oom_document_relint(s->doc, worker);
   config_filter_document(settings, s->doc);
@@ -397,10 +442,32 @@ static void *run(void *arg) {
       pthread_mutex_lock(&self->lock);
       continue;
     }
+    if (self->changed_modules.len) {
+      VEC(char *) files = {self->changed_modules.items, self->changed_modules.len, self->changed_modules.cap};
+      memset(&self->changed_modules, 0, sizeof self->changed_modules);
+      pthread_mutex_unlock(&self->lock);
+      for (size_t i = 0; i < files.len; i++) oom_project_forget(self->project, files.items[i]);
+      pthread_mutex_lock(&self->lock);
+      for (size_t i = 0; i < files.len; i++) {
+        relint_dependents(self, files.items[i], NULL);
+        free(files.items[i]);
+      }
+      vec_free(&files);
+      continue;
+    }
     if (self->dead.len) {
       VEC(slot *) dead = {self->dead.items, self->dead.len, self->dead.cap};
       self->dead.items = NULL;
       self->dead.len = self->dead.cap = 0;
+      pthread_mutex_unlock(&self->lock);
+      /* a closed document's module is read from its file again */
+      for (size_t i = 0; i < dead.len; i++) {
+        if (dead.items[i]->doc && !find_open(self, dead.items[i]->path))
+          oom_project_set_text(self->project, dead.items[i]->path, NULL, 0);
+      }
+      pthread_mutex_lock(&self->lock);
+      for (size_t i = 0; i < dead.len; i++)
+        if (dead.items[i]->doc) relint_dependents(self, dead.items[i]->path, NULL);
       pthread_mutex_unlock(&self->lock);
       for (size_t i = 0; i < dead.len; i++) slot_free(dead.items[i]);
       vec_free(&dead);
@@ -487,6 +554,7 @@ lsp_linting *lsp_linting_start(const lsp_linting_config *setup, config_overrides
   self->config.configs.report_ctx = self;
   self->config.configs.rules_dir = rules_dir_seen;
   self->configs = lsp_configs_new(&self->config.configs);
+  self->project = oom_project_new();
   /* the setup's strings were copied; its pointers are not kept */
   self->config.configs.roots = NULL;
   self->config.configs.nroots = 0;
@@ -506,6 +574,7 @@ lsp_linting *lsp_linting_start(const lsp_linting_config *setup, config_overrides
     fprintf(setup->log, "oomlint server: cannot start the lint thread\n");
     config_overrides_free(&self->next_over);
     lsp_configs_free(self->configs);
+    oom_project_free(self->project);
     pthread_mutex_destroy(&self->lock);
     pthread_cond_destroy(&self->wake);
     pthread_cond_destroy(&self->finished_cond);
@@ -540,12 +609,16 @@ int lsp_linting_stop(lsp_linting *self, int timeout_ms) {
   config_overrides_free(&self->next_over);
   free_strings(self->changed_files.items, self->changed_files.len);
   vec_free(&self->changed_files);
+  free_strings(self->changed_modules.items, self->changed_modules.len);
+  vec_free(&self->changed_modules);
   free_strings(self->next_roots.items, self->next_roots.len);
   vec_free(&self->next_roots);
   free_strings(self->rules_dirs.items, self->rules_dirs.len);
   vec_free(&self->rules_dirs);
   lsp_config_release(self->fallback);
   lsp_configs_free(self->configs);
+  /* after the documents: none is linting, so nothing holds the index */
+  oom_project_free(self->project);
   pthread_mutex_destroy(&self->lock);
   pthread_cond_destroy(&self->wake);
   pthread_cond_destroy(&self->finished_cond);
@@ -659,6 +732,17 @@ void lsp_linting_configs_changed(lsp_linting *self, const char *const *paths, si
   pthread_mutex_lock(&self->lock);
   for (size_t i = 0; i < count; i++) vec_push(&self->changed_files, oom_xstrdup(paths[i]));
   relint_all(self);
+  pthread_mutex_unlock(&self->lock);
+}
+
+
+void lsp_linting_modules_changed(lsp_linting *self, const char *const *paths, size_t count, bool created) {
+  pthread_mutex_lock(&self->lock);
+  for (size_t i = 0; i < count; i++) vec_push(&self->changed_modules, oom_xstrdup(paths[i]));
+  /* a new module may be what an import that did not resolve names: no
+   * document's last lint read it, so every one is linted again */
+  if (created) relint_all(self);
+  pthread_cond_signal(&self->wake);
   pthread_mutex_unlock(&self->lock);
 }
 

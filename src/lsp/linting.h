@@ -64,6 +64,12 @@ void lsp_linting_set_overrides(lsp_linting *self, config_overrides *over);
  *  them again and lint every document again. */
 void lsp_linting_configs_changed(lsp_linting *self, const char *const *paths, size_t count);
 
+/** Python files at PATHS (absolute) changed on disk: the project index
+ *  forgets them, and the open documents whose lint read them are linted
+ *  again (every document when one was CREATED). An open document's own
+ *  buffer stays what its imports see. */
+void lsp_linting_modules_changed(lsp_linting *self, const char *const *paths, size_t count, bool created);
+
 /** The workspace folders are now ROOTS (copied): lint again the documents
  *  at URIS, the ones whose search for a configuration file they bound
  *  differently. */

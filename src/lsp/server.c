@@ -199,7 +199,7 @@ static json_t *initialize(lsp_server *self, const json_t *params) {
                       json_pack("{s:{s:b, s:b}}", "workspaceFolders", "supported", 1, "changeNotifications", 1));
   if (self->pull)
     json_object_set_new(capabilities, "diagnosticProvider",
-                        json_pack("{s:s, s:b, s:b}", "identifier", "oomlint", "interFileDependencies", 0,
+                        json_pack("{s:s, s:b, s:b}", "identifier", "oomlint", "interFileDependencies", 1,
                                   "workspaceDiagnostics", 0));
   self->initialized = true;
   return json_pack("{s:o, s:{s:s, s:s}}", "capabilities", capabilities, "serverInfo", "name", "oomlint", "version",
@@ -321,15 +321,17 @@ static void did_change_workspace_folders(lsp_server *self, const json_t *params)
 static void register_watchers(lsp_server *self) {
   if (!self->watch) return;
   lsp_linting_watch_rules(self->linting, self->relative_patterns);
-  if (self->options && self->options->isolated) return;
+  bool isolated = self->options && self->options->isolated;
   json_t *watchers = json_array();
-  for (size_t i = 0; config_file_names[i]; i++) {
+  for (size_t i = 0; !isolated && config_file_names[i]; i++) {
     buf glob = {0};
     buf_printf(&glob, "**/%s", config_file_names[i]);
     json_array_append_new(watchers, json_pack("{s:s}", "globPattern", buf_str(&glob)));
     buf_free(&glob);
   }
-  const char *named = self->options ? self->options->config_path : NULL;
+  /* the modules documents import: the project index reads them again */
+  json_array_append_new(watchers, json_pack("{s:s}", "globPattern", "**/*.py"));
+  const char *named = self->options && !isolated ? self->options->config_path : NULL;
   if (named) {
     const char *base = strrchr(named, '/');
     buf glob = {0};
@@ -365,9 +367,16 @@ static bool is_rule_file(const char *path) {
 }
 
 
+static bool is_python_file(const char *path) {
+  size_t n = strlen(path);
+  return n > 3 && !strcmp(path + n - 3, ".py");
+}
+
+
 static void did_change_watched_files(lsp_server *self, const json_t *params) {
   VEC(char *) paths = {0};
-  bool rules = false;
+  VEC(char *) modules = {0};
+  bool rules = false, created = false;
   size_t i;
   json_t *c;
   json_array_foreach(json_object_get(params, "changes"), i, c) {
@@ -375,14 +384,20 @@ static void did_change_watched_files(lsp_server *self, const json_t *params) {
     if (!uri) continue;
     char *path = lsp_uri_to_path(uri);
     rules |= is_rule_file(path);
-    if (is_config_file(self, path)) vec_push(&paths, path);
+    if (is_python_file(path)) {
+      created |= json_integer_value(json_object_get(c, "type")) == 1; /* FileChangeType.Created */
+      vec_push(&modules, path);
+    } else if (is_config_file(self, path)) vec_push(&paths, path);
     else free(path);
   }
   if (paths.len) lsp_linting_configs_changed(self->linting, (const char *const *)paths.items, paths.len);
+  if (modules.len) lsp_linting_modules_changed(self->linting, (const char *const *)modules.items, modules.len, created);
   if (rules) lsp_linting_rules_changed(self->linting);
-  if (paths.len || rules) refresh(self);
+  if (paths.len || rules || modules.len) refresh(self);
   for (size_t k = 0; k < paths.len; k++) free(paths.items[k]);
   vec_free(&paths);
+  for (size_t k = 0; k < modules.len; k++) free(modules.items[k]);
+  vec_free(&modules);
 }
 
 

@@ -289,7 +289,8 @@ test("hover shows the rule's documentation on a diagnostic and on a noqa code", 
 
 test("pull diagnostics when the client advertises them; didClose clears pushed ones", async () => {
   const c = await startServer({ capabilities: { textDocument: { diagnostic: { dynamicRegistration: false } } } });
-  assert.equal(c.init.capabilities.diagnosticProvider.interFileDependencies, false);
+  // a file's diagnostics read the modules it imports (the project index)
+  assert.equal(c.init.capabilities.diagnosticProvider.interFileDependencies, true);
   await c.open(URI, SAMPLE);
   const report = await c.conn.sendRequest(rpc.DocumentDiagnosticRequest.type, { textDocument: { uri: URI } });
   assert.equal(report.kind, "full");
@@ -510,7 +511,7 @@ test("configuration: an edited file is read again, on didChangeWatchedFiles or o
     const reg = c.registrations[0];
     assert.equal(reg.method, "workspace/didChangeWatchedFiles");
     const globs = reg.registerOptions.watchers.map((w) => w.globPattern).sort();
-    assert.deepEqual(globs, ["**/.oomlint.toml", "**/oomlint.toml", "**/pyproject.toml"]);
+    assert.deepEqual(globs, ["**/*.py", "**/.oomlint.toml", "**/oomlint.toml", "**/pyproject.toml"]);
 
     await c.open(uri, SAMPLE);
     assert.deepEqual(codes(await c.diagnostics(uri)), ["OOM501"]);
@@ -534,6 +535,65 @@ test("configuration: an edited file is read again, on didChangeWatchedFiles or o
     await c.waitFor(() => c.published.length > before);
     assert.deepEqual(codes(c.published.at(-1)), ["OOM101", "OOM602", "OOM603"]);
     assert.deepEqual(c.messages, []);
+    await c.shutdown();
+  });
+});
+
+test("project: an importer is linted again when a module it imports changes, in the editor or on disk", async () => {
+  const LOSSES = "import torch.nn.functional as F\n\n\ndef aux(pred, target):\n    return F.mse_loss(pred, target)\n";
+  const SCALAR = LOSSES.replace("target)\n", "target).item()\n");
+  const TRAIN = [
+    "import torch",
+    "import torch.nn as nn",
+    "from losses import aux",
+    "",
+    "model = nn.Linear(4, 4)",
+    "opt = torch.optim.SGD(model.parameters(), lr=0.1)",
+    "running = 0.0",
+    "for x, y in loader:",
+    "    opt.zero_grad()",
+    "    out = model(x)",
+    "    loss = (out - y).pow(2).mean()",
+    "    loss.backward()",
+    "    opt.step()",
+    "    running += aux(out, y)",
+    "",
+  ].join("\n");
+  await withProject({ "pyproject.toml": "[project]\nname = 'p'\n", "losses.py": LOSSES, "train.py": TRAIN }, async (p, start) => {
+    const train = p.uri("train.py"), losses = p.uri("losses.py");
+    const c = await start({ rootUri: p.uri("") });
+    // the publication for train.py after the first AFTER ones that PREDICATE accepts
+    const next = async (after, predicate) => {
+      await c.waitFor(() => c.published.filter((q) => q.uri === train).slice(after).some(predicate));
+      return c.published.filter((q) => q.uri === train).length;
+    };
+    const flagged = (q) => codes(q).includes("OOM101");
+    await c.open(train, TRAIN);
+    assert.deepEqual(codes(await c.diagnostics(train)), ["OOM101"]); // only the index knows aux keeps a graph
+    // losses.py edited in the editor, not saved: aux returns a float now
+    await c.open(losses, LOSSES);
+    let n = c.published.filter((q) => q.uri === train).length;
+    await c.change(losses, 2, [{ text: SCALAR }]);
+    n = await next(n, (q) => !flagged(q));
+    // closed without saving: the file on disk is what the importer sees again
+    await c.conn.sendNotification(rpc.DidCloseTextDocumentNotification.type, { textDocument: { uri: losses } });
+    n = await next(n, flagged);
+    // saved by another program, with a notice
+    p.write("losses.py", SCALAR);
+    await c.filesChanged([losses]);
+    n = await next(n, (q) => !flagged(q));
+    // written back as it was, with a notice
+    p.write("losses.py", LOSSES);
+    await c.filesChanged([losses]);
+    n = await next(n, flagged);
+    // an unrelated module's change leaves train.py alone
+    const before = c.published.filter((q) => q.uri === train).length;
+    p.write("other.py", "x = 1\n");
+    await c.filesChanged([p.uri("other.py")]);
+    const probe = "file:///nowhere/probe.py";
+    await c.open(probe, "import torch\n");
+    await c.diagnostics(probe); // the notice was handled before this open
+    assert.equal(c.published.filter((q) => q.uri === train).length, before);
     await c.shutdown();
   });
 });
