@@ -25,6 +25,12 @@ void oom_project_set_text(oom_project *self, const char *path, const char *text,
 /** Forget what was read of PATH (the file changed on disk). */
 void oom_project_forget(oom_project *self, const char *path);
 
+/** The run will lint the file at PATH: when the index parses it for a
+ *  summary first, it keeps the tree (within a bound) for that lint, which
+ *  then need not parse it again. For runs that lint a known list of files
+ *  (the command line); never needed for correctness. */
+void oom_project_expect(oom_project *self, const char *path);
+
 /** Let the lints of WORKER resolve each document's imports through PROJECT,
  *  the document's path being where its file is (relative to the working
  *  folder, or absolute). PROJECT must outlive those lints; NULL lints each

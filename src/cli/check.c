@@ -171,6 +171,8 @@ int cli_check(oom_linter *linter, int argc, char **argv, const cli *c) {
   }
   oom_project *project = oom_project_new();
   oom_worker_use_project(worker, project);
+  /* a module another file imports is parsed once, for its summary and its lint */
+  for (size_t i = 0; i < files.len; i++) oom_project_expect(project, files.paths[i]);
   bool color = c->color == 1 || (c->color == -1 && isatty(STDOUT_FILENO) && !getenv("NO_COLOR"));
   /* --diff prints diffs and --fix on stdin the fixed source, not diagnostics */
   bool fixing = c->fix || c->diff;

@@ -390,6 +390,11 @@ void oom_document_lint(oom_document *self, oom_worker *worker) {
     report_syntax(linter, self, NULL_NODE);
     return;
   }
+  if (!self->tree && worker->project && strcmp(self->path, "-") != 0) {
+    /* parsed already for the summary another file's lint asked for */
+    self->tree = project_take_tree(worker->project, self->path, self->text, self->length);
+    self->tree_current = self->tree != NULL;
+  }
   if (!self->tree_current || !self->tree) {
     TSTree *old = self->tree_stale ? self->tree : NULL;
     TSTree *tree = parse_source(worker->parser, self->text, self->length, old);

@@ -23,6 +23,7 @@ struct project_maps {
   strmap modules;  /* path -> project_module (the live one) */
   strmap stats;    /* path -> (void *)kind: 1 nothing there, 2 a file, 3 something else */
   strmap overlays; /* path -> project_overlay */
+  strmap expected; /* path -> (void *)1: files the run will lint, whose trees are worth keeping */
 };
 
 #define GET(map, key) strmap_get(&self->maps->map, (key), strlen(key))
@@ -48,6 +49,7 @@ static void drop_summary(project_module *m) {
 
 /* Free M, whose summary is dropped already. */
 static void module_free(project_module *m) {
+  if (m->tree) ts_tree_delete(m->tree);
   free(m->path);
   free(m->text);
   free(m);
@@ -73,6 +75,7 @@ void oom_project_free(oom_project *self) {
   strmap_free(&self->maps->modules, NULL);
   strmap_free(&self->maps->stats, NULL);
   strmap_free(&self->maps->overlays, overlay_free);
+  strmap_free(&self->maps->expected, NULL);
   free(self->maps);
   pthread_mutex_destroy(&self->lock);
   free(self);
@@ -246,8 +249,48 @@ static project_summary *build(oom_project *self, project_module *m) {
   s->refs = 1; /* the caller's */
   facts_free(&f);
   project_view_free(&v);
-  ts_tree_delete(tree);
+  /* a file the run lints later is not parsed twice: its lint takes the tree */
+  pthread_mutex_lock(&self->lock);
+  bool keep = !m->detached && !m->tree && GET(expected, m->path) &&
+              self->kept_bytes + m->length <= PROJECT_MAX_KEPT_TEXT_BYTES;
+  if (keep) {
+    m->tree = tree;
+    self->kept_bytes += m->length;
+  }
+  pthread_mutex_unlock(&self->lock);
+  if (!keep) ts_tree_delete(tree);
   return s;
+}
+
+
+void oom_project_expect(oom_project *self, const char *path) {
+  char *abs = project_absolute(path);
+  pthread_mutex_lock(&self->lock);
+  PUT(expected, abs, (void *)1);
+  pthread_mutex_unlock(&self->lock);
+  free(abs);
+}
+
+
+TSTree *project_take_tree(oom_project *self, const char *path, const char *text, size_t length) {
+  char *abs = project_absolute(path);
+  TSTree *tree = NULL;
+  pthread_mutex_lock(&self->lock);
+  if (GET(expected, abs)) {
+    PUT(expected, abs, NULL);
+    project_module *m = GET(modules, abs);
+    if (m && m->tree) {
+      /* the text the lint holds may not be what the summary read (an edit
+       * in between): the tree is only good for the same bytes */
+      if (m->length == length && !memcmp(m->text, text, length)) tree = m->tree;
+      else ts_tree_delete(m->tree);
+      m->tree = NULL;
+      self->kept_bytes -= m->length;
+    }
+  }
+  pthread_mutex_unlock(&self->lock);
+  free(abs);
+  return tree;
 }
 
 
@@ -299,6 +342,11 @@ static void invalidate(oom_project *self, const char *path) {
     PUT(modules, path, NULL);
     m->detached = true;
     self->total_bytes -= m->length;
+    if (m->tree) {
+      ts_tree_delete(m->tree);
+      m->tree = NULL;
+      self->kept_bytes -= m->length;
+    }
     if (--m->refs == 0) {
       for (size_t i = 0; i < self->all.len; i++)
         if (self->all.items[i] == m) {

@@ -35,6 +35,10 @@
 #define PROJECT_MAX_HOPS 8   /* re-exports followed (`from .resnet import ResNet` in __init__.py) */
 #define PROJECT_MAX_DEPTH 8  /* references followed from one lookup (bases of bases, callees of callees) */
 #define PROJECT_MAX_REFS 24  /* references kept per function */
+/* Trees parsed for a summary and kept for the file's own lint later in the
+ * run (oom_project_expect), counted in bytes of their text: a tree takes
+ * about ten times its text, so this bounds them near 200 MB */
+#define PROJECT_MAX_KEPT_TEXT_BYTES (20u << 20)
 
 /* ---- summaries (summary.c) ---- */
 
@@ -104,6 +108,8 @@ typedef struct project_module {
   uint64_t hash;            /* cache_hash of TEXT, as the result cache hashes files */
   bool readable;            /* false: unreadable, too big, or binary (then TEXT may be NULL) */
   project_summary *summary; /* built on first use */
+  TSTree *tree;             /* under the lock: the tree the summary was built from, kept for the run's lint of
+                               this file (oom_project_expect), until project_take_tree */
 } project_module;
 
 typedef struct {
@@ -118,6 +124,7 @@ struct oom_project {
   VEC(project_module *) all;       /* every module not yet freed, live or detached */
   size_t total_bytes;              /* of the live modules' texts */
   uint64_t generation;             /* bumped by every change (a module read before it is not stored) */
+  size_t kept_bytes;               /* text bytes of the modules whose trees are kept */
 };
 
 /** The module at absolute PATH, read on first use, held for the
@@ -129,6 +136,11 @@ void project_module_release(oom_project *self, project_module *m);
  *  (project_summary_release); NULL when M is not readable. */
 project_summary *project_summary_get(oom_project *self, project_module *m);
 void project_summary_release(oom_project *self, project_summary *s);
+/** The tree of the file at PATH (any form project_absolute takes) whose
+ *  text is TEXT, when the index parsed that text for a summary and kept the
+ *  tree for this lint (oom_project_expect): the caller owns it. NULL
+ *  otherwise; either way the file is no longer expected. */
+TSTree *project_take_tree(oom_project *self, const char *path, const char *text, size_t length);
 /** Whether PATH is a regular file (memoized; overlays count as files). */
 bool project_is_file(oom_project *self, const char *path);
 /** Whether anything is at PATH (memoized): a file, a folder, a link. */
