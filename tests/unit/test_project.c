@@ -356,6 +356,46 @@ static void a_lookup_records_what_it_read(void **state) {
 }
 
 
+/* A file the run lints is parsed once: the tree built for its summary is
+ * handed to its lint when the text is the same, once, and only when the
+ * file was expected; otherwise the lint parses as usual. */
+static void a_summary_tree_is_kept_for_the_expected_lint(void **state) {
+  (void)state;
+  tree t;
+  static const char *const net_py = "import torch.nn as nn\nclass Net(nn.Module):\n    pass\n";
+  static const char *const files[] = {
+    "pyproject.toml", "",
+    "net.py", "import torch.nn as nn\nclass Net(nn.Module):\n    pass\n",
+    "layers.py", "import torch.nn as nn\nclass Block(nn.Module):\n    pass\n",
+    "train.py", "",
+    NULL};
+  tree_make(&t, files);
+  oom_project *p = oom_project_new();
+  oom_project_expect(p, path_in(&t, "net.py"));
+  oom_project_expect(p, path_in(&t, "layers.py"));
+  facts_symbol s;
+  assert_true(ask(p, &t, "train.py", "net.Net", &s) && (s.flags & SYM_MODEL));
+  assert_true(ask(p, &t, "train.py", "layers.Block", &s));
+  /* not the same text: no tree, and none later */
+  assert_null(project_take_tree(p, path_in(&t, "layers.py"), "x = 1\n", 6));
+  /* the same text: the summary's tree, whose root is the module */
+  TSTree *tr = project_take_tree(p, path_in(&t, "net.py"), net_py, strlen(net_py));
+  assert_non_null(tr);
+  TSNode root = ts_tree_root_node(tr);
+  assert_int_equal(ts_node_end_byte(root), strlen(net_py));
+  assert_false(ts_node_has_error(root));
+  ts_tree_delete(tr);
+  assert_null(project_take_tree(p, path_in(&t, "net.py"), net_py, strlen(net_py))); /* taken once */
+  /* a file not expected keeps no tree */
+  oom_project *q = oom_project_new();
+  assert_true(ask(q, &t, "train.py", "net.Net", &s));
+  assert_null(project_take_tree(q, path_in(&t, "net.py"), net_py, strlen(net_py)));
+  oom_project_free(q);
+  oom_project_free(p); /* frees the tree of layers.py if kept: ASan checks */
+  tree_remove(&t);
+}
+
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(resolves_packages_relative_and_src),
@@ -365,6 +405,7 @@ int main(void) {
     cmocka_unit_test(answers_do_not_depend_on_order),
     cmocka_unit_test(editor_text_and_dependencies),
     cmocka_unit_test(a_lookup_records_what_it_read),
+    cmocka_unit_test(a_summary_tree_is_kept_for_the_expected_lint),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
