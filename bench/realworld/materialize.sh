@@ -14,6 +14,7 @@
 # missing from MIRROR are listed at the end (exit 1); the others are written.
 #
 # usage: bench/realworld/materialize.sh [-m MANIFEST] OUT [MIRROR]
+# (a MANIFEST may have only the repo and commit columns: precision_pool.tsv)
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -78,7 +79,7 @@ done < <(awk -F'\t' 'NR > 1 && !seen[$1 "\t" $2]++ { print $1 "\t" $2 }' "$manif
 absent=0
 while IFS=$'\t' read -r repo commit path; do
   dest=$out/${repo/\//+}@${commit:0:12}
-  [[ -d $dest ]] || continue
+  [[ -d $dest && -n $path ]] || continue
   if [[ ! -f $dest/$path ]]; then
     echo "labeled file missing after materializing: $repo@${commit:0:12} $path" >&2
     absent=$((absent + 1))
