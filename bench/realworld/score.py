@@ -15,7 +15,7 @@ scored (the manifest does not say whether they are right); --verbose counts
 them.
 
 usage: score.py [--out DIR] [--oomlint PATH] [--manifest TSV]
-                [--tolerance N] [--verbose] [--jobs N]
+                [--tolerance N] [--verbose] [--jobs N] [--json FILE]
 Python 3 standard library only.
 """
 
@@ -96,6 +96,7 @@ def main():
     ap.add_argument("--tolerance", type=int, default=1)
     ap.add_argument("--verbose", action="store_true", help="list misses and false alarms by manifest row")
     ap.add_argument("--jobs", type=int, default=2, help="projects linted at once")
+    ap.add_argument("--json", metavar="FILE", help="also write the counts per code and the row numbers of misses and false alarms to FILE")
     args = ap.parse_args()
 
     labels = read_manifest(args.manifest)
@@ -173,6 +174,16 @@ def main():
           f"a finding matches a label of the same file and code within +-{args.tolerance} line(s)")
     for proj, err in sorted(errors.items()):
         print(f"oomlint failed on {proj[0]}@{proj[1][:12]}: {err}", file=sys.stderr)
+
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump({
+                "tolerance": args.tolerance,
+                "codes": {c: dict(stats[c]) for c in codes},
+                "core": dict(core), "overall": dict(total),
+                "misses": [lab.row for i, lab in enumerate(labels) if lab.label == "pos" and not hit[i]],
+                "false_alarms": [lab.row for i, lab in enumerate(labels) if lab.label == "neg" and hit[i]],
+            }, f, indent=1)
 
     if args.verbose:
         print("\nmisses (positives not reported):")
