@@ -107,7 +107,8 @@ def script_args(path, argv=(), names=None):
                 continue
             f = call.func
             name = f.attr if isinstance(f, ast.Attribute) else (f.id if isinstance(f, ast.Name) else "")
-            if name in ("ArgumentParser", "add_argument", "add_argument_group", "add_mutually_exclusive_group"):
+            if name in ("ArgumentParser", "add_argument", "add_argument_group", "add_mutually_exclusive_group",
+                        "add_subparsers", "add_parser", "set_defaults"):
                 kept.append(st)
     kept.sort(key=lambda st: st.lineno)
     ns = {"argparse": argparse, "os": os, "torch": torch}
@@ -133,7 +134,7 @@ def _param_storages(modules):
 
 
 def _count(modules):
-    seen, count, nbytes = set(), 0, 0
+    seen, count, nbytes, trainable = set(), 0, 0, 0
     for m in modules:
         for p in m.parameters():
             if id(p) in seen:
@@ -141,7 +142,8 @@ def _count(modules):
             seen.add(id(p))
             count += p.numel()
             nbytes += p.numel() * p.element_size()
-    return count, nbytes
+            trainable += p.numel() if p.requires_grad else 0
+    return count, nbytes, trainable
 
 
 class _Box:
@@ -194,19 +196,22 @@ def _one_step(modules, step, batch):
     return state["peak"], state["n"], state["total"]
 
 
-def measure(name, modules, optimizers, step, batch, *, cpu_batches=None, notes=(), inputs_desc="", extra=None):
+def measure(name, modules, optimizers, step, batch, *, cpu_batches=None, notes=(), inputs_desc="", extra=None,
+            saved_override=None):
     """Measure one training step of `batch` samples.
 
     step(b) runs one training step (zero_grad, forward, loss, backward,
     optimizer step) on a random batch of b samples.  cpu_batches=(b1, b2):
     on the CPU the step is run at b1 and b2 (< batch) and the saved bytes
     extrapolated linearly to `batch`; the gradients and optimizer state of the
-    last run are reported.
+    last run are reported.  saved_override=(bytes, runs): the case measured
+    the saved bytes itself (on smaller models); step(batch) then runs once,
+    without hooks, for the gradients and optimizer state.
     """
     modules = [m.to(DEVICE) for m in modules]
     for m in modules:
         m.train()
-    params, pbytes = _count(modules)
+    params, pbytes, trainable = _count(modules)
     runs = []
     sizes = [batch]
     if cpu_batches and DEVICE.type == "cpu":
@@ -221,12 +226,21 @@ def measure(name, modules, optimizers, step, batch, *, cpu_batches=None, notes=(
         step(batch)
         torch.cuda.synchronize()
         peak = torch.cuda.max_memory_allocated() - base
+    if saved_override is not None:
+        sizes = []
+        for o in optimizers:
+            o.zero_grad(set_to_none=True)
+        step(batch)
     for b in sizes:
         for o in optimizers:
             o.zero_grad(set_to_none=True)
         peak_saved, n, total = _one_step(modules, step, b)
         runs.append({"batch": b, "saved_bytes": peak_saved, "saved_storages": n, "saved_bytes_all_graphs": total})
-    if len(sizes) == 1:
+    if saved_override is not None:
+        saved, runs = saved_override
+        scaled = True
+        sizes = [r["batch"] for r in runs]
+    elif len(sizes) == 1:
         saved = runs[0]["saved_bytes"]
         scaled = False
     else:
@@ -244,11 +258,14 @@ def measure(name, modules, optimizers, step, batch, *, cpu_batches=None, notes=(
     for o in optimizers:
         for st in o.state.values():
             for v in st.values():
-                if torch.is_tensor(v):
-                    if v.numel() <= 1:
-                        oscalar += v.numel() * v.element_size()
+                # LBFGS keeps lists of tensors (its history of directions and steps).
+                for t in (v if isinstance(v, (list, tuple)) else [v]):
+                    if not torch.is_tensor(t):
+                        continue
+                    if t.numel() <= 1:
+                        oscalar += t.numel() * t.element_size()
                     else:
-                        obytes += v.numel() * v.element_size()
+                        obytes += t.numel() * t.element_size()
     out = {
         "name": name,
         "torch": torch.__version__,
@@ -257,6 +274,7 @@ def measure(name, modules, optimizers, step, batch, *, cpu_batches=None, notes=(
         "batch_measured": sizes,
         "saved_scaled_linearly": scaled,
         "parameters": params,
+        "trainable_parameters": trainable,
         "parameter_bytes": pbytes,
         "gradient_bytes": gbytes,
         "optimizer": ", ".join(type(o).__name__ for o in optimizers),
