@@ -303,3 +303,10 @@ def row(name):
                 argv = [] if r["args"] == "-" else r["args"].split()
                 return source(name, r["script"]), argv
     raise SystemExit(f"{name} is not in scripts.tsv")
+
+
+def grad_scaler(enabled):
+    """torch.amp.GradScaler("cuda") where it exists (2.x), else 1.13's torch.cuda.amp.GradScaler."""
+    if hasattr(torch, "amp") and hasattr(torch.amp, "GradScaler"):
+        return torch.amp.GradScaler("cuda", enabled=enabled)
+    return torch.cuda.amp.GradScaler(enabled=enabled)

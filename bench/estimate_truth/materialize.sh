@@ -26,7 +26,7 @@ git_dir() {
   printf %s "$clones/$flat.git"
 }
 
-tail -n +2 "$here/scripts.tsv" | while IFS="$(printf '\t')" read -r name repo commit script needs args notes; do
+tail -n +2 "$here/scripts.tsv" | while IFS="$(printf '\t')" read -r name repo commit script needs args case assume models notes; do
   gd=$(git_dir "$repo")
   if ! git --git-dir="$gd" cat-file -e "$commit^{commit}" 2>/dev/null; then
     git --git-dir="$gd" fetch -q origin "$commit" >&2 || { echo "materialize: $repo has no commit $commit" >&2; exit 1; }

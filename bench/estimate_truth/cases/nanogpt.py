@@ -17,7 +17,7 @@ import os, sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from contextlib import nullcontext
 import torch
-from harness import DEVICE, _one_step, load_defs, measure, row
+from harness import DEVICE, _one_step, grad_scaler, load_defs, measure, row
 
 path, argv = row("nanogpt")
 # train.py's defaults are module-level assignments above `config_keys = ...`.
@@ -40,7 +40,7 @@ def build(n_layer):
                 bias=cfg["bias"], vocab_size=50304, dropout=cfg["dropout"])
     model = m.GPT(m.GPTConfig(**args)).to(DEVICE)
     opt = model.configure_optimizers(cfg["weight_decay"], cfg["learning_rate"], (cfg["beta1"], cfg["beta2"]), DEVICE.type)
-    scaler = torch.cuda.amp.GradScaler(enabled=(dtype == "float16" and cuda))
+    scaler = grad_scaler(dtype == "float16" and cuda)
 
     def step(b):
         X = torch.randint(0, 50304, (b, T), device=DEVICE)

@@ -13,7 +13,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 import torch.optim as optim
-from harness import DEVICE, load_defs, measure, row, script_args
+from harness import DEVICE, grad_scaler, load_defs, measure, row, script_args
 
 path, argv = row("unet")
 args = script_args(path, argv)
@@ -27,7 +27,7 @@ try:
 except TypeError:
     optimizer = optim.RMSprop(model.parameters(), lr=args.lr, weight_decay=defaults["weight_decay"],
                               momentum=defaults["momentum"])
-grad_scaler = torch.cuda.amp.GradScaler(enabled=args.amp)
+scaler = grad_scaler(args.amp)
 criterion = nn.CrossEntropyLoss() if model.n_classes > 1 else nn.BCEWithLogitsLoss()
 scale = float(os.environ.get("TRUTH_UNET_SCALE", args.scale))
 W, H = int(scale * 1918), int(scale * 1280)
@@ -42,11 +42,11 @@ def step(b):
         loss += m.dice_loss(F.softmax(masks_pred, dim=1).float(),
                             F.one_hot(true_masks, model.n_classes).permute(0, 3, 1, 2).float(), multiclass=True)
     optimizer.zero_grad(set_to_none=True)
-    grad_scaler.scale(loss).backward()
-    grad_scaler.unscale_(optimizer)
+    scaler.scale(loss).backward()
+    scaler.unscale_(optimizer)
     torch.nn.utils.clip_grad_norm_(model.parameters(), defaults["gradient_clipping"])
-    grad_scaler.step(optimizer)
-    grad_scaler.update()
+    scaler.step(optimizer)
+    scaler.update()
 
 
 measure("unet", [model], [optimizer], step, args.batch_size, inputs_desc=f"float32 [B,3,{H},{W}] channels_last, int64 masks [B,{H},{W}]",

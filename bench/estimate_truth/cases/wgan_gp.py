@@ -15,13 +15,22 @@ m = load_defs(path, "wgan_gp_main")
 m.opt = opt
 m.img_shape = (opt.channels, opt.img_size, opt.img_size)
 m.cuda = DEVICE.type == "cuda"
-m.Tensor = torch.cuda.FloatTensor if m.cuda else torch.FloatTensor
+
+
+def Tensor(*a):
+    """The script's `Tensor = torch.cuda.FloatTensor if cuda else torch.FloatTensor`, in both its uses
+    (from a NumPy array; from sizes), without the legacy constructors newer PyTorch warns about."""
+    if len(a) == 1 and isinstance(a[0], np.ndarray):
+        return torch.tensor(a[0], dtype=torch.float32, device=DEVICE)
+    return torch.empty(*a, device=DEVICE)
+
+
+m.Tensor = Tensor
 lambda_gp = 10
 generator = m.Generator().to(DEVICE)
 discriminator = m.Discriminator().to(DEVICE)
 optimizer_G = torch.optim.Adam(generator.parameters(), lr=opt.lr, betas=(opt.b1, opt.b2))
 optimizer_D = torch.optim.Adam(discriminator.parameters(), lr=opt.lr, betas=(opt.b1, opt.b2))
-Tensor = m.Tensor
 
 
 def step(b):
