@@ -65,11 +65,14 @@ def run_oomlint(r):
     assume = [] if r["assume"] == "-" else r["assume"].split(",")
     argv = [] if r["args"] == "-" else r["args"].split()
     base = [binary, "estimate", "--output-format", "json"]
-    tries = []
-    full = base + [a for kv in assume for a in ("--assume", kv)] + [script] + (["--"] + argv if argv else [])
-    tries.append((full, "--assume and script arguments"))
-    if assume or argv:
-        tries.append((base + [script], "neither --assume nor script arguments: this oomlint refused them"))
+    rest = ["--"] + argv if argv else []
+    full = base + [a for kv in assume for a in ("--assume", kv)] + [script] + rest
+    tries = [(full, "")]
+    if assume:
+        tries.append((base + [script] + rest, "without --assume: this oomlint refused it"))
+    if argv:
+        what = "--assume or the script's arguments" if assume else "the script's arguments"
+        tries.append((base + [script], f"without {what}: this oomlint refused them"))
     for cmd, how in tries:
         t0 = time.time()
         p = subprocess.run(cmd, capture_output=True, text=True, cwd=os.path.dirname(script))
@@ -78,7 +81,7 @@ def run_oomlint(r):
             out = json.loads(p.stdout)
             if isinstance(out, list):  # several files: the script's is the first
                 out = out[0]
-            return out, dt, how if cmd is not full else ""
+            return out, dt, how
     return None, 0.0, f"oomlint failed ({p.returncode}): {p.stderr.strip()[:200]}"
 
 
@@ -154,10 +157,12 @@ def main(argv):
         for row in [head] + table:
             print("  ".join(c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(row, widths))))
     print()
-    print(f"parameters exact: {exact}/{total}; activations reported: {reported}/{total}, "
-          f"within 10%: {within10}/{total}, within 25%: {within25}/{total}")
+    print(f"Parameters exact: {exact}/{total}; activations reported: {reported}/{total}, "
+          f"within 10%: {within10}/{total}, within 25%: {within25}/{total}.")
+    if notes and "--markdown" in argv:
+        print()
     for n in notes:
-        print(f"note: {n}")
+        print(f"- {n}" if "--markdown" in argv else f"note: {n}")
 
 
 if __name__ == "__main__":
