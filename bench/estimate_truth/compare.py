@@ -19,7 +19,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 FETCHED = os.environ.get("TRUTH_FETCHED", os.path.join(HERE, "fetched"))
-TRUTH = os.path.join(HERE, "truth.json")
+TRUTH = os.path.join(HERE, os.environ.get("TRUTH_FILE", "truth.json"))
 
 
 def rows():
