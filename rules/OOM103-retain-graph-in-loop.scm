@@ -1,15 +1,17 @@
 ; code: OOM103
 ; name: retain-graph-in-loop
 ; severity: warning
-; message: `{report}` on the iteration's only backward pass keeps its graph and saved activations alive into the next iteration
+; message: `{report}` on the iteration's last backward pass keeps its graph and saved activations alive into the next iteration
 ; fix: unsafe: Remove `retain_graph=True`
 ; edit: remove-arg @report
 ; doc:
 ;   ## What it does
 ;   Finds `.backward(retain_graph=True)` inside a loop that runs once per
-;   batch, when that call is the only backward pass of the iteration: no
-;   other `.backward()`, `torch.autograd.backward` or `torch.autograd.grad`
-;   runs in the same iteration, and no inner loop repeats it.
+;   batch, when no backward pass (`.backward()`, `torch.autograd.backward`,
+;   `torch.autograd.grad`) follows it in the same iteration. The loop must
+;   build its own graph each time round (it calls the model, or iterates a
+;   loader) or step an optimizer; a backward pass *before* it in the
+;   iteration does not matter, as nothing reuses the retained graph after it.
 ;
 ;   ## Why is this bad?
 ;   A backward pass normally frees the tensors the forward pass saved for it
@@ -28,9 +30,12 @@
 ;   which is really a sign of that carried-over graph; detaching the carried
 ;   value is the fix, not retaining the graph.
 ;
-;   Two backward passes over one graph in the same iteration (a GAN
-;   discriminator and generator step, several losses backpropagated one
-;   after another) do need it, and are not reported.
+;   A later backward pass over the same graph in the same iteration (a GAN
+;   discriminator step and then the generator's on the same fakes, several
+;   losses backpropagated one after another) does need it, and is not
+;   reported; nor is a loop with no forward pass or optimizer step of its
+;   own (one backward per task loss of a graph built before the loop), whose
+;   next round backpropagates through the same graph again.
 ;
 ;   ## Example
 ;   ```python
@@ -76,4 +81,4 @@
   (#eq? @method "backward")
   (#eq? @keyword "retain_graph")) @call
   (#oom-in-loop? @call)
-  (#oom-sole-backward? @call))
+  (#oom-retained-graph-unused? @call))

@@ -62,6 +62,10 @@ static const struct {
   {"oom-sole-backward", PRED_SOLE_BACKWARD, ARGS_CAPTURE, 0, 0,
    "`#oom-sole-backward? @x`: `@x` is the only backward pass (`.backward()`, `torch.autograd.backward/grad`) in "
    "one iteration of its per-iteration loop, and no inner loop repeats it"},
+  {"oom-retained-graph-unused", PRED_RETAINED_UNUSED, ARGS_CAPTURE, 0, 0,
+   "`#oom-retained-graph-unused? @x`: `@x`, a backward pass, is in a loop that runs a forward pass of its own "
+   "(a model call, or it iterates a loader) or steps an optimizer, and no backward pass follows it in that "
+   "loop's iteration: a graph it retains is never backpropagated again"},
   {"oom-file-calls", PRED_FILE_CALLS, ARGS_STRING, 1, 1,
    "`#oom-file-calls? \"RE\"`: some call in the file resolves to a dotted name RE matches in full"},
   {"oom-file-imports", PRED_FILE_IMPORTS, ARGS_STRING, 1, 1,
@@ -222,7 +226,8 @@ static int cost(pred_kind kind) {
   case PRED_ARG:
   case PRED_KEYWORD_ARGS_ONLY:
   case PRED_IN_EXCEPT:
-  case PRED_SOLE_BACKWARD: return 2;
+  case PRED_SOLE_BACKWARD:
+  case PRED_RETAINED_UNUSED: return 2;
   case PRED_FILE_CALLS:
   case PRED_FILE_MENTIONS: return 4;
   default: return 3;
@@ -641,6 +646,8 @@ static bool eval(const predicate *p, const TSQueryMatch *m, pred_context *ctx) {
     return keyword_args_only(n);
   case PRED_SOLE_BACKWARD:
     return facts_sole_backward(ctx->model, pos);
+  case PRED_RETAINED_UNUSED:
+    return facts_retained_graph_unused(ctx->model, pos);
   case PRED_FILE_CALLS:
   case PRED_FILE_IMPORTS:
   case PRED_FILE_MENTIONS:

@@ -262,6 +262,10 @@ bool facts_in_no_grad(const facts *self, uint32_t pos);
 size_t facts_excepts_at(const facts *self, uint32_t pos, const facts_except **out, size_t max);
 /** Whether the call at POS is the only backward pass of an iteration. */
 bool facts_sole_backward(const facts *self, uint32_t pos);
+/** Whether `.backward(retain_graph=True)` at POS keeps a graph no later
+ *  backward of its iteration uses: its innermost loop runs a forward pass of
+ *  its own or steps an optimizer, and no backward pass follows it there. */
+bool facts_retained_graph_unused(const facts *self, uint32_t pos);
 /* ---- the graph model (graph.c) ---- */
 
 typedef struct {

@@ -545,6 +545,71 @@ bool facts_sole_backward(const facts *self, uint32_t pos) {
 }
 
 
+/* Whether CALL runs a backward pass in a function of another module of the
+ * project (the project index says so): `train_step(...)`, or a method of an
+ * instance of a project class, `balancer.step(losses)` after `balancer =
+ * Balancer(...)`. */
+static bool runs_project_backward(const facts *f, TSNode call, buf *tmp) {
+  if (!f->imports) return false;
+  TSNode fn = FACT_FIELD(f, call, function);
+  facts_symbol sym;
+  if (facts_project_symbol(f, fn, &sym)) return (sym.flags & SYM_BACKWARD) != 0;
+  if (!NODE_IS(fn, "attribute")) return false;
+  TSNode obj = FACT_FIELD(f, fn, object), attr = FACT_FIELD(f, fn, attribute);
+  if (!NODE_IS(obj, "identifier") || ts_node_is_null(attr)) return false;
+  uint32_t len, alen;
+  const char *name = facts_text(f, obj, &len), *method = facts_text(f, attr, &alen);
+  uint32_t at = ts_node_start_byte(call);
+  TSNode made = {{0, 0, 0, 0}, NULL, NULL};
+  for (size_t i = 0; i < f->assigns.len; i++) {
+    const facts_assign *a = &f->assigns.items[i];
+    if (ts_node_start_byte(a->left) >= at) break;
+    uint32_t llen;
+    const char *left = NODE_IS(a->left, "identifier") ? facts_text(f, a->left, &llen) : NULL;
+    if (!left || llen != len || memcmp(left, name, len) != 0) continue;
+    made = a->right;
+  }
+  if (ts_node_is_null(made) || !NODE_IS(made, "call")) return false;
+  buf_clear(tmp);
+  if (!facts_qualname(f, FACT_FIELD(f, made, function), tmp)) return false;
+  buf_putc(tmp, '.');
+  buf_append(tmp, method, alen);
+  return f->imports->lookup(f->imports, buf_str(tmp), tmp->len, &sym) && (sym.flags & SYM_BACKWARD) &&
+         (sym.flags & SYM_FUNCTION);
+}
+
+
+/* Whether the graph `.backward(retain_graph=True)` at POS keeps is never
+ * backpropagated again: the innermost loop around it runs a forward pass of
+ * its own (a model call, or it iterates a loader), so each iteration builds
+ * a new graph, or steps an optimizer (a graph from before the step could
+ * not be backpropagated again: its weights were changed in place), and no
+ * backward pass follows the call in that iteration. A
+ * backward before it (a GAN's generator step, then the discriminator's on
+ * detached fakes) reuses nothing; an inner loop with no forward of its own
+ * (one backward per task loss of a shared graph, per transition of stored
+ * states) backpropagates through the graph built before it again, and
+ * needs it kept. */
+bool facts_retained_graph_unused(const facts *self, uint32_t pos) {
+  int inner = facts_innermost_loop_at(self, pos);
+  if (inner < 0) return false;
+  const facts_loop *l = &self->loops.items[inner];
+  if (!(l->evidence & (LOOP_CALLS_MODEL | LOOP_ITERATES_LOADER | LOOP_CALLS_STEP))) return false;
+  int fn = l->function;
+  buf tmp = {0};
+  bool later = false;
+  for (size_t i = facts_first_call_at(self, pos); i < self->calls.len && !later; i++) {
+    const facts_call *c = &self->calls.items[i];
+    uint32_t s = ts_node_start_byte(c->call);
+    if (s >= l->body.end) break;
+    if (s > pos && c->function == fn && (is_backward_call(self, c->call, &tmp) || runs_project_backward(self, c->call, &tmp)))
+      later = true;
+  }
+  buf_free(&tmp);
+  return !later;
+}
+
+
 void facts__resolve(facts *self);
 
 
