@@ -182,11 +182,36 @@ static int mode_call(const facts *f, TSNode call) {
 }
 
 
+/* Whether function FN is a unit test, not an evaluation: named `test...`
+ * and asserting, or in a module that imports pytest or unittest. A test
+ * suite's `test_forward` runs a model once on a toy input to check it;
+ * nothing stays alive across iterations of a job. */
+static bool unit_test(const facts *f, int fn) {
+  const facts_function *d = &f->functions.items[fn];
+  if (d->name_len < 4 || strncasecmp(d->name, "test", 4) != 0) return false;
+  if (d->asserts) return true;
+  for (size_t i = 0; i < f->bindings.len; i++) {
+    const facts_binding *b = &f->bindings.items[i];
+    if (b->kind != BINDING_IMPORT || !b->qualname) continue;
+    const char *q = b->qualname;
+    if (!strcmp(q, "pytest") || !strncmp(q, "pytest.", 7) || !strcmp(q, "unittest") || !strncmp(q, "unittest.", 9))
+      return true;
+  }
+  return false;
+}
+
+
+/* Whether function FN is an evaluation by its name (`evaluate`,
+ * `validate_epoch`, `test`), and not a unit test. */
+static bool eval_function(const facts *f, int fn) {
+  return eval_name(f->functions.items[fn].name, f->functions.items[fn].name_len) && !unit_test(f, fn);
+}
+
+
 bool facts_in_eval_function(const facts *self, uint32_t pos) {
   int fn = facts_function_at(self, pos);
   /* a model's `predict_masks` is its own computation (Segment Anything) */
-  return fn >= 0 && eval_name(self->functions.items[fn].name, self->functions.items[fn].name_len) &&
-         !facts_in_module_method(self, fn);
+  return fn >= 0 && eval_function(self, fn) && !facts_in_module_method(self, fn);
 }
 
 
@@ -206,7 +231,7 @@ bool facts_in_eval_context(const facts *self, TSNode node) {
   int fn = facts_function_at(self, pos);
   if (facts_in_module_method(self, fn)) return false;
   for (int f = fn; f >= 0; f = self->functions.items[f].parent)
-    if (eval_name(self->functions.items[f].name, self->functions.items[f].name_len)) return true;
+    if (eval_function(self, f)) return true;
   /* after `model.eval()` in this scope, before any `model.train()`, for
    * calls of that model: a distillation step puts its teacher in eval mode
    * and goes on to train the student */

@@ -312,6 +312,8 @@ static void enter(walker *w, TSNode n) {
   case 'a':
     if (!strcmp(type, "assignment")) visit_assignment(f, n);
     else if (!strcmp(type, "aliased_import")) {}
+    else if (!strcmp(type, "assert_statement") && current_function(w) >= 0)
+      f->functions.items[current_function(w)].asserts = true;
     break;
   case 'c':
     if (!strcmp(type, "call")) {

@@ -43,6 +43,7 @@ typedef struct {
   const char *name; /* points into the source */
   uint32_t name_len;
   int klass;        /* the class it is a method of, -1 */
+  bool asserts;     /* has an assert statement of its own (a unit test's) */
   /* the summary other functions of the file see */
   bool trains;        /* calls .backward() or optimizer.step(), itself or through callees */
   bool backward;      /* calls .backward(), itself or through callees */
