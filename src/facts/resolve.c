@@ -32,6 +32,11 @@ static const facts_binding *lookup(const facts *f, const char *name, uint32_t le
     if (f->bindings.items[mid].pos < pos) lo = mid + 1;
     else hi = mid;
   }
+  /* `model = model.RNNModel(...)`: the right side reads the binding before
+   * the one it makes */
+  while (lo > first + 1 && !ts_node_is_null(f->bindings.items[lo - 1].value) &&
+         ts_node_start_byte(f->bindings.items[lo - 1].value) <= pos && pos < ts_node_end_byte(f->bindings.items[lo - 1].value))
+    lo--;
   return lo > first ? &f->bindings.items[lo - 1] : &f->bindings.items[first];
 }
 
@@ -349,6 +354,105 @@ static bool resolve_returned_models(facts *f, buf *tmp) {
 }
 
 
+/* Whether the text S (a name or `self.x`) names something that has
+ * `.train()`, `.zero_grad()` or `.state_dict()` without being a model: an
+ * optimizer, a scheduler, a scaler, a trainer object. */
+static bool is_loader_name(const char *s, size_t len);
+
+
+static bool names_model_tool(const char *s, size_t len) {
+  char lower[64];
+  if (len >= sizeof lower) return true;
+  for (size_t i = 0; i < len; i++) lower[i] = (char)tolower((unsigned char)s[i]);
+  lower[len] = '\0';
+  const char *last = strrchr(lower, '.');
+  const char *name = last ? last + 1 : lower;
+  static const char *const tools[] = {"opt", "sched", "scaler", "lr", "trainer", "learner", "engine", "runner",
+                                      "ema", "accelerator", "state", "ckpt", "checkpoint", "meter", "metric", NULL};
+  for (size_t i = 0; tools[i]; i++)
+    if (strstr(name, tools[i])) return true;
+  return false;
+}
+
+
+static void add_module_name(facts *f, TSNode n) {
+  if (!NODE_IS(n, "identifier") && !(NODE_IS(n, "attribute") && NODE_IS(FACT_FIELD(f, n, object), "identifier") &&
+                                     text_is(f, FACT_FIELD(f, n, object), "self")))
+    return;
+  uint32_t len;
+  const char *t = facts_text(f, n, &len);
+  if (!has_name(f, t, len)) vec_push(&f->module_names, oom_xstrndup(t, len));
+}
+
+
+/* Models known by their use rather than their construction (a loader of
+ * another library, a function parameter): `X.parameters()` (handed to an
+ * optimizer), `X.eval()`, `X.train()`, `X.zero_grad()`, `X.state_dict()`
+ * on a name that is not an optimizer's or a trainer's, and what
+ * `DistributedDataParallel`, `torch.compile`, `accelerator.prepare` wrap
+ * (`model, opt = accelerator.prepare(model, opt)`: element by element). */
+static void resolve_modules_by_use(facts *f, buf *tmp) {
+  for (size_t i = 0; i < f->calls.len; i++) {
+    TSNode call = f->calls.items[i].call;
+    TSNode fn = FACT_FIELD(f, call, function);
+    TSNode args = FACT_FIELD(f, call, arguments);
+    if (ts_node_is_null(fn) || ts_node_is_null(args) || !NODE_IS(fn, "attribute")) continue;
+    TSNode attr = FACT_FIELD(f, fn, attribute), obj = FACT_FIELD(f, fn, object);
+    if (ts_node_is_null(attr) || ts_node_is_null(obj)) continue;
+    uint32_t nargs = ts_node_named_child_count(args), olen;
+    const char *o = facts_text(f, obj, &olen);
+    if (text_is(f, attr, "parameters") || text_is(f, attr, "named_parameters")) {
+      add_module_name(f, obj);
+    } else if ((text_is(f, attr, "eval") && nargs == 0) ||
+               ((text_is(f, attr, "train") || text_is(f, attr, "zero_grad") || text_is(f, attr, "state_dict")) &&
+                nargs <= 1 && !names_model_tool(o, olen))) {
+      if (text_is(f, attr, "train") && nargs == 1 && !NODE_IS(ts_node_named_child(args, 0), "true") &&
+          !NODE_IS(ts_node_named_child(args, 0), "false"))
+        continue; /* `trainer.train(dataset)` */
+      add_module_name(f, obj);
+    } else if (text_is(f, attr, "prepare") || text_is(f, attr, "prepare_model")) {
+      /* accelerate: each argument comes back wrapped, in order */
+      TSNode parent = ts_node_parent(call);
+      if (ts_node_is_null(parent) || !NODE_IS(parent, "assignment")) continue;
+      TSNode left = FACT_FIELD(f, parent, left);
+      if (ts_node_is_null(left)) continue;
+      bool many = NODE_IS(left, "pattern_list") || NODE_IS(left, "tuple_pattern") || NODE_IS(left, "list_pattern");
+      for (uint32_t k = 0; k < nargs; k++) {
+        TSNode a = ts_node_named_child(args, k);
+        uint32_t alen;
+        const char *at = facts_text(f, a, &alen);
+        /* a model, or a name that is none of the other things it prepares */
+        if (!has_name(f, at, alen) &&
+            (!NODE_IS(a, "identifier") || names_model_tool(at, alen) || is_loader_name(at, alen) ||
+             contains(at, alen, "data") || contains(at, alen, "set") || contains(at, alen, "sampler")))
+          continue;
+        if (!many && k == 0) add_module_name(f, left);
+        else if (many && k < ts_node_named_child_count(left)) add_module_name(f, ts_node_named_child(left, k));
+      }
+    }
+  }
+  /* DDP(model), torch.compile(model): the argument is a model too */
+  for (size_t i = 0; i < f->calls.len; i++) {
+    TSNode call = f->calls.items[i].call;
+    TSNode fn = FACT_FIELD(f, call, function);
+    if (ts_node_is_null(fn) || !(NODE_IS(fn, "identifier") || NODE_IS(fn, "attribute"))) continue;
+    uint32_t len;
+    const char *t = facts_text(f, fn, &len);
+    /* cheap test first: most callees are neither */
+    if (!(len >= 7 && !memcmp(t + len - 7, "compile", 7)) && !contains(t, len, "DistributedDataParallel") &&
+        !(len == 3 && !memcmp(t, "DDP", 3)))
+      continue;
+    if (!facts_qualname(f, fn, tmp)) continue;
+    const char *q = buf_str(tmp);
+    if (strcmp(q, "torch.compile") != 0 && strcmp(q, "torch.nn.parallel.DistributedDataParallel") != 0 &&
+        strcmp(q, "torch.nn.parallel.distributed.DistributedDataParallel") != 0)
+      continue;
+    TSNode a0 = first_arg(call);
+    if (!ts_node_is_null(a0) && !compiles_own_function(f, call)) add_module_name(f, a0);
+  }
+}
+
+
 static void resolve_modules(facts *f, buf *tmp) {
   for (bool changed = true; changed;) {
     changed = false;
@@ -372,6 +476,7 @@ static void resolve_modules(facts *f, buf *tmp) {
       if (has_name(f, t, len)) continue;
       if (is_module_expr(f, f->assigns.items[i].right, tmp)) vec_push(&f->module_names, oom_xstrndup(t, len));
     }
+    resolve_modules_by_use(f, tmp);
     if (f->module_names.len == before && !returned) break;
   }
 }
