@@ -172,3 +172,20 @@
   (#oom-not-frozen? @fn)
   (#oom-in-loop? @report)
   (#oom-not-in-no-grad? @report))
+
+; A forward pass after `model.eval()` in a function that trains, where no
+; backward pass follows it (the validation after the optimizer step).
+((call
+  function: (_) @fn
+  arguments: (argument_list) @args) @report
+  (#not-match? @fn "\\.(eval|train|to|cuda|cpu|half|float|double|bfloat16|type|parameters|named_parameters|buffers|named_buffers|modules|named_modules|children|named_children|state_dict|load_state_dict|zero_grad|requires_grad_|apply|register_\\w+|generate|save_pretrained|get_\\w+|set_\\w+)$")
+  (#oom-file-imports? "torch(\\..*)?")
+  (#oom-not-file-imports? "(pytest|unittest|hypothesis)(\\..*)?")
+  (#oom-not-file-mentions? "(?m)^class Test\\w*\\s*[(:]")
+  (#oom-not-file-mentions? "LightningModule")
+  (#oom-not-file-calls? "torch\\.(autograd(\\.functional)?|func)\\.(grad|backward|vjp|jvp|jacobian|hessian|hvp|vhp|jacrev|jacfwd)")
+  (#oom-is-model? @fn)
+  (#oom-not-frozen? @fn)
+  (#oom-in-eval-context? @report)
+  (#oom-not-backward-follows? @report)
+  (#oom-not-in-no-grad? @report))

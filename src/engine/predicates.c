@@ -100,9 +100,16 @@ static const struct {
    "(at the end of a chain such as `m.eval().requires_grad_(False)` too) at module level, in the same function or "
    "in its class's `__init__`, and `.requires_grad_(True)` in none of them"},
   {"oom-is-model", PRED_IS_MODEL, ARGS_CAPTURE, 0, 0,
-   "`#oom-is-model? @x`: the callee `@x` is an `nn.Module` instance (a module class of this file, a `torch.nn` "
-   "layer, a torchvision/timm/transformers model, `.to()/.cuda()/.train()/.eval()` of one, a DDP wrapper) or a "
-   "callable whose output reaches `.backward()`"},
+   "`#oom-is-model? @x`: the callee `@x` runs a model's forward pass: an `nn.Module` instance (a module class of "
+   "this file or the project, a `torch.nn` layer, a torchvision/timm/transformers model, `.to()/.cuda()/.train()/"
+   ".eval()` of one, a DDP wrapper, a name whose `.parameters()`, `.eval()`, `.train()` or `.state_dict()` is used), "
+   "a callable whose output reaches `.backward()`, or a forward-like method or submodule of one (`m.forward`, "
+   "`m.predict`, `self.model.encoder`); never a loss (`criterion`, a `torch.nn` loss) nor an instance of a class whose "
+   "`forward`/`__call__` runs wholly under no_grad"},
+  {"oom-backward-follows", PRED_BACKWARD_FOLLOWS, ARGS_CAPTURE, 0, 0,
+   "`#oom-backward-follows? @x`: a backward pass may follow `@x` in its function: a `.backward()`, a call of a "
+   "function (of this file or the project) that runs one, an optimizer step, or a call handed an optimizer, after it "
+   "in the function's text, or before it in a loop holding it with no `.eval()` between them"},
   {"oom-function-trains", PRED_FUNCTION_TRAINS, ARGS_CAPTURE, 0, 0,
    "`#oom-function-trains? @x`: the function holding `@x` (or a function of this file it calls) calls "
    "`.backward()`; at module level, the file does"},
@@ -662,7 +669,9 @@ static bool eval(const predicate *p, const TSQueryMatch *m, pred_context *ctx) {
   case PRED_IN_EVAL_FUNCTION:
     return facts_in_eval_function(ctx->model, pos);
   case PRED_IS_MODEL:
-    return facts_is_model(ctx->model, n);
+    return facts_is_model_call(ctx->model, n);
+  case PRED_BACKWARD_FOLLOWS:
+    return facts_backward_follows(ctx->model, pos);
   case PRED_FROZEN:
     return facts_is_frozen(ctx->model, n);
   case PRED_RESET_AFTER_BACKWARD:

@@ -196,7 +196,10 @@ static const char *called_model(const facts *f, TSNode node, uint32_t *len) {
   if (!NODE_IS(node, "call")) return NULL;
   TSNode fn = FIELD(node, function);
   if (ts_node_is_null(fn)) return NULL;
-  if (NODE_IS(fn, "attribute") && facts_node_is(f, FIELD(fn, attribute), "forward")) fn = FIELD(fn, object);
+  /* `m.forward(x)`, `m.predict(x)`, `m.encoder(x)`: the calls of model `m` */
+  if (NODE_IS(fn, "attribute") &&
+      (facts_node_is(f, FIELD(fn, attribute), "forward") || facts_is_model(f, FIELD(fn, object))))
+    fn = FIELD(fn, object);
   return ts_node_is_null(fn) ? NULL : facts_text(f, fn, len);
 }
 
@@ -561,5 +564,187 @@ bool facts_class_derives(const facts *self, TSNode node, bool (*match)(void *, c
     len = next_len;
   }
   buf_free(&q);
+  return r;
+}
+
+
+static bool in_names(char *const *items, size_t n, const char *s, uint32_t len) {
+  for (size_t i = 0; i < n; i++)
+    if (strlen(items[i]) == len && !memcmp(items[i], s, len)) return true;
+  return false;
+}
+
+
+/* The value assigned to the name or `self.x` CALLEE anywhere in the file
+ * (the last such assignment), or a null node. */
+static TSNode assigned_value(const facts *f, TSNode callee) {
+  uint32_t len;
+  const char *t = facts_text(f, callee, &len);
+  TSNode best = NULL_NODE;
+  for (size_t i = 0; i < f->assigns.len; i++)
+    if (same_text(f, f->assigns.items[i].left, t, len)) best = f->assigns.items[i].right;
+  return best;
+}
+
+
+/* Whether CALLEE is a loss: named as one (`criterion`, `loss_fn`,
+ * `self.ce_loss`) or bound to a `torch.nn` loss (`ce = nn.CrossEntropyLoss()`). */
+static bool is_loss(const facts *f, TSNode callee) {
+  TSNode last = NODE_IS(callee, "attribute") ? FIELD(callee, attribute) : callee;
+  if (ts_node_is_null(last)) return false;
+  uint32_t len;
+  const char *t = facts_text(f, last, &len);
+  char lower[64];
+  if (len < sizeof lower) {
+    for (size_t i = 0; i < len; i++) lower[i] = (char)tolower((unsigned char)t[i]);
+    lower[len] = '\0';
+    if (strstr(lower, "loss") || strstr(lower, "crit")) return true;
+  }
+  TSNode v = assigned_value(f, callee);
+  if (ts_node_is_null(v) || !NODE_IS(v, "call")) return false;
+  buf q = {0};
+  bool r = false;
+  if (facts_qualname(f, FIELD(v, function), &q)) {
+    size_t ql = q.len;
+    r = !strncmp(buf_str(&q), "torch.nn.", 9) && ql > 4 && !strcmp(buf_str(&q) + ql - 4, "Loss");
+  }
+  buf_free(&q);
+  return r;
+}
+
+
+/* Whether function FN runs wholly with gradients off: decorated, or each
+ * statement of its body inside a no-grad region (`with torch.no_grad():`
+ * around all of it). */
+static bool wholly_no_grad(const facts *f, int fn) {
+  const facts_function *g = &f->functions.items[fn];
+  if (g->no_grad) return true;
+  TSNode body = FIELD(g->node, body);
+  if (ts_node_is_null(body)) return false;
+  uint32_t n = ts_node_named_child_count(body), statements = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode s = ts_node_named_child(body, i);
+    if (NODE_IS(s, "comment")) continue;
+    if (NODE_IS(s, "expression_statement") && ts_node_named_child_count(s) == 1 &&
+        NODE_IS(ts_node_named_child(s, 0), "string"))
+      continue; /* a docstring */
+    statements++;
+    TSNode inner = NODE_IS(s, "with_statement") ? FIELD(s, body) : s;
+    if (ts_node_is_null(inner) || !facts_in_no_grad(f, ts_node_start_byte(inner))) return false;
+  }
+  return statements > 0;
+}
+
+
+/* Whether CALLEE is an instance of a class of this file whose `forward` or
+ * `__call__` runs wholly under no_grad (a predictor wrapper): its output
+ * carries no graph. */
+static bool no_grad_wrapper(const facts *f, TSNode callee) {
+  TSNode v = assigned_value(f, callee);
+  if (ts_node_is_null(v) || !NODE_IS(v, "call")) return false;
+  TSNode cls = FIELD(v, function);
+  if (ts_node_is_null(cls) || !NODE_IS(cls, "identifier")) return false;
+  uint32_t len;
+  const char *name = facts_text(f, cls, &len);
+  for (size_t i = 0; i < f->functions.len; i++) {
+    const facts_function *g = &f->functions.items[i];
+    if (g->klass < 0 || f->classes.items[g->klass].name_len != len || memcmp(f->classes.items[g->klass].name, name, len))
+      continue;
+    bool entry = (g->name_len == 7 && !memcmp(g->name, "forward", 7)) || (g->name_len == 8 && !memcmp(g->name, "__call__", 8));
+    if (entry && wholly_no_grad(f, (int)i)) return true;
+  }
+  return false;
+}
+
+
+/* Whether ATTR, called on a model, runs (part of) its forward pass: `forward`,
+ * a prediction or step method, a submodule by a usual name. `init_hidden`,
+ * `num_parameters` and the like do not. */
+static bool forward_like(const facts *f, TSNode attr) {
+  uint32_t len;
+  const char *t = facts_text(f, attr, &len);
+  static const char *const exact[] = {"forward", "module", "features", "feature_extractor", "backbone", "encoder",
+                                      "decoder", "head", "classifier", "model", "net", "network", NULL};
+  for (size_t i = 0; exact[i]; i++)
+    if (strlen(exact[i]) == len && !memcmp(exact[i], t, len)) return true;
+  static const char *const prefixes[] = {"forward_", "predict", "encode", "decode", "infer", "extract", "embed",
+                                         "classify", NULL};
+  for (size_t i = 0; prefixes[i]; i++)
+    if (len >= strlen(prefixes[i]) && !memcmp(t, prefixes[i], strlen(prefixes[i]))) return true;
+  return len > 5 && !memcmp(t + len - 5, "_step", 5);
+}
+
+
+bool facts_is_model_call(const facts *self, TSNode callee) {
+  if (ts_node_is_null(callee) || is_loss(self, callee)) return false;
+  if (facts_is_model(self, callee)) return !no_grad_wrapper(self, callee);
+  /* `model.predict(x)`, `net.forward(x)`, `self.model.feature_extractor(x)`:
+   * a method or a submodule of a model (`self.<attr>` a module of its class) */
+  if (!NODE_IS(callee, "attribute")) return false;
+  TSNode obj = FIELD(callee, object), attr = FIELD(callee, attribute);
+  if (ts_node_is_null(obj) || ts_node_is_null(attr) || !facts_is_model(self, obj)) return false;
+  if (forward_like(self, attr)) return true;
+  uint32_t len;
+  const char *t = facts_text(self, attr, &len);
+  char sub[80];
+  if (len + 5 >= sizeof sub) return false;
+  memcpy(sub, "self.", 5);
+  memcpy(sub + 5, t, len);
+  return in_names(self->module_names.items, self->module_names.len, sub, len + 5);
+}
+
+
+static bool contains_ci(const char *s, uint32_t len, const char *needle) {
+  size_t n = strlen(needle);
+  for (uint32_t i = 0; i + n <= len; i++)
+    if (!strncasecmp(s + i, needle, n)) return true;
+  return false;
+}
+
+
+static bool backward_or_training_call(const facts *f, TSNode call, buf *tmp) {
+  TSNode fn = FIELD(call, function);
+  if (ts_node_is_null(fn)) return false;
+  if (NODE_IS(fn, "attribute") && facts_node_is(f, FIELD(fn, attribute), "backward")) return true;
+  int g = facts_function_named(f, fn);
+  if (g >= 0) return f->functions.items[g].backward;
+  facts_symbol sym;
+  if (f->imports && facts_project_symbol(f, fn, &sym) && (sym.flags & SYM_FUNCTION) && (sym.flags & SYM_BACKWARD))
+    return true;
+  /* an optimizer stepped, or handed to a helper (`loss_scaler(loss, optimizer)`) */
+  uint32_t len;
+  const char *t = facts_text(f, FIELD(call, arguments), &len);
+  if (contains_ci(t, len, "optim")) return true;
+  if (NODE_IS(fn, "attribute") && facts_node_is(f, FIELD(fn, attribute), "step")) {
+    t = facts_text(f, FIELD(fn, object), &len);
+    if (contains_ci(t, len, "opt") || contains_ci(t, len, "scaler")) return true;
+  }
+  if (!NODE_IS(fn, "attribute")) return false;
+  return facts_qualname(f, fn, tmp) &&
+         (!strcmp(buf_str(tmp), "torch.autograd.backward") || !strcmp(buf_str(tmp), "torch.autograd.grad"));
+}
+
+
+bool facts_backward_follows(const facts *self, uint32_t pos) {
+  int fn = facts_function_at(self, pos);
+  facts_span scope = fn >= 0 ? self->functions.items[fn].body : (facts_span){0, (uint32_t)self->length + 1};
+  /* A backward earlier in an enclosing loop is part of the same work (an
+   * attack before the evaluation of each batch), unless a `.eval()` after
+   * it starts a phase of its own: the validation after the optimizer step. */
+  uint32_t from = pos;
+  for (int l = facts_innermost_loop_at(self, pos); l >= 0 && self->loops.items[l].function == fn;
+       l = self->loops.items[l].outer)
+    from = self->loops.items[l].body.start;
+  buf tmp = {0};
+  bool r = false;
+  for (size_t i = facts_first_call_at(self, from); i < self->calls.len && !(r && ts_node_start_byte(self->calls.items[i].call) >= pos); i++) {
+    const facts_call *c = &self->calls.items[i];
+    uint32_t s = ts_node_start_byte(c->call);
+    if (s >= scope.end) break;
+    if (fn < 0 && c->function >= 0) continue; /* at module level, the module's own statements */
+    if (s < pos && c->function == fn && mode_call(self, c->call) == 1) r = false;
+    else if (backward_or_training_call(self, c->call, &tmp)) r = true;
+  }
+  buf_free(&tmp);
   return r;
 }

@@ -277,6 +277,17 @@ bool facts_is_model(const facts *self, TSNode node);
  *  or in its class's `__init__`, and `.requires_grad_(True)` in none of them.
  *  A frozen model's output carries a graph only when its input does. */
 bool facts_is_frozen(const facts *self, TSNode callee);
+/** Whether a call of CALLEE runs a model's forward pass: a model (as
+ *  facts_is_model), or a forward-like method or a submodule of one
+ *  (`net.forward`, `model.predict`, `self.model.encoder`); never a loss
+ *  (`criterion`, a `torch.nn` loss) nor an instance of a class of the file
+ *  whose `forward`/`__call__` runs wholly under no_grad. */
+bool facts_is_model_call(const facts *self, TSNode callee);
+/** Whether a backward pass may follow the code at POS in its function: a
+ *  `.backward()`, a call of a function that runs one, an optimizer step or
+ *  a call handed an optimizer, after POS in the function's text, or before
+ *  it in a loop holding POS with no `.eval()` between them. */
+bool facts_backward_follows(const facts *self, uint32_t pos);
 /** Whether function FN (-1: module level) is, or is nested in, a method of
  *  a model: a `forward`, or any method of a class that derives from
  *  nn.Module or defines `forward`. Its calls of submodules are the model's

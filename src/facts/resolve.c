@@ -153,6 +153,52 @@ static int span_start_cmp(const void *a, const void *b) {
 }
 
 
+/* Sorts the no-grad spans and merges them into a disjoint union: only "is
+ * this position in one" is asked, by binary search. */
+static void merge_no_grad(facts *f) {
+  if (f->no_grad.len > 1) qsort(f->no_grad.items, f->no_grad.len, sizeof *f->no_grad.items, span_start_cmp);
+  size_t k = 0;
+  for (size_t i = 0; i < f->no_grad.len; i++) {
+    facts_span sp = f->no_grad.items[i];
+    if (k && sp.start <= f->no_grad.items[k - 1].end) {
+      if (sp.end > f->no_grad.items[k - 1].end) f->no_grad.items[k - 1].end = sp.end;
+    } else {
+      f->no_grad.items[k++] = sp;
+    }
+  }
+  f->no_grad.len = k;
+}
+
+
+/* Functions of the file that are called, and only called, with gradients
+ * off (an evaluator's `run_batch` called in its `evaluate` under no_grad):
+ * their bodies run under their callers' no-grad region. A few rounds for
+ * chains of helpers. */
+static void no_grad_from_callers(facts *f) {
+  if (!f->no_grad.len || !f->functions.len) return;
+  unsigned char *state = oom_xcalloc(f->functions.len, 1); /* 1: called under no_grad, 2: called with grad */
+  for (int round = 0; round < 3; round++) {
+    memset(state, 0, f->functions.len);
+    for (size_t i = 0; i < f->calls.len; i++) {
+      const facts_call *c = &f->calls.items[i];
+      int g = facts_function_named(f, FACT_FIELD(f, c->call, function));
+      if (g < 0 || g == c->function) continue;
+      state[g] |= facts_in_no_grad(f, ts_node_start_byte(c->call)) ? 1 : 2;
+    }
+    bool added = false;
+    for (size_t i = 0; i < f->functions.len; i++) {
+      facts_function *fn = &f->functions.items[i];
+      if (state[i] != 1 || fn->no_grad) continue;
+      fn->no_grad = added = true;
+      vec_push(&f->no_grad, fn->body);
+    }
+    if (!added) break;
+    merge_no_grad(f);
+  }
+  free(state);
+}
+
+
 static void resolve_no_grad(facts *f, buf *tmp) {
   for (size_t i = 0; i < f->with_items.len; i++)
     if (is_no_grad_expr(f, f->with_items.items[i].candidate, tmp))
@@ -198,19 +244,8 @@ static void resolve_no_grad(facts *f, buf *tmp) {
     }
     vec_push(&f->no_grad, r.span);
   }
-  /* only "is this position in one" is asked: keep the union, sorted and
-   * disjoint, for a binary search */
-  if (f->no_grad.len > 1) qsort(f->no_grad.items, f->no_grad.len, sizeof *f->no_grad.items, span_start_cmp);
-  size_t k = 0;
-  for (size_t i = 0; i < f->no_grad.len; i++) {
-    facts_span sp = f->no_grad.items[i];
-    if (k && sp.start <= f->no_grad.items[k - 1].end) {
-      if (sp.end > f->no_grad.items[k - 1].end) f->no_grad.items[k - 1].end = sp.end;
-    } else {
-      f->no_grad.items[k++] = sp;
-    }
-  }
-  f->no_grad.len = k;
+  merge_no_grad(f);
+  no_grad_from_callers(f);
 }
 
 
