@@ -62,6 +62,9 @@ static const struct {
   {"oom-sole-backward", PRED_SOLE_BACKWARD, ARGS_CAPTURE, 0, 0,
    "`#oom-sole-backward? @x`: `@x` is the only backward pass (`.backward()`, `torch.autograd.backward/grad`) in "
    "one iteration of its per-iteration loop, and no inner loop repeats it"},
+  {"oom-first-backward", PRED_FIRST_BACKWARD, ARGS_CAPTURE, 0, 0,
+   "`#oom-first-backward? @x`: `@x` is the first backward pass directly in the body of its per-iteration loop (no "
+   "inner loop between them), whether the iteration has one or several"},
   {"oom-file-calls", PRED_FILE_CALLS, ARGS_STRING, 1, 1,
    "`#oom-file-calls? \"RE\"`: some call in the file resolves to a dotted name RE matches in full"},
   {"oom-file-imports", PRED_FILE_IMPORTS, ARGS_STRING, 1, 1,
@@ -229,7 +232,8 @@ static int cost(pred_kind kind) {
   case PRED_ARG:
   case PRED_KEYWORD_ARGS_ONLY:
   case PRED_IN_EXCEPT:
-  case PRED_SOLE_BACKWARD: return 2;
+  case PRED_SOLE_BACKWARD:
+  case PRED_FIRST_BACKWARD: return 2;
   case PRED_FILE_CALLS:
   case PRED_FILE_MENTIONS: return 4;
   default: return 3;
@@ -648,6 +652,8 @@ static bool eval(const predicate *p, const TSQueryMatch *m, pred_context *ctx) {
     return keyword_args_only(n);
   case PRED_SOLE_BACKWARD:
     return facts_sole_backward(ctx->model, pos);
+  case PRED_FIRST_BACKWARD:
+    return facts_first_backward(ctx->model, pos);
   case PRED_FILE_CALLS:
   case PRED_FILE_IMPORTS:
   case PRED_FILE_MENTIONS:

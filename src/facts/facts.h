@@ -262,6 +262,10 @@ bool facts_in_no_grad(const facts *self, uint32_t pos);
 size_t facts_excepts_at(const facts *self, uint32_t pos, const facts_except **out, size_t max);
 /** Whether the call at POS is the only backward pass of an iteration. */
 bool facts_sole_backward(const facts *self, uint32_t pos);
+/** Whether the call at POS is the first backward pass directly in the body
+ *  of its per-iteration loop (no inner loop between them): one per loop,
+ *  whether the iteration has one backward pass or several (a GAN's). */
+bool facts_first_backward(const facts *self, uint32_t pos);
 /* ---- the graph model (graph.c) ---- */
 
 typedef struct {

@@ -685,6 +685,26 @@ bool facts_sole_backward(const facts *self, uint32_t pos) {
 }
 
 
+bool facts_first_backward(const facts *self, uint32_t pos) {
+  int inner = facts_innermost_loop_at(self, pos);
+  if (inner < 0) return false;
+  int fn = self->loops.items[inner].function, outer = -1;
+  for (int i = inner; i >= 0 && self->loops.items[i].function == fn; i = self->loops.items[i].outer)
+    if (self->loops.items[i].per_iteration) outer = i;
+  if (outer < 0 || inner != outer) return false;
+  /* the earlier backward passes of the iteration, directly in its body */
+  buf tmp = {0};
+  bool first = true;
+  for (size_t i = facts_first_call_at(self, self->loops.items[outer].body.start); i < self->calls.len && first; i++) {
+    const facts_call *c = &self->calls.items[i];
+    if (ts_node_start_byte(c->call) >= pos) break;
+    if (c->function == fn && c->loop == outer && is_backward_call(self, c->call, &tmp)) first = false;
+  }
+  buf_free(&tmp);
+  return first;
+}
+
+
 void facts__resolve(facts *self);
 
 
