@@ -606,6 +606,7 @@ void facts_free(facts *self) {
   vec_free(&self->set_grad_true);
   vec_free(&self->classes);
   vec_free(&self->assigns);
+  vec_free(&self->self_aliases);
   vec_free(&self->returns);
   vec_free(&self->comments);
   vec_free(&self->imported_modules);

@@ -41,6 +41,40 @@ static const facts_binding *lookup(const facts *f, const char *name, uint32_t le
 }
 
 
+/* The name or attribute chain `self.ATTR` was assigned (`self.ckpt_fn =
+ * checkpoint`), when some method assigns one; else a null node. */
+static TSNode self_alias(const facts *f, TSNode attr) {
+  if (ts_node_is_null(attr)) return NULL_NODE;
+  uint32_t len;
+  const char *t = facts_text(f, attr, &len);
+  for (size_t i = 0; i < f->self_aliases.len; i++) {
+    TSNode a = FACT_FIELD(f, f->self_aliases.items[i].left, attribute);
+    uint32_t l2;
+    const char *t2 = facts_text(f, a, &l2);
+    if (l2 == len && !memcmp(t, t2, len)) return f->self_aliases.items[i].right;
+  }
+  return NULL_NODE;
+}
+
+
+/* `self.x = <name or attribute chain>`, or a conditional whose first branch
+ * is one: what facts_qualname follows `self.x` through. Assignments of
+ * `self.` values themselves are left out (no loops). */
+static void collect_self_aliases(facts *f) {
+  for (size_t i = 0; i < f->assigns.len; i++) {
+    TSNode left = f->assigns.items[i].left, right = f->assigns.items[i].right;
+    if (!NODE_IS(left, "attribute")) continue;
+    if (NODE_IS(right, "conditional_expression") && ts_node_named_child_count(right)) right = ts_node_named_child(right, 0);
+    if (!NODE_IS(right, "identifier") && !NODE_IS(right, "attribute")) continue;
+    TSNode base = right;
+    while (NODE_IS(base, "attribute")) base = FACT_FIELD(f, base, object);
+    if (ts_node_is_null(base) || !NODE_IS(base, "identifier") || text_is(f, base, "self")) continue;
+    facts_assign a = {left, right};
+    vec_push(&f->self_aliases, a);
+  }
+}
+
+
 bool facts_qualname(const facts *self, TSNode node, buf *out) {
   buf_clear(out);
   if (ts_node_is_null(node)) return false;
@@ -61,6 +95,16 @@ bool facts_qualname(const facts *self, TSNode node, buf *out) {
     uint32_t len;
     const char *name = facts_text(self, node, &len);
     const facts_binding *b = lookup(self, name, len, use);
+    if (nparts && len == 4 && !memcmp(name, "self", 4) && self->self_aliases.len) {
+      /* `self.ckpt_fn = checkpoint`, then `self.ckpt_fn(...)` */
+      TSNode value = self_alias(self, parts[nparts - 1]);
+      if (!ts_node_is_null(value)) {
+        nparts--;
+        node = value;
+        use = ts_node_start_byte(value);
+        continue;
+      }
+    }
     if (!b) return false;
     if (b->kind == BINDING_IMPORT) base = b->qualname;
     else if (b->kind == BINDING_ALIAS && !ts_node_eq(b->value, node)) {
@@ -754,6 +798,7 @@ void facts__resolve(facts *self) {
   buf tmp = {0};
   const facts_seed *seed = self->seed;
   facts__index(self);
+  collect_self_aliases(self);
   resolve_no_grad(self, &tmp);
   if (seed) SEED_NAMES(&self->module_names, seed->module_names, seed->nmodule_names);
   resolve_modules(self, &tmp);
