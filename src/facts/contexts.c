@@ -616,7 +616,7 @@ static bool is_loss(const facts *f, TSNode callee) {
 /* Whether function FN runs wholly with gradients off: decorated, or each
  * statement of its body inside a no-grad region (`with torch.no_grad():`
  * around all of it). */
-static bool wholly_no_grad(const facts *f, int fn) {
+bool facts_wholly_no_grad(const facts *f, int fn) {
   const facts_function *g = &f->functions.items[fn];
   if (g->no_grad) return true;
   TSNode body = FIELD(g->node, body);
@@ -643,17 +643,19 @@ static bool no_grad_wrapper(const facts *f, TSNode callee) {
   TSNode v = assigned_value(f, callee);
   if (ts_node_is_null(v) || !NODE_IS(v, "call")) return false;
   TSNode cls = FIELD(v, function);
-  if (ts_node_is_null(cls) || !NODE_IS(cls, "identifier")) return false;
+  if (ts_node_is_null(cls) || !(NODE_IS(cls, "identifier") || NODE_IS(cls, "attribute"))) return false;
   uint32_t len;
   const char *name = facts_text(f, cls, &len);
-  for (size_t i = 0; i < f->functions.len; i++) {
+  for (size_t i = 0; NODE_IS(cls, "identifier") && i < f->functions.len; i++) {
     const facts_function *g = &f->functions.items[i];
     if (g->klass < 0 || f->classes.items[g->klass].name_len != len || memcmp(f->classes.items[g->klass].name, name, len))
       continue;
     bool entry = (g->name_len == 7 && !memcmp(g->name, "forward", 7)) || (g->name_len == 8 && !memcmp(g->name, "__call__", 8));
-    if (entry && wholly_no_grad(f, (int)i)) return true;
+    if (entry && facts_wholly_no_grad(f, (int)i)) return true;
   }
-  return false;
+  /* a wrapper class of another module of the project, as its summary says */
+  facts_symbol sym;
+  return f->imports && facts_project_symbol(f, cls, &sym) && (sym.flags & SYM_CLASS) && (sym.flags & SYM_NO_GRAD);
 }
 
 

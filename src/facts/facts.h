@@ -163,7 +163,7 @@ enum {
   SYM_TRAINS = 1u << 7,         /* calls .backward() or steps an optimizer, itself or through callees */
   SYM_BACKWARD = 1u << 8,       /* calls .backward() */
   SYM_STEP = 1u << 9,           /* a whole training step (backward or step outside its own loops) */
-  SYM_NO_GRAD = 1u << 10,       /* runs with gradients off (decorated) */
+  SYM_NO_GRAD = 1u << 10,       /* runs with gradients off (decorated); a class: its forward/__call__ does */
   SYM_TO_DEVICE = 1u << 11,     /* returns its first argument moved to a device (`batchify(data, bsz, device)`) */
   SYM_SCALES_LOSS = 1u << 12,   /* scales the loss it backpropagates (GradScaler, an AMP optimizer) */
   SYM_DATASET = 1u << 13,       /* a class deriving torch's Dataset */
@@ -293,6 +293,9 @@ bool facts_is_model_call(const facts *self, TSNode callee);
  *  a call handed an optimizer, after POS in the function's text, or before
  *  it in a loop holding POS with no `.eval()` between them. */
 bool facts_backward_follows(const facts *self, uint32_t pos);
+/** Whether function FN runs wholly with gradients off: decorated, or each
+ *  statement of its body inside a no-grad region. */
+bool facts_wholly_no_grad(const facts *self, int fn);
 /** Whether function FN (-1: module level) is, or is nested in, a method of
  *  a model: a `forward`, or any method of a class that derives from
  *  nn.Module or defines `forward`. Its calls of submodules are the model's
