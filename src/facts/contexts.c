@@ -21,6 +21,21 @@ static bool same_text(const facts *f, TSNode n, const char *s, uint32_t len) {
 }
 
 
+static bool contains_ci(const char *s, uint32_t len, const char *needle) {
+  size_t n = strlen(needle);
+  for (uint32_t i = 0; i + n <= len; i++)
+    if (!strncasecmp(s + i, needle, n)) return true;
+  return false;
+}
+
+
+static bool in_names(char *const *items, size_t n, const char *s, uint32_t len) {
+  for (size_t i = 0; i < n; i++)
+    if (strlen(items[i]) == len && !memcmp(items[i], s, len)) return true;
+  return false;
+}
+
+
 /* The name at the root of `x`, `x.a`, `x[k]`, `x.a[k].b`. */
 static TSNode base_name(TSNode n) {
   for (int guard = 0; guard < 64; guard++) {
@@ -568,54 +583,19 @@ bool facts_class_derives(const facts *self, TSNode node, bool (*match)(void *, c
 }
 
 
-static bool in_names(char *const *items, size_t n, const char *s, uint32_t len) {
-  for (size_t i = 0; i < n; i++)
-    if (strlen(items[i]) == len && !memcmp(items[i], s, len)) return true;
-  return false;
-}
 
 
-/* The value assigned to the name or `self.x` CALLEE anywhere in the file
- * (the last such assignment), or a null node. */
-static TSNode assigned_value(const facts *f, TSNode callee) {
-  uint32_t len;
-  const char *t = facts_text(f, callee, &len);
-  TSNode best = NULL_NODE;
-  for (size_t i = 0; i < f->assigns.len; i++)
-    if (same_text(f, f->assigns.items[i].left, t, len)) best = f->assigns.items[i].right;
-  return best;
-}
-
-
-/* Whether CALLEE is a loss: named as one (`criterion`, `loss_fn`,
- * `self.ce_loss`) or bound to a `torch.nn` loss (`ce = nn.CrossEntropyLoss()`). */
-static bool is_loss(const facts *f, TSNode callee) {
+/* Whether the last name of CALLEE reads as a loss: `criterion`, `loss_fn`,
+ * `self.ce_loss`. */
+static bool named_as_loss(const facts *f, TSNode callee) {
   TSNode last = NODE_IS(callee, "attribute") ? FIELD(callee, attribute) : callee;
   if (ts_node_is_null(last)) return false;
   uint32_t len;
   const char *t = facts_text(f, last, &len);
-  char lower[64];
-  if (len < sizeof lower) {
-    for (size_t i = 0; i < len; i++) lower[i] = (char)tolower((unsigned char)t[i]);
-    lower[len] = '\0';
-    if (strstr(lower, "loss") || strstr(lower, "crit")) return true;
-  }
-  TSNode v = assigned_value(f, callee);
-  if (ts_node_is_null(v) || !NODE_IS(v, "call")) return false;
-  buf q = {0};
-  bool r = false;
-  if (facts_qualname(f, FIELD(v, function), &q)) {
-    size_t ql = q.len;
-    r = !strncmp(buf_str(&q), "torch.nn.", 9) && ql > 4 && !strcmp(buf_str(&q) + ql - 4, "Loss");
-  }
-  buf_free(&q);
-  return r;
+  return contains_ci(t, len, "loss") || contains_ci(t, len, "crit");
 }
 
 
-/* Whether function FN runs wholly with gradients off: decorated, or each
- * statement of its body inside a no-grad region (`with torch.no_grad():`
- * around all of it). */
 bool facts_wholly_no_grad(const facts *f, int fn) {
   const facts_function *g = &f->functions.items[fn];
   if (g->no_grad) return true;
@@ -636,26 +616,57 @@ bool facts_wholly_no_grad(const facts *f, int fn) {
 }
 
 
-/* Whether CALLEE is an instance of a class of this file whose `forward` or
- * `__call__` runs wholly under no_grad (a predictor wrapper): its output
- * carries no graph. */
-static bool no_grad_wrapper(const facts *f, TSNode callee) {
-  TSNode v = assigned_value(f, callee);
-  if (ts_node_is_null(v) || !NODE_IS(v, "call")) return false;
-  TSNode cls = FIELD(v, function);
-  if (ts_node_is_null(cls) || !(NODE_IS(cls, "identifier") || NODE_IS(cls, "attribute"))) return false;
-  uint32_t len;
-  const char *name = facts_text(f, cls, &len);
-  for (size_t i = 0; NODE_IS(cls, "identifier") && i < f->functions.len; i++) {
+static bool is_entry_method(const facts_function *g) {
+  return (g->name_len == 7 && !memcmp(g->name, "forward", 7)) || (g->name_len == 8 && !memcmp(g->name, "__call__", 8));
+}
+
+
+/* Adds the text of node N to VEC, a vector of strings of F, unless it holds it. */
+#define ADD_NAME(vec, f, n)                                                    \
+  do {                                                                         \
+    uint32_t l_;                                                               \
+    const char *t_ = facts_text((f), (n), &l_);                                \
+    if (!in_names((vec)->items, (vec)->len, t_, l_)) vec_push((vec), oom_xstrndup(t_, l_)); \
+  } while (0)
+
+
+void facts__call_kinds(facts *f);
+void facts__call_kinds(facts *f) {
+  /* the classes of the file whose forward or __call__ runs wholly under no_grad */
+  bool *wrapper = oom_xcalloc(f->classes.len + 1, sizeof *wrapper);
+  bool any = false;
+  for (size_t i = 0; i < f->functions.len; i++) {
     const facts_function *g = &f->functions.items[i];
-    if (g->klass < 0 || f->classes.items[g->klass].name_len != len || memcmp(f->classes.items[g->klass].name, name, len))
-      continue;
-    bool entry = (g->name_len == 7 && !memcmp(g->name, "forward", 7)) || (g->name_len == 8 && !memcmp(g->name, "__call__", 8));
-    if (entry && facts_wholly_no_grad(f, (int)i)) return true;
+    if (g->klass >= 0 && is_entry_method(g) && f->no_grad.len && facts_wholly_no_grad(f, (int)i))
+      wrapper[g->klass] = any = true;
   }
-  /* a wrapper class of another module of the project, as its summary says */
-  facts_symbol sym;
-  return f->imports && facts_project_symbol(f, cls, &sym) && (sym.flags & SYM_CLASS) && (sym.flags & SYM_NO_GRAD);
+  buf q = {0};
+  for (size_t i = 0; i < f->assigns.len; i++) {
+    TSNode left = f->assigns.items[i].left, right = f->assigns.items[i].right;
+    if (!NODE_IS(right, "call")) continue;
+    TSNode callee = FIELD(right, function);
+    if (ts_node_is_null(callee) || !(NODE_IS(callee, "identifier") || NODE_IS(callee, "attribute"))) continue;
+    TSNode last = NODE_IS(callee, "attribute") ? FIELD(callee, attribute) : callee;
+    uint32_t len;
+    const char *t = facts_text(f, last, &len);
+    if (!len || !isupper((unsigned char)t[0])) continue; /* only classes are of interest */
+    /* `ce = nn.CrossEntropyLoss()` */
+    if (len > 4 && !memcmp(t + len - 4, "Loss", 4) && facts_qualname(f, callee, &q) &&
+        !strncmp(buf_str(&q), "torch.nn.", 9)) {
+      ADD_NAME(&f->loss_names, f, left);
+      continue;
+    }
+    /* `predictor = Predictor(net)`, of this file or of the project */
+    bool wraps = false;
+    for (size_t k = 0; any && !wraps && NODE_IS(callee, "identifier") && k < f->classes.len; k++)
+      wraps = wrapper[k] && f->classes.items[k].name_len == len && !memcmp(f->classes.items[k].name, t, len);
+    facts_symbol sym;
+    if (!wraps && f->imports && facts_project_symbol(f, callee, &sym))
+      wraps = (sym.flags & SYM_CLASS) && (sym.flags & SYM_NO_GRAD);
+    if (wraps) ADD_NAME(&f->wrapper_names, f, left);
+  }
+  buf_free(&q);
+  free(wrapper);
 }
 
 
@@ -678,13 +689,20 @@ static bool forward_like(const facts *f, TSNode attr) {
 
 
 bool facts_is_model_call(const facts *self, TSNode callee) {
-  if (ts_node_is_null(callee) || is_loss(self, callee)) return false;
-  if (facts_is_model(self, callee)) return !no_grad_wrapper(self, callee);
+  if (ts_node_is_null(callee)) return false;
+  if (facts_is_model(self, callee)) {
+    /* a loss module, or a wrapper that turns gradients off itself */
+    uint32_t len;
+    const char *t = facts_text(self, callee, &len);
+    return !named_as_loss(self, callee) && !in_names(self->loss_names.items, self->loss_names.len, t, len) &&
+           !in_names(self->wrapper_names.items, self->wrapper_names.len, t, len);
+  }
   /* `model.predict(x)`, `net.forward(x)`, `self.model.feature_extractor(x)`:
    * a method or a submodule of a model (`self.<attr>` a module of its class) */
   if (!NODE_IS(callee, "attribute")) return false;
   TSNode obj = FIELD(callee, object), attr = FIELD(callee, attribute);
-  if (ts_node_is_null(obj) || ts_node_is_null(attr) || !facts_is_model(self, obj)) return false;
+  if (ts_node_is_null(obj) || ts_node_is_null(attr) || !facts_is_model(self, obj) || named_as_loss(self, callee))
+    return false;
   if (forward_like(self, attr)) return true;
   uint32_t len;
   const char *t = facts_text(self, attr, &len);
@@ -696,12 +714,6 @@ bool facts_is_model_call(const facts *self, TSNode callee) {
 }
 
 
-static bool contains_ci(const char *s, uint32_t len, const char *needle) {
-  size_t n = strlen(needle);
-  for (uint32_t i = 0; i + n <= len; i++)
-    if (!strncasecmp(s + i, needle, n)) return true;
-  return false;
-}
 
 
 static bool backward_or_training_call(const facts *f, TSNode call, buf *tmp) {

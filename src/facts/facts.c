@@ -615,6 +615,10 @@ void facts_free(facts *self) {
   vec_free(&self->loader_names);
   for (size_t i = 0; i < self->producers.len; i++) free(self->producers.items[i]);
   vec_free(&self->producers);
+  for (size_t i = 0; i < self->loss_names.len; i++) free(self->loss_names.items[i]);
+  vec_free(&self->loss_names);
+  for (size_t i = 0; i < self->wrapper_names.len; i++) free(self->wrapper_names.items[i]);
+  vec_free(&self->wrapper_names);
   vec_free(&self->freezes);
   vec_free(&self->subscripts);
   vec_free(&self->functions_by_name);

@@ -207,6 +207,8 @@ typedef struct facts {
   VEC(facts_ref) subscripts;   /* `name[...]` */
   VEC(facts_fname) functions_by_name; /* sorted by name */
   VEC(char *) producers;       /* callees whose output reached .backward() */
+  VEC(char *) loss_names;      /* names bound to a torch.nn loss (`ce = nn.CrossEntropyLoss()`) */
+  VEC(char *) wrapper_names;   /* names bound to an instance of a class whose forward/__call__ runs under no_grad */
   VEC(facts_freeze) freezes;   /* in file order */
   unsigned char *taint;        /* TAINT_* per source byte; see graph.c */
   struct facts_field_memo *field_memo; /* while the facts are built (facts__field) */

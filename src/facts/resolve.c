@@ -755,6 +755,7 @@ void facts__resolve(facts *self);
 void facts__index(facts *self);
 void facts__summaries(facts *self);
 void facts__graph(facts *self);
+void facts__call_kinds(facts *self);
 
 
 /* A partial relint's borrowed names go in before the passes that would find
@@ -810,6 +811,7 @@ void facts__resolve(facts *self) {
     SEED_NAMES(&self->producers, seed->producers, seed->nproducers);
   }
   resolve_loops(self, &tmp);
+  facts__call_kinds(self);
   facts__graph(self);
   buf_free(&tmp);
 }
