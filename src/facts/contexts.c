@@ -630,6 +630,107 @@ static bool is_entry_method(const facts_function *g) {
   } while (0)
 
 
+/* The last assignment to the identifier NAME (LEN bytes) before POS in
+ * function FN, or -1. Assignments are in document order. */
+static long last_assign_before(const facts *f, const char *name, uint32_t len, uint32_t pos, int fn) {
+  size_t lo = 0, hi = f->assigns.len;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (ts_node_start_byte(f->assigns.items[mid].left) < pos) lo = mid + 1;
+    else hi = mid;
+  }
+  for (size_t i = lo; i-- > 0;) {
+    TSNode left = f->assigns.items[i].left;
+    if (NODE_IS(left, "identifier") && same_text(f, left, name, len))
+      return facts_function_at(f, ts_node_start_byte(left)) == fn ? (long)i : -1;
+  }
+  return -1;
+}
+
+
+/* Whether E, an argument of a call at POS in function FN, is (or was
+ * assigned from) the output of another callable: a model of the file, or
+ * a name the file neither defines nor imports (a parameter, `self.net`). A
+ * loss takes a model's output; a model takes data. */
+static bool from_producer(const facts *f, TSNode e, uint32_t pos, int fn, buf *tmp) {
+  for (int hop = 0; hop < 2 && !ts_node_is_null(e); hop++) {
+    while (!ts_node_is_null(e) && (NODE_IS(e, "attribute") || NODE_IS(e, "subscript")))
+      e = NODE_IS(e, "attribute") ? FIELD(e, object) : FIELD(e, value);
+    if (ts_node_is_null(e)) return false;
+    if (NODE_IS(e, "call")) {
+      TSNode callee = FIELD(e, function);
+      if (ts_node_is_null(callee)) return false;
+      if (facts_is_model(f, callee)) return true;
+      bool self_attr = NODE_IS(callee, "attribute") && NODE_IS(FIELD(callee, object), "identifier") &&
+                       facts_node_is(f, FIELD(callee, object), "self");
+      if (!NODE_IS(callee, "identifier") && !self_attr) return false;
+      uint32_t len;
+      const char *t = facts_text(f, self_attr ? FIELD(callee, attribute) : callee, &len);
+      return len && !isupper((unsigned char)t[0]) && facts_function_named(f, callee) < 0 && !facts_qualname(f, callee, tmp);
+    }
+    if (!NODE_IS(e, "identifier")) return false;
+    uint32_t len;
+    const char *name = facts_text(f, e, &len);
+    long a = last_assign_before(f, name, len, pos, fn);
+    if (a < 0) return false;
+    e = f->assigns.items[a].right;
+  }
+  return false;
+}
+
+
+/* Callables whose result is backpropagated as it is (`l = dice(out, y);
+ * l.backward()`, `(ce(a, y) + 0.1 * kl(p, q)).backward()`) and that nothing
+ * else shows to be a model: losses, whose calls in an evaluation loop are
+ * not its forward pass, when they take another callable's output (a
+ * model's) and nothing else shows them to be a model. A model that returns
+ * its loss (`loss = net(x)`) takes data, and stays a model. */
+static void loss_producers(facts *f) {
+  buf tmp = {0};
+  for (size_t i = 0; i < f->calls.len; i++) {
+    const facts_call *c = &f->calls.items[i];
+    TSNode fn = FIELD(c->call, function);
+    if (ts_node_is_null(fn) || !NODE_IS(fn, "attribute") || !facts_node_is(f, FIELD(fn, attribute), "backward")) continue;
+    TSNode value = FIELD(fn, object);
+    while (!ts_node_is_null(value) && NODE_IS(value, "parenthesized_expression") && ts_node_named_child_count(value))
+      value = ts_node_named_child(value, 0);
+    if (ts_node_is_null(value)) continue;
+    if (NODE_IS(value, "identifier")) {
+      uint32_t len;
+      const char *name = facts_text(f, value, &len);
+      long a = last_assign_before(f, name, len, ts_node_start_byte(c->call), c->function);
+      if (a < 0) continue;
+      value = f->assigns.items[a].right;
+    }
+    /* the value and the terms of its sums and products */
+    TSNode stack[16];
+    int n = 0;
+    stack[n++] = value;
+    while (n > 0) {
+      TSNode e = stack[--n];
+      if (NODE_IS(e, "binary_operator") || NODE_IS(e, "parenthesized_expression")) {
+        uint32_t k = ts_node_named_child_count(e);
+        for (uint32_t j = 0; j < k && n < 16; j++) stack[n++] = ts_node_named_child(e, j);
+        continue;
+      }
+      if (!NODE_IS(e, "call")) continue;
+      TSNode callee = FIELD(e, function);
+      if (ts_node_is_null(callee) || facts_is_model(f, callee)) continue;
+      bool self_attr = NODE_IS(callee, "attribute") && NODE_IS(FIELD(callee, object), "identifier") &&
+                       facts_node_is(f, FIELD(callee, object), "self");
+      if (!NODE_IS(callee, "identifier") && !self_attr) continue;
+      TSNode args = FIELD(e, arguments);
+      uint32_t nargs = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
+      bool loss = false;
+      for (uint32_t j = 0; j < nargs && !loss; j++)
+        loss = from_producer(f, ts_node_named_child(args, j), ts_node_start_byte(e), c->function, &tmp);
+      if (loss) ADD_NAME(&f->loss_names, f, callee);
+    }
+  }
+  buf_free(&tmp);
+}
+
+
 void facts__call_kinds(facts *f);
 void facts__call_kinds(facts *f) {
   /* the classes of the file whose forward or __call__ runs wholly under no_grad */
@@ -667,6 +768,7 @@ void facts__call_kinds(facts *f) {
   }
   buf_free(&q);
   free(wrapper);
+  loss_producers(f);
 }
 
 
