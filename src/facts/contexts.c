@@ -782,8 +782,9 @@ static bool forward_like(const facts *f, TSNode attr) {
                                       "decoder", "head", "classifier", "model", "net", "network", NULL};
   for (size_t i = 0; exact[i]; i++)
     if (strlen(exact[i]) == len && !memcmp(exact[i], t, len)) return true;
-  static const char *const prefixes[] = {"forward_", "predict", "encode", "decode", "infer", "extract", "embed",
-                                         "classify", NULL};
+  /* not `inference`: libraries decorate theirs with no_grad (PyG's models) */
+  static const char *const prefixes[] = {"forward_", "predict", "encode", "decode", "extract", "embed", "classify",
+                                         NULL};
   for (size_t i = 0; prefixes[i]; i++)
     if (len >= strlen(prefixes[i]) && !memcmp(t, prefixes[i], strlen(prefixes[i]))) return true;
   return len > 5 && !memcmp(t + len - 5, "_step", 5);

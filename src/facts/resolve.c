@@ -214,6 +214,32 @@ static void merge_no_grad(facts *f) {
 }
 
 
+/* The first method of a class of the file named as the attribute of
+ * CALLEE (`obj.method`), or -1. */
+static int method_by_name(const facts *f, TSNode callee) {
+  TSNode attr = FACT_FIELD(f, callee, attribute);
+  if (ts_node_is_null(attr)) return -1;
+  uint32_t len;
+  const char *name = facts_text(f, attr, &len);
+  size_t lo = 0, hi = f->functions_by_name.len;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    const facts_fname *e = &f->functions_by_name.items[mid];
+    uint32_t n = e->len < len ? e->len : len;
+    int c = memcmp(e->name, name, n);
+    if (!c) c = e->len < len ? -1 : e->len > len;
+    if (c < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  for (size_t k = lo; k < f->functions_by_name.len; k++) {
+    const facts_fname *e = &f->functions_by_name.items[k];
+    if (e->len != len || memcmp(e->name, name, len)) break;
+    if (f->functions.items[e->index].klass >= 0) return e->index;
+  }
+  return -1;
+}
+
+
 /* Functions of the file that are called, and only called, with gradients
  * off (an evaluator's `run_batch` called in its `evaluate` under no_grad):
  * their bodies run under their callers' no-grad region. A few rounds for
@@ -225,7 +251,11 @@ static void no_grad_from_callers(facts *f) {
     memset(state, 0, f->functions.len);
     for (size_t i = 0; i < f->calls.len; i++) {
       const facts_call *c = &f->calls.items[i];
-      int g = facts_function_named(f, FACT_FIELD(f, c->call, function));
+      TSNode callee = FACT_FIELD(f, c->call, function);
+      int g = facts_function_named(f, callee);
+      /* `encoder.pred_imglist(...)`: a method of the file called on another
+       * object counts as one of its callers */
+      if (g < 0 && !ts_node_is_null(callee) && NODE_IS(callee, "attribute")) g = method_by_name(f, callee);
       if (g < 0 || g == c->function) continue;
       state[g] |= facts_in_no_grad(f, ts_node_start_byte(c->call)) ? 1 : 2;
     }
