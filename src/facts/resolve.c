@@ -490,6 +490,7 @@ static void add_module_name(facts *f, TSNode n) {
     return;
   uint32_t len;
   const char *t = facts_text(f, n, &len);
+  if (len == 4 && !memcmp(t, "self", 4)) return; /* a module's own `self.parameters()` */
   if (!has_name(f, t, len)) vec_push(&f->module_names, oom_xstrndup(t, len));
 }
 
