@@ -198,7 +198,7 @@ typedef struct facts {
   VEC(facts_region) with_items, set_grad_false, set_grad_true;
   VEC(facts_class) classes;
   VEC(facts_assign) assigns;
-  VEC(facts_assign) self_aliases; /* `self.x = name_or_attribute` (right: that name; a conditional's first branch) */
+  VEC(facts_assign) self_aliases; /* `self.x = name_or_attribute` */
   VEC(facts_call) returns;     /* return statements with a value (CALL is the statement), in file order */
   VEC(facts_span) comments;
   VEC(char *) imported_modules;

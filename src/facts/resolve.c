@@ -57,14 +57,14 @@ static TSNode self_alias(const facts *f, TSNode attr) {
 }
 
 
-/* `self.x = <name or attribute chain>`, or a conditional whose first branch
- * is one: what facts_qualname follows `self.x` through. Assignments of
- * `self.` values themselves are left out (no loops). */
+/* `self.x = <name or attribute chain>`: what facts_qualname follows
+ * `self.x` through. Not a conditional (`checkpoint if on else lambda f, x:
+ * f(x)`): a fix that passes checkpoint's arguments would break the other
+ * branch. Assignments of `self.` values themselves are left out (no loops). */
 static void collect_self_aliases(facts *f) {
   for (size_t i = 0; i < f->assigns.len; i++) {
     TSNode left = f->assigns.items[i].left, right = f->assigns.items[i].right;
     if (!NODE_IS(left, "attribute")) continue;
-    if (NODE_IS(right, "conditional_expression") && ts_node_named_child_count(right)) right = ts_node_named_child(right, 0);
     if (!NODE_IS(right, "identifier") && !NODE_IS(right, "attribute")) continue;
     TSNode base = right;
     while (NODE_IS(base, "attribute")) base = FACT_FIELD(f, base, object);
@@ -72,6 +72,26 @@ static void collect_self_aliases(facts *f) {
     facts_assign a = {left, right};
     vec_push(&f->self_aliases, a);
   }
+  if (!f->self_aliases.len) return;
+  /* an attribute also assigned something else (`self.ckpt_fn = lambda f, x:
+   * f(x)` on another branch) holds either: not followed */
+  size_t k = 0;
+  for (size_t j = 0; j < f->self_aliases.len; j++) {
+    facts_assign a = f->self_aliases.items[j];
+    uint32_t ll, rl;
+    const char *lt = facts_text(f, a.left, &ll), *rt = facts_text(f, a.right, &rl);
+    bool single = true;
+    for (size_t i = 0; i < f->assigns.len && single; i++) {
+      TSNode left = f->assigns.items[i].left;
+      uint32_t l2, r2;
+      const char *t2 = facts_text(f, left, &l2);
+      if (!NODE_IS(left, "attribute") || l2 != ll || memcmp(t2, lt, ll)) continue;
+      const char *v2 = facts_text(f, f->assigns.items[i].right, &r2);
+      single = r2 == rl && !memcmp(v2, rt, rl);
+    }
+    if (single) f->self_aliases.items[k++] = a;
+  }
+  f->self_aliases.len = k;
 }
 
 

@@ -747,11 +747,13 @@ static void test_qualname_through_self_alias(void **state) {
   model_build(&m, "from torch.utils.checkpoint import checkpoint\n"
                   "class Block:\n"
                   "    def __init__(self, on):\n"
-                  "        self.ckpt_fn = checkpoint if on else None\n"
+                  "        self.ckpt_fn = checkpoint\n"
+                  "        self.maybe = checkpoint if on else None\n"
                   "        self.layer = make_layer()\n"
                   "    def forward(self, x):\n"
-                  "        return self.ckpt_fn(self.layer, x) + self.layer(x)\n");
+                  "        return self.ckpt_fn(self.layer, x) + self.layer(x) + self.maybe(x)\n");
   assert_qualname(&m, "self.ckpt_fn(", "torch.utils.checkpoint.checkpoint");
+  assert_unresolved(&m, "self.maybe(");
   assert_unresolved(&m, "self.layer(x)");
   model_free(&m);
 }
