@@ -7,10 +7,17 @@
 ; doc:
 ;   ## What it does
 ;   Finds calls of a model (a name bound to an `nn.Module`: built from a
-;   module class of the file, a `torch.nn` layer, a torchvision, timm or
-;   transformers factory, `from_pretrained`, or `self.<module attribute>`)
-;   that run with gradient tracking on although nothing will be
-;   backpropagated through them. One diagnostic per call, in three places:
+;   module class of the file or of the project, a `torch.nn` layer, a
+;   torchvision, timm or transformers factory, `from_pretrained`, or
+;   `self.<module attribute>`; or known by its use: its `.parameters()`
+;   handed on, `.eval()`, `.train()`, `.state_dict()` called on it, wrapped
+;   by DDP, `torch.compile` or `accelerator.prepare`), or of a forward-like
+;   method or submodule of one (`net.forward(x)`, `model.predict(x)`,
+;   `module.validation_step(batch)`, `self.model.encoder(x)`), that run with
+;   gradient tracking on although nothing will be backpropagated through
+;   them. A loss (`criterion(out, y)`, a `torch.nn` loss) is not a model:
+;   the forward pass before it is what is reported. One diagnostic per
+;   call, in four places:
 ;
 ;   - an evaluation function (named `evaluate`, `validate`, `test`,
 ;     `predict`, `inference`, ... or ending in `_eval`, `_validation`,
@@ -20,13 +27,22 @@
 ;     `.backward()`, directly or through a function of the file it calls;
 ;   - a loop that runs once per batch after `model.eval()`, when that loop
 ;     does no training (for example the validation loop of a `fit` function);
+;   - after `model.eval()` in a function or script that trains, a call of
+;     that model that no backward pass follows (the validation forward
+;     after `loss.backward(); optimizer.step()`, the test of a script
+;     after its training loop, a `no_grad` block that holds only the
+;     copies of the batch, `Variable(x, volatile=True)`, which has done
+;     nothing since PyTorch 0.4);
 ;   - a loop that runs once per batch in a file that never calls
 ;     `.backward()` (a pure inference script), nor zeroes or steps an
 ;     optimizer or hands one to a call (the backward pass of such a file
 ;     may happen in another module, as in MAE's
 ;     `loss_scaler(loss, optimizer)`).
 ;
-;   Not reported: calls under `with torch.no_grad()`,
+;   Not reported: calls under `with torch.no_grad()`, in a function of
+;   the file whose every call runs under no_grad, of a module whose
+;   `forward` or `__call__` runs wholly under no_grad (a predictor
+;   wrapper, in the file or in another module of the project),
 ;   `torch.inference_mode()` or `torch.set_grad_enabled(False)`, in
 ;   functions decorated with one of them, under a project's own decorator
 ;   or context whose name contains `no_grad` or `inference_mode` (such as
@@ -171,4 +187,21 @@
   (#oom-is-model? @fn)
   (#oom-not-frozen? @fn)
   (#oom-in-loop? @report)
+  (#oom-not-in-no-grad? @report))
+
+; A forward pass after `model.eval()` in a function that trains, where no
+; backward pass follows it (the validation after the optimizer step).
+((call
+  function: (_) @fn
+  arguments: (argument_list) @args) @report
+  (#not-match? @fn "\\.(eval|train|to|cuda|cpu|half|float|double|bfloat16|type|parameters|named_parameters|buffers|named_buffers|modules|named_modules|children|named_children|state_dict|load_state_dict|zero_grad|requires_grad_|apply|register_\\w+|generate|save_pretrained|get_\\w+|set_\\w+)$")
+  (#oom-file-imports? "torch(\\..*)?")
+  (#oom-not-file-imports? "(pytest|unittest|hypothesis)(\\..*)?")
+  (#oom-not-file-mentions? "(?m)^class Test\\w*\\s*[(:]")
+  (#oom-not-file-mentions? "LightningModule")
+  (#oom-not-file-calls? "torch\\.(autograd(\\.functional)?|func)\\.(grad|backward|vjp|jvp|jacobian|hessian|hvp|vhp|jacrev|jacfwd)")
+  (#oom-is-model? @fn)
+  (#oom-not-frozen? @fn)
+  (#oom-in-eval-context? @report)
+  (#oom-not-backward-follows? @report)
   (#oom-not-in-no-grad? @report))

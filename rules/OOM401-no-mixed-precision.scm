@@ -6,13 +6,15 @@
 ; doc:
 ;   ## What it does
 ;   Finds training loops in scripts that run on CUDA and never use reduced
-;   precision. It reports the `.backward()` call of each loop that runs once
-;   per batch, when that call is the loop's only backward pass (loops with
-;   several backward passes, such as GAN training, are not reported, nor
-;   are backward calls in helper functions outside the loop).
+;   precision. It reports the first `.backward()` call of each loop that
+;   runs once per batch (a loop with several backward passes, such as GAN
+;   or actor-critic training, is reported once; backward calls in helper
+;   functions outside the loop are not).
 ;
-;   The rule is advice (`info`) and stays silent when the file shows any
-;   sign of precision handling: `autocast`, `torch.amp`, `GradScaler`,
+;   The rule is advice (`info`) and stays silent when the file's code
+;   shows any sign of precision handling (comments, docstrings and message
+;   strings do not count; a string passed as a value, such as
+;   `precision="bf16-mixed"`, does): `autocast`, `torch.amp`, `GradScaler`,
 ;   `bf16`, `fp16`, `float16`, `bfloat16`, `.half()`, `torch.half`,
 ;   a `precision=` argument (Lightning), `mixed_precision` or an
 ;   `Accelerator` (accelerate), DeepSpeed, NVIDIA apex, or an `amp` flag.
@@ -75,6 +77,6 @@
   (#oom-not-file-imports? "(pytest|unittest|hypothesis)(\\..*)?")
   (#oom-not-file-mentions? "(?m)^class Test\\w*\\s*[(:]")
   (#oom-file-mentions? "\\.cuda\\(|[\"']cuda")
-  (#oom-not-file-mentions? "(?i)autocast|torch\\.amp|GradScaler|bf16|fp16|float16|\\.half\\(|torch\\.half|precision\\s*=|mixed_precision|Accelerator|deepspeed|apex|(?<![a-z])amp\\b")
+  (#oom-not-file-mentions? "(?:#[^\\n]*|\"\"\"[\\s\\S]*?\"\"\"|'''[\\s\\S]*?'''|(?<=help=)[rbfuRBFU]{0,2}(?:\"(?:[^\"\\\\\\n]|\\\\.)*\"|'(?:[^'\\\\\\n]|\\\\.)*')|(?<![=:])(?<![=:] )[rbfuRBFU]{0,2}(?:\"(?:[^\"\\\\\\n]|\\\\.)*\"|'(?:[^'\\\\\\n]|\\\\.)*'))(*SKIP)(*F)|(?i:autocast|torch\\.amp|GradScaler|bf16|fp16|float16|\\.half\\(|torch\\.half|precision\\s*=|mixed_precision|Accelerator|deepspeed|apex|(?<![a-z])amp\\b)")
   (#oom-in-training-loop? @report)
-  (#oom-sole-backward? @report))
+  (#oom-first-backward? @report))

@@ -20,7 +20,8 @@
 ;   inference, autocast with `enabled=False`, scalers created with an
 ;   `enabled=` switch, files using accelerate, DeepSpeed or apex (they
 ;   scale the loss themselves), and autocast whose device or dtype is not
-;   written out literally.
+;   written out literally. Only code counts as a scaler: a comment, a
+;   docstring or a message that mentions `GradScaler` does not.
 ;
 ;   ## Why is this bad?
 ;   float16 can represent magnitudes only down to about 6e-8. Many gradient
@@ -81,7 +82,7 @@
   (#oom-not-has-arg? @args "dtype" "1")
   (#not-match? @args "enabled\\s*=\\s*False")
   (#oom-not-file-calls? ".*GradScaler")
-  (#oom-not-file-mentions? "(?i)gradscaler|\\.scale\\(|scaler\\.step|accelerator|loss_scal|deepspeed|apex")
+  (#oom-not-file-mentions? "(?:#[^\\n]*|\"\"\"[\\s\\S]*?\"\"\"|'''[\\s\\S]*?'''|(?<=help=)[rbfuRBFU]{0,2}(?:\"(?:[^\"\\\\\\n]|\\\\.)*\"|'(?:[^'\\\\\\n]|\\\\.)*')|(?<![=:])(?<![=:] )[rbfuRBFU]{0,2}(?:\"(?:[^\"\\\\\\n]|\\\\.)*\"|'(?:[^'\\\\\\n]|\\\\.)*'))(*SKIP)(*F)|(?i:gradscaler|\\.scale\\(|scaler\\.step|accelerator|loss_scal|deepspeed|apex)")
   (#oom-in-training-loop? @report))
 
 ; ... in a function that calls backward
@@ -93,7 +94,7 @@
   (#oom-not-has-arg? @args "dtype" "1")
   (#not-match? @args "enabled\\s*=\\s*False")
   (#oom-not-file-calls? ".*GradScaler")
-  (#oom-not-file-mentions? "(?i)gradscaler|\\.scale\\(|scaler\\.step|accelerator|loss_scal|deepspeed|apex")
+  (#oom-not-file-mentions? "(?:#[^\\n]*|\"\"\"[\\s\\S]*?\"\"\"|'''[\\s\\S]*?'''|(?<=help=)[rbfuRBFU]{0,2}(?:\"(?:[^\"\\\\\\n]|\\\\.)*\"|'(?:[^'\\\\\\n]|\\\\.)*')|(?<![=:])(?<![=:] )[rbfuRBFU]{0,2}(?:\"(?:[^\"\\\\\\n]|\\\\.)*\"|'(?:[^'\\\\\\n]|\\\\.)*'))(*SKIP)(*F)|(?i:gradscaler|\\.scale\\(|scaler\\.step|accelerator|loss_scal|deepspeed|apex)")
   (#oom-function-trains? @report))
 
 ; torch.cuda.amp.autocast() with the default dtype, in a training loop
@@ -104,7 +105,7 @@
   (#oom-not-has-arg? @args "dtype" "1")
   (#not-match? @args "enabled\\s*=\\s*False|^\\(\\s*False")
   (#oom-not-file-calls? ".*GradScaler")
-  (#oom-not-file-mentions? "(?i)gradscaler|\\.scale\\(|scaler\\.step|accelerator|loss_scal|deepspeed|apex")
+  (#oom-not-file-mentions? "(?:#[^\\n]*|\"\"\"[\\s\\S]*?\"\"\"|'''[\\s\\S]*?'''|(?<=help=)[rbfuRBFU]{0,2}(?:\"(?:[^\"\\\\\\n]|\\\\.)*\"|'(?:[^'\\\\\\n]|\\\\.)*')|(?<![=:])(?<![=:] )[rbfuRBFU]{0,2}(?:\"(?:[^\"\\\\\\n]|\\\\.)*\"|'(?:[^'\\\\\\n]|\\\\.)*'))(*SKIP)(*F)|(?i:gradscaler|\\.scale\\(|scaler\\.step|accelerator|loss_scal|deepspeed|apex)")
   (#oom-in-training-loop? @report))
 
 ; ... in a function that calls backward
@@ -115,7 +116,7 @@
   (#oom-not-has-arg? @args "dtype" "1")
   (#not-match? @args "enabled\\s*=\\s*False|^\\(\\s*False")
   (#oom-not-file-calls? ".*GradScaler")
-  (#oom-not-file-mentions? "(?i)gradscaler|\\.scale\\(|scaler\\.step|accelerator|loss_scal|deepspeed|apex")
+  (#oom-not-file-mentions? "(?:#[^\\n]*|\"\"\"[\\s\\S]*?\"\"\"|'''[\\s\\S]*?'''|(?<=help=)[rbfuRBFU]{0,2}(?:\"(?:[^\"\\\\\\n]|\\\\.)*\"|'(?:[^'\\\\\\n]|\\\\.)*')|(?<![=:])(?<![=:] )[rbfuRBFU]{0,2}(?:\"(?:[^\"\\\\\\n]|\\\\.)*\"|'(?:[^'\\\\\\n]|\\\\.)*'))(*SKIP)(*F)|(?i:gradscaler|\\.scale\\(|scaler\\.step|accelerator|loss_scal|deepspeed|apex)")
   (#oom-function-trains? @report))
 
 ; any autocast with dtype=torch.float16 (not on a CPU-like device), in a
@@ -127,7 +128,7 @@
   (#oom-qualname? @fn "torch\\.(autocast|amp(\\.autocast_mode)?\\.autocast|cuda\\.amp(\\.autocast_mode)?\\.autocast)")
   (#not-match? @args "(?i)[\"'](cpu|mps|xla|xpu|hpu)|enabled\\s*=\\s*False")
   (#oom-not-file-calls? ".*GradScaler")
-  (#oom-not-file-mentions? "(?i)gradscaler|\\.scale\\(|scaler\\.step|accelerator|loss_scal|deepspeed|apex")
+  (#oom-not-file-mentions? "(?:#[^\\n]*|\"\"\"[\\s\\S]*?\"\"\"|'''[\\s\\S]*?'''|(?<=help=)[rbfuRBFU]{0,2}(?:\"(?:[^\"\\\\\\n]|\\\\.)*\"|'(?:[^'\\\\\\n]|\\\\.)*')|(?<![=:])(?<![=:] )[rbfuRBFU]{0,2}(?:\"(?:[^\"\\\\\\n]|\\\\.)*\"|'(?:[^'\\\\\\n]|\\\\.)*'))(*SKIP)(*F)|(?i:gradscaler|\\.scale\\(|scaler\\.step|accelerator|loss_scal|deepspeed|apex)")
   (#oom-in-training-loop? @report))
 
 ; ... in a function that calls backward
@@ -138,7 +139,7 @@
   (#oom-qualname? @fn "torch\\.(autocast|amp(\\.autocast_mode)?\\.autocast|cuda\\.amp(\\.autocast_mode)?\\.autocast)")
   (#not-match? @args "(?i)[\"'](cpu|mps|xla|xpu|hpu)|enabled\\s*=\\s*False")
   (#oom-not-file-calls? ".*GradScaler")
-  (#oom-not-file-mentions? "(?i)gradscaler|\\.scale\\(|scaler\\.step|accelerator|loss_scal|deepspeed|apex")
+  (#oom-not-file-mentions? "(?:#[^\\n]*|\"\"\"[\\s\\S]*?\"\"\"|'''[\\s\\S]*?'''|(?<=help=)[rbfuRBFU]{0,2}(?:\"(?:[^\"\\\\\\n]|\\\\.)*\"|'(?:[^'\\\\\\n]|\\\\.)*')|(?<![=:])(?<![=:] )[rbfuRBFU]{0,2}(?:\"(?:[^\"\\\\\\n]|\\\\.)*\"|'(?:[^'\\\\\\n]|\\\\.)*'))(*SKIP)(*F)|(?i:gradscaler|\\.scale\\(|scaler\\.step|accelerator|loss_scal|deepspeed|apex)")
   (#oom-function-trains? @report))
 
 ; a GradScaler in a file whose autocast regions all ask for bfloat16

@@ -8,7 +8,11 @@
 ;   ## What it does
 ;   Finds activation checkpointing calls, `torch.utils.checkpoint.checkpoint(...)`
 ;   and `torch.utils.checkpoint.checkpoint_sequential(...)`, that do not pass
-;   `use_reentrant=` (and have no `**kwargs` that could pass it).
+;   `use_reentrant=` (and have no `**kwargs` that could pass it), also
+;   through an alias: `ckpt = checkpoint`, or an attribute that holds the
+;   function (`self.ckpt_fn = checkpoint`, then `self.ckpt_fn(block, x)`;
+;   not one that holds checkpoint or a plain call, `checkpoint if on else
+;   lambda f, x: f(x)`, whose plain branch the fix would break).
 ;
 ;   ## Why is this bad?
 ;   Activation checkpointing trades compute for memory: the wrapped segment

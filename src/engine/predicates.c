@@ -66,6 +66,9 @@ static const struct {
    "`#oom-retained-graph-unused? @x`: `@x`, a backward pass, is in a loop that runs a forward pass of its own "
    "(a model call, or it iterates a loader) or steps an optimizer, and no backward pass follows it in that "
    "loop's iteration: a graph it retains is never backpropagated again"},
+  {"oom-first-backward", PRED_FIRST_BACKWARD, ARGS_CAPTURE, 0, 0,
+   "`#oom-first-backward? @x`: `@x` is the first backward pass directly in the body of its per-iteration loop (no "
+   "inner loop between them), whether the iteration has one or several"},
   {"oom-file-calls", PRED_FILE_CALLS, ARGS_STRING, 1, 1,
    "`#oom-file-calls? \"RE\"`: some call in the file resolves to a dotted name RE matches in full"},
   {"oom-file-imports", PRED_FILE_IMPORTS, ARGS_STRING, 1, 1,
@@ -104,9 +107,16 @@ static const struct {
    "(at the end of a chain such as `m.eval().requires_grad_(False)` too) at module level, in the same function or "
    "in its class's `__init__`, and `.requires_grad_(True)` in none of them"},
   {"oom-is-model", PRED_IS_MODEL, ARGS_CAPTURE, 0, 0,
-   "`#oom-is-model? @x`: the callee `@x` is an `nn.Module` instance (a module class of this file, a `torch.nn` "
-   "layer, a torchvision/timm/transformers model, `.to()/.cuda()/.train()/.eval()` of one, a DDP wrapper) or a "
-   "callable whose output reaches `.backward()`"},
+   "`#oom-is-model? @x`: the callee `@x` runs a model's forward pass: an `nn.Module` instance (a module class of "
+   "this file or the project, a `torch.nn` layer, a torchvision/timm/transformers model, `.to()/.cuda()/.train()/"
+   ".eval()` of one, a DDP wrapper, a name whose `.parameters()`, `.eval()`, `.train()` or `.state_dict()` is used), "
+   "a callable whose output reaches `.backward()`, or a forward-like method or submodule of one (`m.forward`, "
+   "`m.predict`, `self.model.encoder`); never a loss (`criterion`, a `torch.nn` loss) nor an instance of a class whose "
+   "`forward`/`__call__` runs wholly under no_grad"},
+  {"oom-backward-follows", PRED_BACKWARD_FOLLOWS, ARGS_CAPTURE, 0, 0,
+   "`#oom-backward-follows? @x`: a backward pass may follow `@x` in its function: a `.backward()`, a call of a "
+   "function (of this file or the project) that runs one, an optimizer step, or a call handed an optimizer, after it "
+   "in the function's text, or before it in a loop holding it with no `.eval()` between them"},
   {"oom-function-trains", PRED_FUNCTION_TRAINS, ARGS_CAPTURE, 0, 0,
    "`#oom-function-trains? @x`: the function holding `@x` (or a function of this file it calls) calls "
    "`.backward()`; at module level, the file does"},
@@ -227,7 +237,8 @@ static int cost(pred_kind kind) {
   case PRED_KEYWORD_ARGS_ONLY:
   case PRED_IN_EXCEPT:
   case PRED_SOLE_BACKWARD:
-  case PRED_RETAINED_UNUSED: return 2;
+  case PRED_RETAINED_UNUSED:
+  case PRED_FIRST_BACKWARD: return 2;
   case PRED_FILE_CALLS:
   case PRED_FILE_MENTIONS: return 4;
   default: return 3;
@@ -648,6 +659,8 @@ static bool eval(const predicate *p, const TSQueryMatch *m, pred_context *ctx) {
     return facts_sole_backward(ctx->model, pos);
   case PRED_RETAINED_UNUSED:
     return facts_retained_graph_unused(ctx->model, pos);
+  case PRED_FIRST_BACKWARD:
+    return facts_first_backward(ctx->model, pos);
   case PRED_FILE_CALLS:
   case PRED_FILE_IMPORTS:
   case PRED_FILE_MENTIONS:
@@ -669,7 +682,9 @@ static bool eval(const predicate *p, const TSQueryMatch *m, pred_context *ctx) {
   case PRED_IN_EVAL_FUNCTION:
     return facts_in_eval_function(ctx->model, pos);
   case PRED_IS_MODEL:
-    return facts_is_model(ctx->model, n);
+    return facts_is_model_call(ctx->model, n);
+  case PRED_BACKWARD_FOLLOWS:
+    return facts_backward_follows(ctx->model, pos);
   case PRED_FROZEN:
     return facts_is_frozen(ctx->model, n);
   case PRED_RESET_AFTER_BACKWARD:

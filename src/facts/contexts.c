@@ -21,6 +21,21 @@ static bool same_text(const facts *f, TSNode n, const char *s, uint32_t len) {
 }
 
 
+static bool contains_ci(const char *s, uint32_t len, const char *needle) {
+  size_t n = strlen(needle);
+  for (uint32_t i = 0; i + n <= len; i++)
+    if (!strncasecmp(s + i, needle, n)) return true;
+  return false;
+}
+
+
+static bool in_names(char *const *items, size_t n, const char *s, uint32_t len) {
+  for (size_t i = 0; i < n; i++)
+    if (strlen(items[i]) == len && !memcmp(items[i], s, len)) return true;
+  return false;
+}
+
+
 /* The name at the root of `x`, `x.a`, `x[k]`, `x.a[k].b`. */
 static TSNode base_name(TSNode n) {
   for (int guard = 0; guard < 64; guard++) {
@@ -221,7 +236,10 @@ static const char *called_model(const facts *f, TSNode node, uint32_t *len) {
   if (!NODE_IS(node, "call")) return NULL;
   TSNode fn = FIELD(node, function);
   if (ts_node_is_null(fn)) return NULL;
-  if (NODE_IS(fn, "attribute") && facts_node_is(f, FIELD(fn, attribute), "forward")) fn = FIELD(fn, object);
+  /* `m.forward(x)`, `m.predict(x)`, `m.encoder(x)`: the calls of model `m` */
+  if (NODE_IS(fn, "attribute") &&
+      (facts_node_is(f, FIELD(fn, attribute), "forward") || facts_is_model(f, FIELD(fn, object))))
+    fn = FIELD(fn, object);
   return ts_node_is_null(fn) ? NULL : facts_text(f, fn, len);
 }
 
@@ -586,5 +604,289 @@ bool facts_class_derives(const facts *self, TSNode node, bool (*match)(void *, c
     len = next_len;
   }
   buf_free(&q);
+  return r;
+}
+
+
+
+
+/* Whether the last name of CALLEE reads as a loss: `criterion`, `loss_fn`,
+ * `self.ce_loss`. */
+static bool named_as_loss(const facts *f, TSNode callee) {
+  TSNode last = NODE_IS(callee, "attribute") ? FIELD(callee, attribute) : callee;
+  if (ts_node_is_null(last)) return false;
+  uint32_t len;
+  const char *t = facts_text(f, last, &len);
+  return contains_ci(t, len, "loss") || contains_ci(t, len, "crit");
+}
+
+
+bool facts_wholly_no_grad(const facts *f, int fn) {
+  const facts_function *g = &f->functions.items[fn];
+  if (g->no_grad) return true;
+  TSNode body = FIELD(g->node, body);
+  if (ts_node_is_null(body)) return false;
+  uint32_t n = ts_node_named_child_count(body), statements = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode s = ts_node_named_child(body, i);
+    if (NODE_IS(s, "comment")) continue;
+    if (NODE_IS(s, "expression_statement") && ts_node_named_child_count(s) == 1 &&
+        NODE_IS(ts_node_named_child(s, 0), "string"))
+      continue; /* a docstring */
+    statements++;
+    TSNode inner = NODE_IS(s, "with_statement") ? FIELD(s, body) : s;
+    if (ts_node_is_null(inner) || !facts_in_no_grad(f, ts_node_start_byte(inner))) return false;
+  }
+  return statements > 0;
+}
+
+
+static bool is_entry_method(const facts_function *g) {
+  return (g->name_len == 7 && !memcmp(g->name, "forward", 7)) || (g->name_len == 8 && !memcmp(g->name, "__call__", 8));
+}
+
+
+/* Adds the text of node N to VEC, a vector of strings of F, unless it holds it. */
+#define ADD_NAME(vec, f, n)                                                    \
+  do {                                                                         \
+    uint32_t l_;                                                               \
+    const char *t_ = facts_text((f), (n), &l_);                                \
+    if (!in_names((vec)->items, (vec)->len, t_, l_)) vec_push((vec), oom_xstrndup(t_, l_)); \
+  } while (0)
+
+
+/* The last assignment to the identifier NAME (LEN bytes) before POS in
+ * function FN, or -1. Assignments are in document order. */
+static long last_assign_before(const facts *f, const char *name, uint32_t len, uint32_t pos, int fn) {
+  size_t lo = 0, hi = f->assigns.len;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (ts_node_start_byte(f->assigns.items[mid].left) < pos) lo = mid + 1;
+    else hi = mid;
+  }
+  for (size_t i = lo; i-- > 0;) {
+    TSNode left = f->assigns.items[i].left;
+    if (NODE_IS(left, "identifier") && same_text(f, left, name, len))
+      return facts_function_at(f, ts_node_start_byte(left)) == fn ? (long)i : -1;
+  }
+  return -1;
+}
+
+
+/* Whether E, an argument of a call at POS in function FN, is (or was
+ * assigned from) the output of another callable: a model of the file, or
+ * a name the file neither defines nor imports (a parameter, `self.net`). A
+ * loss takes a model's output; a model takes data. */
+static bool from_producer(const facts *f, TSNode e, uint32_t pos, int fn, buf *tmp) {
+  for (int hop = 0; hop < 2 && !ts_node_is_null(e); hop++) {
+    while (!ts_node_is_null(e) && (NODE_IS(e, "attribute") || NODE_IS(e, "subscript")))
+      e = NODE_IS(e, "attribute") ? FIELD(e, object) : FIELD(e, value);
+    if (ts_node_is_null(e)) return false;
+    if (NODE_IS(e, "call")) {
+      TSNode callee = FIELD(e, function);
+      if (ts_node_is_null(callee)) return false;
+      if (facts_is_model(f, callee)) return true;
+      bool self_attr = NODE_IS(callee, "attribute") && NODE_IS(FIELD(callee, object), "identifier") &&
+                       facts_node_is(f, FIELD(callee, object), "self");
+      if (!NODE_IS(callee, "identifier") && !self_attr) return false;
+      uint32_t len;
+      const char *t = facts_text(f, self_attr ? FIELD(callee, attribute) : callee, &len);
+      return len && !isupper((unsigned char)t[0]) && facts_function_named(f, callee) < 0 && !facts_qualname(f, callee, tmp);
+    }
+    if (!NODE_IS(e, "identifier")) return false;
+    uint32_t len;
+    const char *name = facts_text(f, e, &len);
+    long a = last_assign_before(f, name, len, pos, fn);
+    if (a < 0) return false;
+    e = f->assigns.items[a].right;
+  }
+  return false;
+}
+
+
+/* Callables whose result is backpropagated as it is (`l = dice(out, y);
+ * l.backward()`, `(ce(a, y) + 0.1 * kl(p, q)).backward()`) and that nothing
+ * else shows to be a model: losses, whose calls in an evaluation loop are
+ * not its forward pass, when they take another callable's output (a
+ * model's) and nothing else shows them to be a model. A model that returns
+ * its loss (`loss = net(x)`) takes data, and stays a model. */
+static void loss_producers(facts *f) {
+  buf tmp = {0};
+  for (size_t i = 0; i < f->calls.len; i++) {
+    const facts_call *c = &f->calls.items[i];
+    TSNode fn = FIELD(c->call, function);
+    if (ts_node_is_null(fn) || !NODE_IS(fn, "attribute") || !facts_node_is(f, FIELD(fn, attribute), "backward")) continue;
+    TSNode value = FIELD(fn, object);
+    while (!ts_node_is_null(value) && NODE_IS(value, "parenthesized_expression") && ts_node_named_child_count(value))
+      value = ts_node_named_child(value, 0);
+    if (ts_node_is_null(value)) continue;
+    if (NODE_IS(value, "identifier")) {
+      uint32_t len;
+      const char *name = facts_text(f, value, &len);
+      long a = last_assign_before(f, name, len, ts_node_start_byte(c->call), c->function);
+      if (a < 0) continue;
+      value = f->assigns.items[a].right;
+    }
+    /* the value and the terms of its sums and products */
+    TSNode stack[16];
+    int n = 0;
+    stack[n++] = value;
+    while (n > 0) {
+      TSNode e = stack[--n];
+      if (NODE_IS(e, "binary_operator") || NODE_IS(e, "parenthesized_expression")) {
+        uint32_t k = ts_node_named_child_count(e);
+        for (uint32_t j = 0; j < k && n < 16; j++) stack[n++] = ts_node_named_child(e, j);
+        continue;
+      }
+      if (!NODE_IS(e, "call")) continue;
+      TSNode callee = FIELD(e, function);
+      if (ts_node_is_null(callee) || facts_is_model(f, callee)) continue;
+      bool self_attr = NODE_IS(callee, "attribute") && NODE_IS(FIELD(callee, object), "identifier") &&
+                       facts_node_is(f, FIELD(callee, object), "self");
+      if (!NODE_IS(callee, "identifier") && !self_attr) continue;
+      TSNode args = FIELD(e, arguments);
+      uint32_t nargs = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
+      bool loss = false;
+      for (uint32_t j = 0; j < nargs && !loss; j++)
+        loss = from_producer(f, ts_node_named_child(args, j), ts_node_start_byte(e), c->function, &tmp);
+      if (loss) ADD_NAME(&f->loss_names, f, callee);
+    }
+  }
+  buf_free(&tmp);
+}
+
+
+void facts__call_kinds(facts *f);
+void facts__call_kinds(facts *f) {
+  /* the classes of the file whose forward or __call__ runs wholly under no_grad */
+  bool *wrapper = oom_xcalloc(f->classes.len + 1, sizeof *wrapper);
+  bool any = false;
+  for (size_t i = 0; i < f->functions.len; i++) {
+    const facts_function *g = &f->functions.items[i];
+    if (g->klass >= 0 && is_entry_method(g) && f->no_grad.len && facts_wholly_no_grad(f, (int)i))
+      wrapper[g->klass] = any = true;
+  }
+  buf q = {0};
+  for (size_t i = 0; i < f->assigns.len; i++) {
+    TSNode left = f->assigns.items[i].left, right = f->assigns.items[i].right;
+    if (!NODE_IS(right, "call")) continue;
+    TSNode callee = FIELD(right, function);
+    if (ts_node_is_null(callee) || !(NODE_IS(callee, "identifier") || NODE_IS(callee, "attribute"))) continue;
+    TSNode last = NODE_IS(callee, "attribute") ? FIELD(callee, attribute) : callee;
+    uint32_t len;
+    const char *t = facts_text(f, last, &len);
+    if (!len || !isupper((unsigned char)t[0])) continue; /* only classes are of interest */
+    /* `ce = nn.CrossEntropyLoss()` */
+    if (len > 4 && !memcmp(t + len - 4, "Loss", 4) && facts_qualname(f, callee, &q) &&
+        !strncmp(buf_str(&q), "torch.nn.", 9)) {
+      ADD_NAME(&f->loss_names, f, left);
+      continue;
+    }
+    /* `predictor = Predictor(net)`, of this file or of the project */
+    bool wraps = false;
+    for (size_t k = 0; any && !wraps && NODE_IS(callee, "identifier") && k < f->classes.len; k++)
+      wraps = wrapper[k] && f->classes.items[k].name_len == len && !memcmp(f->classes.items[k].name, t, len);
+    facts_symbol sym;
+    if (!wraps && f->imports && facts_project_symbol(f, callee, &sym))
+      wraps = (sym.flags & SYM_CLASS) && (sym.flags & SYM_NO_GRAD);
+    if (wraps) ADD_NAME(&f->wrapper_names, f, left);
+  }
+  buf_free(&q);
+  free(wrapper);
+  loss_producers(f);
+}
+
+
+/* Whether ATTR, called on a model, runs (part of) its forward pass: `forward`,
+ * a prediction or step method, a submodule by a usual name. `init_hidden`,
+ * `num_parameters` and the like do not. */
+static bool forward_like(const facts *f, TSNode attr) {
+  uint32_t len;
+  const char *t = facts_text(f, attr, &len);
+  static const char *const exact[] = {"forward", "module", "features", "feature_extractor", "backbone", "encoder",
+                                      "decoder", "head", "classifier", "model", "net", "network", NULL};
+  for (size_t i = 0; exact[i]; i++)
+    if (strlen(exact[i]) == len && !memcmp(exact[i], t, len)) return true;
+  /* not `inference`: libraries decorate theirs with no_grad (PyG's models) */
+  static const char *const prefixes[] = {"forward_", "predict", "encode", "decode", "extract", "embed", "classify",
+                                         NULL};
+  for (size_t i = 0; prefixes[i]; i++)
+    if (len >= strlen(prefixes[i]) && !memcmp(t, prefixes[i], strlen(prefixes[i]))) return true;
+  return len > 5 && !memcmp(t + len - 5, "_step", 5);
+}
+
+
+bool facts_is_model_call(const facts *self, TSNode callee) {
+  if (ts_node_is_null(callee)) return false;
+  if (facts_is_model(self, callee)) {
+    /* a loss module, or a wrapper that turns gradients off itself */
+    uint32_t len;
+    const char *t = facts_text(self, callee, &len);
+    return !named_as_loss(self, callee) && !in_names(self->loss_names.items, self->loss_names.len, t, len) &&
+           !in_names(self->wrapper_names.items, self->wrapper_names.len, t, len);
+  }
+  /* `model.predict(x)`, `net.forward(x)`, `self.model.feature_extractor(x)`:
+   * a method or a submodule of a model (`self.<attr>` a module of its class) */
+  if (!NODE_IS(callee, "attribute")) return false;
+  TSNode obj = FIELD(callee, object), attr = FIELD(callee, attribute);
+  if (ts_node_is_null(obj) || ts_node_is_null(attr) || !facts_is_model(self, obj) || named_as_loss(self, callee))
+    return false;
+  if (forward_like(self, attr)) return true;
+  uint32_t len;
+  const char *t = facts_text(self, attr, &len);
+  char sub[80];
+  if (len + 5 >= sizeof sub) return false;
+  memcpy(sub, "self.", 5);
+  memcpy(sub + 5, t, len);
+  return in_names(self->module_names.items, self->module_names.len, sub, len + 5);
+}
+
+
+
+
+static bool backward_or_training_call(const facts *f, TSNode call, buf *tmp) {
+  TSNode fn = FIELD(call, function);
+  if (ts_node_is_null(fn)) return false;
+  if (NODE_IS(fn, "attribute") && facts_node_is(f, FIELD(fn, attribute), "backward")) return true;
+  int g = facts_function_named(f, fn);
+  if (g >= 0) return f->functions.items[g].backward;
+  facts_symbol sym;
+  if (f->imports && facts_project_symbol(f, fn, &sym) && (sym.flags & SYM_FUNCTION) && (sym.flags & SYM_BACKWARD))
+    return true;
+  /* an optimizer stepped, or handed to a helper (`loss_scaler(loss, optimizer)`) */
+  uint32_t len;
+  const char *t = facts_text(f, FIELD(call, arguments), &len);
+  if (contains_ci(t, len, "optim")) return true;
+  if (NODE_IS(fn, "attribute") && facts_node_is(f, FIELD(fn, attribute), "step")) {
+    t = facts_text(f, FIELD(fn, object), &len);
+    if (contains_ci(t, len, "opt") || contains_ci(t, len, "scaler")) return true;
+  }
+  if (!NODE_IS(fn, "attribute")) return false;
+  return facts_qualname(f, fn, tmp) &&
+         (!strcmp(buf_str(tmp), "torch.autograd.backward") || !strcmp(buf_str(tmp), "torch.autograd.grad"));
+}
+
+
+bool facts_backward_follows(const facts *self, uint32_t pos) {
+  int fn = facts_function_at(self, pos);
+  facts_span scope = fn >= 0 ? self->functions.items[fn].body : (facts_span){0, (uint32_t)self->length + 1};
+  /* A backward earlier in an enclosing loop is part of the same work (an
+   * attack before the evaluation of each batch), unless a `.eval()` after
+   * it starts a phase of its own: the validation after the optimizer step. */
+  uint32_t from = pos;
+  for (int l = facts_innermost_loop_at(self, pos); l >= 0 && self->loops.items[l].function == fn;
+       l = self->loops.items[l].outer)
+    from = self->loops.items[l].body.start;
+  buf tmp = {0};
+  bool r = false;
+  for (size_t i = facts_first_call_at(self, from); i < self->calls.len && !(r && ts_node_start_byte(self->calls.items[i].call) >= pos); i++) {
+    const facts_call *c = &self->calls.items[i];
+    uint32_t s = ts_node_start_byte(c->call);
+    if (s >= scope.end) break;
+    if (fn < 0 && c->function >= 0) continue; /* at module level, the module's own statements */
+    if (s < pos && c->function == fn && mode_call(self, c->call) == 1) r = false;
+    else if (backward_or_training_call(self, c->call, &tmp)) r = true;
+  }
+  buf_free(&tmp);
   return r;
 }

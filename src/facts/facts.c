@@ -349,8 +349,16 @@ static void enter(walker *w, TSNode n) {
         TSNode fn = FIELD(call, function);
         uint32_t len;
         const char *t = facts_text(f, fn, &len);
+        TSNode args = FIELD(call, arguments);
+        if (len >= 13 && !memcmp(t + len - 13, "enter_context", 13) && !ts_node_is_null(args) &&
+            ts_node_named_child_count(args) == 1) {
+          /* `stack.enter_context(torch.no_grad())`: until the block of the
+           * ExitStack ends, as a with-item would be */
+          TSNode parent = ts_node_parent(n);
+          facts_region r = {{ts_node_end_byte(n), ts_node_end_byte(parent)}, ts_node_named_child(args, 0)};
+          vec_push(&f->with_items, r);
+        }
         if (len >= 16 && !memcmp(t + len - 16, "set_grad_enabled", 16)) {
-          TSNode args = FIELD(call, arguments);
           if (!ts_node_is_null(args) && ts_node_named_child_count(args) >= 1) {
             TSNode a0 = ts_node_named_child(args, 0);
             TSNode parent = ts_node_parent(n);
@@ -608,6 +616,7 @@ void facts_free(facts *self) {
   vec_free(&self->set_grad_true);
   vec_free(&self->classes);
   vec_free(&self->assigns);
+  vec_free(&self->self_aliases);
   vec_free(&self->returns);
   vec_free(&self->comments);
   vec_free(&self->imported_modules);
@@ -616,6 +625,10 @@ void facts_free(facts *self) {
   vec_free(&self->loader_names);
   for (size_t i = 0; i < self->producers.len; i++) free(self->producers.items[i]);
   vec_free(&self->producers);
+  for (size_t i = 0; i < self->loss_names.len; i++) free(self->loss_names.items[i]);
+  vec_free(&self->loss_names);
+  for (size_t i = 0; i < self->wrapper_names.len; i++) free(self->wrapper_names.items[i]);
+  vec_free(&self->wrapper_names);
   vec_free(&self->freezes);
   vec_free(&self->subscripts);
   vec_free(&self->functions_by_name);

@@ -164,7 +164,7 @@ enum {
   SYM_TRAINS = 1u << 7,         /* calls .backward() or steps an optimizer, itself or through callees */
   SYM_BACKWARD = 1u << 8,       /* calls .backward() */
   SYM_STEP = 1u << 9,           /* a whole training step (backward or step outside its own loops) */
-  SYM_NO_GRAD = 1u << 10,       /* runs with gradients off (decorated) */
+  SYM_NO_GRAD = 1u << 10,       /* runs with gradients off (decorated); a class: its forward/__call__ does */
   SYM_TO_DEVICE = 1u << 11,     /* returns its first argument moved to a device (`batchify(data, bsz, device)`) */
   SYM_SCALES_LOSS = 1u << 12,   /* scales the loss it backpropagates (GradScaler, an AMP optimizer) */
   SYM_DATASET = 1u << 13,       /* a class deriving torch's Dataset */
@@ -199,6 +199,7 @@ typedef struct facts {
   VEC(facts_region) with_items, set_grad_false, set_grad_true;
   VEC(facts_class) classes;
   VEC(facts_assign) assigns;
+  VEC(facts_assign) self_aliases; /* `self.x = name_or_attribute` */
   VEC(facts_call) returns;     /* return statements with a value (CALL is the statement), in file order */
   VEC(facts_span) comments;
   VEC(char *) imported_modules;
@@ -207,6 +208,8 @@ typedef struct facts {
   VEC(facts_ref) subscripts;   /* `name[...]` */
   VEC(facts_fname) functions_by_name; /* sorted by name */
   VEC(char *) producers;       /* callees whose output reached .backward() */
+  VEC(char *) loss_names;      /* names bound to a torch.nn loss (`ce = nn.CrossEntropyLoss()`) */
+  VEC(char *) wrapper_names;   /* names bound to an instance of a class whose forward/__call__ runs under no_grad */
   VEC(facts_freeze) freezes;   /* in file order */
   unsigned char *taint;        /* TAINT_* per source byte; see graph.c */
   struct facts_field_memo *field_memo; /* while the facts are built (facts__field) */
@@ -267,6 +270,10 @@ bool facts_sole_backward(const facts *self, uint32_t pos);
  *  backward of its iteration uses: its innermost loop runs a forward pass of
  *  its own or steps an optimizer, and no backward pass follows it there. */
 bool facts_retained_graph_unused(const facts *self, uint32_t pos);
+/** Whether the call at POS is the first backward pass directly in the body
+ *  of its per-iteration loop (no inner loop between them): one per loop,
+ *  whether the iteration has one backward pass or several (a GAN's). */
+bool facts_first_backward(const facts *self, uint32_t pos);
 /* ---- the graph model (graph.c) ---- */
 
 typedef struct {
@@ -282,6 +289,20 @@ bool facts_is_model(const facts *self, TSNode node);
  *  or in its class's `__init__`, and `.requires_grad_(True)` in none of them.
  *  A frozen model's output carries a graph only when its input does. */
 bool facts_is_frozen(const facts *self, TSNode callee);
+/** Whether a call of CALLEE runs a model's forward pass: a model (as
+ *  facts_is_model), or a forward-like method or a submodule of one
+ *  (`net.forward`, `model.predict`, `self.model.encoder`); never a loss
+ *  (`criterion`, a `torch.nn` loss) nor an instance of a class of the file
+ *  whose `forward`/`__call__` runs wholly under no_grad. */
+bool facts_is_model_call(const facts *self, TSNode callee);
+/** Whether a backward pass may follow the code at POS in its function: a
+ *  `.backward()`, a call of a function that runs one, an optimizer step or
+ *  a call handed an optimizer, after POS in the function's text, or before
+ *  it in a loop holding POS with no `.eval()` between them. */
+bool facts_backward_follows(const facts *self, uint32_t pos);
+/** Whether function FN runs wholly with gradients off: decorated, or each
+ *  statement of its body inside a no-grad region. */
+bool facts_wholly_no_grad(const facts *self, int fn);
 /** Whether function FN (-1: module level) is, or is nested in, a method of
  *  a model: a `forward`, or any method of a class that derives from
  *  nn.Module or defines `forward`. Its calls of submodules are the model's

@@ -32,7 +32,66 @@ static const facts_binding *lookup(const facts *f, const char *name, uint32_t le
     if (f->bindings.items[mid].pos < pos) lo = mid + 1;
     else hi = mid;
   }
+  /* `model = model.RNNModel(...)`: the right side reads the binding before
+   * the one it makes */
+  while (lo > first + 1 && !ts_node_is_null(f->bindings.items[lo - 1].value) &&
+         ts_node_start_byte(f->bindings.items[lo - 1].value) <= pos && pos < ts_node_end_byte(f->bindings.items[lo - 1].value))
+    lo--;
   return lo > first ? &f->bindings.items[lo - 1] : &f->bindings.items[first];
+}
+
+
+/* The name or attribute chain `self.ATTR` was assigned (`self.ckpt_fn =
+ * checkpoint`), when some method assigns one; else a null node. */
+static TSNode self_alias(const facts *f, TSNode attr) {
+  if (ts_node_is_null(attr)) return NULL_NODE;
+  uint32_t len;
+  const char *t = facts_text(f, attr, &len);
+  for (size_t i = 0; i < f->self_aliases.len; i++) {
+    TSNode a = FACT_FIELD(f, f->self_aliases.items[i].left, attribute);
+    uint32_t l2;
+    const char *t2 = facts_text(f, a, &l2);
+    if (l2 == len && !memcmp(t, t2, len)) return f->self_aliases.items[i].right;
+  }
+  return NULL_NODE;
+}
+
+
+/* `self.x = <name or attribute chain>`: what facts_qualname follows
+ * `self.x` through. Not a conditional (`checkpoint if on else lambda f, x:
+ * f(x)`): a fix that passes checkpoint's arguments would break the other
+ * branch. Assignments of `self.` values themselves are left out (no loops). */
+static void collect_self_aliases(facts *f) {
+  for (size_t i = 0; i < f->assigns.len; i++) {
+    TSNode left = f->assigns.items[i].left, right = f->assigns.items[i].right;
+    if (!NODE_IS(left, "attribute")) continue;
+    if (!NODE_IS(right, "identifier") && !NODE_IS(right, "attribute")) continue;
+    TSNode base = right;
+    while (NODE_IS(base, "attribute")) base = FACT_FIELD(f, base, object);
+    if (ts_node_is_null(base) || !NODE_IS(base, "identifier") || text_is(f, base, "self")) continue;
+    facts_assign a = {left, right};
+    vec_push(&f->self_aliases, a);
+  }
+  if (!f->self_aliases.len) return;
+  /* an attribute also assigned something else (`self.ckpt_fn = lambda f, x:
+   * f(x)` on another branch) holds either: not followed */
+  size_t k = 0;
+  for (size_t j = 0; j < f->self_aliases.len; j++) {
+    facts_assign a = f->self_aliases.items[j];
+    uint32_t ll, rl;
+    const char *lt = facts_text(f, a.left, &ll), *rt = facts_text(f, a.right, &rl);
+    bool single = true;
+    for (size_t i = 0; i < f->assigns.len && single; i++) {
+      TSNode left = f->assigns.items[i].left;
+      uint32_t l2, r2;
+      const char *t2 = facts_text(f, left, &l2);
+      if (!NODE_IS(left, "attribute") || l2 != ll || memcmp(t2, lt, ll)) continue;
+      const char *v2 = facts_text(f, f->assigns.items[i].right, &r2);
+      single = r2 == rl && !memcmp(v2, rt, rl);
+    }
+    if (single) f->self_aliases.items[k++] = a;
+  }
+  f->self_aliases.len = k;
 }
 
 
@@ -56,6 +115,16 @@ bool facts_qualname(const facts *self, TSNode node, buf *out) {
     uint32_t len;
     const char *name = facts_text(self, node, &len);
     const facts_binding *b = lookup(self, name, len, use);
+    if (nparts && len == 4 && !memcmp(name, "self", 4) && self->self_aliases.len) {
+      /* `self.ckpt_fn = checkpoint`, then `self.ckpt_fn(...)` */
+      TSNode value = self_alias(self, parts[nparts - 1]);
+      if (!ts_node_is_null(value)) {
+        nparts--;
+        node = value;
+        use = ts_node_start_byte(value);
+        continue;
+      }
+    }
     if (!b) return false;
     if (b->kind == BINDING_IMPORT) base = b->qualname;
     else if (b->kind == BINDING_ALIAS && !ts_node_eq(b->value, node)) {
@@ -148,6 +217,82 @@ static int span_start_cmp(const void *a, const void *b) {
 }
 
 
+/* Sorts the no-grad spans and merges them into a disjoint union: only "is
+ * this position in one" is asked, by binary search. */
+static void merge_no_grad(facts *f) {
+  if (f->no_grad.len > 1) qsort(f->no_grad.items, f->no_grad.len, sizeof *f->no_grad.items, span_start_cmp);
+  size_t k = 0;
+  for (size_t i = 0; i < f->no_grad.len; i++) {
+    facts_span sp = f->no_grad.items[i];
+    if (k && sp.start <= f->no_grad.items[k - 1].end) {
+      if (sp.end > f->no_grad.items[k - 1].end) f->no_grad.items[k - 1].end = sp.end;
+    } else {
+      f->no_grad.items[k++] = sp;
+    }
+  }
+  f->no_grad.len = k;
+}
+
+
+/* The first method of a class of the file named as the attribute of
+ * CALLEE (`obj.method`), or -1. */
+static int method_by_name(const facts *f, TSNode callee) {
+  TSNode attr = FACT_FIELD(f, callee, attribute);
+  if (ts_node_is_null(attr)) return -1;
+  uint32_t len;
+  const char *name = facts_text(f, attr, &len);
+  size_t lo = 0, hi = f->functions_by_name.len;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    const facts_fname *e = &f->functions_by_name.items[mid];
+    uint32_t n = e->len < len ? e->len : len;
+    int c = memcmp(e->name, name, n);
+    if (!c) c = e->len < len ? -1 : e->len > len;
+    if (c < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  for (size_t k = lo; k < f->functions_by_name.len; k++) {
+    const facts_fname *e = &f->functions_by_name.items[k];
+    if (e->len != len || memcmp(e->name, name, len)) break;
+    if (f->functions.items[e->index].klass >= 0) return e->index;
+  }
+  return -1;
+}
+
+
+/* Functions of the file that are called, and only called, with gradients
+ * off (an evaluator's `run_batch` called in its `evaluate` under no_grad):
+ * their bodies run under their callers' no-grad region. A few rounds for
+ * chains of helpers. */
+static void no_grad_from_callers(facts *f) {
+  if (!f->no_grad.len || !f->functions.len) return;
+  unsigned char *state = oom_xcalloc(f->functions.len, 1); /* 1: called under no_grad, 2: called with grad */
+  for (int round = 0; round < 3; round++) {
+    memset(state, 0, f->functions.len);
+    for (size_t i = 0; i < f->calls.len; i++) {
+      const facts_call *c = &f->calls.items[i];
+      TSNode callee = FACT_FIELD(f, c->call, function);
+      int g = facts_function_named(f, callee);
+      /* `encoder.pred_imglist(...)`: a method of the file called on another
+       * object counts as one of its callers */
+      if (g < 0 && !ts_node_is_null(callee) && NODE_IS(callee, "attribute")) g = method_by_name(f, callee);
+      if (g < 0 || g == c->function) continue;
+      state[g] |= facts_in_no_grad(f, ts_node_start_byte(c->call)) ? 1 : 2;
+    }
+    bool added = false;
+    for (size_t i = 0; i < f->functions.len; i++) {
+      facts_function *fn = &f->functions.items[i];
+      if (state[i] != 1 || fn->no_grad) continue;
+      fn->no_grad = added = true;
+      vec_push(&f->no_grad, fn->body);
+    }
+    if (!added) break;
+    merge_no_grad(f);
+  }
+  free(state);
+}
+
+
 static void resolve_no_grad(facts *f, buf *tmp) {
   for (size_t i = 0; i < f->with_items.len; i++)
     if (is_no_grad_expr(f, f->with_items.items[i].candidate, tmp))
@@ -193,19 +338,8 @@ static void resolve_no_grad(facts *f, buf *tmp) {
     }
     vec_push(&f->no_grad, r.span);
   }
-  /* only "is this position in one" is asked: keep the union, sorted and
-   * disjoint, for a binary search */
-  if (f->no_grad.len > 1) qsort(f->no_grad.items, f->no_grad.len, sizeof *f->no_grad.items, span_start_cmp);
-  size_t k = 0;
-  for (size_t i = 0; i < f->no_grad.len; i++) {
-    facts_span sp = f->no_grad.items[i];
-    if (k && sp.start <= f->no_grad.items[k - 1].end) {
-      if (sp.end > f->no_grad.items[k - 1].end) f->no_grad.items[k - 1].end = sp.end;
-    } else {
-      f->no_grad.items[k++] = sp;
-    }
-  }
-  f->no_grad.len = k;
+  merge_no_grad(f);
+  no_grad_from_callers(f);
 }
 
 
@@ -349,6 +483,106 @@ static bool resolve_returned_models(facts *f, buf *tmp) {
 }
 
 
+/* Whether the text S (a name or `self.x`) names something that has
+ * `.train()`, `.zero_grad()` or `.state_dict()` without being a model: an
+ * optimizer, a scheduler, a scaler, a trainer object. */
+static bool is_loader_name(const char *s, size_t len);
+
+
+static bool names_model_tool(const char *s, size_t len) {
+  char lower[64];
+  if (len >= sizeof lower) return true;
+  for (size_t i = 0; i < len; i++) lower[i] = (char)tolower((unsigned char)s[i]);
+  lower[len] = '\0';
+  const char *last = strrchr(lower, '.');
+  const char *name = last ? last + 1 : lower;
+  static const char *const tools[] = {"opt", "sched", "scaler", "lr", "trainer", "learner", "engine", "runner",
+                                      "ema", "accelerator", "state", "ckpt", "checkpoint", "meter", "metric", NULL};
+  for (size_t i = 0; tools[i]; i++)
+    if (strstr(name, tools[i])) return true;
+  return false;
+}
+
+
+static void add_module_name(facts *f, TSNode n) {
+  if (!NODE_IS(n, "identifier") && !(NODE_IS(n, "attribute") && NODE_IS(FACT_FIELD(f, n, object), "identifier") &&
+                                     text_is(f, FACT_FIELD(f, n, object), "self")))
+    return;
+  uint32_t len;
+  const char *t = facts_text(f, n, &len);
+  if (len == 4 && !memcmp(t, "self", 4)) return; /* a module's own `self.parameters()` */
+  if (!has_name(f, t, len)) vec_push(&f->module_names, oom_xstrndup(t, len));
+}
+
+
+/* Models known by their use rather than their construction (a loader of
+ * another library, a function parameter): `X.parameters()` (handed to an
+ * optimizer), `X.eval()`, `X.train()`, `X.zero_grad()`, `X.state_dict()`
+ * on a name that is not an optimizer's or a trainer's, and what
+ * `DistributedDataParallel`, `torch.compile`, `accelerator.prepare` wrap
+ * (`model, opt = accelerator.prepare(model, opt)`: element by element). */
+static void resolve_modules_by_use(facts *f, buf *tmp) {
+  for (size_t i = 0; i < f->calls.len; i++) {
+    TSNode call = f->calls.items[i].call;
+    TSNode fn = FACT_FIELD(f, call, function);
+    TSNode args = FACT_FIELD(f, call, arguments);
+    if (ts_node_is_null(fn) || ts_node_is_null(args) || !NODE_IS(fn, "attribute")) continue;
+    TSNode attr = FACT_FIELD(f, fn, attribute), obj = FACT_FIELD(f, fn, object);
+    if (ts_node_is_null(attr) || ts_node_is_null(obj)) continue;
+    uint32_t nargs = ts_node_named_child_count(args), olen;
+    const char *o = facts_text(f, obj, &olen);
+    if (text_is(f, attr, "parameters") || text_is(f, attr, "named_parameters")) {
+      add_module_name(f, obj);
+    } else if ((text_is(f, attr, "eval") && nargs == 0) ||
+               ((text_is(f, attr, "train") || text_is(f, attr, "zero_grad") || text_is(f, attr, "state_dict")) &&
+                nargs <= 1 && !names_model_tool(o, olen))) {
+      if (text_is(f, attr, "train") && nargs == 1 && !NODE_IS(ts_node_named_child(args, 0), "true") &&
+          !NODE_IS(ts_node_named_child(args, 0), "false"))
+        continue; /* `trainer.train(dataset)` */
+      add_module_name(f, obj);
+    } else if (text_is(f, attr, "prepare") || text_is(f, attr, "prepare_model")) {
+      /* accelerate: each argument comes back wrapped, in order */
+      TSNode parent = ts_node_parent(call);
+      if (ts_node_is_null(parent) || !NODE_IS(parent, "assignment")) continue;
+      TSNode left = FACT_FIELD(f, parent, left);
+      if (ts_node_is_null(left)) continue;
+      bool many = NODE_IS(left, "pattern_list") || NODE_IS(left, "tuple_pattern") || NODE_IS(left, "list_pattern");
+      for (uint32_t k = 0; k < nargs; k++) {
+        TSNode a = ts_node_named_child(args, k);
+        uint32_t alen;
+        const char *at = facts_text(f, a, &alen);
+        /* a model, or a name that is none of the other things it prepares */
+        if (!has_name(f, at, alen) &&
+            (!NODE_IS(a, "identifier") || names_model_tool(at, alen) || is_loader_name(at, alen) ||
+             contains(at, alen, "data") || contains(at, alen, "set") || contains(at, alen, "sampler")))
+          continue;
+        if (!many && k == 0) add_module_name(f, left);
+        else if (many && k < ts_node_named_child_count(left)) add_module_name(f, ts_node_named_child(left, k));
+      }
+    }
+  }
+  /* DDP(model), torch.compile(model): the argument is a model too */
+  for (size_t i = 0; i < f->calls.len; i++) {
+    TSNode call = f->calls.items[i].call;
+    TSNode fn = FACT_FIELD(f, call, function);
+    if (ts_node_is_null(fn) || !(NODE_IS(fn, "identifier") || NODE_IS(fn, "attribute"))) continue;
+    uint32_t len;
+    const char *t = facts_text(f, fn, &len);
+    /* cheap test first: most callees are neither */
+    if (!(len >= 7 && !memcmp(t + len - 7, "compile", 7)) && !contains(t, len, "DistributedDataParallel") &&
+        !(len == 3 && !memcmp(t, "DDP", 3)))
+      continue;
+    if (!facts_qualname(f, fn, tmp)) continue;
+    const char *q = buf_str(tmp);
+    if (strcmp(q, "torch.compile") != 0 && strcmp(q, "torch.nn.parallel.DistributedDataParallel") != 0 &&
+        strcmp(q, "torch.nn.parallel.distributed.DistributedDataParallel") != 0)
+      continue;
+    TSNode a0 = first_arg(call);
+    if (!ts_node_is_null(a0) && !compiles_own_function(f, call)) add_module_name(f, a0);
+  }
+}
+
+
 static void resolve_modules(facts *f, buf *tmp) {
   for (bool changed = true; changed;) {
     changed = false;
@@ -372,6 +606,7 @@ static void resolve_modules(facts *f, buf *tmp) {
       if (has_name(f, t, len)) continue;
       if (is_module_expr(f, f->assigns.items[i].right, tmp)) vec_push(&f->module_names, oom_xstrndup(t, len));
     }
+    resolve_modules_by_use(f, tmp);
     if (f->module_names.len == before && !returned) break;
   }
 }
@@ -610,12 +845,33 @@ bool facts_retained_graph_unused(const facts *self, uint32_t pos) {
 }
 
 
+bool facts_first_backward(const facts *self, uint32_t pos) {
+  int inner = facts_innermost_loop_at(self, pos);
+  if (inner < 0) return false;
+  int fn = self->loops.items[inner].function, outer = -1;
+  for (int i = inner; i >= 0 && self->loops.items[i].function == fn; i = self->loops.items[i].outer)
+    if (self->loops.items[i].per_iteration) outer = i;
+  if (outer < 0 || inner != outer) return false;
+  /* the earlier backward passes of the iteration, directly in its body */
+  buf tmp = {0};
+  bool first = true;
+  for (size_t i = facts_first_call_at(self, self->loops.items[outer].body.start); i < self->calls.len && first; i++) {
+    const facts_call *c = &self->calls.items[i];
+    if (ts_node_start_byte(c->call) >= pos) break;
+    if (c->function == fn && c->loop == outer && is_backward_call(self, c->call, &tmp)) first = false;
+  }
+  buf_free(&tmp);
+  return first;
+}
+
+
 void facts__resolve(facts *self);
 
 
 void facts__index(facts *self);
 void facts__summaries(facts *self);
 void facts__graph(facts *self);
+void facts__call_kinds(facts *self);
 
 
 /* A partial relint's borrowed names go in before the passes that would find
@@ -659,6 +915,7 @@ void facts__resolve(facts *self) {
   buf tmp = {0};
   const facts_seed *seed = self->seed;
   facts__index(self);
+  collect_self_aliases(self);
   resolve_no_grad(self, &tmp);
   if (seed) SEED_NAMES(&self->module_names, seed->module_names, seed->nmodule_names);
   resolve_modules(self, &tmp);
@@ -670,6 +927,7 @@ void facts__resolve(facts *self) {
     SEED_NAMES(&self->producers, seed->producers, seed->nproducers);
   }
   resolve_loops(self, &tmp);
+  facts__call_kinds(self);
   facts__graph(self);
   buf_free(&tmp);
 }

@@ -210,12 +210,22 @@ project_summary *project_summary_build(const facts *f, const project_module *m, 
   buf name = {0};
   /* classes at module level, and their methods as `Class.method` */
   bool *listed = oom_xcalloc(f->classes.len + 1, sizeof *listed);
+  /* classes whose forward or __call__ runs wholly under no_grad: wrappers
+   * whose calls record no graph */
+  bool *no_grad = oom_xcalloc(f->classes.len + 1, sizeof *no_grad);
+  for (size_t i = 0; i < f->functions.len; i++) {
+    const facts_function *fn = &f->functions.items[i];
+    bool entry = (fn->name_len == 7 && !memcmp(fn->name, "forward", 7)) ||
+                 (fn->name_len == 8 && !memcmp(fn->name, "__call__", 8));
+    if (fn->klass >= 0 && entry && facts_wholly_no_grad(f, (int)i)) no_grad[fn->klass] = true;
+  }
   for (size_t i = 0; i < f->classes.len; i++) {
     const facts_class *k = &f->classes.items[i];
     if (!k->name || !top_level(k->node)) continue;
     listed[i] = true;
     facts_symbol sym = {0};
     sym.flags = SYM_CLASS | (k->is_module || k->has_forward ? SYM_MODEL : 0) | (k->is_dataset ? SYM_DATASET : 0);
+    if (no_grad[i]) sym.flags |= SYM_NO_GRAD;
     project_symbol *ps = add_symbol(a, &syms, k->name, k->name_len, &sym);
     if (!(sym.flags & SYM_MODEL)) record_bases(f, k, a, ps);
   }
@@ -236,6 +246,7 @@ project_summary *project_summary_build(const facts *f, const project_module *m, 
     record_calls(f, (int)i, a, add_symbol(a, &syms, name.data, name.len, &sym));
   }
   free(listed);
+  free(no_grad);
   /* module-level names bound to a model (`model = Net()` in a setup module) */
   for (size_t i = 0; i < f->module_names.len; i++) {
     const char *n = f->module_names.items[i];

@@ -1,6 +1,7 @@
 /* Unit tests of the semantic model (src/facts): name resolution through
  * imports and aliases, per-iteration loops, periodic blocks, no-grad regions,
- * except clauses and the sole-backward question. Each test parses a small
+ * except clauses, the sole- and first-backward questions, models known by
+ * use, model calls, "a backward follows" and no-grad from callers. Each test parses a small
  * Python source and asks the facts about nodes found by a unique substring. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -700,6 +701,169 @@ static void test_sole_backward_outside_loop(void **state) {
 }
 
 
+static void test_first_backward_of_two(void **state) {
+  (void)state;
+  model m;
+  model_build(&m, "for real in dataloader:\n"
+                  "    d_loss = disc(real)\n"
+                  "    d_loss.backward(retain_graph=True)\n"
+                  "    g_loss = gen_loss(real)\n"
+                  "    g_loss.backward()\n");
+  assert_true(facts_first_backward(&m.f, at(&m, "d_loss.backward(")));
+  assert_false(facts_first_backward(&m.f, at(&m, "g_loss.backward(")));
+  model_free(&m);
+}
+
+
+static void test_first_backward_not_in_inner_loop(void **state) {
+  (void)state;
+  model m;
+  model_build(&m, "for batch in train_loader:\n"
+                  "    for k in range(5):\n"
+                  "        critic(batch).backward()\n"
+                  "    loss = f(batch)\n"
+                  "    loss.backward()\n");
+  assert_false(facts_first_backward(&m.f, at(&m, "critic(batch).backward(")));
+  assert_true(facts_first_backward(&m.f, at(&m, "loss.backward(")));
+  model_free(&m);
+}
+
+
+static void test_qualname_shadowed_module_on_the_right(void **state) {
+  (void)state;
+  model m;
+  model_build(&m, "import model\n"
+                  "model = model.RNNModel(10)\n"
+                  "y = model.forward\n");
+  assert_qualname(&m, "model.RNNModel", "model.RNNModel");
+  assert_unresolved(&m, "model.forward");
+  model_free(&m);
+}
+
+
+static void test_qualname_through_self_alias(void **state) {
+  (void)state;
+  model m;
+  model_build(&m, "from torch.utils.checkpoint import checkpoint\n"
+                  "class Block:\n"
+                  "    def __init__(self, on):\n"
+                  "        self.ckpt_fn = checkpoint\n"
+                  "        self.maybe = checkpoint if on else None\n"
+                  "        self.layer = make_layer()\n"
+                  "    def forward(self, x):\n"
+                  "        return self.ckpt_fn(self.layer, x) + self.layer(x) + self.maybe(x)\n");
+  assert_qualname(&m, "self.ckpt_fn(", "torch.utils.checkpoint.checkpoint");
+  assert_unresolved(&m, "self.maybe(");
+  assert_unresolved(&m, "self.layer(x)");
+  model_free(&m);
+}
+
+
+static bool is_module_name(const model *m, const char *name) {
+  for (size_t i = 0; i < m->f.module_names.len; i++)
+    if (!strcmp(m->f.module_names.items[i], name)) return true;
+  return false;
+}
+
+
+static void test_models_known_by_use(void **state) {
+  (void)state;
+  model m;
+  model_build(&m, "import torch\n"
+                  "from lib import load, Accelerator\n"
+                  "net = load('a')\n"
+                  "opt = torch.optim.Adam(net.parameters())\n"
+                  "acc = Accelerator()\n"
+                  "enc = load('b')\n"
+                  "enc, opt, train_loader = acc.prepare(enc, opt, train_loader)\n"
+                  "def run(scorer, trainer, optimizer):\n"
+                  "    scorer.eval()\n"
+                  "    trainer.train()\n"
+                  "    optimizer.zero_grad()\n"
+                  "    print(optimizer.state_dict())\n"
+                  "    self.parameters()\n");
+  assert_true(is_module_name(&m, "net"));
+  assert_true(is_module_name(&m, "enc"));
+  assert_true(is_module_name(&m, "scorer"));
+  assert_false(is_module_name(&m, "opt"));
+  assert_false(is_module_name(&m, "train_loader"));
+  assert_false(is_module_name(&m, "trainer"));
+  assert_false(is_module_name(&m, "optimizer"));
+  assert_false(is_module_name(&m, "self"));
+  model_free(&m);
+}
+
+
+static void test_model_calls_methods_and_losses(void **state) {
+  (void)state;
+  model m;
+  model_build(&m, "import torch.nn as nn\n"
+                  "net = nn.Linear(2, 2)\n"
+                  "ce = nn.CrossEntropyLoss()\n"
+                  "def evaluate(x, y, score):\n"
+                  "    a = net.predict(x)\n"
+                  "    b = net.forward(x)\n"
+                  "    c = net.init_hidden(x)\n"
+                  "    d = ce(a, y)\n"
+                  "    e = net(x)\n");
+  assert_true(facts_is_model_call(&m.f, node_of(&m, "net.predict")));
+  assert_true(facts_is_model_call(&m.f, node_of(&m, "net.forward")));
+  assert_false(facts_is_model_call(&m.f, node_of(&m, "net.init_hidden")));
+  assert_false(facts_is_model_call(&m.f, node_of(&m, "ce(a")));
+  assert_true(facts_is_model_call(&m.f, ts_node_named_child(node_of(&m, "net(x)"), 0)));
+  model_free(&m);
+}
+
+
+static void test_backward_follows(void **state) {
+  (void)state;
+  model m;
+  model_build(&m, "def fit(model, opt, loader, vx):\n"
+                  "    for x, y in loader:\n"
+                  "        model.train()\n"
+                  "        loss = (model(x) - y).pow(2).mean()\n"
+                  "        loss.backward()\n"
+                  "        opt.step()\n"
+                  "        model.eval()\n"
+                  "        print(model(vx).sum().item())\n"
+                  "def attack(model, loader):\n"
+                  "    model.eval()\n"
+                  "    for x, y in loader:\n"
+                  "        adv(model, x).backward()\n"
+                  "        print(model(x + 1).argmax())\n");
+  assert_true(facts_backward_follows(&m.f, at(&m, "model(x) - y")));
+  assert_false(facts_backward_follows(&m.f, at(&m, "model(vx)")));
+  assert_true(facts_backward_follows(&m.f, at(&m, "model(x + 1)")));
+  model_free(&m);
+}
+
+
+static void test_no_grad_from_callers_and_exit_stack(void **state) {
+  (void)state;
+  model m;
+  model_build(&m, "import torch\n"
+                  "from contextlib import ExitStack\n"
+                  "def helper(x):\n"
+                  "    return x * 2\n"
+                  "def other(x):\n"
+                  "    return x * 3\n"
+                  "def main(x):\n"
+                  "    with torch.no_grad():\n"
+                  "        helper(x)\n"
+                  "        other(x)\n"
+                  "    other(x)\n"
+                  "    with ExitStack() as stack:\n"
+                  "        stack.enter_context(torch.no_grad())\n"
+                  "        y = x + 4\n"
+                  "    z = x + 5\n");
+  assert_true(facts_in_no_grad(&m.f, at(&m, "x * 2")));
+  assert_false(facts_in_no_grad(&m.f, at(&m, "x * 3")));
+  assert_true(facts_in_no_grad(&m.f, at(&m, "x + 4")));
+  assert_false(facts_in_no_grad(&m.f, at(&m, "x + 5")));
+  model_free(&m);
+}
+
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_qualname_import_as),
@@ -740,6 +904,14 @@ int main(void) {
     cmocka_unit_test(test_sole_backward_inner_loop),
     cmocka_unit_test(test_sole_backward_second_in_inner_loop),
     cmocka_unit_test(test_sole_backward_outside_loop),
+    cmocka_unit_test(test_first_backward_of_two),
+    cmocka_unit_test(test_first_backward_not_in_inner_loop),
+    cmocka_unit_test(test_qualname_shadowed_module_on_the_right),
+    cmocka_unit_test(test_qualname_through_self_alias),
+    cmocka_unit_test(test_models_known_by_use),
+    cmocka_unit_test(test_model_calls_methods_and_losses),
+    cmocka_unit_test(test_backward_follows),
+    cmocka_unit_test(test_no_grad_from_callers_and_exit_stack),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
