@@ -11,6 +11,7 @@
 #include "estimate/estimate.h"
 #include "facts/facts.h"
 #include "parse/parse.h"
+#include "project/project.h"
 #include "util/buf.h"
 #include "util/utf8.h"
 
@@ -18,6 +19,25 @@
 static const char *base_name(const char *path) {
   const char *s = strrchr(path, '/');
   return s ? s + 1 : path;
+}
+
+
+/* The script opens files relative to where it runs: its own folder first
+ * (`python train.py` there), then the working folder. */
+static char *read_for_script(void *ctx, const char *path, size_t *length) {
+  const char *script = ctx;
+  char why[256];
+  if (path[0] != '/' && script) {
+    const char *slash = strrchr(script, '/');
+    if (slash) {
+      buf b = {0};
+      buf_printf(&b, "%.*s/%s", (int)(slash - script), script, path);
+      char *text = files_read(buf_str(&b), length, why, sizeof why);
+      buf_free(&b);
+      if (text) return text;
+    }
+  }
+  return files_read(path, length, why, sizeof why);
 }
 
 
@@ -34,7 +54,7 @@ static void print_model(FILE *out, const char *path, const estimate_model *m, in
   for (uint32_t i = 0; i < m->nparts; i++) {
     const estimate_part *p = &m->parts[i];
     char where[64];
-    snprintf(where, sizeof where, "%s:%u", file, p->line);
+    snprintf(where, sizeof where, "%s:%u", p->file ? p->file : file, p->line);
     char rep[24];
     snprintf(rep, sizeof rep, "x%" PRId64, p->repeat);
     fprintf(out, "  %-24s %-*s  %6s  = %15s\n", where, width, p->layer, rep, estimate_count(p->parameters, n1, sizeof n1));
@@ -119,8 +139,10 @@ static json_t *model_json(const estimate_model *m) {
   json_t *parts = json_array();
   for (uint32_t i = 0; i < m->nparts; i++) {
     const estimate_part *p = &m->parts[i];
-    json_array_append_new(parts, json_pack("{s:I, s:o, s:I, s:I}", "line", (json_int_t)p->line, "layer", jstr(p->layer),
-                                           "repeat", (json_int_t)p->repeat, "parameters", (json_int_t)p->parameters));
+    json_t *part = json_pack("{s:I, s:o, s:I, s:I}", "line", (json_int_t)p->line, "layer", jstr(p->layer), "repeat",
+                             (json_int_t)p->repeat, "parameters", (json_int_t)p->parameters);
+    if (p->file) json_object_set_new(part, "file", jstr(p->file));
+    json_array_append_new(parts, part);
   }
   json_object_set_new(o, "parts", parts);
   json_t *unknown = json_array();
@@ -131,7 +153,8 @@ static json_t *model_json(const estimate_model *m) {
 
 
 /* Estimate one file: 0 fits (or no budget), 1 over the budget, 2 unreadable. */
-static int estimate_one(const char *path, int64_t budget, bool json, json_t *array, TSParser *parser) {
+static int estimate_one(const char *path, int64_t budget, bool json, json_t *array, TSParser *parser, const cli *c,
+                        oom_project *project) {
   char why[256];
   size_t len = 0;
   char *text = files_read(!strcmp(path, "-") ? NULL : path, &len, why, sizeof why);
@@ -145,10 +168,16 @@ static int estimate_one(const char *path, int64_t budget, bool json, json_t *arr
     free(text);
     return EXIT_USAGE;
   }
+  /* the modules the script imports are read through the project index */
+  bool file = strcmp(path, "-") != 0;
+  project_view view;
+  if (file) project_view_init(&view, project, path, ts_tree_root_node(tree), text, len);
   facts f;
-  facts_build(&f, ts_tree_root_node(tree), text, len);
+  facts_build_with(&f, ts_tree_root_node(tree), text, len, NULL, file ? &view.imports : NULL);
+  estimate_input in = {file ? path : NULL, (const char *const *)c->script_argv, c->script_argc, c->assume, c->nassume,
+                       read_for_script, file ? (void *)path : NULL};
   estimate_result r;
-  estimate_run(&f, &r);
+  estimate_run_with(&f, &in, &r);
   int status = EXIT_CLEAN;
   for (uint32_t i = 0; i < r.nmodels; i++)
     if (budget > 0 && r.models[i].total_bytes > budget) status = EXIT_FOUND;
@@ -170,6 +199,7 @@ static int estimate_one(const char *path, int64_t budget, bool json, json_t *arr
   }
   estimate_free(&r);
   facts_free(&f);
+  if (file) project_view_free(&view);
   ts_tree_delete(tree);
   free(text);
   return status;
@@ -191,9 +221,10 @@ int cli_estimate(const oom_linter *linter, int argc, char **argv, const cli *c) 
   int64_t budget = (int64_t)oom_options_gpu_memory(c->options);
   json_t *array = json_array();
   int status = EXIT_CLEAN;
+  oom_project *project = oom_project_new();
   for (int i = 0; i < argc; i++) {
     if (i && !json) putchar('\n');
-    int s = estimate_one(argv[i], budget, json, array, parser);
+    int s = estimate_one(argv[i], budget, json, array, parser, c, project);
     if (s > status) status = s;
   }
   if (json && json_array_size(array)) {
@@ -205,6 +236,7 @@ int cli_estimate(const oom_linter *linter, int argc, char **argv, const cli *c) 
     }
   }
   json_decref(array);
+  oom_project_free(project);
   ts_parser_delete(parser);
   return status;
 }

@@ -240,6 +240,9 @@ static value *call_function(interp *st, value *fn, args *a) {
   fsc->self = fn->u.fn.self;
   fsc->owner = fn->u.fn.owner;
   st->depth += 4;
+  spend sp = {ts_node_is_null(a->node) ? def : a->node, st->steps};
+  avec_push(st->a, &st->open, sp);
+  uint32_t open = st->open.len - 1;
   bind_params(st, fsc, fn, FIELD(def, parameters), a);
   value *result;
   TSNode body = FIELD(def, body);
@@ -253,6 +256,7 @@ static value *call_function(interp *st, value *fn, args *a) {
     else result = st->none;
     if (fsc->returned && fl != FLOW_STOP) result = v_unknown(st, "a function that may return early");
   }
+  st->open.len = open;
   st->depth -= 4;
   return result;
 }

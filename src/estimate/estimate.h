@@ -11,6 +11,7 @@
 
 /* a group of identical layers built at one place */
 typedef struct {
+  const char *file;    /* the module of the project it is written in; NULL: the file estimated */
   uint32_t line;       /* 1-based */
   const char *layer;   /* "nn.Linear(768, 3072)" */
   int64_t repeat;
@@ -62,9 +63,29 @@ typedef struct {
   uint32_t nunknown;
 } estimate_result;
 
+/* What a run knows of the script beyond its text: how it is started and
+ * the files next to it. Every member may be zero. */
+typedef struct {
+  const char *path;            /* the script (relative to the working folder or absolute); NULL: read alone */
+  const char *const *argv;     /* the script's own arguments (`oomlint estimate train.py -- --bs 8`) */
+  int argc;
+  const char *const *assume;   /* sizes only the data knows: "vocab_size=33278" */
+  int nassume;
+  /** Read the file at PATH (as the script would open it, relative to the
+   *  working folder or absolute): malloc'd text and its length, or NULL. */
+  char *(*read)(void *ctx, const char *path, size_t *length);
+  void *ctx;
+} estimate_input;
+
 /** Estimate the models of the file whose facts are F. OUT is freed with
  *  estimate_free. Never fails: what cannot be derived is listed as unknown. */
 void estimate_run(const facts *f, estimate_result *out);
+/** Like estimate_run, with the script's command line, assumed sizes and
+ *  files (IN may be NULL); the modules of its project are read through
+ *  F's imports when they can give their source. */
+void estimate_run_with(const facts *f, const estimate_input *in, estimate_result *out);
+/** Whether "NAME=VALUE" is an assumption the estimate takes (VALUE an integer). */
+bool estimate_assume_valid(const char *s);
 void estimate_free(estimate_result *r);
 
 /* ---- the advice of OOM601 (advice.c) ---- */

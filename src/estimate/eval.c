@@ -662,6 +662,10 @@ static value *eval_call(interp *st, scope *sc, TSNode n) {
     if (callee->why) return callee;
     return v_unknown(st, "the result of `%.*s(...)`", len > 50 ? 50 : (int)len, t);
   }
+  if (callee->kind == V_EXTERN && !strchr(callee->u.ext, '.')) {
+    value *r = script_builtin(st, sc, callee->u.ext, &a);
+    if (r) return r;
+  }
   if (callee->kind == V_EXTERN && !strcmp(callee->u.ext, "super")) {
     /* super() in a method: the methods after the method's own class */
     value *s = v_new(st, V_SUPER);
@@ -681,7 +685,8 @@ static value *eval_name(interp *st, scope *sc, TSNode n) {
   value *v = scope_get(st, sc, name, len);
   if (v) return v;
   buf q = {0};
-  if (facts_qualname(st->f, n, &q)) {
+  const facts *f = n.tree == st->main_tree || !st->mods.len ? st->f : st_module_of(st, n)->f;
+  if (facts_qualname(f, n, &q)) {
     value *e = v_extern(st, st_strdup(st, q.data, q.len));
     buf_free(&q);
     return e;
@@ -884,6 +889,8 @@ static value *object_attr(interp *st, value *v, const char *name, uint32_t n) {
   }
   if (o->kind == OBJ_MODULE) return torch_module_attr(st, o, name, n);
   if (o->kind == OBJ_LOADER && n == 10 && !memcmp(name, "batch_size", 10) && o->batch_size) return o->batch_size;
+  if (o->kind == OBJ_PLAIN && o->type && !strcmp(o->type, "Namespace"))
+    return v_unknown(st, "`args.%.*s` is not an argument of the script's parser", (int)n, name);
   if (o->kind == OBJ_PLAIN && o->klass && o->klass->dataclass)
     return v_unknown(st, "`%.*s` is not a field of %s", (int)n, name, o->type);
   value *m = v_new(st, V_METHOD);
@@ -922,7 +929,8 @@ value *get_attr(interp *st, value *v, const char *name, uint32_t n) {
   case V_EXTERN: {
     buf q = {0};
     buf_printf(&q, "%s.%.*s", v->u.ext, (int)n, name);
-    value *e = v_extern(st, st_strdup(st, q.data, q.len));
+    value *e = script_attr(st, buf_str(&q));
+    if (!e) e = v_extern(st, st_strdup(st, q.data, q.len));
     buf_free(&q);
     return e;
   }
@@ -998,15 +1006,15 @@ void set_attr(interp *st, value *target, const char *name, uint32_t n, value *v,
       uint32_t len;
       const char *t = st_text(st, stmt, &len);
       buf b = {0};
-      buf_printf(&b, "line %u: `%.*s` ties two parameters: counted once", st_line(st, where), len > 90 ? 90 : (int)len, t);
+      buf_printf(&b, "%s: `%.*s` ties two parameters: counted once", st_at(st, where), len > 90 ? 90 : (int)len, t);
       tie_note tn = {o, st_strdup(st, b.data, b.len), st_line(st, where)};
       avec_push(st->a, &st->ties, tn);
       buf_free(&b);
     }
     if (o->kind == OBJ_MODULE && holds_modules(v)) {
       buf b = {0};
-      buf_printf(&b, "line %u: `.%.*s` is a plain Python list of layers: PyTorch does not register them "
-                     "(use nn.ModuleList), so they are not counted", st_line(st, where), (int)n, name);
+      buf_printf(&b, "%s: `.%.*s` is a plain Python list of layers: PyTorch does not register them "
+                     "(use nn.ModuleList), so they are not counted", st_at(st, where), (int)n, name);
       loose_note ln = {st_strdup(st, b.data, b.len), o};
       avec_push(st->a, &st->loose, ln);
       buf_free(&b);

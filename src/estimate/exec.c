@@ -35,7 +35,7 @@ static bool declared_global(const scope *sc, const char *name, uint32_t n) {
 static const char *const BUILTINS[] = {
   "range", "len", "int", "float", "bool", "str", "list", "tuple", "dict", "set", "frozenset", "min", "max",
   "sum", "abs", "round", "zip", "enumerate", "isinstance", "issubclass", "hasattr", "getattr", "setattr",
-  "print", "super", "sorted", "reversed", "any", "all", "map", "filter", "iter", "next", "divmod", "pow",
+  "print", "super", "exec", "globals", "sorted", "reversed", "any", "all", "map", "filter", "iter", "next", "divmod", "pow",
   "type", "object", "vars", "id", "hash", "callable", "repr", "format", "open", "input", "Exception",
   "ValueError", "TypeError", "RuntimeError", "KeyError", "NotImplementedError", "AssertionError",
   "ImportError", "AttributeError", "IndexError", "OSError", "StopIteration", NULL};
@@ -89,6 +89,8 @@ static void set_item(interp *st, value *c, value *key, value *v, TSNode where) {
     }
     if (key->kind == V_UNKNOWN) return;
     dict_set(st, c->u.dict, key, v);
+    /* globals()[name] = v sets the module's name */
+    if (c->u.dict->live && key->kind == V_STR) scope_set(st, c->u.dict->live, key->u.s.s, key->u.s.n, v);
   } else if (c->kind == V_OBJECT) {
     obj *o = c->u.obj;
     int64_t i;
@@ -209,8 +211,7 @@ static void unknown_targets(interp *st, scope *sc, TSNode t, value *u, int depth
 static void forget_assigned(interp *st, scope *sc, TSNode region, TSNode cond) {
   uint32_t n;
   const char *ct = st_text(st, cond, &n);
-  value *u = v_unknown(st, "set under `%.*s` (line %u), which is not known here", n > 60 ? 60 : (int)n, ct,
-                       st_line(st, cond));
+  value *u = v_unknown(st, "set under `%.*s` (%s), which is not known here", n > 60 ? 60 : (int)n, ct, st_at(st, cond));
   TSTreeCursor c = ts_tree_cursor_new(region);
   for (;;) {
     if (!st_step(st)) break;
@@ -241,6 +242,13 @@ static void forget_assigned(interp *st, scope *sc, TSNode region, TSNode cond) {
     if (done) break;
   }
   ts_tree_cursor_delete(&c);
+}
+
+
+/* a loop or call under way, named if the budget runs out inside it */
+static void open_push(interp *st, TSNode n) {
+  spend s = {n, st->steps};
+  avec_push(st->a, &st->open, s);
 }
 
 
@@ -336,10 +344,13 @@ static flow exec_for(interp *st, scope *sc, TSNode n) {
   if (items && items->items.len <= EST_MAX_ITER) {
     bool broke = false;
     uint32_t modules = st->modules.len;
+    long start = st->steps;
+    open_push(st, n);
     for (uint32_t i = 0; i < items->items.len && i < EST_MAX_ITER; i++) {
       /* a long loop that builds nothing (a training or rollout loop) is
        * not followed to its end: what it binds is unknown afterwards */
-      if (i == EST_IDLE_ITER && st->modules.len == modules) {
+      if ((i == EST_IDLE_ITER || st->steps - start > EST_IDLE_STEPS) && st->modules.len == modules) {
+        st->open.len--;
         forget_assigned(st, sc, n, right);
         return FLOW_NORMAL;
       }
@@ -349,8 +360,12 @@ static flow exec_for(interp *st, scope *sc, TSNode n) {
         broke = true;
         break;
       }
-      if (fl == FLOW_RETURN || fl == FLOW_RAISE || fl == FLOW_STOP) return fl;
+      if (fl == FLOW_RETURN || fl == FLOW_RAISE || fl == FLOW_STOP) {
+        st->open.len--;
+        return fl;
+      }
     }
+    st->open.len--;
     if (!broke && !ts_node_is_null(alt)) return exec_block(st, sc, block_of(alt));
     return FLOW_NORMAL;
   }
@@ -360,8 +375,10 @@ static flow exec_for(interp *st, scope *sc, TSNode n) {
   else if (it->kind == V_UNKNOWN) item = it;
   else item = v_unknown(st, "an item of a loop that is not followed");
   tentative_begin(st);
+  open_push(st, n);
   assign_target(st, sc, left, item);
   flow fl = exec_block(st, sc, body);
+  st->open.len--;
   tentative_end(st);
   if (fl == FLOW_STOP) return fl;
   if (fl == FLOW_RETURN) sc->returned = true;
@@ -406,8 +423,9 @@ static flow exec_while(interp *st, scope *sc, TSNode n) {
   /* `while True:` without a break is a server or REPL loop: look at it once */
   bool forever = !breaks(body);
   uint32_t modules = st->modules.len;
+  long start = st->steps;
   for (long iter = 0; iter < EST_MAX_WHILE; iter++) {
-    if (iter == EST_IDLE_ITER && st->modules.len == modules) break;
+    if ((iter == EST_IDLE_ITER || st->steps - start > EST_IDLE_STEPS) && st->modules.len == modules) break;
     value *cv = eval(st, sc, cond);
     if (st->stopped) return FLOW_STOP;
     bool t;
@@ -422,7 +440,9 @@ static flow exec_while(interp *st, scope *sc, TSNode n) {
       forget_assigned(st, sc, n, cond);
       return FLOW_NORMAL;
     }
+    open_push(st, n);
     flow fl = exec_block(st, sc, body);
+    st->open.len--;
     if (fl == FLOW_BREAK) return FLOW_NORMAL;
     if (fl == FLOW_RETURN || fl == FLOW_RAISE || fl == FLOW_STOP) return fl;
   }
@@ -675,10 +695,14 @@ static void exec_augmented(interp *st, scope *sc, TSNode n) {
 }
 
 
-static void bind_import(interp *st, scope *sc, TSNode name_node, const char *qual) {
+/* WHOLE: the name is bound to what QUAL names (`import a.b as c`,
+ * `from a import b`); else to the module of its first part (`import a.b`). */
+static void bind_import(interp *st, scope *sc, TSNode name_node, const char *qual, bool whole) {
   uint32_t n;
   const char *name = st_text(st, name_node, &n);
-  scope_set(st, sc, name, n, v_extern(st, qual));
+  value *v = NULL;
+  if (whole || !strchr(qual, '.')) v = script_import(st, name_node, qual, true);
+  scope_set(st, sc, name, n, v ? v : v_extern(st, qual));
 }
 
 
@@ -702,11 +726,11 @@ static void exec_import(interp *st, scope *sc, TSNode n) {
       TSNode first = ts_node_named_child(c, 0);
       uint32_t fl;
       const char *ft = st_text(st, first, &fl);
-      bind_import(st, sc, first, st_strdup(st, ft, fl));
+      bind_import(st, sc, first, st_strdup(st, ft, fl), false);
     } else if (NODE_IS(c, "aliased_import")) {
       TSNode name = FIELD(c, name);
       TSNode alias = FIELD(c, alias);
-      if (!ts_node_is_null(name) && !ts_node_is_null(alias)) bind_import(st, sc, alias, dotted(st, name));
+      if (!ts_node_is_null(name) && !ts_node_is_null(alias)) bind_import(st, sc, alias, dotted(st, name), true);
     }
   }
 }
@@ -731,7 +755,7 @@ static void exec_import_from(interp *st, scope *sc, TSNode n) {
     buf q = {0};
     buf_printf(&q, "%s%s%s", mod, mod[strlen(mod) - 1] == '.' ? "" : ".", dotted(st, name));
     if (NODE_IS(bound, "dotted_name") && ts_node_named_child_count(bound)) bound = ts_node_named_child(bound, 0);
-    bind_import(st, sc, bound, st_strdup(st, q.data, q.len));
+    bind_import(st, sc, bound, st_strdup(st, q.data, q.len), true);
     buf_free(&q);
   }
 }

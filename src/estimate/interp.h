@@ -31,6 +31,7 @@ void avec__grow(arena *a, void **items, uint32_t *cap, size_t size);
 #define EST_MAX_ITER 100000    /* iterations of one loop */
 #define EST_MAX_WHILE 10000    /* iterations of one while loop */
 #define EST_IDLE_ITER 1024     /* iterations followed while a loop builds nothing */
+#define EST_IDLE_STEPS 20000L  /* steps a loop may spend while it builds nothing (a training loop) */
 #define EST_MAX_DIMS 8
 #define EST_MAX_DICT 4096      /* entries of a dictionary (lookups are linear) */
 
@@ -59,7 +60,8 @@ typedef struct scope scope;
 typedef struct param param;
 
 typedef struct { AVEC(value *) items; uint32_t birth; } seq;
-typedef struct { AVEC(value *) keys; AVEC(value *) vals; uint32_t birth; } dict;
+typedef struct { AVEC(value *) keys; AVEC(value *) vals; uint32_t birth; scope *live; } dict;
+/* LIVE: globals() of a module, whose entries set are its names */
 
 typedef struct {
   int ndim;                    /* -1: not known */
@@ -184,6 +186,27 @@ typedef struct {
   TSNode site;
 } batch_note;
 
+/* A module the run reads: the script, a module of its project it imports,
+ * or code it exec()s. A node knows its tree, and its tree its module. */
+typedef struct est_module {
+  const TSTree *tree;
+  const char *src;
+  size_t len;
+  const char *path;   /* absolute; NULL for the script itself */
+  const char *shown;  /* "model.py" */
+  const facts *f;
+  facts own;          /* F, for the modules read by the run */
+  TSTree *own_tree;
+  scope *globals;
+  value *value;       /* the module object: its names as attributes */
+  bool loading;
+} est_module;
+
+typedef struct { const char *text; const char *path; } read_note;
+
+/* a construct the step budget was spent on, to explain a stop */
+typedef struct { TSNode node; long steps_at; } spend;
+
 typedef struct interp {
   const facts *f;
   const char *src;
@@ -207,6 +230,15 @@ typedef struct interp {
   value *unknown;           /* a shared unknown without reason */
   value *none;
   buf tmp;
+  /* the script as it runs (script.c) */
+  const estimate_input *in;
+  const TSTree *main_tree;
+  AVEC(est_module *) mods;
+  AVEC(read_note) reads;
+  TSParser *parser;
+  AVEC(spend) open;         /* loops and calls under way */
+  TSNode stop_site;         /* the construct under way when the budget ran out */
+  TSNode stop_inner;
 } interp;
 
 /* ---- values (value.c) ---- */
@@ -254,6 +286,8 @@ void st_note(interp *st, TSNode where, const char *fmt, const char *detail);
 const char *st_text(interp *st, TSNode n, uint32_t *len);
 char *st_strdup(interp *st, const char *s, size_t n);
 uint32_t st_line(interp *st, TSNode n);
+/** Where N is, as the notes say it: "line 12" in the script, "model.py:12" in another module. */
+const char *st_at(interp *st, TSNode n);
 bool st_step(interp *st);
 
 /* ---- statements (exec.c) ---- */
@@ -302,6 +336,23 @@ value *torch_tensor_method(interp *st, value *self, const char *name, args *a);
 value *torch_extern_method(interp *st, value *self, const char *name, args *a);
 value *deep_copy(interp *st, value *v);
 void module_record_input(interp *st, obj *m, args *a);
+
+/* ---- the script as it runs (script.c) ---- */
+/** The module node N is written in (the script's own when not known). */
+est_module *st_module_of(interp *st, TSNode n);
+/** QUAL imported at AT from a module of the project: its value, or NULL. */
+value *script_import(interp *st, TSNode at, const char *qual, bool whole);
+/** argparse, os.path, os.environ, sys, ast.literal_eval, json, open(): NULL when not one of them. */
+value *script_call(interp *st, const char *qual, args *a);
+/** Methods of argparse parsers and opened files: NULL when SELF is neither. */
+value *script_method(interp *st, value *self, const char *name, args *a);
+/** The value of the library name QUAL (sys.argv), or NULL. */
+value *script_attr(interp *st, const char *qual);
+/** exec(code) and globals() in scope SC; NULL when FN is neither. */
+value *script_builtin(interp *st, scope *sc, const char *fn, args *a);
+/** An assumed size for NAME (--assume NAME=VALUE), or NULL. */
+value *script_assumed(interp *st, const char *name, uint32_t n);
+void script_free(interp *st);
 
 /* ---- layers (layers.c) ---- */
 /** An nn layer built from A, or NULL when QUAL is not a layer oomlint knows. */

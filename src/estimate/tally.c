@@ -90,17 +90,19 @@ static void group_parts(interp *st, tally *t, estimate_model *m) {
   for (uint32_t i = 0; i < t->owners.len; i++) {
     owner_sum *o = &t->owners.items[i];
     uint32_t start = ts_node_is_null(o->site) ? 0 : ts_node_start_byte(o->site);
+    const char *file = NULL;
+    if (!ts_node_is_null(o->site) && o->site.tree != st->main_tree) file = st_module_of(st, o->site)->shown;
     bool merged = false;
     for (uint32_t k = 0; k < parts.len && !merged; k++) {
       estimate_part *p = &parts.items[k];
-      if (starts.items[k] == start && !strcmp(p->layer, o->label) && p->parameters / p->repeat == o->count) {
+      if (starts.items[k] == start && p->file == file && !strcmp(p->layer, o->label) && p->parameters / p->repeat == o->count) {
         p->repeat++;
         p->parameters += o->count;
         merged = true;
       }
     }
     if (merged) continue;
-    estimate_part p = {ts_node_is_null(o->site) ? 0 : st_line(st, o->site), o->label, 1, o->count};
+    estimate_part p = {file, ts_node_is_null(o->site) ? 0 : st_line(st, o->site), o->label, 1, o->count};
     avec_push(st->a, &parts, p);
     avec_push(st->a, &starts, start);
   }
@@ -117,6 +119,30 @@ static obj *find_optimizer(interp *st, obj *root, tally *t) {
     if (o->opt_param && holds_param(t, o->opt_param)) return o;
   }
   return NULL;
+}
+
+
+/* Why the run stopped: the construct under way that spent the budget. */
+static const char *stop_reason(interp *st) {
+  buf b = {0};
+  buf_printf(&b, "the estimate stopped early: the file takes too long to follow (%ld steps)", (long)EST_MAX_STEPS);
+  if (!ts_node_is_null(st->stop_site)) {
+    uint32_t n;
+    const char *t = st_text(st, st->stop_site, &n);
+    uint32_t k = 0;
+    while (k < n && k < 60 && t[k] != '\n') k++;
+    buf_printf(&b, "; the budget ran out in `%.*s` (%s)", (int)k, t, st_at(st, st->stop_site));
+    if (!ts_node_eq(st->stop_inner, st->stop_site)) {
+      t = st_text(st, st->stop_inner, &n);
+      k = 0;
+      while (k < n && k < 60 && t[k] != '\n') k++;
+      buf_printf(&b, ", inside `%.*s` (%s)", (int)k, t, st_at(st, st->stop_inner));
+    }
+  }
+  buf_printf(&b, "; the models built before it are counted, what it builds is not");
+  const char *s = st_strdup(st, b.data, b.len);
+  buf_free(&b);
+  return s;
 }
 
 
@@ -196,7 +222,7 @@ static uint32_t fill_model(interp *st, obj *root, estimate_model *m, estimate_re
                                     "the figures are for one unsharded copy");
   m->total_bytes = m->weights_bytes + m->gradients_bytes + m->optimizer_bytes + (m->input_bytes > 0 ? m->input_bytes : 0);
   if (st->stopped)
-    add_unknown(st, &unknown, "the estimate stopped early (the file takes too long to follow): counts may be incomplete");
+    add_unknown(st, &unknown, stop_reason(st));
   m->unknown = unknown.items;
   m->nunknown = unknown.len;
   m->notes = notes.items;
@@ -337,10 +363,17 @@ static void lightning_optimizers(interp *st, obj *root) {
 
 
 void estimate_run(const facts *f, estimate_result *out) {
+  estimate_run_with(f, NULL, out);
+}
+
+
+void estimate_run_with(const facts *f, const estimate_input *in, estimate_result *out) {
   memset(out, 0, sizeof *out);
   interp st;
   memset(&st, 0, sizeof st);
   st.f = f;
+  st.in = in;
+  st.main_tree = f->root.tree;
   st.src = f->source;
   st.len = f->length;
   st.a = &out->arena;
@@ -349,6 +382,14 @@ void estimate_run(const facts *f, estimate_result *out) {
   st.none = v_new(&st, V_NONE);
   st.unknown = v_unknown(&st, "a value that is not known");
   st.globals = scope_new(&st, NULL);
+  est_module *self = arena_calloc(st.a, sizeof *self);
+  self->tree = f->root.tree;
+  self->src = f->source;
+  self->len = f->length;
+  self->shown = in && in->path ? in->path : NULL;
+  self->f = f;
+  self->globals = st.globals;
+  avec_push(st.a, &st.mods, self);
   exec_block(&st, st.globals, f->root);
 
   objlist roots = {0};
@@ -420,11 +461,12 @@ void estimate_run(const facts *f, estimate_result *out) {
   if (st.stopped) {
     AVEC(const char *) file = {0};
     for (uint32_t i = 0; i < out->nunknown; i++) avec_push(st.a, &file, out->unknown[i]);
-    avec_push(st.a, &file, "the estimate stopped early: the file takes too long to follow");
+    avec_push(st.a, &file, stop_reason(&st));
     out->unknown = file.items;
     out->nunknown = file.len;
   }
   buf_free(&st.tmp);
+  script_free(&st);
 }
 
 

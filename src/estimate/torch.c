@@ -555,7 +555,7 @@ static value *pretrained(interp *st, const char *kname, const char *qual, value 
   if (!name || name->kind != V_STR) {
     const char *why = name && name->kind == V_UNKNOWN && name->why ? name->why : "the checkpoint's name is not known";
     buf b = {0};
-    buf_printf(&b, "line %u: `%s`: %s; its parameters are not counted", st_line(st, a->node), call_text(st, a->node), why);
+    buf_printf(&b, "%s: `%s`: %s; its parameters are not counted", st_at(st, a->node), call_text(st, a->node), why);
     avec_push(st->a, &m->unknowns, st_strdup(st, b.data, b.len));
     buf_free(&b);
     m->label = call_text(st, a->node);
@@ -571,8 +571,8 @@ static value *pretrained(interp *st, const char *kname, const char *qual, value 
   buf_free(&label);
   if (count < 0) {
     buf b = {0};
-    buf_printf(&b, "line %u: `%.*s` is not in oomlint's table of published checkpoint sizes; its parameters are not counted",
-               st_line(st, a->node), (int)name->u.s.n, name->u.s.s);
+    buf_printf(&b, "%s: `%.*s` is not in oomlint's table of published checkpoint sizes; its parameters are not counted",
+               st_at(st, a->node), (int)name->u.s.n, name->u.s.s);
     avec_push(st->a, &m->unknowns, st_strdup(st, b.data, b.len));
     buf_free(&b);
     return v_obj(st, m);
@@ -594,7 +594,7 @@ static value *pretrained(interp *st, const char *kname, const char *qual, value 
     p->dtype = dname;
   } else if (dt && !(dt->kind == V_NONE)) {
     buf n = {0};
-    buf_printf(&n, "line %u: the checkpoint's dtype (torch_dtype=%s) is not known: counted as float32", st_line(st, a->node),
+    buf_printf(&n, "%s: the checkpoint's dtype (torch_dtype=%s) is not known: counted as float32", st_at(st, a->node),
                dt->kind == V_STR ? "\"auto\"" : "...");
     avec_push(st->a, &m->unknowns, st_strdup(st, n.data, n.len));
     buf_free(&n);
@@ -821,6 +821,7 @@ static value *wrapper(interp *st, const char *qual, args *a) {
 value *torch_call(interp *st, const char *qual, args *a) {
   const char *name = last_part(qual);
   value *v;
+  if ((v = script_call(st, qual, a))) return v;
   if (!strcmp(qual, "torch.nn.Parameter") || !strcmp(qual, "torch.nn.parameter.Parameter")) return make_parameter(st, a);
   if (!strcmp(qual, "torch.nn.Sequential") || !strcmp(qual, "torch.nn.ModuleList") ||
       !strcmp(qual, "torch.nn.ModuleDict") || !strcmp(qual, "torch.nn.ParameterList") ||
@@ -978,6 +979,8 @@ value *torch_call(interp *st, const char *qual, args *a) {
 
 value *torch_extern_method(interp *st, value *self, const char *name, args *a) {
   obj *o = self->u.obj;
+  value *s = script_method(st, self, name, a);
+  if (s) return s;
   if (o->kind == OBJ_EXTERN && o->qual && !strcmp(last_part(o->qual), "Accelerator") && !strcmp(name, "prepare")) {
     if (a->pos.len == 1) return a->pos.items[0];
     value *t = v_list(st, V_TUPLE);
