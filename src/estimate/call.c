@@ -227,6 +227,10 @@ static void bind_params(interp *st, scope *fsc, value *fn, TSNode params, args *
         else v = v_unknown(st, "no argument gives `%.*s` a value", (int)nl, nm);
       }
     }
+    if (v->kind == V_UNKNOWN) {
+      value *as = script_assumed(st, nm, nl);
+      if (as) v = as;
+    }
     var nv = {{nm, nl}, v};
     avec_push(st->a, &fsc->vars, nv);
   }

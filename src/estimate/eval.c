@@ -559,6 +559,15 @@ static value *slice_of(interp *st, scope *sc, TSNode sl, value *v) {
 static value *get_item(interp *st, value *v, value *k) {
   if (v->kind == V_UNKNOWN) return v;
   if (k->kind == V_UNKNOWN) return k;
+  /* `models.__dict__[args.arch]`: a library's name by a string */
+  size_t el = v->kind == V_EXTERN ? strlen(v->u.ext) : 0;
+  if (el > 9 && !strcmp(v->u.ext + el - 9, ".__dict__") && k->kind == V_STR) {
+    buf q = {0};
+    buf_printf(&q, "%.*s.%.*s", (int)(el - 9), v->u.ext, (int)k->u.s.n, k->u.s.s);
+    value *e = v_extern(st, st_strdup(st, q.data, q.len));
+    buf_free(&q);
+    return e;
+  }
   int64_t i;
   seq *items = (v->kind == V_LIST || v->kind == V_TUPLE) ? v->u.seq : NULL;
   if (v->kind == V_OBJECT && v->u.obj->items) items = v->u.obj->items;
@@ -991,10 +1000,14 @@ void set_attr(interp *st, value *target, const char *name, uint32_t n, value *v,
     obj *o = target->u.obj;
     value *old = dict_get_str(o->attrs, name, n);
     if (!st_may_mutate(st, o->birth)) {
-      buf b = {0};
-      buf_printf(&b, "`.%.*s` is set", (int)n, name);
-      st_blocked(st, where, buf_str(&b));
-      buf_free(&b);
+      /* a plain object's attribute becomes unknown, with its reason where
+       * it is used; a module's is a layer not counted */
+      if (o->kind == OBJ_MODULE) {
+        buf b = {0};
+        buf_printf(&b, "`.%.*s` is set", (int)n, name);
+        st_blocked(st, where, buf_str(&b));
+        buf_free(&b);
+      }
       /* a plain attribute may now hold either value; layers keep theirs */
       bool layer = old && ((old->kind == V_OBJECT && old->u.obj->kind == OBJ_MODULE) || old->kind == V_PARAM);
       if (!layer) dict_set_str(st, o->attrs, st_strdup(st, name, n), v_unknown(st, "set in code that may not run"));

@@ -148,12 +148,31 @@ void assign_target(interp *st, scope *sc, TSNode t, value *v) {
 }
 
 
+/* An unknown bound to NAME at T: the size the user gives with --assume,
+ * else the unknown, named so that the user knows what to give. */
+static value *assumed(interp *st, const char *name, uint32_t n, TSNode t, value *v) {
+  if (v->kind != V_UNKNOWN || !n) return v;
+  value *a = script_assumed(st, name, n);
+  if (a) return a;
+  if (v->why && strstr(v->why, "--assume")) return v;
+  const char *why = v->why ? v->why : "not known";
+  TSNode stmt = ts_node_parent(t);
+  if (ts_node_is_null(stmt) || strcmp(ts_node_type(stmt), "assignment") != 0) stmt = t;
+  uint32_t sn;
+  const char *s = st_text(st, stmt, &sn);
+  uint32_t k = 0;
+  while (k < sn && k < 70 && s[k] != '\n') k++;
+  return v_unknown(st, "`%.*s` (%s) is not known: %s; give it with --assume %.*s=N", (int)k, s, st_at(st, t), why,
+                   (int)n, name);
+}
+
+
 static void assign_target_at(interp *st, scope *sc, TSNode t, value *v) {
   const char *type = ts_node_type(t);
   if (!strcmp(type, "identifier")) {
     uint32_t n;
     const char *name = st_text(st, t, &n);
-    scope_set(st, sc, name, n, v);
+    scope_set(st, sc, name, n, assumed(st, name, n, t, v));
   } else if (!strcmp(type, "attribute")) {
     TSNode on = FIELD(t, object);
     TSNode an = FIELD(t, attribute);
@@ -161,13 +180,14 @@ static void assign_target_at(interp *st, scope *sc, TSNode t, value *v) {
     value *o = eval(st, sc, on);
     uint32_t n;
     const char *name = st_text(st, an, &n);
-    set_attr(st, o, name, n, v, t);
+    set_attr(st, o, name, n, assumed(st, name, n, t, v), t);
   } else if (!strcmp(type, "subscript")) {
     TSNode cn = FIELD(t, value);
     TSNode kn = FIELD(t, subscript);
     if (ts_node_is_null(cn) || ts_node_is_null(kn)) return;
     value *c = eval(st, sc, cn);
     value *k = eval(st, sc, kn);
+    if (k->kind == V_STR) v = assumed(st, k->u.s.s, k->u.s.n, t, v);
     set_item(st, c, k, v, t);
   } else if (!strcmp(type, "pattern_list") || !strcmp(type, "tuple_pattern") || !strcmp(type, "list_pattern") ||
              !strcmp(type, "tuple") || !strcmp(type, "list") || !strcmp(type, "expression_list")) {
@@ -195,6 +215,14 @@ static void unknown_targets(interp *st, scope *sc, TSNode t, value *u, int depth
   if (NODE_IS(t, "identifier")) {
     uint32_t n;
     const char *name = st_text(st, t, &n);
+    /* every branch left the same object (`model = DDP(model)` in one,
+     * `model.to(device)` in another): it is known whichever ran */
+    var *now = scope_find(sc, name, n);
+    for (uint32_t i = 0; now && i < st->nkeep; i++) {
+      var *k = &st->keep[i];
+      if (k->name.n != n || memcmp(k->name.s, name, n) != 0) continue;
+      if (k->v == now->v || (k->v->kind == V_OBJECT && now->v->kind == V_OBJECT && k->v->u.obj == now->v->u.obj)) return;
+    }
     scope_set(st, sc, name, n, u);
     return;
   }
@@ -208,10 +236,15 @@ static void unknown_targets(interp *st, scope *sc, TSNode t, value *u, int depth
 
 
 /* After an undecided region: every name it binds may or may not have changed. */
-static void forget_assigned(interp *st, scope *sc, TSNode region, TSNode cond) {
+static void forget_assigned_why(interp *st, scope *sc, TSNode region, TSNode cond, const value *cv) {
   uint32_t n;
   const char *ct = st_text(st, cond, &n);
-  value *u = v_unknown(st, "set under `%.*s` (%s), which is not known here", n > 60 ? 60 : (int)n, ct, st_at(st, cond));
+  /* the first reason the condition is not known, when it is one the user
+   * can act on (a required argument, a missing file) */
+  const char *why = cv && cv->kind == V_UNKNOWN && cv->why ? cv->why : NULL;
+  value *u = why ? v_unknown(st, "set under `%.*s` (%s), which is not known here: %s", n > 60 ? 60 : (int)n, ct,
+                             st_at(st, cond), why)
+                 : v_unknown(st, "set under `%.*s` (%s), which is not known here", n > 60 ? 60 : (int)n, ct, st_at(st, cond));
   TSTreeCursor c = ts_tree_cursor_new(region);
   for (;;) {
     if (!st_step(st)) break;
@@ -249,6 +282,11 @@ static void forget_assigned(interp *st, scope *sc, TSNode region, TSNode cond) {
 static void open_push(interp *st, TSNode n) {
   spend s = {n, st->steps};
   avec_push(st->a, &st->open, s);
+}
+
+
+static void forget_assigned(interp *st, scope *sc, TSNode region, TSNode cond) {
+  forget_assigned_why(st, sc, region, cond, NULL);
 }
 
 
@@ -298,10 +336,20 @@ static flow exec_if(interp *st, scope *sc, TSNode n) {
       if (t) return exec_block(st, sc, body);
       continue;
     }
-    /* not known: this clause and the rest may each run */
+    /* not known: this clause and the rest may each run; a name every
+     * branch leaves as it was keeps its value */
+    var *keep = sc->vars.len ? arena_alloc(st->a, sc->vars.len * sizeof *keep) : NULL;
+    uint32_t nkeep = sc->vars.len;
+    if (keep) memcpy(keep, sc->vars.items, nkeep * sizeof *keep);
     for (uint32_t k = i; k < nc; k++)
       if (exec_tentative(st, sc, block_of(clauses[k])) == FLOW_STOP) return FLOW_STOP;
-    for (uint32_t k = i; k < nc; k++) forget_assigned(st, sc, block_of(clauses[k]), cond);
+    var *outer = st->keep;
+    uint32_t nouter = st->nkeep;
+    st->keep = keep;
+    st->nkeep = nkeep;
+    for (uint32_t k = i; k < nc; k++) forget_assigned_why(st, sc, block_of(clauses[k]), cond, cv);
+    st->keep = outer;
+    st->nkeep = nouter;
     return FLOW_NORMAL;
   }
   return FLOW_NORMAL;

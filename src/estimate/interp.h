@@ -239,6 +239,8 @@ typedef struct interp {
   AVEC(spend) open;         /* loops and calls under way */
   TSNode stop_site;         /* the construct under way when the budget ran out */
   TSNode stop_inner;
+  var *keep;                /* names as they were before an undecided `if` (exec.c) */
+  uint32_t nkeep;
 } interp;
 
 /* ---- values (value.c) ---- */
