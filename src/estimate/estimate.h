@@ -112,5 +112,8 @@ const char *estimate_bytes(int64_t n, char *out, size_t size);
 /** The published parameter count of checkpoint NAME ("gpt2",
  *  "meta-llama/Llama-2-7b-hf", "resnet50"), or -1. *SOURCE gets the citation. */
 int64_t estimate_pretrained(const char *name, size_t len, const char **source, size_t *source_len);
+/** Like estimate_pretrained, with what one class of the classifier head adds
+ *  in *PER_CLASS (-1 when the table does not say). */
+int64_t estimate_pretrained_row(const char *name, size_t len, const char **source, size_t *source_len, int64_t *per_class);
 
 #endif

@@ -517,8 +517,8 @@ static value *eval_comprehension(interp *st, scope *sc, TSNode n) {
 static value *slice_of(interp *st, scope *sc, TSNode sl, value *v) {
   seq *items = (v->kind == V_LIST || v->kind == V_TUPLE) ? v->u.seq : NULL;
   if (v->kind == V_OBJECT && v->u.obj->items) items = v->u.obj->items;
-  if (!items) return v->kind == V_UNKNOWN ? v : v_unknown(st, "a slice of a %s", v_kind_name(v));
-  int64_t len = items->items.len, bounds[3] = {0, len, 1};
+  if (!items && v->kind != V_STR) return v->kind == V_UNKNOWN ? v : v_unknown(st, "a slice of a %s", v_kind_name(v));
+  int64_t len = items ? items->items.len : v->u.s.n, bounds[3] = {0, len, 1};
   bool given[3] = {false, false, false};
   /* children: [start] ':' [stop] [':' [step]] */
   TSTreeCursor c = ts_tree_cursor_new(sl);
@@ -549,6 +549,15 @@ static value *slice_of(interp *st, scope *sc, TSNode sl, value *v) {
   int64_t stop = given[1] ? bounds[1] : (step > 0 ? len : -len - 1);
   if (given[0] && start < 0) start += len;
   if (given[1] && stop < 0) stop += len;
+  if (!items) {
+    /* `key[2:]` of a string: its bytes */
+    char *s = arena_alloc(st->a, (size_t)len + 1);
+    uint32_t n = 0;
+    for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step)
+      if (i >= 0 && i < len) s[n++] = v->u.s.s[i];
+    s[n] = '\0';
+    return v_str(st, s, n);
+  }
   value *out = v_list(st, v->kind == V_TUPLE ? V_TUPLE : V_LIST);
   for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step)
     if (i >= 0 && i < len) avec_push(st->a, &out->u.seq->items, items->items.items[i]);

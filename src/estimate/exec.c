@@ -154,15 +154,23 @@ static value *assumed(interp *st, const char *name, uint32_t n, TSNode t, value 
   if (v->kind != V_UNKNOWN || !n) return v;
   value *a = script_assumed(st, name, n);
   if (a) return a;
-  if (v->why && strstr(v->why, "--assume")) return v;
   const char *why = v->why ? v->why : "not known";
+  int wn = (int)strlen(why);
+  /* named before (`words = ...`): the nearest name is the size to give,
+   * the first cause stays */
+  const char *tail = strstr(why, "; give it with --assume ");
+  if (tail) {
+    const char *cause = strstr(why, " is not known: ");
+    if (cause && cause < tail) why = cause + 15;
+    wn = (int)(tail - why);
+  }
   TSNode stmt = ts_node_parent(t);
   if (ts_node_is_null(stmt) || strcmp(ts_node_type(stmt), "assignment") != 0) stmt = t;
   uint32_t sn;
   const char *s = st_text(st, stmt, &sn);
   uint32_t k = 0;
   while (k < sn && k < 70 && s[k] != '\n') k++;
-  return v_unknown(st, "`%.*s` (%s) is not known: %s; give it with --assume %.*s=N", (int)k, s, st_at(st, t), why,
+  return v_unknown(st, "`%.*s` (%s) is not known: %.*s; give it with --assume %.*s=N", (int)k, s, st_at(st, t), wn, why,
                    (int)n, name);
 }
 
@@ -531,10 +539,15 @@ static flow exec_with(interp *st, scope *sc, TSNode n) {
       TSNode v = FIELD(item, value);
       if (ts_node_is_null(v)) continue;
       if (NODE_IS(v, "as_pattern") && ts_node_named_child_count(v) > 0) {
-        eval(st, sc, ts_node_named_child(v, 0));
+        value *cm = eval(st, sc, ts_node_named_child(v, 0));
         TSNode alias = FIELD(v, alias);
+        /* `with open(path) as f`: the file, which json.load(f) reads */
+        args none;
+        memset(&none, 0, sizeof none);
+        none.node = v;
+        value *entered = cm->kind == V_OBJECT ? script_method(st, cm, "__enter__", &none) : NULL;
         if (!ts_node_is_null(alias) && ts_node_named_child_count(alias))
-          assign_target(st, sc, ts_node_named_child(alias, 0), v_unknown(st, "a context manager's value"));
+          assign_target(st, sc, ts_node_named_child(alias, 0), entered ? entered : v_unknown(st, "a context manager's value"));
       } else {
         eval(st, sc, v);
       }

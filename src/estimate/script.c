@@ -455,7 +455,7 @@ static dict *find_option(value *actions, const char *name, size_t len, bool *neg
 
 static void set_dest(interp *st, obj *ns, dict *d, value *v) {
   value *dest = dict_get_str(d, "dest", 4);
-  if (dest && dest->kind == V_STR) dict_set_str(st, ns->attrs, dest->u.s.s, v);
+  if (dest && dest->kind == V_STR) dict_set(st, ns->attrs, dest, v);
 }
 
 
@@ -477,7 +477,7 @@ static void fill_defaults(interp *st, value *parser, obj *ns, TSNode where) {
   value *defaults = dict_get_str(parser->u.obj->attrs, K_DEFAULTS, strlen(K_DEFAULTS));
   for (uint32_t i = 0; defaults && defaults->kind == V_DICT && i < defaults->u.dict->keys.len; i++) {
     value *k = defaults->u.dict->keys.items[i];
-    if (k->kind == V_STR) dict_set_str(st, ns->attrs, k->u.s.s, defaults->u.dict->vals.items[i]);
+    if (k->kind == V_STR) dict_set(st, ns->attrs, k, defaults->u.dict->vals.items[i]);
   }
 }
 
@@ -622,7 +622,14 @@ static value *parse_args(interp *st, value *parser, args *a, bool known) {
   value *nsv = arg_get(a, 1, "namespace");
   if (nsv && nsv->kind == V_OBJECT) ns = nsv->u.obj;
   value *extra = v_list(st, V_LIST);
-  parse_into(st, parser, ns, toks->u.seq->items.items, toks->u.seq->items.len, extra, a->node, 0);
+  /* strings made by slicing or split() do not end in NUL: the parser's do */
+  uint32_t n = toks->u.seq->items.len;
+  value **own = arena_alloc(st->a, (n + 1) * sizeof *own);
+  for (uint32_t i = 0; i < n; i++) {
+    value *t = toks->u.seq->items.items[i];
+    own[i] = t->kind == V_STR ? v_str(st, st_strdup(st, t->u.s.s, t->u.s.n), t->u.s.n) : t;
+  }
+  parse_into(st, parser, ns, own, n, extra, a->node, 0);
   if (known) {
     value *t = v_list(st, V_TUPLE);
     avec_push(st->a, &t->u.seq->items, v_obj(st, ns));

@@ -563,7 +563,8 @@ static value *pretrained(interp *st, const char *kname, const char *qual, value 
   }
   const char *source;
   size_t source_len;
-  int64_t count = estimate_pretrained(name->u.s.s, name->u.s.n, &source, &source_len);
+  int64_t per_class = -1;
+  int64_t count = estimate_pretrained_row(name->u.s.s, name->u.s.n, &source, &source_len, &per_class);
   buf label = {0};
   if (!how) buf_printf(&label, "%s()", qual);
   else buf_printf(&label, "%s(\"%.*s\")", how, (int)name->u.s.n, name->u.s.s);
@@ -576,6 +577,22 @@ static value *pretrained(interp *st, const char *kname, const char *qual, value 
     avec_push(st->a, &m->unknowns, st_strdup(st, b.data, b.len));
     buf_free(&b);
     return v_obj(st, m);
+  }
+  /* num_classes=N: the head is N classes wide, not 1000 */
+  value *nc = arg_get(a, -1, "num_classes");
+  int64_t classes;
+  if (nc && v_as_int(nc, &classes) && classes > 0 && per_class > 0 && classes != 1000) {
+    count += (classes - 1000) * per_class;
+  } else if (nc && per_class <= 0) {
+    buf b = {0};
+    buf_printf(&b, "%s: num_classes changes the classifier head, which the published count does not include", st_at(st, a->node));
+    avec_push(st->a, &m->unknowns, st_strdup(st, b.data, b.len));
+    buf_free(&b);
+  } else if (nc && !v_as_int(nc, &classes)) {
+    buf b = {0};
+    buf_printf(&b, "%s: num_classes is not known: the head is counted with 1000 classes", st_at(st, a->node));
+    avec_push(st->a, &m->unknowns, st_strdup(st, b.data, b.len));
+    buf_free(&b);
   }
   buf b = {0};
   buf_printf(&b, "%s  [published: %.*s]", m->label, (int)source_len, source);
@@ -885,19 +902,11 @@ value *torch_call(interp *st, const char *qual, args *a) {
     return extern_object(st, qual, a);
   }
   if (!strcmp(qual, "timm.create_model")) {
-    value *v2 = pretrained(st, "timm model", qual, arg_get(a, 0, "model_name"), a, "timm.create_model");
-    if (arg_get(a, -1, "num_classes"))
-      note(st, a->node, "%s: num_classes changes the classifier head, which the published count does not include",
-           "timm.create_model");
-    return v2;
+    return pretrained(st, "timm model", qual, arg_get(a, 0, "model_name"), a, "timm.create_model");
   }
   if (starts(qual, "torchvision.models.") && name[0] >= 'a' && name[0] <= 'z' && strcmp(name, "get_weight") != 0) {
     value *n = !strcmp(name, "get_model") ? arg_get(a, 0, "name") : v_str(st, name, (uint32_t)strlen(name));
-    value *v2 = pretrained(st, strcmp(name, "get_model") ? name : "torchvision model", qual, n, a, strcmp(name, "get_model") ? NULL : qual);
-    if (arg_get(a, -1, "num_classes"))
-      note(st, a->node, "%s: num_classes changes the classifier head, which the published count does not include",
-           "torchvision");
-    return v2;
+    return pretrained(st, strcmp(name, "get_model") ? name : "torchvision model", qual, n, a, strcmp(name, "get_model") ? NULL : qual);
   }
   if (!strcmp(qual, "torch.hub.load") && a->pos.len >= 2)
     return pretrained(st, "torch.hub model", qual, a->pos.items[1], a, "torch.hub.load");

@@ -80,4 +80,119 @@ oom check --select OOM601 mlp.py
 want_rc 0
 end
 
+# ---- the script as it runs: other files of its project, its command line ----
+mkdir -p proj/config proj/nets
+cat >proj/model.py <<'EOF'
+from dataclasses import dataclass
+
+import torch.nn as nn
+
+from nets.blocks import Block
+
+
+@dataclass
+class Config:
+    vocab: int = 100
+    width: int = 16
+    depth: int = 2
+
+
+class Net(nn.Module):
+    def __init__(self, cfg):
+        super().__init__()
+        self.emb = nn.Embedding(cfg.vocab, cfg.width)
+        self.blocks = nn.ModuleList([Block(cfg.width) for _ in range(cfg.depth)])
+EOF
+touch proj/nets/__init__.py
+cat >proj/nets/blocks.py <<'EOF'
+import torch.nn as nn
+
+from .base import Base
+
+
+class Block(Base):
+    def __init__(self, width):
+        super().__init__()
+        self.fc = nn.Linear(width, width)
+EOF
+cat >proj/nets/base.py <<'EOF'
+import torch.nn as nn
+
+
+class Base(nn.Module):
+    pass
+EOF
+cat >proj/train.py <<'EOF'
+import argparse
+
+import torch
+
+import model as m
+from model import Config
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--depth", type=int, default=2)
+parser.add_argument("--batch-size", type=int, default=8)
+args = parser.parse_args()
+words = open("corpus.txt").read().split()
+vocab_size = len(set(words))
+net = m.Net(Config(vocab=vocab_size, depth=args.depth))
+optimizer = torch.optim.AdamW(net.parameters())
+EOF
+
+begin "a model class of another module, its layers in a third: file:line of each"
+oom estimate proj/train.py --assume vocab_size=50
+want_rc 0 && want_out "model.py:18" && want_out "nn.Embedding(50, 16)" && want_out "blocks.py:9" &&
+  want_out "nn.Linear(16, 16)" && want_out "x2" && want_out "1,344"
+end
+
+begin "a size only the data knows is named with the flag that gives it"
+oom estimate proj/train.py
+want_rc 0 && want_out "vocab_size = len(set(words))" && want_out "--assume vocab_size=N" && want_out "544"
+end
+
+begin "the script's own arguments after --"
+oom estimate --output-format json proj/train.py --assume vocab_size=50 -- --depth 5
+want_rc 0 && want_out '"parameters": 2160' && want_out '"file": "blocks.py"'
+end
+
+begin "--assume needs NAME=INTEGER"
+oom estimate proj/train.py --assume vocab_size=many
+want_rc 2 && want_err "--assume"
+end
+
+cat >proj/configurator.py <<'EOF'
+import sys
+from ast import literal_eval
+
+for arg in sys.argv[1:]:
+    if "=" not in arg:
+        exec(open(arg).read())
+    else:
+        key, val = arg.split("=")
+        key = key[2:]
+        if key in globals():
+            try:
+                attempt = literal_eval(val)
+            except (SyntaxError, ValueError):
+                attempt = val
+            globals()[key] = attempt
+        else:
+            raise ValueError(f"Unknown config key: {key}")
+EOF
+printf 'width = 32\n' >proj/config/wide.py
+cat >proj/gpt.py <<'EOF'
+import torch.nn as nn
+
+width = 8
+depth = 2
+exec(open("configurator.py").read())
+model = nn.Sequential(*[nn.Linear(width, width, bias=False) for _ in range(depth)])
+EOF
+
+begin "nanoGPT's configurator: a config file and --key=value on the script's command line"
+oom estimate --output-format json proj/gpt.py -- config/wide.py --depth=3
+want_rc 0 && want_out '"parameters": 3072'
+end
+
 finish

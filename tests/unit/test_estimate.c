@@ -35,6 +35,33 @@ static void run_source(run *x, const char *src) {
 }
 
 
+/* Files the script reads, by name: "name\0text" pairs ended by NULL. */
+static char *read_table(void *ctx, const char *path, size_t *length) {
+  const char *const *files = ctx;
+  for (size_t i = 0; files && files[i]; i += 2)
+    if (!strcmp(files[i], path)) {
+      *length = strlen(files[i + 1]);
+      return strdup(files[i + 1]);
+    }
+  return NULL;
+}
+
+
+/* Run SRC as `python script.py ARGV...` with FILES beside it and ASSUME. */
+static void run_script(run *x, const char *src, const char *const *argv, int argc, const char *const *files,
+                       const char *const *assume, int nassume) {
+  memset(x, 0, sizeof *x);
+  const char *why = NULL;
+  x->parser = parse_parser_new(&why);
+  assert_non_null(x->parser);
+  x->tree = parse_source(x->parser, src, strlen(src), NULL);
+  assert_non_null(x->tree);
+  facts_build(&x->f, ts_tree_root_node(x->tree), src, strlen(src));
+  estimate_input in = {"script.py", argv, argc, assume, nassume, read_table, (void *)files};
+  estimate_run_with(&x->f, &in, &x->r);
+}
+
+
 static void run_free(run *x) {
   estimate_free(&x->r);
   facts_free(&x->f);
@@ -576,7 +603,14 @@ static void test_pretrained_table(void **state) {
   /* the whole name, the last component, any case, and timm's weight tags */
   assert_int_equal(estimate_pretrained("QWEN/qwen2.5-7b", 15, &src, &n), 7615616512LL);
   assert_int_equal(estimate_pretrained("resnet50.a1_in1k", 16, &src, &n), 25557032);
-  assert_true(n > 0 && strncmp(src, "torchvision docs", 16) == 0);
+  assert_true(n > 0 && strncmp(src, "torchvision 0.26 builder", 24) == 0);
+  /* the source ends before the per-class column: 2,048 features and a bias */
+  assert_null(memchr(src, '\t', n));
+  int64_t per = 0;
+  assert_int_equal(estimate_pretrained_row("resnet50", 8, &src, &n, &per), 25557032);
+  assert_int_equal(per, 2049);
+  assert_int_equal(estimate_pretrained_row("gpt2", 4, &src, &n, &per), 124439808);
+  assert_int_equal(per, -1);
   assert_int_equal(estimate_pretrained("no-such-model", 13, &src, &n), -1);
 }
 
@@ -778,6 +812,260 @@ static void test_budget_rules(void **state) {
 }
 
 
+
+/* ---- the script as it runs ---- */
+
+#define ARGPARSE_MLP                                                                  \
+  "import argparse\n"                                                                 \
+  "import torch\n"                                                                    \
+  "import torch.nn as nn\n"                                                           \
+  "def main():\n"                                                                     \
+  "    p = argparse.ArgumentParser()\n"                                               \
+  "    p.add_argument('--hidden-size', type=int, default=256)\n"                      \
+  "    p.add_argument('-l', '--layers', dest='depth', type=int, default=2)\n"         \
+  "    p.add_argument('--act', choices=['relu', 'gelu'], default='relu')\n"           \
+  "    p.add_argument('--wide', action='store_true')\n"                               \
+  "    p.add_argument('--no-bias', dest='bias', action='store_false')\n"              \
+  "    p.add_argument('--scale', type=float, default='2')\n"                          \
+  "    g = p.add_argument_group('data')\n"                                            \
+  "    g.add_argument('--inputs', type=int, default=10)\n"                            \
+  "    args = p.parse_args()\n"                                                       \
+  "    h = args.hidden_size * (2 if args.wide else 1)\n"                              \
+  "    layers = [nn.Linear(args.inputs, h, bias=args.bias)]\n"                        \
+  "    for _ in range(args.depth - 1):\n"                                             \
+  "        layers.append(nn.Linear(h, h, bias=args.bias))\n"                          \
+  "    opts = vars(args)\n"                                                           \
+  "    model = nn.Sequential(*layers, nn.Linear(h, int(opts['scale'])))\n"            \
+  "    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)\n"                     \
+  "if __name__ == '__main__':\n"                                                      \
+  "    main()\n"
+
+static void test_argparse_defaults(void **state) {
+  (void)state;
+  run x;
+  run_script(&x, ARGPARSE_MLP, NULL, 0, NULL, NULL, 0);
+  /* defaults: 10x256+256, 256x256+256, 256x2+2 (the string default '2' goes
+   * through type=float, then int()) = 2,816 + 65,792 + 514 */
+  assert_int_equal(model_named(&x, "model")->parameters, 2816 + 65792 + 514);
+  run_free(&x);
+}
+
+
+static void test_argparse_command_line(void **state) {
+  (void)state;
+  run x;
+  /* --hidden-size=64 --wide (h = 128), -l 3, --no-bias, an abbreviation of
+   * --inputs, and --scale 5: 20x128, 2 x 128x128, 128x5+5 */
+  const char *const argv[] = {"--hidden-size=64", "--wide", "-l", "3", "--no-bias", "--inp", "20", "--scale", "5"};
+  run_script(&x, ARGPARSE_MLP, argv, 9, NULL, NULL, 0);
+  assert_int_equal(model_named(&x, "model")->parameters, 20 * 128 + 2 * 128 * 128 + 128 * 5 + 5);
+  run_free(&x);
+}
+
+
+static void test_argparse_subparsers_and_known_args(void **state) {
+  (void)state;
+  const char *src = "import argparse\n"
+                    "import torch.nn as nn\n"
+                    "p = argparse.ArgumentParser()\n"
+                    "p.add_argument('data', nargs='?', default='x')\n"
+                    "sub = p.add_subparsers(dest='cmd')\n"
+                    "t = sub.add_parser('train')\n"
+                    "t.add_argument('--width', type=int, default=8)\n"
+                    "t.set_defaults(extra=3)\n"
+                    "e = sub.add_parser('eval')\n"
+                    "e.add_argument('--width', type=int, default=4)\n"
+                    "args, rest = p.parse_known_args()\n"
+                    "model = nn.Linear(args.width, args.extra)\n"
+                    "n = nn.Linear(len(rest), 1)\n";
+  run x;
+  const char *const argv[] = {"folder", "train", "--width", "16", "--unknown", "--more"};
+  run_script(&x, src, argv, 6, NULL, NULL, 0);
+  /* train's --width 16 and set_defaults(extra=3): 16x3+3; two unknown options */
+  assert_int_equal(model_named(&x, "model")->parameters, 16 * 3 + 3);
+  assert_int_equal(model_named(&x, "n")->parameters, 2 * 1 + 1);
+  run_free(&x);
+}
+
+
+static void test_argparse_required_is_named(void **state) {
+  (void)state;
+  const char *src = "import argparse\n"
+                    "import torch.nn as nn\n"
+                    "p = argparse.ArgumentParser()\n"
+                    "p.add_argument('--width', type=int, required=True)\n"
+                    "args = p.parse_args()\n"
+                    "model = nn.Sequential(nn.Linear(4, 4), nn.Linear(4, args.width))\n";
+  run x;
+  run_script(&x, src, NULL, 0, NULL, NULL, 0);
+  const estimate_model *m = model_named(&x, "model");
+  assert_int_equal(m->parameters, 20);
+  assert_true(unknown_mentions(m, "needs `--width` on its command line"));
+  run_free(&x);
+  const char *const argv[] = {"--width", "7"};
+  run_script(&x, src, argv, 2, NULL, NULL, 0);
+  assert_int_equal(model_named(&x, "model")->parameters, 20 + 35);
+  run_free(&x);
+}
+
+
+/* nanoGPT's pattern: defaults as globals, overridden by a config file and
+ * --key=value through exec(open('configurator.py').read()) */
+static void test_configurator_exec(void **state) {
+  (void)state;
+  const char *src = "import os\n"
+                    "import torch.nn as nn\n"
+                    "n_embd = 64\n"
+                    "n_layer = 2\n"
+                    "bias = True\n"
+                    "exec(open('configurator.py').read())\n"
+                    "vocab = None\n"
+                    "if os.path.exists(os.path.join('data', 'meta.pkl')):\n"
+                    "    vocab = 99\n"
+                    "model_args = dict(n_embd=n_embd, bias=bias)\n"
+                    "model_args['vocab'] = vocab if vocab is not None else 50\n"
+                    "def block(n_embd, bias, vocab):\n"
+                    "    return nn.Linear(n_embd, vocab, bias=bias)\n"
+                    "model = nn.Sequential(*[block(**model_args) for _ in range(n_layer)])\n";
+  const char *const files[] = {
+    "configurator.py",
+    "import sys\n"
+    "from ast import literal_eval\n"
+    "for arg in sys.argv[1:]:\n"
+    "    if '=' not in arg:\n"
+    "        exec(open(arg).read())\n"
+    "    else:\n"
+    "        key, val = arg.split('=')\n"
+    "        key = key[2:]\n"
+    "        if key in globals():\n"
+    "            try:\n"
+    "                attempt = literal_eval(val)\n"
+    "            except (SyntaxError, ValueError):\n"
+    "                attempt = val\n"
+    "            globals()[key] = attempt\n"
+    "        else:\n"
+    "            raise ValueError(key)\n",
+    "config/small.py", "n_layer = 3\nn_embd = 32\n",
+    NULL};
+  run x;
+  run_script(&x, src, NULL, 0, files, NULL, 0);
+  /* defaults, no meta.pkl: 2 x (64x50+50) */
+  assert_int_equal(model_named(&x, "model")->parameters, 2 * (64 * 50 + 50));
+  run_free(&x);
+  const char *const argv[] = {"config/small.py", "--n_embd=16", "--bias=False"};
+  run_script(&x, src, argv, 3, files, NULL, 0);
+  /* the config file's 3 layers, then --n_embd=16 and --bias=False: 3 x 16x50 */
+  assert_int_equal(model_named(&x, "model")->parameters, 3 * 16 * 50);
+  run_free(&x);
+}
+
+
+static void test_json_config(void **state) {
+  (void)state;
+  const char *src = "import json\n"
+                    "import argparse\n"
+                    "import torch.nn as nn\n"
+                    "p = argparse.ArgumentParser()\n"
+                    "p.add_argument('--config', default='cfg.json')\n"
+                    "args = p.parse_args()\n"
+                    "with open(args.config) as f:\n"
+                    "    cfg = json.load(f)\n"
+                    "model = nn.Linear(cfg['model']['d'], cfg['model']['out'])\n";
+  const char *const files[] = {"cfg.json", "{\"model\": {\"d\": 12, \"out\": 3}}", NULL};
+  run x;
+  run_script(&x, src, NULL, 0, files, NULL, 0);
+  assert_int_equal(model_named(&x, "model")->parameters, 12 * 3 + 3);
+  run_free(&x);
+}
+
+
+static void test_assume_sizes_only_the_data_knows(void **state) {
+  (void)state;
+  const char *src = "import torch.nn as nn\n"
+                    "words = open('corpus.txt').read().split()\n"
+                    "ntokens = len(set(words))\n"
+                    "model = nn.Sequential(nn.Embedding(ntokens, 8), nn.Linear(8, 8))\n";
+  run x;
+  run_script(&x, src, NULL, 0, NULL, NULL, 0);
+  const estimate_model *m = model_named(&x, "model");
+  /* the size is named with its statement and the flag that gives it */
+  assert_int_equal(m->parameters, 72);
+  assert_true(unknown_mentions(m, "`ntokens = len(set(words))` (line 3)"));
+  assert_true(unknown_mentions(m, "--assume ntokens=N"));
+  run_free(&x);
+  const char *const assume[] = {"ntokens=33278"};
+  run_script(&x, src, NULL, 0, NULL, assume, 1);
+  m = model_named(&x, "model");
+  assert_int_equal(m->parameters, 33278 * 8 + 72);
+  assert_int_equal(m->nunknown, 0);
+  run_free(&x);
+  assert_true(estimate_assume_valid("vocab_size=3"));
+  assert_false(estimate_assume_valid("vocab_size=three"));
+  assert_false(estimate_assume_valid("=3"));
+  assert_false(estimate_assume_valid("vocab size=3"));
+}
+
+
+static void test_zoo_by_name(void **state) {
+  (void)state;
+  const char *src = "import argparse\n"
+                    "import timm\n"
+                    "import torchvision.models as models\n"
+                    "p = argparse.ArgumentParser()\n"
+                    "p.add_argument('-a', '--arch', default='resnet18')\n"
+                    "args = p.parse_args()\n"
+                    "a = models.__dict__[args.arch]()\n"
+                    "b = getattr(models, 'resnet50')(num_classes=10)\n"
+                    "c = models.get_model('vit_b_16')\n"
+                    "d = timm.create_model('vit_small_patch16_224', num_classes=100)\n";
+  run x;
+  run_script(&x, src, NULL, 0, NULL, NULL, 0);
+  assert_int_equal(model_named(&x, "a")->parameters, 11689512);
+  /* the head is 2048+1 per class: 25,557,032 - 990 x 2,049 */
+  assert_int_equal(model_named(&x, "b")->parameters, 25557032 - 990 * 2049);
+  assert_int_equal(model_named(&x, "c")->parameters, 86567656);
+  /* ViT-S/16: 384+1 per class */
+  assert_int_equal(model_named(&x, "d")->parameters, 22050664 - 900 * 385);
+  run_free(&x);
+  const char *const argv[] = {"--arch", "densenet121"};
+  run_script(&x, src, argv, 2, NULL, NULL, 0);
+  assert_int_equal(model_named(&x, "a")->parameters, 7978856);
+  run_free(&x);
+}
+
+
+static void test_budget_names_what_spent_it(void **state) {
+  (void)state;
+  run x;
+  run_source(&x, "import torch.nn as nn\n"
+                 "model = nn.Linear(4, 4)\n"
+                 "def spin(n):\n"
+                 "    t = 0\n"
+                 "    for i in range(n):\n"
+                 "        t = t + i\n"
+                 "    return t\n"
+                 "for k in range(100000):\n"
+                 "    layer = nn.Linear(2, 2)\n"
+                 "    spin(90000)\n");
+  const estimate_model *m = model_named(&x, "model");
+  assert_int_equal(m->parameters, 20);
+  assert_true(unknown_mentions(m, "the budget ran out in `for k in range(100000):` (line 8)"));
+  run_free(&x);
+  /* a training loop that builds nothing is not followed to its end */
+  run_source(&x, "import torch.nn as nn\n"
+                 "model = nn.Linear(4, 4)\n"
+                 "step = 0\n"
+                 "while True:\n"
+                 "    step += 1\n"
+                 "    x = [step, step, step, step]\n"
+                 "    if step > 100000000:\n"
+                 "        break\n"
+                 "head = nn.Linear(4, 2)\n");
+  assert_int_equal(model_named(&x, "head")->parameters, 10);
+  assert_int_equal(x.r.nunknown, 0);
+  run_free(&x);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_linear_and_bilinear),
@@ -804,6 +1092,15 @@ int main(void) {
     cmocka_unit_test(test_advice),
     cmocka_unit_test(test_formats),
     cmocka_unit_test(test_budget_rules),
+    cmocka_unit_test(test_argparse_defaults),
+    cmocka_unit_test(test_argparse_command_line),
+    cmocka_unit_test(test_argparse_subparsers_and_known_args),
+    cmocka_unit_test(test_argparse_required_is_named),
+    cmocka_unit_test(test_configurator_exec),
+    cmocka_unit_test(test_json_config),
+    cmocka_unit_test(test_assume_sizes_only_the_data_knows),
+    cmocka_unit_test(test_zoo_by_name),
+    cmocka_unit_test(test_budget_names_what_spent_it),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
