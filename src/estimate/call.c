@@ -717,7 +717,17 @@ static value *dict_method(interp *st, value *self, const char *name, args *a) {
   }
   bool mutates = !strcmp(name, "update") || !strcmp(name, "pop") || !strcmp(name, "setdefault") || !strcmp(name, "clear");
   if (mutates && !st_may_mutate(st, d->birth)) {
-    st_blocked(st, a->node, "a dictionary is changed");
+    /* the entries it may change are not known afterwards: they say why
+     * where they are used */
+    value *u = v_unknown(st, "set in code that may not run (%s)", st_at(st, a->node));
+    if (!strcmp(name, "update") && x && x->kind == V_DICT) {
+      for (uint32_t i = 0; i < x->u.dict->keys.len; i++) dict_set(st, d, x->u.dict->keys.items[i], u);
+      for (uint32_t i = 0; i < a->kwnames.len; i++) dict_set(st, d, v_str(st, a->kwnames.items[i].s, a->kwnames.items[i].n), u);
+    } else if ((!strcmp(name, "pop") || !strcmp(name, "setdefault")) && x && x->kind == V_STR) {
+      dict_set(st, d, x, u);
+    } else {
+      st_blocked(st, a->node, "a dictionary is changed");
+    }
     return v_unknown(st, "a dictionary changed in code that may not run");
   }
   if (!strcmp(name, "update")) {

@@ -346,6 +346,8 @@ est_module *st_module_of(interp *st, TSNode n);
 value *script_import(interp *st, TSNode at, const char *qual, bool whole);
 /** argparse, os.path, os.environ, sys, ast.literal_eval, json, open(): NULL when not one of them. */
 value *script_call(interp *st, const char *qual, args *a);
+/** A torchvision builder the zoo (rules/zoo.py) defines, called with A; NULL when it has none. */
+value *script_zoo(interp *st, const char *qual, args *a);
 /** Methods of argparse parsers and opened files: NULL when SELF is neither. */
 value *script_method(interp *st, value *self, const char *name, args *a);
 /** The value of the library name QUAL (sys.argv), or NULL. */

@@ -667,6 +667,18 @@ value *layer_build(interp *st, const char *qual, args *a) {
 bool layer_init_into(interp *st, obj *m, const char *qual, args *a) {
   const char *name = nn_class(qual);
   if (!name) return false;
+  /* `class MLP(nn.Sequential)` whose __init__ gives super() its layers */
+  if (!strcmp(name, "Sequential") || !strcmp(name, "ModuleList")) {
+    if (!m->items) m->items = seq_new(st);
+    seq *given = NULL;
+    if (!strcmp(name, "ModuleList") && a->pos.len) given = v_iterate(st, a->pos.items[0]);
+    uint32_t n = given ? given->items.len : a->pos.len;
+    for (uint32_t i = 0; i < n; i++) {
+      value *l = given ? given->items.items[i] : a->pos.items[i];
+      if (l->kind == V_OBJECT && l->u.obj->kind == OBJ_MODULE) avec_push(st->a, &m->items->items, l);
+    }
+    return true;
+  }
   const layer_def *def = find_def(name);
   if (!def) return false;
   m->layer = true;

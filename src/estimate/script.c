@@ -9,11 +9,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/embedded.h"
 #include "estimate/interp.h"
 #include "parse/parse.h"
 
 #define MAX_READ (4u << 20) /* bytes of one file the script reads */
 #define MAX_MODULES 64      /* modules of the project one run reads */
+
+
+static bool starts_with(const char *s, const char *prefix) {
+  return strncmp(s, prefix, strlen(prefix)) == 0;
+}
 
 
 /* ---- modules ---- */
@@ -128,6 +134,43 @@ void script_free(interp *st) {
   st->mods.len = 0;
   if (st->parser) ts_parser_delete(st->parser);
   st->parser = NULL;
+}
+
+
+/* ---- the model zoo (rules/zoo.py) ---- */
+
+value *script_zoo(interp *st, const char *qual, args *a) {
+  const char *name = strrchr(qual, '.');
+  if (!name || !starts_with(qual, "torchvision.models.")) return NULL;
+  name++;
+  est_module *zoo = NULL;
+  for (uint32_t i = 1; i < st->mods.len && !zoo; i++)
+    if (st->mods.items[i]->path == NULL && !strcmp(st->mods.items[i]->shown, "rules/zoo.py")) zoo = st->mods.items[i];
+  if (!zoo) {
+    const oom_embedded_file *f = oom_embedded_files;
+    while (f->name && strcmp(f->name, "zoo.py") != 0) f++;
+    if (!f->name) return NULL;
+    zoo = module_parse(st, NULL, f->data, f->length);
+    if (!zoo) return NULL;
+    zoo->shown = "rules/zoo.py";
+    zoo->globals = scope_new(st, NULL);
+    exec_block(st, zoo->globals, ts_tree_root_node(zoo->own_tree));
+  }
+  value *fn = NULL;
+  for (uint32_t i = 0; i < zoo->globals->vars.len && !fn; i++) {
+    var *v = &zoo->globals->vars.items[i];
+    if (v->name.n == strlen(name) && !memcmp(v->name.s, name, v->name.n) && v->v->kind == V_FUNCTION &&
+        name[0] >= 'a' && name[0] <= 'z')
+      fn = v->v;
+  }
+  if (!fn) return NULL;
+  value *m = call_value(st, fn, a);
+  if (m->kind == V_OBJECT && m->u.obj->kind == OBJ_MODULE) {
+    /* built where the script calls the builder */
+    m->u.obj->site = a->node;
+    m->u.obj->name = NULL;
+  }
+  return m;
 }
 
 

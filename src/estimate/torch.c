@@ -904,6 +904,17 @@ value *torch_call(interp *st, const char *qual, args *a) {
   if (!strcmp(qual, "timm.create_model")) {
     return pretrained(st, "timm model", qual, arg_get(a, 0, "model_name"), a, "timm.create_model");
   }
+  if (starts(qual, "torchvision.models.") && (v = script_zoo(st, qual, a))) return v;
+  if (!strcmp(qual, "torchvision.models.get_model") && a->pos.len && a->pos.items[0]->kind == V_STR) {
+    buf q = {0};
+    buf_printf(&q, "torchvision.models.%.*s", (int)a->pos.items[0]->u.s.n, a->pos.items[0]->u.s.s);
+    args rest = *a;
+    rest.pos.items++;
+    rest.pos.len--;
+    v = script_zoo(st, st_strdup(st, q.data, q.len), &rest);
+    buf_free(&q);
+    if (v) return v;
+  }
   if (starts(qual, "torchvision.models.") && name[0] >= 'a' && name[0] <= 'z' && strcmp(name, "get_weight") != 0) {
     value *n = !strcmp(name, "get_model") ? arg_get(a, 0, "name") : v_str(st, name, (uint32_t)strlen(name));
     return pretrained(st, strcmp(name, "get_model") ? name : "torchvision model", qual, n, a, strcmp(name, "get_model") ? NULL : qual);

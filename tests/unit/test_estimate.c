@@ -1066,6 +1066,62 @@ static void test_budget_names_what_spent_it(void **state) {
   run_free(&x);
 }
 
+
+/* rules/zoo.py builds torchvision's architectures layer by layer: each
+ * builder's count is the table's, counted with torchvision itself, at 1000
+ * classes and at 10 (the table's per-class column) */
+static void test_zoo_architectures_match_the_table(void **state) {
+  (void)state;
+  static const char *const names[] = {
+    "resnet18", "resnet34", "resnet50", "resnet101", "resnet152", "resnext50_32x4d", "resnext101_32x8d",
+    "resnext101_64x4d", "wide_resnet50_2", "wide_resnet101_2", "vgg11", "vgg11_bn", "vgg13", "vgg13_bn", "vgg16",
+    "vgg16_bn", "vgg19", "vgg19_bn", "alexnet", "vit_b_16", "vit_b_32", "vit_l_16", "vit_l_32", "vit_h_14",
+    "mobilenet_v2", "squeezenet1_0", "squeezenet1_1", NULL};
+  for (size_t i = 0; names[i]; i++) {
+    char src[256];
+    snprintf(src, sizeof src, "import torchvision\nfrom torchvision import models\nm = models.%s()\nk = torchvision.models.%s(num_classes=10)\n",
+             names[i], names[i]);
+    const char *s;
+    size_t n;
+    int64_t per;
+    int64_t want = estimate_pretrained_row(names[i], strlen(names[i]), &s, &n, &per);
+    assert_true(want > 0 && per > 0);
+    run x;
+    run_source(&x, src);
+    const estimate_model *m = model_named(&x, "m"), *k = model_named(&x, "k");
+    if (m->parameters != want || k->parameters != want - 990 * per)
+      fail_msg("%s: %lld and %lld, not %lld and %lld", names[i], (long long)m->parameters, (long long)k->parameters,
+               (long long)want, (long long)(want - 990 * per));
+    /* built layer by layer, not read from the table */
+    assert_true(m->nparts > 3);
+    run_free(&x);
+  }
+}
+
+
+/* what fine-tuning scripts do to a model they got by name */
+static void test_zoo_model_changed_by_the_script(void **state) {
+  (void)state;
+  run x;
+  run_source(&x, "import torch\n"
+                 "import torch.nn as nn\n"
+                 "import torchvision\n"
+                 "model = torchvision.models.resnet18(weights='IMAGENET1K_V1')\n"
+                 "model.conv1 = nn.Conv2d(1, 64, kernel_size=7, stride=2, padding=3, bias=False)\n"
+                 "model.fc = nn.Linear(model.fc.in_features, 10)\n"
+                 "for p in model.layer1.parameters():\n"
+                 "    p.requires_grad = False\n"
+                 "trunk = nn.Sequential(*list(torchvision.models.resnet18().children())[:-1])\n"
+                 "optimizer = torch.optim.SGD(model.parameters(), lr=0.1)\n");
+  /* 11,689,512 - 9,408 + 3,136 (one input channel) - 513,000 + 5,130 (10
+   * classes); layer1 is 4 x (36,864 + 128) = 147,968 frozen */
+  const estimate_model *m = model_named(&x, "model");
+  assert_int_equal(m->parameters, 11689512 - 9408 + 3136 - 513000 + 5130);
+  assert_int_equal(m->trainable, m->parameters - 147968);
+  assert_int_equal(model_named(&x, "trunk")->parameters, 11689512 - 513000);
+  run_free(&x);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_linear_and_bilinear),
@@ -1100,6 +1156,8 @@ int main(void) {
     cmocka_unit_test(test_json_config),
     cmocka_unit_test(test_assume_sizes_only_the_data_knows),
     cmocka_unit_test(test_zoo_by_name),
+    cmocka_unit_test(test_zoo_architectures_match_the_table),
+    cmocka_unit_test(test_zoo_model_changed_by_the_script),
     cmocka_unit_test(test_budget_names_what_spent_it),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
