@@ -582,8 +582,8 @@ static int decorator_flavor(interp *st, TSNode decorated, bool *dataclass, bool 
     else if (ends_with(t, n, "classmethod")) flavor = FN_CLASS;
     else if (ends_with(t, n, "property") || ends_with(t, n, "cached_property")) flavor = FN_PROPERTY;
     else if (ends_with(t, n, "setter") || ends_with(t, n, "deleter")) *skip = true;
-    else if (ends_with(t, n, "dataclass") || ends_with(t, n, "attr.s") || ends_with(t, n, "attrs.define") ||
-             ends_with(t, n, "attr.define") || ends_with(t, n, "attrs.frozen"))
+    else if (ends_with(t, n, "dataclass") || ends_with(t, n, "attr.s") || ends_with(t, n, "attr.attrs") ||
+             ends_with(t, n, "define") || ends_with(t, n, "frozen") || ends_with(t, n, "mutable"))
       *dataclass = true;
   }
   return flavor;
@@ -718,7 +718,9 @@ static void exec_assignment(interp *st, scope *sc, TSNode n) {
     }
     o->named = true;
   }
-  if (sc->klass && !ts_node_is_null(type) && NODE_IS(left, "identifier")) class_field(st, sc, left, v);
+  /* `x: int = 3`, or attrs' `x = attr.ib(default=3)` without a type */
+  if (sc->klass && NODE_IS(left, "identifier") && (!ts_node_is_null(type) || v->kind == V_FIELD))
+    class_field(st, sc, left, v);
 }
 
 

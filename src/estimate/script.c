@@ -6,6 +6,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <jansson.h>
+#include <yaml.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -253,6 +254,84 @@ static value *json_text(interp *st, value *text) {
   if (!j) return v_unknown(st, "JSON that does not parse (line %d: %s)", err.line, err.text);
   value *v = from_json(st, j, 0);
   json_decref(j);
+  return v;
+}
+
+
+/* ---- YAML (libyaml) ---- */
+
+/* A plain scalar as YAML 1.1's core schema reads it, as PyYAML's safe_load
+ * does: null, booleans, integers, floats; anything else (or quoted) a string. */
+static value *yaml_scalar(interp *st, const yaml_node_t *n) {
+  const char *s = (const char *)n->data.scalar.value;
+  size_t len = n->data.scalar.length;
+  if (n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE) return v_str(st, st_strdup(st, s, len), (uint32_t)len);
+  if (!len || !strcmp(s, "~") || !strcmp(s, "null") || !strcmp(s, "Null") || !strcmp(s, "NULL")) return st->none;
+  static const char *const yes[] = {"true", "True", "TRUE", "yes", "Yes", "YES", "on", "On", "ON", NULL};
+  static const char *const no[] = {"false", "False", "FALSE", "no", "No", "NO", "off", "Off", "OFF", NULL};
+  for (size_t i = 0; yes[i]; i++)
+    if (!strcmp(s, yes[i])) return v_bool(st, true);
+  for (size_t i = 0; no[i]; i++)
+    if (!strcmp(s, no[i])) return v_bool(st, false);
+  char *digits = st_strdup(st, s, len), *end;
+  size_t k = 0;
+  for (size_t i = 0; i < len; i++)
+    if (s[i] != '_') digits[k++] = s[i];
+  digits[k] = '\0';
+  errno = 0;
+  long long i = strtoll(digits, &end, 0);
+  if (!*end && !errno && isdigit((unsigned char)digits[digits[0] == '-' || digits[0] == '+'])) return v_int(st, i);
+  /* PyYAML wants a dot in a float: 1e-4 stays a string, 1.0e-4 is a float */
+  double d = strtod(digits, &end);
+  if (!*end && strchr(digits, '.') && (isdigit((unsigned char)digits[0]) || digits[0] == '-' || digits[0] == '+' || digits[0] == '.'))
+    return v_float(st, d);
+  return v_str(st, st_strdup(st, s, len), (uint32_t)len);
+}
+
+
+static value *from_yaml(interp *st, yaml_document_t *doc, yaml_node_t *n, int depth) {
+  if (!n) return st->none;
+  if (depth > 64) return v_unknown(st, "YAML nested too deeply");
+  switch (n->type) {
+  case YAML_SCALAR_NODE: return yaml_scalar(st, n);
+  case YAML_SEQUENCE_NODE: {
+    value *l = v_list(st, V_LIST);
+    for (yaml_node_item_t *i = n->data.sequence.items.start; i < n->data.sequence.items.top; i++) {
+      if (l->u.seq->items.len >= EST_MAX_ITER) break;
+      avec_push(st->a, &l->u.seq->items, from_yaml(st, doc, yaml_document_get_node(doc, *i), depth + 1));
+    }
+    return l;
+  }
+  case YAML_MAPPING_NODE: {
+    value *d = v_dict(st);
+    for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
+      if (d->u.dict->keys.len >= EST_MAX_DICT) break;
+      value *k = from_yaml(st, doc, yaml_document_get_node(doc, p->key), depth + 1);
+      if (k->kind == V_UNKNOWN || k->kind == V_LIST || k->kind == V_DICT) continue;
+      dict_set(st, d->u.dict, k, from_yaml(st, doc, yaml_document_get_node(doc, p->value), depth + 1));
+    }
+    return d;
+  }
+  default: return st->none;
+  }
+}
+
+
+static value *yaml_text(interp *st, value *text) {
+  if (!text || text->kind != V_STR) return text && text->kind == V_UNKNOWN ? text : v_unknown(st, "YAML that is not known");
+  yaml_parser_t parser;
+  yaml_document_t doc;
+  if (!yaml_parser_initialize(&parser)) return v_unknown(st, "YAML cannot be read here");
+  yaml_parser_set_input_string(&parser, (const unsigned char *)text->u.s.s, text->u.s.n);
+  value *v;
+  if (!yaml_parser_load(&parser, &doc)) {
+    v = v_unknown(st, "YAML that does not parse (line %zu: %s)", parser.problem_mark.line + 1,
+                  parser.problem ? parser.problem : "an error");
+  } else {
+    v = from_yaml(st, &doc, yaml_document_get_root_node(&doc), 0);
+    yaml_document_delete(&doc);
+  }
+  yaml_parser_delete(&parser);
   return v;
 }
 
@@ -788,6 +867,10 @@ value *script_call(interp *st, const char *qual, args *a) {
     return text ? json_text(st, text) : v_unknown(st, "JSON from a stream that is not known");
   }
   if (!strcmp(qual, "json.loads")) return json_text(st, x);
+  if ((!strcmp(qual, "yaml.safe_load") || !strcmp(qual, "yaml.load") || !strcmp(qual, "yaml.full_load")) && x) {
+    value *text = is_file_object(x) ? read_file(st, dict_get_str(x->u.obj->attrs, "\x01path", 5), a->node) : x;
+    return yaml_text(st, text);
+  }
   return NULL;
 }
 

@@ -963,10 +963,12 @@ value *torch_call(interp *st, const char *qual, args *a) {
       dict_set(st, p->u.partial.kw, v_str(st, a->kwnames.items[i].s, a->kwnames.items[i].n), a->kwvals.items[i]);
     return p;
   }
-  if (!strcmp(qual, "dataclasses.field")) {
+  if (!strcmp(qual, "dataclasses.field") || !strcmp(qual, "attr.ib") || !strcmp(qual, "attr.attrib") ||
+      !strcmp(qual, "attr.field") || !strcmp(qual, "attrs.field")) {
     value *f = v_new(st, V_FIELD);
-    f->u.field.dflt = arg_get(a, -1, "default");
+    f->u.field.dflt = arg_get(a, qual[0] == 'a' && !strchr(qual + 5, 'f') ? 0 : -1, "default");
     f->u.field.factory = arg_get(a, -1, "default_factory");
+    if (!f->u.field.factory) f->u.field.factory = arg_get(a, -1, "factory");
     return f;
   }
   if (!strcmp(qual, "dataclasses.asdict") && a->pos.len && a->pos.items[0]->kind == V_OBJECT) {

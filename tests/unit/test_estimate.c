@@ -1122,6 +1122,75 @@ static void test_zoo_model_changed_by_the_script(void **state) {
   run_free(&x);
 }
 
+
+static void test_yaml_config(void **state) {
+  (void)state;
+  const char *src = "import yaml\n"
+                    "import argparse\n"
+                    "import torch.nn as nn\n"
+                    "p = argparse.ArgumentParser()\n"
+                    "p.add_argument('--config', default='conf/base.yaml')\n"
+                    "args = p.parse_args()\n"
+                    "cfg = yaml.safe_load(open(args.config))\n"
+                    "m = cfg['model']\n"
+                    "layers = [nn.Linear(m['width'], m['width'], bias=m['bias']) for _ in range(m['depth'])]\n"
+                    "model = nn.Sequential(*layers, nn.Linear(m['width'], len(m['classes'])))\n"
+                    "lr = cfg['lr'] * 2\n";
+  const char *const files[] = {"conf/base.yaml",
+                               "# a config\n"
+                               "model:\n"
+                               "  width: 0x10\n"
+                               "  depth: 3\n"
+                               "  bias: no\n"
+                               "  classes: [cat, dog, 'yes']\n"
+                               "lr: 1.0e-3\n",
+                               "conf/big.yaml", "model: {width: 32, depth: 1, bias: true, classes: [a]}\nlr: 0.1\n", NULL};
+  run x;
+  run_script(&x, src, NULL, 0, files, NULL, 0);
+  /* width 0x10 = 16, `no` is False: 3 x 16x16, then 16x3+3 (3 classes) */
+  assert_int_equal(model_named(&x, "model")->parameters, 3 * 256 + 16 * 3 + 3);
+  run_free(&x);
+  const char *const argv[] = {"--config", "conf/big.yaml"};
+  run_script(&x, src, argv, 2, files, NULL, 0);
+  assert_int_equal(model_named(&x, "model")->parameters, 32 * 32 + 32 + 32 + 1);
+  run_free(&x);
+  /* a file that does not parse says so */
+  const char *const bad[] = {"conf/base.yaml", "model: [unclosed\n", NULL};
+  run_script(&x, src, NULL, 0, bad, NULL, 0);
+  assert_int_equal(x.r.nmodels, 1);
+  assert_true(unknown_mentions(&x.r.models[0], "YAML that does not parse"));
+  run_free(&x);
+}
+
+
+static void test_attrs_and_dataclass_configs(void **state) {
+  (void)state;
+  run x;
+  run_source(&x, "import attr\n"
+                 "from attrs import define, field\n"
+                 "from dataclasses import dataclass\n"
+                 "import torch.nn as nn\n"
+                 "@attr.s\n"
+                 "class A:\n"
+                 "    width = attr.ib(default=8)\n"
+                 "    depth = attr.ib(2)\n"
+                 "@define\n"
+                 "class B:\n"
+                 "    width: int = 4\n"
+                 "    out: int = field(default=3)\n"
+                 "@dataclass\n"
+                 "class C(B):\n"
+                 "    extra: int = 1\n"
+                 "a = A(depth=3)\n"
+                 "b = C(width=5)\n"
+                 "m1 = nn.Sequential(*[nn.Linear(a.width, a.width) for _ in range(a.depth)])\n"
+                 "args = dict(in_features=b.width, out_features=b.out + b.extra)\n"
+                 "m2 = nn.Linear(**args)\n");
+  assert_int_equal(model_named(&x, "m1")->parameters, 3 * (64 + 8));
+  assert_int_equal(model_named(&x, "m2")->parameters, 5 * 4 + 4);
+  run_free(&x);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_linear_and_bilinear),
@@ -1154,6 +1223,8 @@ int main(void) {
     cmocka_unit_test(test_argparse_required_is_named),
     cmocka_unit_test(test_configurator_exec),
     cmocka_unit_test(test_json_config),
+    cmocka_unit_test(test_yaml_config),
+    cmocka_unit_test(test_attrs_and_dataclass_configs),
     cmocka_unit_test(test_assume_sizes_only_the_data_knows),
     cmocka_unit_test(test_zoo_by_name),
     cmocka_unit_test(test_zoo_architectures_match_the_table),
