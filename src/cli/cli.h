@@ -28,11 +28,9 @@ typedef struct {
   /* --no-cache, --cache-dir DIR (caching.c says where the cache goes) */
   bool no_cache;
   const char *cache_dir;
-  /* estimate: the script's own arguments (after `--`) and --assume NAME=VALUE */
+  /* estimate: the script's own arguments (after `--`) */
   char **script_argv;
   int script_argc;
-  const char *assume[64];
-  int nassume;
 } cli;
 
 /* What the command line said about settings a configuration file also sets;

@@ -174,8 +174,12 @@ static int estimate_one(const char *path, int64_t budget, bool json, json_t *arr
   if (file) project_view_init(&view, project, path, ts_tree_root_node(tree), text, len);
   facts f;
   facts_build_with(&f, ts_tree_root_node(tree), text, len, NULL, file ? &view.imports : NULL);
-  estimate_input in = {file ? path : NULL, (const char *const *)c->script_argv, c->script_argc, c->assume, c->nassume,
-                       read_for_script, file ? (void *)path : NULL};
+  /* --assume and the configuration's `assume`, the flags' first */
+  size_t nassume = oom_options_assume_count(c->options);
+  const char **assume = calloc(nassume + 1, sizeof *assume);
+  for (size_t i = 0; assume && i < nassume; i++) assume[i] = oom_options_assume(c->options, i);
+  estimate_input in = {file ? path : NULL, (const char *const *)c->script_argv, c->script_argc, assume,
+                       assume ? (int)nassume : 0, read_for_script, file ? (void *)path : NULL};
   estimate_result r;
   estimate_run_with(&f, &in, &r);
   int status = EXIT_CLEAN;
@@ -198,6 +202,7 @@ static int estimate_one(const char *path, int64_t budget, bool json, json_t *arr
     }
   }
   estimate_free(&r);
+  free(assume);
   facts_free(&f);
   if (file) project_view_free(&view);
   ts_tree_delete(tree);

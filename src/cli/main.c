@@ -220,8 +220,7 @@ int main(int argc, char **argv) {
     }
     case OPT_ASSUME:
       if (!estimate_assume_valid(optarg)) status = cli_usage_error("--assume takes NAME=INTEGER (vocab_size=33278), not `%s`", optarg);
-      else if (c.nassume == (int)(sizeof c.assume / sizeof *c.assume)) status = cli_usage_error("%s", "at most 64 --assume");
-      else c.assume[c.nassume++] = optarg;
+      else vec_push(&flags.over.assume, oom_xstrdup(optarg));
       break;
     case OPT_FIX: c.fix = true; break;
     case OPT_NO_FIX: c.fix = false; break;

@@ -195,4 +195,31 @@ oom estimate --output-format json proj/gpt.py -- config/wide.py --depth=3
 want_rc 0 && want_out '"parameters": 3072'
 end
 
+begin "assume in the configuration file; --assume beats it"
+printf 'assume = ["vocab_size=50"]\n' >proj/oomlint.toml
+oom estimate --output-format json proj/train.py
+want_rc 0 && want_out '"parameters": 1344'
+oom estimate --output-format json proj/train.py --assume vocab_size=10
+want_rc 0 && want_out '"parameters": 704'
+printf 'assume = ["vocab_size"]\n' >proj/oomlint.toml
+oom estimate proj/train.py
+want_rc 2 && want_err "NAME=INTEGER"
+rm proj/oomlint.toml
+end
+
+begin "OOM601 takes the assumed sizes"
+cat >proj/big.py <<'EOF'
+import torch
+import torch.nn as nn
+
+vocab = len(open("words.txt").read().split())
+model = nn.Embedding(vocab, 4096)
+optimizer = torch.optim.Adam(model.parameters())
+EOF
+oom check --select OOM601 --gpu-memory 1GiB proj/big.py
+want_rc 0
+oom check --select OOM601 --gpu-memory 1GiB --assume vocab=1000000 proj/big.py
+want_rc 1 && want_out "OOM601"
+end
+
 finish
