@@ -22,6 +22,32 @@ static const char *base_name(const char *path) {
 }
 
 
+bool cli_gpu_memory_auto(uint64_t *bytes, char *why, size_t why_size) {
+  /* the first GPU, in MiB, one bare number a line */
+  FILE *p = popen("nvidia-smi --query-gpu=memory.total --format=csv,noheader,nounits -i 0 2>/dev/null", "r");
+  if (!p) {
+    snprintf(why, why_size, "%s", "nvidia-smi cannot be run");
+    return false;
+  }
+  char line[128] = "";
+  bool got = fgets(line, sizeof line, p) != NULL;
+  /* the other GPUs' lines: read to the end, so that it exits cleanly */
+  char rest[128];
+  while (fgets(rest, sizeof rest, p)) {}
+  int status = pclose(p);
+  char *end = NULL;
+  unsigned long long mib = got ? strtoull(line, &end, 10) : 0;
+  while (end && (*end == ' ' || *end == '\n' || *end == '\r')) end++;
+  if (status != 0 || !got || !mib || !end || *end) {
+    snprintf(why, why_size, "%s",
+             status != 0 && !got ? "nvidia-smi is not on PATH or finds no GPU" : "nvidia-smi reported no memory size");
+    return false;
+  }
+  *bytes = (uint64_t)mib << 20;
+  return true;
+}
+
+
 /* The script opens files relative to where it runs: its own folder first
  * (`python train.py` there), then the working folder. */
 static char *read_for_script(void *ctx, const char *path, size_t *length) {

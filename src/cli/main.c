@@ -46,7 +46,8 @@ static const char USAGE[] =
   "  --cache-dir DIR          keep the result cache in DIR (default: $OOMLINT_CACHE_DIR, else\n"
   "                           .oomlint_cache in the project root)\n"
   "  --max-batch-size N       largest literal batch size OOM301 accepts\n"
-  "  --gpu-memory SIZE        GPU memory budget for OOM601/OOM301 and estimate (24GiB, 80GB)\n"
+  "  --gpu-memory SIZE        GPU memory budget for OOM601/OOM301 and estimate (24GiB, 80GB;\n"
+  "                           auto: the first GPU's, from nvidia-smi)\n"
   "  --assume NAME=N          estimate: a size only the data knows (--assume vocab_size=33278)\n"
   "  --color WHEN             auto (default), always, never\n"
   "  -q, --quiet              print diagnostics only, no summary\n"
@@ -211,7 +212,18 @@ int main(int argc, char **argv) {
     case OPT_PREDICATES: c.predicates = true; break;
     case OPT_GPU_MEMORY: {
       uint64_t bytes;
-      if (oom_parse_bytes(optarg, &bytes)) {
+      char why[128];
+      if (!strcmp(optarg, "auto")) {
+        /* the machine's own GPU; without one there is no budget, and we say so */
+        if (cli_gpu_memory_auto(&bytes, why, sizeof why)) {
+          flags.over.gpu_memory = bytes;
+          flags.over.has_gpu_memory = true;
+          fprintf(stderr, "oomlint: --gpu-memory auto: %llu MiB (the first GPU, from nvidia-smi)\n",
+                  (unsigned long long)(bytes >> 20));
+        } else {
+          fprintf(stderr, "oomlint: --gpu-memory auto: %s; no budget is checked\n", why);
+        }
+      } else if (oom_parse_bytes(optarg, &bytes)) {
         flags.over.gpu_memory = bytes;
         flags.over.has_gpu_memory = true;
       }

@@ -222,4 +222,18 @@ oom check --select OOM601 --gpu-memory 1GiB --assume vocab=1000000 proj/big.py
 want_rc 1 && want_out "OOM601"
 end
 
+begin "--gpu-memory auto: the first GPU's memory from nvidia-smi"
+mkdir -p fakebin
+printf '#!/bin/sh\necho "81559"\necho "81559"\n' >fakebin/nvidia-smi
+chmod +x fakebin/nvidia-smi
+PATH="$PWD/fakebin:$PATH" oom estimate --gpu-memory auto --output-format json mlp.py
+want_rc 0 && want_out '"budget_bytes": 85520809984' && want_err "81559 MiB"
+end
+
+begin "--gpu-memory auto without nvidia-smi says so and checks no budget"
+printf '#!/bin/sh\nexit 9\n' >fakebin/nvidia-smi
+PATH="$PWD/fakebin:$PATH" oom estimate --gpu-memory auto --output-format json mlp.py
+want_rc 0 && want_out '"budget_bytes": null' && want_err "no budget"
+end
+
 finish
