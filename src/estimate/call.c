@@ -229,7 +229,19 @@ static void bind_params(interp *st, scope *fsc, value *fn, TSNode params, args *
     }
     if (v->kind == V_UNKNOWN) {
       value *as = script_assumed(st, nm, nl);
-      if (as) v = as;
+      if (as) {
+        v = as;
+      } else if (!v->why || !strstr(v->why, "--assume ")) {
+        /* a size not named yet (`features.shape[1]`): the parameter's name */
+        uint32_t cn;
+        const char *ct = ts_node_is_null(a->node) ? "" : st_text(st, a->node, &cn);
+        uint32_t k = 0;
+        while (!ts_node_is_null(a->node) && k < cn && k < 50 && ct[k] != '\n') k++;
+        int wn;
+        const char *why = script_cause(v, &wn);
+        v = v_unknown(st, "`%.*s` of `%.*s%s` (%s) is not known: %.*s; give it with --assume %.*s=N", (int)nl, nm, (int)k, ct,
+                      ts_node_is_null(a->node) || k < cn ? "..." : "", st_at(st, a->node), wn, why, (int)nl, nm);
+      }
     }
     var nv = {{nm, nl}, v};
     avec_push(st->a, &fsc->vars, nv);

@@ -566,7 +566,7 @@ static value *slice_of(interp *st, scope *sc, TSNode sl, value *v) {
 
 
 static value *get_item(interp *st, value *v, value *k) {
-  if (v->kind == V_UNKNOWN) return v;
+  if (v->kind == V_UNKNOWN) return script_unnamed(st, v);
   if (k->kind == V_UNKNOWN) return k;
   /* `models.__dict__[args.arch]`: a library's name by a string */
   size_t el = v->kind == V_EXTERN ? strlen(v->u.ext) : 0;
@@ -943,7 +943,7 @@ static value *super_attr(interp *st, value *v, const char *name, uint32_t n) {
 
 value *get_attr(interp *st, value *v, const char *name, uint32_t n) {
   switch (v->kind) {
-  case V_UNKNOWN: return v;
+  case V_UNKNOWN: return script_unnamed(st, v);
   case V_EXTERN: {
     buf q = {0};
     buf_printf(&q, "%s.%.*s", v->u.ext, (int)n, name);

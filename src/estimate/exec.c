@@ -154,16 +154,10 @@ static value *assumed(interp *st, const char *name, uint32_t n, TSNode t, value 
   if (v->kind != V_UNKNOWN || !n) return v;
   value *a = script_assumed(st, name, n);
   if (a) return a;
-  const char *why = v->why ? v->why : "not known";
-  int wn = (int)strlen(why);
   /* named before (`words = ...`): the nearest name is the size to give,
    * the first cause stays */
-  const char *tail = strstr(why, "; give it with --assume ");
-  if (tail) {
-    const char *cause = strstr(why, " is not known: ");
-    if (cause && cause < tail) why = cause + 15;
-    wn = (int)(tail - why);
-  }
+  int wn;
+  const char *why = script_cause(v, &wn);
   TSNode stmt = ts_node_parent(t);
   if (ts_node_is_null(stmt) || strcmp(ts_node_type(stmt), "assignment") != 0) stmt = t;
   uint32_t sn;

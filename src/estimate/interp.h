@@ -354,6 +354,12 @@ value *script_method(interp *st, value *self, const char *name, args *a);
 value *script_attr(interp *st, const char *qual);
 /** exec(code) and globals() in scope SC; NULL when FN is neither. */
 value *script_builtin(interp *st, scope *sc, const char *fn, args *a);
+/** V (unknown), no longer the size its name says: `features.shape[1]` of
+ *  an unknown `features` keeps the cause, not the --assume of `features`. */
+value *script_unnamed(interp *st, value *v);
+/** The first cause of unknown V's reason, without the names it went
+ *  through: its text and length in *LEN. */
+const char *script_cause(const value *v, int *len);
 /** An assumed size for NAME (--assume NAME=VALUE), or NULL. */
 value *script_assumed(interp *st, const char *name, uint32_t n);
 void script_free(interp *st);

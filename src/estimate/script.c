@@ -906,6 +906,25 @@ value *script_builtin(interp *st, scope *sc, const char *fn, args *a) {
 }
 
 
+const char *script_cause(const value *v, int *len) {
+  const char *why = v->why ? v->why : "not known";
+  const char *last = NULL;
+  for (const char *p = strstr(why, " is not known: "); p; p = strstr(p + 1, " is not known: ")) last = p;
+  /* only the names this file gives (`x` (line 3) is not known: ...) */
+  if (last && why[0] == '`') why = last + 15;
+  const char *tail = strstr(why, "; give it with --assume ");
+  *len = tail ? (int)(tail - why) : (int)strlen(why);
+  return why;
+}
+
+
+value *script_unnamed(interp *st, value *v) {
+  const char *tail = v->kind == V_UNKNOWN && v->why ? strstr(v->why, "; give it with --assume ") : NULL;
+  if (!tail) return v;
+  return v_unknown(st, "%.*s", (int)(tail - v->why), v->why);
+}
+
+
 value *script_assumed(interp *st, const char *name, uint32_t n) {
   for (int i = 0; st->in && i < st->in->nassume; i++) {
     const char *s = st->in->assume[i];

@@ -76,6 +76,8 @@ static value *tensor_of(interp *st, args *a, int first, int bits) {
   for (uint32_t i = 0; i < dims.len; i++) {
     int64_t d;
     sh->dims[i] = v_as_int(dims.items[i], &d) && d >= 0 ? d : -1;
+    /* the first dimension not known says why (a size only the data knows) */
+    if (sh->dims[i] < 0 && !t->why && dims.items[i]->kind == V_UNKNOWN) t->why = dims.items[i]->why;
   }
   if (dims.len) t->dim0 = dims.items[0]->origin;
   return t;
@@ -105,6 +107,13 @@ static value *tensor_factory(interp *st, const char *name, args *a) {
   if (!strcmp(name, "zeros") || !strcmp(name, "ones") || !strcmp(name, "empty") || !strcmp(name, "randn") ||
       !strcmp(name, "rand"))
     return tensor_of(st, a, 0, 0);
+  /* torch.Tensor(3, 4), torch.FloatTensor(n, m): sizes (a list is data) */
+  if (!strcmp(name, "Tensor") || !strcmp(name, "FloatTensor") || !strcmp(name, "DoubleTensor") ||
+      !strcmp(name, "HalfTensor") || !strcmp(name, "LongTensor")) {
+    if (a->pos.len && (a->pos.items[0]->kind == V_LIST || a->pos.items[0]->kind == V_TUPLE)) return NULL;
+    int bits = name[0] == 'D' || name[0] == 'L' ? 64 : name[0] == 'H' ? 16 : 32;
+    return tensor_of(st, a, 0, bits);
+  }
   if (!strcmp(name, "full")) {
     value *size = arg_get(a, 0, "size");
     if (!size) return v_unknown(st, "torch.full() without a size");
@@ -191,7 +200,8 @@ static value *make_parameter(interp *st, args *a) {
     if (sh->dims[i] < 0 || __builtin_mul_overflow(count, sh->dims[i], &count)) known = false;
   }
   if (!known) {
-    const char *why = data && data->kind == V_UNKNOWN && data->why ? data->why : "a tensor whose shape is not known";
+    const char *why = data && (data->kind == V_UNKNOWN || data->kind == V_TENSOR) && data->why ? data->why
+                                                                                              : "a tensor whose shape is not known";
     note(st, a->node, "nn.Parameter of %s: not counted", why);
     return v_unknown(st, "a parameter of unknown size");
   }
