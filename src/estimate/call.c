@@ -617,6 +617,19 @@ static value *builtin_call(interp *st, const char *name, args *a) {
 
 /* ---- methods of built-in values ---- */
 
+/* whether V is or holds a layer or a parameter (one level down) */
+static bool holds_layers(const value *v) {
+  if (!v) return false;
+  if ((v->kind == V_OBJECT && v->u.obj->kind == OBJ_MODULE) || v->kind == V_PARAM) return true;
+  if (v->kind != V_LIST && v->kind != V_TUPLE) return false;
+  for (uint32_t i = 0; i < v->u.seq->items.len; i++) {
+    const value *x = v->u.seq->items.items[i];
+    if ((x->kind == V_OBJECT && x->u.obj->kind == OBJ_MODULE) || x->kind == V_PARAM) return true;
+  }
+  return false;
+}
+
+
 static value *list_method(interp *st, value *self, const char *name, args *a) {
   seq *s = self->u.seq;
   value *x = a->pos.len ? a->pos.items[0] : NULL;
@@ -624,7 +637,10 @@ static value *list_method(interp *st, value *self, const char *name, args *a) {
                  !strcmp(name, "pop") || !strcmp(name, "clear") || !strcmp(name, "remove") ||
                  !strcmp(name, "reverse") || !strcmp(name, "sort");
   if (mutates && (self->kind == V_TUPLE || !st_may_mutate(st, s->birth))) {
-    if (self->kind == V_LIST) {
+    /* a list of rewards or losses changed in a loop is no layer not counted */
+    bool layers = holds_layers(self);
+    for (uint32_t i = 0; i < a->pos.len; i++) layers |= holds_layers(a->pos.items[i]);
+    if (self->kind == V_LIST && layers) {
       buf b = {0};
       buf_printf(&b, "`.%s()` changes a list", name);
       st_blocked(st, a->node, buf_str(&b));
