@@ -152,6 +152,8 @@ value *instantiate(interp *st, klass *k, args *a) {
     const char *base = extern_base(k);
     if (base && o->kind == OBJ_MODULE) layer_init_into(st, o, base, a);
   }
+  const char *ext = o->kind == OBJ_PLAIN ? extern_base(k) : NULL;
+  if (ext && (strstr(ext, "Wrapper") || strstr(ext, "gym."))) script_wrapped_env(st, o, a);
   if (o->kind == OBJ_MODULE) st->building.len--;
   return self;
 }
@@ -383,6 +385,11 @@ static int is_instance(interp *st, value *x, value *cls) {
   if (x->kind != V_OBJECT) return x->kind == V_PARAM ? (!strcmp(q, "torch.nn.Parameter") || !strcmp(q, "torch.Tensor")) : -1;
   obj *o = x->u.obj;
   if (!strcmp(q, "torch.nn.Module")) return o->kind == OBJ_MODULE;
+  if (o->qual && !strncmp(o->qual, "gym.spaces.", 11) && strstr(q, ".spaces.")) {
+    /* the spaces of rules/envs.tsv: gym's or gymnasium's, Box or Discrete */
+    const char *a = strrchr(o->qual, '.'), *b = strrchr(q, '.');
+    return strcmp(a, b) == 0;
+  }
   if (o->qual) {
     if (!strcmp(layer_short(st, o->qual), layer_short(st, q))) return 1;
     return strncmp(q, "torch.nn.", 9) == 0 ? 0 : -1;
@@ -590,6 +597,7 @@ static value *builtin_call(interp *st, const char *name, args *a) {
     return v;
   }
   if (!strcmp(name, "isinstance") && a->pos.len == 2) {
+    if (a->pos.items[0]->kind == V_UNKNOWN && a->pos.items[0]->why) return a->pos.items[0];
     int r = is_instance(st, a->pos.items[0], a->pos.items[1]);
     return r < 0 ? v_unknown(st, "isinstance() that is not known") : v_bool(st, r == 1);
   }
@@ -705,6 +713,13 @@ static value *list_method(interp *st, value *self, const char *name, args *a) {
     for (uint32_t i = 0; i < s->items.len; i++)
       if (v_equal(s->items.items[i], x) == 1) return v_int(st, i);
     return v_unknown(st, "index() of an item not found");
+  }
+  if (!strcmp(name, "prod") && !x) {
+    /* np.array(space.shape).prod() */
+    int64_t p = 1, d;
+    for (uint32_t i = 0; i < s->items.len; i++)
+      if (!v_as_int(s->items.items[i], &d) || __builtin_mul_overflow(p, d, &p)) return v_unknown(st, "prod() of sizes not known");
+    return v_int(st, p);
   }
   if (!strcmp(name, "count") && x) {
     int64_t n = 0;

@@ -360,6 +360,9 @@ value *script_unnamed(interp *st, value *v);
 /** The first cause of unknown V's reason, without the names it went
  *  through: its text and length in *LEN. */
 const char *script_cause(const value *v, int *len);
+/** O, an instance of a class of the project deriving a gym wrapper, built
+ *  with A: the spaces of the environment it wraps. */
+void script_wrapped_env(interp *st, obj *o, args *a);
 /** An assumed size for NAME (--assume NAME=VALUE), or NULL. */
 value *script_assumed(interp *st, const char *name, uint32_t n);
 void script_free(interp *st);

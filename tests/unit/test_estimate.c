@@ -1191,6 +1191,57 @@ static void test_attrs_and_dataclass_configs(void **state) {
   run_free(&x);
 }
 
+
+/* an RL agent's sizes come from its environment's spaces (rules/envs.tsv),
+ * its environment id from a tyro dataclass and the command line */
+static void test_env_spaces(void **state) {
+  (void)state;
+  const char *src = "from dataclasses import dataclass\n"
+                    "import gymnasium as gym\n"
+                    "import numpy as np\n"
+                    "import torch.nn as nn\n"
+                    "import tyro\n"
+                    "@dataclass\n"
+                    "class Args:\n"
+                    "    env_id: str = 'CartPole-v1'\n"
+                    "    num_envs: int = 4\n"
+                    "    hidden: int = 64\n"
+                    "def make_env(env_id):\n"
+                    "    def thunk():\n"
+                    "        env = gym.make(env_id)\n"
+                    "        env = gym.wrappers.RecordEpisodeStatistics(env)\n"
+                    "        return env\n"
+                    "    return thunk\n"
+                    "class Wrap(gym.Wrapper):\n"
+                    "    def __init__(self, env):\n"
+                    "        super().__init__(env)\n"
+                    "args = tyro.cli(Args)\n"
+                    "envs = gym.vector.SyncVectorEnv([make_env(args.env_id) for i in range(args.num_envs)])\n"
+                    "obs = np.array(envs.single_observation_space.shape).prod()\n"
+                    "space = envs.single_action_space\n"
+                    "act = space.n if isinstance(space, gym.spaces.Discrete) else np.prod(space.shape)\n"
+                    "agent = nn.Sequential(nn.Linear(obs, args.hidden), nn.Linear(args.hidden, args.hidden), nn.Linear(args.hidden, act))\n"
+                    "w = Wrap(gym.make('Pendulum-v1'))\n"
+                    "other = nn.Linear(w.observation_space.shape[0], 1)\n";
+  run x;
+  run_script(&x, src, NULL, 0, NULL, NULL, 0);
+  /* CartPole-v1: 4 observations, 2 actions: 4x64+64, 64x64+64, 64x2+2 */
+  assert_int_equal(model_named(&x, "agent")->parameters, 320 + 4160 + 130);
+  /* Pendulum-v1 through a wrapper of the file: 3 observations */
+  assert_int_equal(model_named(&x, "other")->parameters, 4);
+  run_free(&x);
+  /* Hopper-v4 (11 observations, a box of 3 actions), --hidden 32 */
+  const char *const argv[] = {"--env-id", "Hopper-v4", "--hidden=32"};
+  run_script(&x, src, argv, 3, NULL, NULL, 0);
+  assert_int_equal(model_named(&x, "agent")->parameters, 11 * 32 + 32 + 32 * 32 + 32 + 32 * 3 + 3);
+  run_free(&x);
+  /* an id the table lacks says so */
+  const char *const other[] = {"--env-id", "MyEnv-v0"};
+  run_script(&x, src, other, 2, NULL, NULL, 0);
+  assert_true(unknown_mentions(model_named(&x, "agent"), "MyEnv-v0"));
+  run_free(&x);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_linear_and_bilinear),
@@ -1227,6 +1278,7 @@ int main(void) {
     cmocka_unit_test(test_attrs_and_dataclass_configs),
     cmocka_unit_test(test_assume_sizes_only_the_data_knows),
     cmocka_unit_test(test_zoo_by_name),
+    cmocka_unit_test(test_env_spaces),
     cmocka_unit_test(test_zoo_architectures_match_the_table),
     cmocka_unit_test(test_zoo_model_changed_by_the_script),
     cmocka_unit_test(test_budget_names_what_spent_it),
