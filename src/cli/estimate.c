@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "cli/files.h"
@@ -48,22 +49,45 @@ bool cli_gpu_memory_auto(uint64_t *bytes, char *why, size_t why_size) {
 }
 
 
-/* The script opens files relative to where it runs: its own folder first
- * (`python train.py` there), then the working folder. */
-static char *read_for_script(void *ctx, const char *path, size_t *length) {
-  const char *script = ctx;
-  char why[256];
+#define SCRIPT_READ_MAX (4u << 20) /* a config, not a corpus: larger files are not read */
+
+
+/* Where the script finds PATH: relative to where it runs, its own folder
+ * first (`python train.py` there), then the working folder. */
+static bool script_path(const char *script, const char *path, buf *out, struct stat *st) {
   if (path[0] != '/' && script) {
     const char *slash = strrchr(script, '/');
     if (slash) {
-      buf b = {0};
-      buf_printf(&b, "%.*s/%s", (int)(slash - script), script, path);
-      char *text = files_read(buf_str(&b), length, why, sizeof why);
-      buf_free(&b);
-      if (text) return text;
+      buf_clear(out);
+      buf_printf(out, "%.*s/%s", (int)(slash - script), script, path);
+      if (stat(buf_str(out), st) == 0) return true;
     }
   }
-  return files_read(path, length, why, sizeof why);
+  buf_clear(out);
+  buf_puts(out, path);
+  return stat(path, st) == 0;
+}
+
+
+static char *read_for_script(void *ctx, const char *path, size_t *length) {
+  buf b = {0};
+  struct stat st;
+  char why[256];
+  char *text = NULL;
+  /* regular files of a config's size only: never a corpus, a FIFO or /dev/zero */
+  if (script_path(ctx, path, &b, &st) && S_ISREG(st.st_mode) && (uint64_t)st.st_size <= SCRIPT_READ_MAX)
+    text = files_read(buf_str(&b), length, why, sizeof why);
+  buf_free(&b);
+  return text;
+}
+
+
+static bool exists_for_script(void *ctx, const char *path) {
+  buf b = {0};
+  struct stat st;
+  bool there = script_path(ctx, path, &b, &st);
+  buf_free(&b);
+  return there;
 }
 
 
@@ -205,7 +229,7 @@ static int estimate_one(const char *path, int64_t budget, bool json, json_t *arr
   const char **assume = calloc(nassume + 1, sizeof *assume);
   for (size_t i = 0; assume && i < nassume; i++) assume[i] = oom_options_assume(c->options, i);
   estimate_input in = {file ? path : NULL, (const char *const *)c->script_argv, c->script_argc, assume,
-                       assume ? (int)nassume : 0, read_for_script, file ? (void *)path : NULL};
+                       assume ? (int)nassume : 0, read_for_script, file ? (void *)path : NULL, exists_for_script};
   estimate_result r;
   estimate_run_with(&f, &in, &r);
   int status = EXIT_CLEAN;

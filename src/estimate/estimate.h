@@ -75,6 +75,8 @@ typedef struct {
    *  working folder or absolute): malloc'd text and its length, or NULL. */
   char *(*read)(void *ctx, const char *path, size_t *length);
   void *ctx;
+  /** Whether a file or folder is at PATH (os.path.exists); NULL: what READ reads. */
+  bool (*exists)(void *ctx, const char *path);
 } estimate_input;
 
 /** Estimate the models of the file whose facts are F. OUT is freed with

@@ -491,8 +491,9 @@ static value *path_join(interp *st, args *a) {
 static value *path_exists(interp *st, value *p, bool file_only) {
   if (!p || p->kind != V_STR) return p && p->kind == V_UNKNOWN ? p : v_unknown(st, "a path that is not known");
   if (!st->in || !st->in->read) return v_unknown(st, "whether `%.*s` exists", (int)p->u.s.n, p->u.s.s);
-  /* a file the run can read exists; folders and large data are not opened */
   char *path = st_strdup(st, p->u.s.s, p->u.s.n);
+  if (st->in->exists) return v_bool(st, st->in->exists(st->in->ctx, path));
+  /* a file the run can read exists */
   size_t len = 0;
   char *text = st->in->read(st->in->ctx, path, &len);
   if (text) {

@@ -236,4 +236,19 @@ PATH="$PWD/fakebin:$PATH" oom estimate --gpu-memory auto --output-format json ml
 want_rc 0 && want_out '"budget_bytes": null' && want_err "no budget"
 end
 
+begin "the script's files: a config is read, a large data file is not, os.path.exists sees both"
+mkdir -p data
+head -c 5000000 /dev/zero >data/train.bin
+cat >reads.py <<'EOF'
+import os
+import torch.nn as nn
+
+width = 4 if os.path.exists("data/train.bin") else 1
+text = open("data/train.bin").read()
+model = nn.Linear(width, len(text))
+EOF
+oom estimate reads.py
+want_rc 0 && want_out "nn.Linear(4, ?)" && want_out "data/train.bin"
+end
+
 finish

@@ -57,7 +57,7 @@ static void run_script(run *x, const char *src, const char *const *argv, int arg
   x->tree = parse_source(x->parser, src, strlen(src), NULL);
   assert_non_null(x->tree);
   facts_build(&x->f, ts_tree_root_node(x->tree), src, strlen(src));
-  estimate_input in = {"script.py", argv, argc, assume, nassume, read_table, (void *)files};
+  estimate_input in = {"script.py", argv, argc, assume, nassume, read_table, (void *)files, NULL};
   estimate_run_with(&x->f, &in, &x->r);
 }
 
