@@ -975,6 +975,13 @@ value *get_attr(interp *st, value *v, const char *name, uint32_t n) {
     if (n == 4 && !memcmp(name, "data", 4)) return v;
     break;
   }
+  case V_DICT: {
+    /* OmegaConf's DictConfig, EasyDict: `cfg.model.width` reads the key
+     * (a dictionary's own methods stay methods) */
+    value *x = dict_get_str(v->u.dict, name, n);
+    if (x) return x;
+    break;
+  }
   case V_NONE: return v_unknown(st, "an attribute of None");
   case V_INT:
   case V_FLOAT:

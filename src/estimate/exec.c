@@ -798,6 +798,19 @@ static void exec_import_from(interp *st, scope *sc, TSNode n) {
   if (ts_node_is_null(module)) return;
   const char *mod = dotted(st, module);
   uint32_t count = ts_node_named_child_count(n);
+  for (uint32_t i = 0; i < count; i++)
+    if (NODE_IS(ts_node_named_child(n, i), "wildcard_import")) {
+      /* `from model import *`: the module's public names */
+      value *m = script_import(st, module, mod, false);
+      if (!m || m->kind != V_OBJECT) return;
+      dict *d = m->u.obj->attrs;
+      for (uint32_t k = 0; k < d->keys.len; k++) {
+        value *key = d->keys.items[k];
+        if (key->kind == V_STR && key->u.s.n && key->u.s.s[0] != '_')
+          scope_set(st, sc, key->u.s.s, key->u.s.n, d->vals.items[k]);
+      }
+      return;
+    }
   for (uint32_t i = 0; i < count; i++) {
     TSNode c = ts_node_named_child(n, i);
     if (ts_node_eq(c, module)) continue;

@@ -977,6 +977,11 @@ value *script_call(interp *st, const char *qual, args *a) {
     return text ? json_text(st, text) : v_unknown(st, "JSON from a stream that is not known");
   }
   if (!strcmp(qual, "json.loads")) return json_text(st, x);
+  if (!strcmp(qual, "omegaconf.OmegaConf.load") && x) {
+    value *text = x->kind == V_STR ? read_file(st, x, a->node) : x;
+    return text->kind == V_STR ? yaml_text(st, text) : text;
+  }
+  if (!strcmp(qual, "omegaconf.OmegaConf.create") && x && x->kind == V_DICT) return x;
   if (!strcmp(qual, "gym.make") || !strcmp(qual, "gymnasium.make")) return make_env(st, arg_get(a, 0, "id"));
   if (!strcmp(qual, "gym.vector.SyncVectorEnv") || !strcmp(qual, "gym.vector.AsyncVectorEnv") ||
       !strcmp(qual, "gymnasium.vector.SyncVectorEnv") || !strcmp(qual, "gymnasium.vector.AsyncVectorEnv"))

@@ -128,7 +128,7 @@ import argparse
 import torch
 
 import model as m
-from model import Config
+from model import *
 
 parser = argparse.ArgumentParser()
 parser.add_argument("--depth", type=int, default=2)

@@ -1242,6 +1242,25 @@ static void test_env_spaces(void **state) {
   run_free(&x);
 }
 
+
+static void test_omegaconf(void **state) {
+  (void)state;
+  const char *src = "from omegaconf import OmegaConf\n"
+                    "import torch.nn as nn\n"
+                    "cfg = OmegaConf.load('conf.yaml')\n"
+                    "extra = OmegaConf.create({'out': 3})\n"
+                    "model = nn.Linear(cfg.model.width, extra.out)\n"
+                    "sizes = dict(a=1)\n"
+                    "n = nn.Linear(len(sizes.keys()), 1)\n";
+  const char *const files[] = {"conf.yaml", "model:\n  width: 16\n", NULL};
+  run x;
+  run_script(&x, src, NULL, 0, files, NULL, 0);
+  assert_int_equal(model_named(&x, "model")->parameters, 16 * 3 + 3);
+  /* a dictionary's own methods stay methods */
+  assert_int_equal(model_named(&x, "n")->parameters, 2);
+  run_free(&x);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_linear_and_bilinear),
@@ -1275,6 +1294,7 @@ int main(void) {
     cmocka_unit_test(test_configurator_exec),
     cmocka_unit_test(test_json_config),
     cmocka_unit_test(test_yaml_config),
+    cmocka_unit_test(test_omegaconf),
     cmocka_unit_test(test_attrs_and_dataclass_configs),
     cmocka_unit_test(test_assume_sizes_only_the_data_knows),
     cmocka_unit_test(test_zoo_by_name),
