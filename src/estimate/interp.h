@@ -138,6 +138,7 @@ struct obj {
   int opt_fixed_bytes;/* or a fixed size per parameter (8-bit optimizers); -1 not known */
   obj *opt_module;
   param *opt_param;
+  AVEC(param *) opt_params; /* every parameter given in a list: several models' (`list(a.parameters()) + list(b.parameters())`) */
   /* OBJ_LOADER */
   value *batch_size;
   value *dataset;

@@ -117,6 +117,8 @@ static obj *find_optimizer(interp *st, obj *root, tally *t) {
     obj *o = st->optimizers.items[i];
     if (o->opt_module && holds_module(t, o->opt_module)) return o;
     if (o->opt_param && holds_param(t, o->opt_param)) return o;
+    for (uint32_t k = 0; k < o->opt_params.len; k++)
+      if (holds_param(t, o->opt_params.items[k])) return o;
   }
   return NULL;
 }

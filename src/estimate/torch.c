@@ -326,6 +326,10 @@ static value *make_optimizer(interp *st, const optim_def *d, const char *label, 
   o->opt_fixed_bytes = d->fixed;
   o->site = a->node;
   if (params) find_params_owner(st, params, &o->opt_module, &o->opt_param, 0);
+  /* a list of parameters: each, so that every model they come from finds it */
+  seq *items = params && (params->kind == V_LIST || params->kind == V_TUPLE) ? params->u.seq : NULL;
+  for (uint32_t i = 0; items && i < items->items.len; i++)
+    if (items->items.items[i]->kind == V_PARAM) avec_push(st->a, &o->opt_params, items->items.items[i]->u.param);
   avec_push(st->a, &st->optimizers, o);
   return v_obj(st, o);
 }

@@ -1261,6 +1261,24 @@ static void test_omegaconf(void **state) {
   run_free(&x);
 }
 
+
+/* SAC's critics: one optimizer over the parameters of two models */
+static void test_optimizer_over_two_models(void **state) {
+  (void)state;
+  run x;
+  run_source(&x, "import torch\n"
+                 "import torch.nn as nn\n"
+                 "qf1 = nn.Linear(4, 4)\n"
+                 "qf2 = nn.Linear(4, 4)\n"
+                 "target = nn.Linear(4, 4)\n"
+                 "opt = torch.optim.Adam(list(qf1.parameters()) + list(qf2.parameters()), lr=1e-3)\n");
+  /* 20 parameters each, Adam's two fp32 moments: 160 bytes */
+  assert_int_equal(model_named(&x, "qf1")->optimizer_bytes, 160);
+  assert_int_equal(model_named(&x, "qf2")->optimizer_bytes, 160);
+  assert_null(model_named(&x, "target")->optimizer);
+  run_free(&x);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_linear_and_bilinear),
@@ -1295,6 +1313,7 @@ int main(void) {
     cmocka_unit_test(test_json_config),
     cmocka_unit_test(test_yaml_config),
     cmocka_unit_test(test_omegaconf),
+    cmocka_unit_test(test_optimizer_over_two_models),
     cmocka_unit_test(test_attrs_and_dataclass_configs),
     cmocka_unit_test(test_assume_sizes_only_the_data_knows),
     cmocka_unit_test(test_zoo_by_name),
