@@ -828,6 +828,21 @@ static value *str_method(interp *st, value *self, const char *name, args *a) {
       else if (name[0] == 'u' && s[i] >= 'a' && s[i] <= 'z') s[i] = (char)(s[i] - 32);
     return v_str(st, s, self->u.s.n);
   }
+  if (!strcmp(name, "replace") && a->pos.len >= 2 && x->kind == V_STR && a->pos.items[1]->kind == V_STR && x->u.s.n) {
+    value *y = a->pos.items[1];
+    buf b = {0};
+    for (uint32_t i = 0; i < self->u.s.n;) {
+      if (i + x->u.s.n <= self->u.s.n && !memcmp(self->u.s.s + i, x->u.s.s, x->u.s.n)) {
+        buf_append(&b, y->u.s.s, y->u.s.n);
+        i += x->u.s.n;
+      } else {
+        buf_putc(&b, self->u.s.s[i++]);
+      }
+    }
+    value *r = v_str(st, st_strdup(st, buf_str(&b), b.len), (uint32_t)b.len);
+    buf_free(&b);
+    return r;
+  }
   if (!strcmp(name, "strip")) {
     uint32_t b = 0, e = self->u.s.n;
     while (b < e && (self->u.s.s[b] == ' ' || self->u.s.s[b] == '\n' || self->u.s.s[b] == '\t')) b++;

@@ -83,7 +83,9 @@ static void set_item(interp *st, value *c, value *key, value *v, TSNode where) {
     s->items.items[i] = v;
   } else if (c->kind == V_DICT) {
     if (!st_may_mutate(st, c->u.dict->birth)) {
-      st_blocked(st, where, "a dictionary entry is set");
+      /* the entry becomes unknown, with its reason; a layer is noted */
+      bool layer = (v->kind == V_OBJECT && v->u.obj->kind == OBJ_MODULE) || v->kind == V_PARAM;
+      if (layer) st_blocked(st, where, "a dictionary entry is set");
       if (key->kind != V_UNKNOWN) dict_set(st, c->u.dict, key, v_unknown(st, "set in code that may not run"));
       return;
     }
