@@ -251,4 +251,11 @@ oom estimate reads.py
 want_rc 0 && want_out "nn.Linear(4, ?)" && want_out "data/train.bin"
 end
 
+begin "--show-settings lists the assumed sizes, the flags' first"
+printf 'assume = ["vocab_size=50"]\n' >proj/oomlint.toml
+oom --show-settings --assume n_embd=8 proj/train.py
+want_rc 0 && want_out 'assume = ["n_embd=8", "vocab_size=50"]'
+rm proj/oomlint.toml
+end
+
 finish
