@@ -384,6 +384,29 @@ static value *loader_batch(interp *st, obj *loader) {
 }
 
 
+/* `enumerate(loader)`, `tqdm(loader)`, `enumerate(tqdm(loader, ...))`: the
+ * loader a training loop iterates (read without side effects: a name or an
+ * attribute), and in *ENUMERATED whether an index comes with each batch. */
+static obj *wrapped_loader(interp *st, scope *sc, TSNode e, bool *enumerated) {
+  *enumerated = false;
+  for (int depth = 0; depth < 4 && NODE_IS(e, "call"); depth++) {
+    TSNode fn = FIELD(e, function);
+    TSNode args_n = FIELD(e, arguments);
+    if (ts_node_is_null(fn) || ts_node_is_null(args_n) || !ts_node_named_child_count(args_n)) return NULL;
+    uint32_t n;
+    const char *t = st_text(st, fn, &n);
+    bool en = n == 9 && !memcmp(t, "enumerate", 9);
+    bool wrap = en || (n >= 4 && !memcmp(t + n - 4, "tqdm", 4)) || (n == 4 && !memcmp(t, "iter", 4));
+    if (!wrap) return NULL;
+    *enumerated |= en;
+    e = ts_node_named_child(args_n, 0);
+  }
+  if (!NODE_IS(e, "identifier") && !NODE_IS(e, "attribute")) return NULL;
+  value *v = eval(st, sc, e);
+  return v->kind == V_OBJECT && v->u.obj->kind == OBJ_LOADER ? v->u.obj : NULL;
+}
+
+
 static flow exec_for(interp *st, scope *sc, TSNode n) {
   TSNode left = FIELD(n, left);
   TSNode right = FIELD(n, right);
@@ -423,7 +446,15 @@ static flow exec_for(interp *st, scope *sc, TSNode n) {
   }
   /* one pass as an undecided region; a loader gives its batch to look at */
   value *item;
+  obj *wrapped = NULL;
+  bool enumerated = false;
+  if (it->kind == V_UNKNOWN && NODE_IS(right, "call")) wrapped = wrapped_loader(st, sc, right, &enumerated);
   if (it->kind == V_OBJECT && it->u.obj->kind == OBJ_LOADER) item = loader_batch(st, it->u.obj);
+  else if (wrapped && enumerated) {
+    item = v_list(st, V_TUPLE);
+    avec_push(st->a, &item->u.seq->items, v_unknown(st, "a batch index"));
+    avec_push(st->a, &item->u.seq->items, loader_batch(st, wrapped));
+  } else if (wrapped) item = loader_batch(st, wrapped);
   else if (it->kind == V_UNKNOWN) item = it;
   else item = v_unknown(st, "an item of a loop that is not followed");
   tentative_begin(st);

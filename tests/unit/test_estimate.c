@@ -1279,6 +1279,37 @@ static void test_optimizer_over_two_models(void **state) {
   run_free(&x);
 }
 
+
+/* the batch of a loader iterated through enumerate() and tqdm(), its size
+ * from the script's command line */
+static void test_loader_batch_through_enumerate(void **state) {
+  (void)state;
+  const char *src = "import argparse\n"
+                    "import torch\n"
+                    "import torch.nn as nn\n"
+                    "from tqdm import tqdm\n"
+                    "from torchvision import datasets, transforms\n"
+                    "p = argparse.ArgumentParser()\n"
+                    "p.add_argument('--batch-size', type=int, default=64)\n"
+                    "args = p.parse_args()\n"
+                    "ds = datasets.MNIST('data', train=True, transform=transforms.ToTensor())\n"
+                    "loader = torch.utils.data.DataLoader(ds, batch_size=args.batch_size)\n"
+                    "model = nn.Linear(784, 10)\n"
+                    "opt = torch.optim.SGD(model.parameters(), lr=0.1)\n"
+                    "for i, (x, y) in enumerate(tqdm(loader, desc='train')):\n"
+                    "    loss = model(x.view(-1, 784)).sum()\n"
+                    "    loss.backward()\n";
+  run x;
+  run_script(&x, src, NULL, 0, NULL, NULL, 0);
+  /* the loader's batch: 64 x 1 x 28 x 28 float32 images and 64 int64 labels */
+  assert_int_equal(model_named(&x, "model")->input_bytes, 64 * (784 * 4 + 8));
+  run_free(&x);
+  const char *const argv[] = {"--batch-size", "256"};
+  run_script(&x, src, argv, 2, NULL, NULL, 0);
+  assert_int_equal(model_named(&x, "model")->input_bytes, 256 * (784 * 4 + 8));
+  run_free(&x);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_linear_and_bilinear),
@@ -1313,6 +1344,7 @@ int main(void) {
     cmocka_unit_test(test_json_config),
     cmocka_unit_test(test_yaml_config),
     cmocka_unit_test(test_omegaconf),
+    cmocka_unit_test(test_loader_batch_through_enumerate),
     cmocka_unit_test(test_optimizer_over_two_models),
     cmocka_unit_test(test_attrs_and_dataclass_configs),
     cmocka_unit_test(test_assume_sizes_only_the_data_knows),
