@@ -156,6 +156,8 @@ static value *assumed(interp *st, const char *name, uint32_t n, TSNode t, value 
   if (v->kind != V_UNKNOWN || !n) return v;
   value *a = script_assumed(st, name, n);
   if (a) return a;
+  /* named here already (`x = x + 1` in a loop): no new text each time */
+  if (!ts_node_is_null(v->origin) && ts_node_eq(v->origin, t)) return v;
   /* named before (`words = ...`): the nearest name is the size to give,
    * the first cause stays */
   int wn;
@@ -166,8 +168,10 @@ static value *assumed(interp *st, const char *name, uint32_t n, TSNode t, value 
   const char *s = st_text(st, stmt, &sn);
   uint32_t k = 0;
   while (k < sn && k < 70 && s[k] != '\n') k++;
-  return v_unknown(st, "`%.*s` (%s) is not known: %.*s; give it with --assume %.*s=N", (int)k, s, st_at(st, t), wn, why,
-                   (int)n, name);
+  value *u = v_unknown(st, "`%.*s` (%s) is not known: %.*s; give it with --assume %.*s=N", (int)k, s, st_at(st, t), wn,
+                       why, (int)n, name);
+  u->origin = t;
+  return u;
 }
 
 

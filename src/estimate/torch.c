@@ -79,7 +79,7 @@ static value *tensor_of(interp *st, args *a, int first, int bits) {
     /* the first dimension not known says why (a size only the data knows) */
     if (sh->dims[i] < 0 && !t->why && dims.items[i]->kind == V_UNKNOWN) t->why = dims.items[i]->why;
   }
-  if (dims.len) t->dim0 = dims.items[0]->origin;
+  if (dims.len && dims.items[0]->kind == V_INT) t->dim0 = dims.items[0]->origin;
   return t;
 }
 
