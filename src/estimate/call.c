@@ -298,7 +298,18 @@ static value *range_of(interp *st, args *a) {
   if (count < 0) count = 0;
   if (count > EST_MAX_ITER) return v_unknown(st, "a range of %lld items, too long to follow", (long long)count);
   value *v = v_list(st, V_LIST);
-  for (int64_t i = 0, x = start; i < count; i++, x += step) avec_push(st->a, &v->u.seq->items, v_int(st, x));
+  /* a script's loops make the same small integers again and again */
+  if (!st->ints) st->ints = arena_calloc(st->a, (EST_MAX_ITER + 1) * sizeof *st->ints);
+  for (int64_t i = 0, x = start; i < count; i++, x += step) {
+    value *iv;
+    if (x >= 0 && x <= EST_MAX_ITER) {
+      if (!st->ints[x]) st->ints[x] = v_int(st, x);
+      iv = st->ints[x];
+    } else {
+      iv = v_int(st, x);
+    }
+    avec_push(st->a, &v->u.seq->items, iv);
+  }
   return v;
 }
 
