@@ -94,7 +94,7 @@ static bool exists_for_script(void *ctx, const char *path) {
 static void print_model(FILE *out, const char *path, const estimate_model *m, int64_t budget) {
   char n1[32], n2[32], b1[32], b2[32];
   const char *file = base_name(path);
-  fprintf(out, "\nmodel `%s`: %s, built at %s:%u\n", m->name, m->klass, file, m->line);
+  fprintf(out, "\nmodel `%s`: %s, built at %s:%u\n", m->name, m->klass, m->file ? m->file : file, m->line);
   int width = 20;
   for (uint32_t i = 0; i < m->nparts; i++) {
     int w = (int)strlen(m->parts[i].layer);
@@ -177,6 +177,7 @@ static json_t *model_json(const estimate_model *m) {
   json_object_set_new(o, "name", jstr(m->name));
   json_object_set_new(o, "class", jstr(m->klass));
   json_object_set_new(o, "line", json_integer(m->line));
+  if (m->file) json_object_set_new(o, "file", jstr(m->file));
   json_object_set_new(o, "parameters", json_integer(m->parameters));
   json_object_set_new(o, "trainable_parameters", json_integer(m->trainable));
   json_object_set_new(o, "dtype", jstr(m->dtype));

@@ -108,6 +108,8 @@ static void fill_dataclass(interp *st, obj *o, klass *k, args *a) {
     memcpy(name, f.s, f.n);
     name[f.n] = '\0';
     value *v = arg_get(a, (int)i, name);
+    /* `Config(**checkpoint["model_args"])`: any field may be given there */
+    if (!v && a->opaque) v = v_unknown(st, "`%s` may come through **kwargs that are not known", name);
     if (!v) {
       value *d = dict_get_str(k->defaults, f.s, f.n);
       if (d && d->kind == V_FIELD) {

@@ -22,7 +22,8 @@ typedef struct {
   const char *name;    /* the variable it is bound to, or the class name */
   const char *klass;   /* "GPT", "nn.Sequential", "AutoModelForCausalLM" */
   uint32_t line;       /* where it is built, 1-based */
-  uint32_t start, end; /* the bytes of the call that builds it */
+  const char *file;    /* built inside another module of the project and never returned to the script: that module (LINE is there); else NULL */
+  uint32_t start, end; /* the bytes of the call that builds it (0, 0: not in the script) */
   int64_t parameters, trainable;
   const char *dtype;   /* "float32", "bfloat16", "float16", "int8", "4-bit", "mixed" */
   const char *optimizer; /* "AdamW", "SGD (momentum)", NULL when none is found */

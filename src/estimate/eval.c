@@ -693,7 +693,13 @@ static value *eval_call(interp *st, scope *sc, TSNode n) {
     if (!s->u.sup.self || !s->u.sup.after) return v_unknown(st, "super() outside a method");
     return s;
   }
-  return call_value(st, callee, &a);
+  value *r = call_value(st, callee, &a);
+  /* a model built by a function of another module (`GPT.from_pretrained`):
+   * the script's call is where the script builds it */
+  if (r->kind == V_OBJECT && r->u.obj->kind == OBJ_MODULE && n.tree == st->main_tree &&
+      !ts_node_is_null(r->u.obj->site) && r->u.obj->site.tree != st->main_tree && ts_node_is_null(r->u.obj->call_site))
+    r->u.obj->call_site = n;
+  return r;
 }
 
 

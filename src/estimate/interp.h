@@ -122,6 +122,7 @@ struct obj {
   seq *items;         /* Sequential / ModuleList / ParameterList children */
   seq *args;          /* OBJ_EXTERN: positional arguments of the constructor */
   TSNode site;
+  TSNode call_site;   /* built in another module: the script's call that returned it */
   const char *label;  /* layers: the constructor as the table shows it */
   AVEC(const char *) unknowns;
   bool layer;         /* an nn layer with parameters made by formula */

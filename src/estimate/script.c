@@ -960,7 +960,10 @@ value *script_call(interp *st, const char *qual, args *a) {
   if (!strcmp(qual, "argparse.ArgumentParser")) return new_parser(st, "argparse.ArgumentParser", NULL);
   if (!strcmp(qual, "ast.literal_eval")) {
     value *v = literal_eval(st, x);
-    return v ? v : v_unknown(st, "literal_eval() of a string that is not a literal");
+    /* Python raises ValueError, and scripts take the string instead
+     * (nanoGPT's configurator: `except (SyntaxError, ValueError): attempt = val`);
+     * the interpreter's calls cannot raise, so the string is what follows */
+    return v ? v : x;
   }
   if (!strcmp(qual, "os.path.join")) return path_join(st, a);
   if (!strcmp(qual, "os.path.exists")) return path_exists(st, x, false);

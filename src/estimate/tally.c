@@ -124,6 +124,16 @@ static obj *find_optimizer(interp *st, obj *root, tally *t) {
 }
 
 
+/* Where the script builds ROOT: its constructor, or the script's call of
+ * the function of another module that built it; null when neither is in
+ * the script (the table's line is then 0 and OOM601 has no place to report). */
+static TSNode model_site(interp *st, const obj *root) {
+  TSNode site = root->site;
+  if (!ts_node_is_null(site) && site.tree != st->main_tree) site = root->call_site;
+  return site;
+}
+
+
 /* Why the run stopped: the construct under way that spent the budget. */
 static const char *stop_reason(interp *st) {
   buf b = {0};
@@ -157,10 +167,14 @@ static uint32_t fill_model(interp *st, obj *root, estimate_model *m, estimate_re
   module_params(st, root, on_param, &t);
   m->name = root->name ? root->name : root->type;
   m->klass = root->type ? root->type : "module";
-  if (!ts_node_is_null(root->site)) {
+  TSNode site = model_site(st, root);
+  if (ts_node_is_null(site) && !ts_node_is_null(root->site)) {
+    m->file = st_module_of(st, root->site)->shown;
     m->line = st_line(st, root->site);
-    m->start = ts_node_start_byte(root->site);
-    m->end = ts_node_end_byte(root->site);
+  } else if (!ts_node_is_null(site)) {
+    m->line = st_line(st, site);
+    m->start = ts_node_start_byte(site);
+    m->end = ts_node_end_byte(site);
   }
   m->built = !root->defined_only;
   m->parameters = t.count;
@@ -451,7 +465,7 @@ void estimate_run_with(const facts *f, const estimate_input *in, estimate_result
       if (bn->module != roots.items[k] && !(bn->module == NULL && out->nmodels == 1)) continue;
       /* the index among the models kept */
       for (uint32_t j = 0; j < out->nmodels; j++)
-        if (out->models[j].start == (ts_node_is_null(roots.items[k]->site) ? 0 : ts_node_start_byte(roots.items[k]->site)) &&
+        if (out->models[j].start == (ts_node_is_null(model_site(&st, roots.items[k])) ? 0 : ts_node_start_byte(model_site(&st, roots.items[k]))) &&
             !strcmp(out->models[j].klass, roots.items[k]->type ? roots.items[k]->type : "module"))
           b.model = (int)j;
       break;

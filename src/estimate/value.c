@@ -221,6 +221,7 @@ obj *obj_new(interp *st, obj_kind kind, const char *type) {
   o->type = type;
   o->attrs = dict_new(st);
   o->site = NULL_NODE;
+  o->call_site = NULL_NODE;
   o->birth = st_birth(st);
   o->input_bytes = -1;
   o->opt_fixed_bytes = -1;

@@ -258,4 +258,11 @@ want_rc 0 && want_out 'assume = ["n_embd=8", "vocab_size=50"]'
 rm proj/oomlint.toml
 end
 
+begin "a model another module's function builds is built where the script calls it"
+printf 'from model import Config, Net\n\n\ndef build(depth=1):\n    helper = Net(Config(depth=3))\n    return Net(Config(depth=depth))\n' >proj/factory.py
+printf 'import factory\n\nnet = factory.build(depth=2)\n' >proj/train2.py
+oom estimate proj/train2.py
+want_rc 0 && want_out "model \`net\`: Net, built at train2.py:3" && want_out "built at factory.py:5"
+end
+
 finish
