@@ -996,6 +996,20 @@ value *script_call(interp *st, const char *qual, args *a) {
   /* any library's wrapper of an environment (`NoopResetEnv(env)`) */
   if (is_env(x) && (strstr(qual, "wrappers") || strstr(qual, "Wrapper") || strstr(qual, "Env"))) return x;
   if (!strcmp(qual, "tyro.cli")) return tyro_cli(st, x, a);
+  /* mp.spawn(main, args=(...), nprocs=n): each process runs main(rank, *args);
+   * rank 0 builds what every rank builds */
+  if ((!strcmp(qual, "torch.multiprocessing.spawn") || !strcmp(qual, "torch.multiprocessing.start_processes")) && x) {
+    args call;
+    memset(&call, 0, sizeof call);
+    call.node = a->node;
+    avec_push(st->a, &call.pos, v_int(st, 0));
+    value *rest = arg_get(a, 1, "args");
+    seq *items = rest ? v_iterate(st, rest) : NULL;
+    for (uint32_t i = 0; items && i < items->items.len; i++) avec_push(st->a, &call.pos, items->items.items[i]);
+    call.opaque = rest && !items;
+    call_value(st, x, &call);
+    return st->none;
+  }
   if ((!strcmp(qual, "numpy.prod") || !strcmp(qual, "numpy.array") || !strcmp(qual, "numpy.asarray")) && x &&
       x->kind == V_UNKNOWN)
     return x;

@@ -1310,6 +1310,23 @@ static void test_loader_batch_through_enumerate(void **state) {
   run_free(&x);
 }
 
+
+/* DDP scripts start their workers with mp.spawn: rank 0 runs main(0, *args) */
+static void test_mp_spawn_runs_the_worker(void **state) {
+  (void)state;
+  run x;
+  run_source(&x, "import torch\n"
+                 "import torch.multiprocessing as mp\n"
+                 "import torch.nn as nn\n"
+                 "def main(rank, world_size, width):\n"
+                 "    model = nn.Linear(width, width)\n"
+                 "    opt = torch.optim.SGD(model.parameters(), lr=0.1)\n"
+                 "if __name__ == '__main__':\n"
+                 "    mp.spawn(main, args=(torch.cuda.device_count(), 8), nprocs=2)\n");
+  assert_int_equal(model_named(&x, "model")->parameters, 72);
+  run_free(&x);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_linear_and_bilinear),
@@ -1344,6 +1361,7 @@ int main(void) {
     cmocka_unit_test(test_json_config),
     cmocka_unit_test(test_yaml_config),
     cmocka_unit_test(test_omegaconf),
+    cmocka_unit_test(test_mp_spawn_runs_the_worker),
     cmocka_unit_test(test_loader_batch_through_enumerate),
     cmocka_unit_test(test_optimizer_over_two_models),
     cmocka_unit_test(test_attrs_and_dataclass_configs),
