@@ -360,6 +360,20 @@ value *script_builtin(interp *st, scope *sc, const char *fn, args *a);
 /** V (unknown), no longer the size its name says: `features.shape[1]` of
  *  an unknown `features` keeps the cause, not the --assume of `features`. */
 value *script_unnamed(interp *st, value *v);
+/** The script's files (script.c): the text of the file at PATHV, and whether V is an opened file. */
+value *script_read(interp *st, value *pathv, TSNode where);
+bool script_is_file(const value *v);
+/** argparse.c: parsers, their methods (NULL when SELF is none), tyro.cli, sys.argv. */
+value *argparse_call(interp *st, const char *qual, args *a);
+value *argparse_method(interp *st, value *self, const char *name, args *a);
+value *script_argv(interp *st, bool with_name);
+/** envs.c: gym environments and their spaces, NumPy products of shapes. */
+value *envs_call(interp *st, const char *qual, args *a);
+bool script_is_env(const value *v);
+/** formats.c: JSON and YAML texts, ast.literal_eval (NULL: not a literal). */
+value *format_json(interp *st, value *text);
+value *format_yaml(interp *st, value *text);
+value *format_literal(interp *st, value *s);
 /** The first cause of unknown V's reason, without the names it went
  *  through: its text and length in *LEN. */
 const char *script_cause(const value *v, int *len);
