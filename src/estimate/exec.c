@@ -921,6 +921,7 @@ static flow exec_definition(interp *st, scope *sc, TSNode n) {
 
 
 static flow exec_stmt(interp *st, scope *sc, TSNode n) {
+  if (!st->open.len) st->top = n;
   if (!st_step(st)) return FLOW_STOP;
   const char *type = ts_node_type(n);
   switch (type[0]) {

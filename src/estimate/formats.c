@@ -13,6 +13,7 @@
 /* ---- JSON (jansson) ---- */
 
 static value *from_json(interp *st, json_t *j, int depth) {
+  if (!st_step(st)) return v_unknown(st, "JSON too large to follow");
   if (depth > 64) return v_unknown(st, "JSON nested too deeply");
   switch (json_typeof(j)) {
   case JSON_OBJECT: {
@@ -90,6 +91,9 @@ static value *yaml_scalar(interp *st, const yaml_node_t *n) {
 
 static value *from_yaml(interp *st, yaml_document_t *doc, yaml_node_t *n, int depth) {
   if (!n) return st->none;
+  /* aliases are shared nodes: a document of nested aliases would be walked
+   * exponentially often; each node walked is a step of the run's budget */
+  if (!st_step(st)) return v_unknown(st, "YAML too large to follow");
   if (depth > 64) return v_unknown(st, "YAML nested too deeply");
   switch (n->type) {
   case YAML_SCALAR_NODE: return yaml_scalar(st, n);

@@ -240,6 +240,7 @@ typedef struct interp {
   TSParser *parser;
   AVEC(spend) open;         /* loops and calls under way */
   TSNode stop_site;         /* the construct under way when the budget ran out */
+  TSNode top;               /* the statement under way outside any loop or call */
   TSNode stop_inner;
   value **ints;             /* range()'s integers 0..EST_MAX_ITER, made once and shared (never changed) */
   var *keep;                /* names as they were before an undecided `if` (exec.c) */

@@ -113,6 +113,8 @@ bool st_step(interp *st) {
     if (st->open.len) {
       st->stop_site = st->open.items[0].node;
       st->stop_inner = st->open.items[st->open.len - 1].node;
+    } else {
+      st->stop_site = st->stop_inner = st->top;
     }
     return false;
   }
