@@ -1327,6 +1327,31 @@ static void test_mp_spawn_runs_the_worker(void **state) {
   run_free(&x);
 }
 
+
+/* nested YAML aliases expand exponentially: the walk is bounded by the run's
+ * budget, and the stop names the statement */
+static void test_yaml_alias_bomb_is_bounded(void **state) {
+  (void)state;
+  static char yaml[8192];
+  size_t n = (size_t)snprintf(yaml, sizeof yaml, "a0: &a0 [1, 2, 3, 4, 5, 6, 7, 8]\n");
+  for (int i = 1; i < 24; i++) {
+    n += (size_t)snprintf(yaml + n, sizeof yaml - n, "a%d: &a%d [", i, i);
+    for (int k = 0; k < 8; k++) n += (size_t)snprintf(yaml + n, sizeof yaml - n, "%s*a%d", k ? ", " : "", i - 1);
+    n += (size_t)snprintf(yaml + n, sizeof yaml - n, "]\n");
+  }
+  const char *const files[] = {"bomb.yaml", yaml, NULL};
+  run x;
+  run_script(&x, "import torch.nn as nn\n"
+                 "import yaml\n"
+                 "m = nn.Linear(2, 2)\n"
+                 "cfg = yaml.safe_load(open('bomb.yaml'))\n",
+             NULL, 0, files, NULL, 0);
+  const estimate_model *m = model_named(&x, "m");
+  assert_int_equal(m->parameters, 6);
+  assert_true(unknown_mentions(m, "the budget ran out in `cfg = yaml.safe_load(open('bomb.yaml'))` (line 4)"));
+  run_free(&x);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_linear_and_bilinear),
@@ -1360,6 +1385,7 @@ int main(void) {
     cmocka_unit_test(test_configurator_exec),
     cmocka_unit_test(test_json_config),
     cmocka_unit_test(test_yaml_config),
+    cmocka_unit_test(test_yaml_alias_bomb_is_bounded),
     cmocka_unit_test(test_omegaconf),
     cmocka_unit_test(test_mp_spawn_runs_the_worker),
     cmocka_unit_test(test_loader_batch_through_enumerate),
