@@ -1,7 +1,7 @@
 # Embeds every file under rules/ (rule files and the data tables beside them)
 # into the library, so an installed oomlint needs no files next to it.
 
-file(GLOB OOM_RULE_FILES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/rules/*.scm ${CMAKE_SOURCE_DIR}/rules/*.tsv)
+file(GLOB OOM_RULE_FILES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/rules/*.scm ${CMAKE_SOURCE_DIR}/rules/*.tsv ${CMAKE_SOURCE_DIR}/rules/*.py)
 list(SORT OOM_RULE_FILES)
 set(OOM_EMBEDDED_RULES_C ${CMAKE_BINARY_DIR}/generated/embedded_rules.c)
 add_custom_command(

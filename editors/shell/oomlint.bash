@@ -15,7 +15,7 @@ _oomlint() {
       COMPREPLY=($(compgen -f -X '!*.toml' -- "$cur")); return ;;
     --rules-dir | --cache-dir)
       COMPREPLY=($(compgen -d -- "$cur")); return ;;
-    --gpu-memory | --max-batch-size | -j | --threads | --stdin-filename)
+    --gpu-memory | --assume | --max-batch-size | -j | --threads | --stdin-filename)
       return ;;
     rule)
       COMPREPLY=($(compgen -W "--predicates $(oomlint rules --output-format json 2>/dev/null | grep -o '"OOM[0-9]*"' | tr -d '"')" -- "$cur")); return ;;
@@ -23,7 +23,7 @@ _oomlint() {
   if [[ $cur == -* ]]; then
     COMPREPLY=($(compgen -W "--select --extend-select --ignore --output-format --fix --no-fix --unsafe-fixes
       --no-unsafe-fixes --diff --show-fixes --no-show-fixes --statistics --exit-zero --stdin-filename --rules-dir
-      --gpu-memory --max-batch-size --config --isolated --show-settings --no-cache --cache-dir --threads -j --color --quiet -q --help -h
+      --gpu-memory --assume --max-batch-size --config --isolated --show-settings --no-cache --cache-dir --threads -j --color --quiet -q --help -h
       --version -V" -- "$cur"))
   elif [ "$COMP_CWORD" -eq 1 ]; then
     COMPREPLY=($(compgen -W "check rule rules estimate server" -- "$cur") $(compgen -f -- "$cur"))

@@ -4,6 +4,7 @@
 #define OOMLINT_OPTIONS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 typedef struct oom_options oom_options;
@@ -31,6 +32,11 @@ uint64_t oom_options_gpu_memory(const oom_options *self);
 /** The largest literal batch size OOM301 accepts (`max-batch-size`); 0: no limit. */
 void oom_options_set_max_batch_size(oom_options *self, uint64_t size);
 uint64_t oom_options_max_batch_size(const oom_options *self);
+/** A size only the data knows, for the memory estimate: "NAME=INTEGER"
+ *  (`--assume vocab_size=33278`, `assume = [...]`). Earlier ones win. */
+void oom_options_add_assume(oom_options *self, const char *name_value);
+size_t oom_options_assume_count(const oom_options *self);
+const char *oom_options_assume(const oom_options *self, size_t index);
 /** Parse a memory size: "24GiB", "80GB", "512MiB", "1.5TiB", "24Gi", or a
  *  plain number of bytes. Binary units (KiB, MiB, GiB, TiB; Ki, Mi, Gi, Ti)
  *  are powers of 1024, decimal ones (KB, MB, GB, TB; K, M, G, T) of 1000;

@@ -33,6 +33,7 @@ uint64_t cache_settings_digest(const oom_linter *linter, const char *extra, size
   }
   buf_printf(&b, "gpu:%llu mbs:%llu", (unsigned long long)linter->gpu_memory,
              (unsigned long long)linter->max_batch_size);
+  for (size_t i = 0; i < linter->assume.len; i++) put_bytes(&b, linter->assume.items[i], strlen(linter->assume.items[i]));
   put_bytes(&b, extra, extra ? extra_len : 0);
   uint64_t h = cache_hash(b.data, b.len, 0);
   buf_free(&b);

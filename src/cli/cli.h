@@ -28,6 +28,9 @@ typedef struct {
   /* --no-cache, --cache-dir DIR (caching.c says where the cache goes) */
   bool no_cache;
   const char *cache_dir;
+  /* estimate: the script's own arguments (after `--`) */
+  char **script_argv;
+  int script_argc;
 } cli;
 
 /* What the command line said about settings a configuration file also sets;
@@ -57,6 +60,10 @@ int cli_rules(const oom_linter *linter, const cli *c);
 /** `oomlint server`: the language server on stdio (server.c). It finds each
  *  document's configuration itself, so it gets the flags, not a linter. */
 int cli_server(const cli_flags *flags, int argc, char **argv);
+/** `--gpu-memory auto`: the first GPU's total memory as nvidia-smi reports
+ *  it, in *BYTES; false with WHY when there is no nvidia-smi or it says
+ *  nothing usable (estimate.c). */
+bool cli_gpu_memory_auto(uint64_t *bytes, char *why, size_t why_size);
 /** `oomlint estimate PATH`: the static memory estimate (estimate.c). */
 int cli_estimate(const oom_linter *linter, int argc, char **argv, const cli *c);
 /** Print "oomlint: " + message + a usage hint to stderr; returns EXIT_USAGE. */

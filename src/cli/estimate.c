@@ -5,12 +5,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "cli/files.h"
 #include "estimate/estimate.h"
 #include "facts/facts.h"
 #include "parse/parse.h"
+#include "project/project.h"
 #include "util/buf.h"
 #include "util/utf8.h"
 
@@ -21,10 +23,78 @@ static const char *base_name(const char *path) {
 }
 
 
+bool cli_gpu_memory_auto(uint64_t *bytes, char *why, size_t why_size) {
+  /* the first GPU, in MiB, one bare number a line */
+  FILE *p = popen("nvidia-smi --query-gpu=memory.total --format=csv,noheader,nounits -i 0 2>/dev/null", "r");
+  if (!p) {
+    snprintf(why, why_size, "%s", "nvidia-smi cannot be run");
+    return false;
+  }
+  char line[128] = "";
+  bool got = fgets(line, sizeof line, p) != NULL;
+  /* the other GPUs' lines: read to the end, so that it exits cleanly */
+  char rest[128];
+  while (fgets(rest, sizeof rest, p)) {}
+  int status = pclose(p);
+  char *end = NULL;
+  unsigned long long mib = got ? strtoull(line, &end, 10) : 0;
+  while (end && (*end == ' ' || *end == '\n' || *end == '\r')) end++;
+  if (status != 0 || !got || !mib || !end || *end) {
+    snprintf(why, why_size, "%s",
+             status != 0 && !got ? "nvidia-smi is not on PATH or finds no GPU" : "nvidia-smi reported no memory size");
+    return false;
+  }
+  *bytes = (uint64_t)mib << 20;
+  return true;
+}
+
+
+#define SCRIPT_READ_MAX (4u << 20) /* a config, not a corpus: larger files are not read */
+
+
+/* Where the script finds PATH: relative to where it runs, its own folder
+ * first (`python train.py` there), then the working folder. */
+static bool script_path(const char *script, const char *path, buf *out, struct stat *st) {
+  if (path[0] != '/' && script) {
+    const char *slash = strrchr(script, '/');
+    if (slash) {
+      buf_clear(out);
+      buf_printf(out, "%.*s/%s", (int)(slash - script), script, path);
+      if (stat(buf_str(out), st) == 0) return true;
+    }
+  }
+  buf_clear(out);
+  buf_puts(out, path);
+  return stat(path, st) == 0;
+}
+
+
+static char *read_for_script(void *ctx, const char *path, size_t *length) {
+  buf b = {0};
+  struct stat st;
+  char why[256];
+  char *text = NULL;
+  /* regular files of a config's size only: never a corpus, a FIFO or /dev/zero */
+  if (script_path(ctx, path, &b, &st) && S_ISREG(st.st_mode) && (uint64_t)st.st_size <= SCRIPT_READ_MAX)
+    text = files_read(buf_str(&b), length, why, sizeof why);
+  buf_free(&b);
+  return text;
+}
+
+
+static bool exists_for_script(void *ctx, const char *path) {
+  buf b = {0};
+  struct stat st;
+  bool there = script_path(ctx, path, &b, &st);
+  buf_free(&b);
+  return there;
+}
+
+
 static void print_model(FILE *out, const char *path, const estimate_model *m, int64_t budget) {
   char n1[32], n2[32], b1[32], b2[32];
   const char *file = base_name(path);
-  fprintf(out, "\nmodel `%s`: %s, built at %s:%u\n", m->name, m->klass, file, m->line);
+  fprintf(out, "\nmodel `%s`: %s, built at %s:%u\n", m->name, m->klass, m->file ? m->file : file, m->line);
   int width = 20;
   for (uint32_t i = 0; i < m->nparts; i++) {
     int w = (int)strlen(m->parts[i].layer);
@@ -34,7 +104,7 @@ static void print_model(FILE *out, const char *path, const estimate_model *m, in
   for (uint32_t i = 0; i < m->nparts; i++) {
     const estimate_part *p = &m->parts[i];
     char where[64];
-    snprintf(where, sizeof where, "%s:%u", file, p->line);
+    snprintf(where, sizeof where, "%s:%u", p->file ? p->file : file, p->line);
     char rep[24];
     snprintf(rep, sizeof rep, "x%" PRId64, p->repeat);
     fprintf(out, "  %-24s %-*s  %6s  = %15s\n", where, width, p->layer, rep, estimate_count(p->parameters, n1, sizeof n1));
@@ -107,6 +177,7 @@ static json_t *model_json(const estimate_model *m) {
   json_object_set_new(o, "name", jstr(m->name));
   json_object_set_new(o, "class", jstr(m->klass));
   json_object_set_new(o, "line", json_integer(m->line));
+  if (m->file) json_object_set_new(o, "file", jstr(m->file));
   json_object_set_new(o, "parameters", json_integer(m->parameters));
   json_object_set_new(o, "trainable_parameters", json_integer(m->trainable));
   json_object_set_new(o, "dtype", jstr(m->dtype));
@@ -119,8 +190,10 @@ static json_t *model_json(const estimate_model *m) {
   json_t *parts = json_array();
   for (uint32_t i = 0; i < m->nparts; i++) {
     const estimate_part *p = &m->parts[i];
-    json_array_append_new(parts, json_pack("{s:I, s:o, s:I, s:I}", "line", (json_int_t)p->line, "layer", jstr(p->layer),
-                                           "repeat", (json_int_t)p->repeat, "parameters", (json_int_t)p->parameters));
+    json_t *part = json_pack("{s:I, s:o, s:I, s:I}", "line", (json_int_t)p->line, "layer", jstr(p->layer), "repeat",
+                             (json_int_t)p->repeat, "parameters", (json_int_t)p->parameters);
+    if (p->file) json_object_set_new(part, "file", jstr(p->file));
+    json_array_append_new(parts, part);
   }
   json_object_set_new(o, "parts", parts);
   json_t *unknown = json_array();
@@ -131,7 +204,8 @@ static json_t *model_json(const estimate_model *m) {
 
 
 /* Estimate one file: 0 fits (or no budget), 1 over the budget, 2 unreadable. */
-static int estimate_one(const char *path, int64_t budget, bool json, json_t *array, TSParser *parser) {
+static int estimate_one(const char *path, int64_t budget, bool json, json_t *array, TSParser *parser, const cli *c,
+                        oom_project *project) {
   char why[256];
   size_t len = 0;
   char *text = files_read(!strcmp(path, "-") ? NULL : path, &len, why, sizeof why);
@@ -145,10 +219,20 @@ static int estimate_one(const char *path, int64_t budget, bool json, json_t *arr
     free(text);
     return EXIT_USAGE;
   }
+  /* the modules the script imports are read through the project index */
+  bool file = strcmp(path, "-") != 0;
+  project_view view;
+  if (file) project_view_init(&view, project, path, ts_tree_root_node(tree), text, len);
   facts f;
-  facts_build(&f, ts_tree_root_node(tree), text, len);
+  facts_build_with(&f, ts_tree_root_node(tree), text, len, NULL, file ? &view.imports : NULL);
+  /* --assume and the configuration's `assume`, the flags' first */
+  size_t nassume = oom_options_assume_count(c->options);
+  const char **assume = calloc(nassume + 1, sizeof *assume);
+  for (size_t i = 0; assume && i < nassume; i++) assume[i] = oom_options_assume(c->options, i);
+  estimate_input in = {file ? path : NULL, (const char *const *)c->script_argv, c->script_argc, assume,
+                       assume ? (int)nassume : 0, read_for_script, file ? (void *)path : NULL, exists_for_script};
   estimate_result r;
-  estimate_run(&f, &r);
+  estimate_run_with(&f, &in, &r);
   int status = EXIT_CLEAN;
   for (uint32_t i = 0; i < r.nmodels; i++)
     if (budget > 0 && r.models[i].total_bytes > budget) status = EXIT_FOUND;
@@ -169,7 +253,9 @@ static int estimate_one(const char *path, int64_t budget, bool json, json_t *arr
     }
   }
   estimate_free(&r);
+  free(assume);
   facts_free(&f);
+  if (file) project_view_free(&view);
   ts_tree_delete(tree);
   free(text);
   return status;
@@ -191,9 +277,10 @@ int cli_estimate(const oom_linter *linter, int argc, char **argv, const cli *c) 
   int64_t budget = (int64_t)oom_options_gpu_memory(c->options);
   json_t *array = json_array();
   int status = EXIT_CLEAN;
+  oom_project *project = oom_project_new();
   for (int i = 0; i < argc; i++) {
     if (i && !json) putchar('\n');
-    int s = estimate_one(argv[i], budget, json, array, parser);
+    int s = estimate_one(argv[i], budget, json, array, parser, c, project);
     if (s > status) status = s;
   }
   if (json && json_array_size(array)) {
@@ -205,6 +292,7 @@ int cli_estimate(const oom_linter *linter, int argc, char **argv, const cli *c) 
     }
   }
   json_decref(array);
+  oom_project_free(project);
   ts_parser_delete(parser);
   return status;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "estimate/estimate.h"
 #include "util/alloc.h"
 #include "util/vec.h"
 
@@ -19,7 +20,8 @@ static const char USAGE[] =
   "  oomlint rule CODE                     print a rule's documentation\n"
   "  oomlint rule --predicates             print the query predicates rule files can use\n"
   "  oomlint rules [--output-format json]  list every rule\n"
-  "  oomlint estimate PATH                 the memory a file's models need to train (text or json)\n"
+  "  oomlint estimate PATH [-- ARGS]       the memory a file's models need to train (text or json),\n"
+  "                                        the script run with its own arguments ARGS\n"
   "  oomlint server                        the language server (LSP on stdin/stdout)\n"
   "  oomlint --version\n"
   "\n"
@@ -44,7 +46,9 @@ static const char USAGE[] =
   "  --cache-dir DIR          keep the result cache in DIR (default: $OOMLINT_CACHE_DIR, else\n"
   "                           .oomlint_cache in the project root)\n"
   "  --max-batch-size N       largest literal batch size OOM301 accepts\n"
-  "  --gpu-memory SIZE        GPU memory budget for OOM601/OOM301 and estimate (24GiB, 80GB)\n"
+  "  --gpu-memory SIZE        GPU memory budget for OOM601/OOM301 and estimate (24GiB, 80GB;\n"
+  "                           auto: the first GPU's, from nvidia-smi)\n"
+  "  --assume NAME=N          estimate: a size only the data knows (--assume vocab_size=33278)\n"
   "  --color WHEN             auto (default), always, never\n"
   "  -q, --quiet              print diagnostics only, no summary\n"
   "  -h, --help               this text\n"
@@ -73,6 +77,7 @@ enum {
   OPT_SHOW_FIXES,
   OPT_NO_SHOW_FIXES,
   OPT_CONFIG,
+  OPT_ASSUME,
   OPT_ISOLATED,
   OPT_SHOW_SETTINGS,
   OPT_MAX_BATCH_SIZE,
@@ -118,6 +123,7 @@ int main(int argc, char **argv) {
     {"color", required_argument, NULL, OPT_COLOR},
     {"predicates", no_argument, NULL, OPT_PREDICATES},
     {"gpu-memory", required_argument, NULL, OPT_GPU_MEMORY},
+    {"assume", required_argument, NULL, OPT_ASSUME},
     {"fix", no_argument, NULL, OPT_FIX},
     {"no-fix", no_argument, NULL, OPT_NO_FIX},
     {"unsafe-fixes", no_argument, NULL, OPT_UNSAFE_FIXES},
@@ -142,6 +148,19 @@ int main(int argc, char **argv) {
   int status = EXIT_CLEAN;
   opterr = 0;
   int opt;
+  /* `oomlint estimate train.py -- --batch-size 8`: what follows `--` is the
+   * script's command line, never oomlint's */
+  for (int i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "--") != 0) continue;
+    bool estimate = false;
+    for (int k = 1; k < i; k++) estimate |= !strcmp(argv[k], "estimate");
+    if (estimate) {
+      c.script_argv = argv + i + 1;
+      c.script_argc = argc - i - 1;
+      argc = i;
+    }
+    break;
+  }
   /* `+` would stop at the first non-option; Ruff lets options follow paths */
   while ((opt = getopt_long(argc, argv, "qhVj:", longopts, NULL)) != -1) {
     switch (opt) {
@@ -193,13 +212,28 @@ int main(int argc, char **argv) {
     case OPT_PREDICATES: c.predicates = true; break;
     case OPT_GPU_MEMORY: {
       uint64_t bytes;
-      if (oom_parse_bytes(optarg, &bytes)) {
+      char why[128];
+      if (!strcmp(optarg, "auto")) {
+        /* the machine's own GPU; without one there is no budget, and we say so */
+        if (cli_gpu_memory_auto(&bytes, why, sizeof why)) {
+          flags.over.gpu_memory = bytes;
+          flags.over.has_gpu_memory = true;
+          fprintf(stderr, "oomlint: --gpu-memory auto: %llu MiB (the first GPU, from nvidia-smi)\n",
+                  (unsigned long long)(bytes >> 20));
+        } else {
+          fprintf(stderr, "oomlint: --gpu-memory auto: %s; no budget is checked\n", why);
+        }
+      } else if (oom_parse_bytes(optarg, &bytes)) {
         flags.over.gpu_memory = bytes;
         flags.over.has_gpu_memory = true;
       }
       else status = cli_usage_error("--gpu-memory takes a size such as 24GiB or 80GB, not `%s`", optarg);
       break;
     }
+    case OPT_ASSUME:
+      if (!estimate_assume_valid(optarg)) status = cli_usage_error("--assume takes NAME=INTEGER (vocab_size=33278), not `%s`", optarg);
+      else vec_push(&flags.over.assume, oom_xstrdup(optarg));
+      break;
     case OPT_FIX: c.fix = true; break;
     case OPT_NO_FIX: c.fix = false; break;
     case OPT_UNSAFE_FIXES: c.unsafe_fixes = true; break;

@@ -41,6 +41,11 @@ int cli_show_settings(const oom_linter *linter, const cli *c, const char *file) 
   if (mbs) printf("max-batch-size = %llu\n", (unsigned long long)mbs);
   else printf("max-batch-size = (not set)\n");
   printf("rules-dir = %s\n", cfg->rules_dir ? cfg->rules_dir : "(not set)");
+  /* the sizes the estimate takes, the flags' first */
+  printf("assume = [");
+  for (size_t i = 0; i < oom_options_assume_count(c->options); i++)
+    printf("%s\"%s\"", i ? ", " : "", oom_options_assume(c->options, i));
+  printf("]\n");
   print_list("exclude", &cfg->exclude);
   print_list("extend-exclude", &cfg->extend_exclude);
   /* the rules that run on FILE: selected, and not turned off for its path */

@@ -37,6 +37,9 @@ void config_apply(const config *self, const config_overrides *over, oom_options 
   else if (self->has_gpu_memory) oom_options_set_gpu_memory(o, self->gpu_memory);
   if (over->has_max_batch_size) oom_options_set_max_batch_size(o, over->max_batch_size);
   else if (self->has_max_batch_size) oom_options_set_max_batch_size(o, self->max_batch_size);
+  /* the first assumption of a name wins: the flags' before the file's */
+  add_all(o, &over->assume, oom_options_add_assume);
+  add_all(o, &self->assume, oom_options_add_assume);
 }
 
 
@@ -60,6 +63,8 @@ void config_overrides_merge(const config_overrides *base, const config_overrides
   copy_all(&out->extend_select, &top->extend_select);
   copy_all(&out->rules_dirs, &base->rules_dirs);
   copy_all(&out->rules_dirs, &top->rules_dirs);
+  copy_all(&out->assume, &top->assume);
+  copy_all(&out->assume, &base->assume);
   const config_overrides *gpu = top->has_gpu_memory ? top : base;
   out->has_gpu_memory = gpu->has_gpu_memory;
   out->gpu_memory = gpu->gpu_memory;
@@ -70,7 +75,7 @@ void config_overrides_merge(const config_overrides *base, const config_overrides
 
 
 void config_overrides_free(config_overrides *self) {
-  config_strings *lists[] = {&self->select, &self->ignore, &self->extend_select, &self->rules_dirs};
+  config_strings *lists[] = {&self->select, &self->ignore, &self->extend_select, &self->rules_dirs, &self->assume};
   for (size_t k = 0; k < sizeof lists / sizeof *lists; k++) {
     for (size_t i = 0; i < lists[k]->len; i++) free(lists[k]->items[i]);
     vec_free(lists[k]);
@@ -90,6 +95,7 @@ static bool same_list(const config_strings *a, const config_strings *b) {
 bool config_overrides_equal(const config_overrides *a, const config_overrides *b) {
   return same_list(&a->select, &b->select) && same_list(&a->ignore, &b->ignore) &&
          same_list(&a->extend_select, &b->extend_select) && same_list(&a->rules_dirs, &b->rules_dirs) &&
+         same_list(&a->assume, &b->assume) &&
          a->has_gpu_memory == b->has_gpu_memory && (!a->has_gpu_memory || a->gpu_memory == b->gpu_memory) &&
          a->has_max_batch_size == b->has_max_batch_size &&
          (!a->has_max_batch_size || a->max_batch_size == b->max_batch_size);

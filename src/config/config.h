@@ -27,13 +27,14 @@ typedef struct {
   uint64_t gpu_memory, max_batch_size;
   char *rules_dir;     /* absolute, or NULL */
   char *torch_version; /* as written ("2.3"), or NULL */
+  config_strings assume; /* "NAME=N": sizes only the data knows, for the estimate */
 } config;
 
 /** Settings that beat a configuration file's: the command line's flags, an
  *  editor's settings. A list left empty and a has_ flag left false mean "not
  *  given": the file's value stands. */
 typedef struct {
-  config_strings select, ignore, extend_select, rules_dirs;
+  config_strings select, ignore, extend_select, rules_dirs, assume;
   bool has_gpu_memory, has_max_batch_size;
   uint64_t gpu_memory, max_batch_size;
 } config_overrides;

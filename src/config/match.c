@@ -32,6 +32,7 @@ void config_free(config *self) {
   vec_free(&self->per_file_ignores);
   free(self->rules_dir);
   free(self->torch_version);
+  free_list(&self->assume);
   memset(self, 0, sizeof *self);
 }
 

@@ -8,6 +8,7 @@
 #include <tree_sitter/api.h>
 
 #include "config/config.h"
+#include "estimate/estimate.h"
 #include "util/buf.h"
 
 const TSLanguage *tree_sitter_toml(void);
@@ -214,6 +215,11 @@ static bool setting(reader *r, TSNode pair) {
     char *s = NULL;
     if ((ok = want_string(r, key, v, &s))) o->rules_dir = resolve(o->dir, s);
     free(s);
+  } else if (!strcmp(key, "assume")) {
+    if ((ok = want_strings(r, key, v, &o->assume, false, false)))
+      for (size_t i = 0; i < o->assume.len && ok; i++)
+        if (!estimate_assume_valid(o->assume.items[i]))
+          ok = fail_at(r, v, "`assume` entries must be \"NAME=INTEGER\", such as \"vocab_size=33278\"", NULL);
   } else if (!strcmp(key, "torch-version")) {
     char *s = NULL;
     ok = want_string(r, key, v, &s);
@@ -223,7 +229,7 @@ static bool setting(reader *r, TSNode pair) {
     else free(s);
   } else {
     ok = fail_at(r, k, "unknown key `%s` (known: select, ignore, extend-select, per-file-ignores, exclude, "
-                 "extend-exclude, gpu-memory, max-batch-size, rules-dir, torch-version)", key);
+                 "extend-exclude, gpu-memory, max-batch-size, rules-dir, torch-version, assume)", key);
   }
   free(key);
   return ok;

@@ -17,6 +17,11 @@ void oom_options_set_gpu_memory(oom_options *self, uint64_t bytes) { self->gpu_m
 uint64_t oom_options_gpu_memory(const oom_options *self) { return self->gpu_memory; }
 void oom_options_set_max_batch_size(oom_options *self, uint64_t size) { self->max_batch_size = size; }
 uint64_t oom_options_max_batch_size(const oom_options *self) { return self->max_batch_size; }
+void oom_options_add_assume(oom_options *self, const char *name_value) { vec_push(&self->assume, oom_xstrdup(name_value)); }
+size_t oom_options_assume_count(const oom_options *self) { return self->assume.len; }
+const char *oom_options_assume(const oom_options *self, size_t index) {
+  return index < self->assume.len ? self->assume.items[index] : NULL;
+}
 
 
 bool oom_parse_bytes(const char *text, uint64_t *out) {
@@ -176,7 +181,10 @@ void budget_report(const oom_linter *linter, oom_document *doc, const facts *mod
   bool batches = rule_on(linter, r301) && (linter->gpu_memory || linter->max_batch_size);
   if (!models && !batches) return;
   estimate_result r;
-  estimate_run(model, &r);
+  estimate_input in = {0};
+  in.assume = (const char *const *)linter->assume.items;
+  in.nassume = (int)linter->assume.len;
+  estimate_run_with(model, &in, &r);
   for (uint32_t i = 0; models && i < r.nmodels; i++)
     if (r.models[i].end > r.models[i].start) report_model(linter, doc, r601, &r.models[i], &r.arena);
   for (uint32_t i = 0; batches && i < r.nbatches; i++) {

@@ -235,7 +235,7 @@ bool predicates_file_level_text(const predicate *p, const char *text, size_t len
 /* ---- the linter ---- */
 
 struct oom_options {
-  VEC(char *) select, extend_select, ignore, rules_dirs;
+  VEC(char *) select, extend_select, ignore, rules_dirs, assume;
   bool select_given;
   uint64_t gpu_memory, max_batch_size; /* 0: not set (budget.c) */
 };
@@ -252,6 +252,7 @@ struct oom_linter {
   const oom_rule *syntax_rule;
   const oom_rule *unused_noqa_rule;
   uint64_t gpu_memory, max_batch_size; /* from the options; 0: not set */
+  VEC(char *) assume;      /* sizes the estimate takes ("NAME=N") */
   bool compiled;           /* the query and patterns are built (oom_linter_compile) */
 };
 

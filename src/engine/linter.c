@@ -41,6 +41,7 @@ void oom_options_free(oom_options *self) {
   free_strings(self->extend_select.items, self->extend_select.len);
   free_strings(self->ignore.items, self->ignore.len);
   free_strings(self->rules_dirs.items, self->rules_dirs.len);
+  free_strings(self->assume.items, self->assume.len);
   free(self);
 }
 
@@ -550,6 +551,7 @@ oom_linter *oom_linter_load(const oom_options *options, char **error) {
   if (self->rules.len > 1) qsort(self->rules.items, self->rules.len, sizeof *self->rules.items, rule_cmp);
   self->gpu_memory = options->gpu_memory;
   self->max_batch_size = options->max_batch_size;
+  for (size_t i = 0; i < options->assume.len; i++) vec_push(&self->assume, oom_xstrdup(options->assume.items[i]));
   self->enabled = oom_xcalloc(self->rules.len, sizeof *self->enabled);
   for (size_t i = 0; i < self->rules.len; i++) {
     oom_rule *r = self->rules.items[i];
@@ -609,6 +611,7 @@ void oom_linter_free(oom_linter *self) {
     free(self->rules.items[i]);
   }
   vec_free(&self->rules);
+  free_strings(self->assume.items, self->assume.len);
   free(self->enabled);
   free(self);
 }

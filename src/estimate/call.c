@@ -108,6 +108,8 @@ static void fill_dataclass(interp *st, obj *o, klass *k, args *a) {
     memcpy(name, f.s, f.n);
     name[f.n] = '\0';
     value *v = arg_get(a, (int)i, name);
+    /* `Config(**checkpoint["model_args"])`: any field may be given there */
+    if (!v && a->opaque) v = v_unknown(st, "`%s` may come through **kwargs that are not known", name);
     if (!v) {
       value *d = dict_get_str(k->defaults, f.s, f.n);
       if (d && d->kind == V_FIELD) {
@@ -152,6 +154,8 @@ value *instantiate(interp *st, klass *k, args *a) {
     const char *base = extern_base(k);
     if (base && o->kind == OBJ_MODULE) layer_init_into(st, o, base, a);
   }
+  const char *ext = o->kind == OBJ_PLAIN ? extern_base(k) : NULL;
+  if (ext && (strstr(ext, "Wrapper") || strstr(ext, "gym."))) script_wrapped_env(st, o, a);
   if (o->kind == OBJ_MODULE) st->building.len--;
   return self;
 }
@@ -227,6 +231,22 @@ static void bind_params(interp *st, scope *fsc, value *fn, TSNode params, args *
         else v = v_unknown(st, "no argument gives `%.*s` a value", (int)nl, nm);
       }
     }
+    if (v->kind == V_UNKNOWN) {
+      value *as = script_assumed(st, nm, nl);
+      if (as) {
+        v = as;
+      } else if (!v->why || !strstr(v->why, "--assume ")) {
+        /* a size not named yet (`features.shape[1]`): the parameter's name */
+        uint32_t cn;
+        const char *ct = ts_node_is_null(a->node) ? "" : st_text(st, a->node, &cn);
+        uint32_t k = 0;
+        while (!ts_node_is_null(a->node) && k < cn && k < 50 && ct[k] != '\n') k++;
+        int wn;
+        const char *why = script_cause(v, &wn);
+        v = v_unknown(st, "`%.*s` of `%.*s%s` (%s) is not known: %.*s; give it with --assume %.*s=N", (int)nl, nm, (int)k, ct,
+                      ts_node_is_null(a->node) || k < cn ? "..." : "", st_at(st, a->node), wn, why, (int)nl, nm);
+      }
+    }
     var nv = {{nm, nl}, v};
     avec_push(st->a, &fsc->vars, nv);
   }
@@ -240,6 +260,9 @@ static value *call_function(interp *st, value *fn, args *a) {
   fsc->self = fn->u.fn.self;
   fsc->owner = fn->u.fn.owner;
   st->depth += 4;
+  spend sp = {ts_node_is_null(a->node) ? def : a->node, st->steps};
+  avec_push(st->a, &st->open, sp);
+  uint32_t open = st->open.len - 1;
   bind_params(st, fsc, fn, FIELD(def, parameters), a);
   value *result;
   TSNode body = FIELD(def, body);
@@ -253,6 +276,7 @@ static value *call_function(interp *st, value *fn, args *a) {
     else result = st->none;
     if (fsc->returned && fl != FLOW_STOP) result = v_unknown(st, "a function that may return early");
   }
+  st->open.len = open;
   st->depth -= 4;
   return result;
 }
@@ -276,7 +300,18 @@ static value *range_of(interp *st, args *a) {
   if (count < 0) count = 0;
   if (count > EST_MAX_ITER) return v_unknown(st, "a range of %lld items, too long to follow", (long long)count);
   value *v = v_list(st, V_LIST);
-  for (int64_t i = 0, x = start; i < count; i++, x += step) avec_push(st->a, &v->u.seq->items, v_int(st, x));
+  /* a script's loops make the same small integers again and again */
+  if (!st->ints) st->ints = arena_calloc(st->a, (EST_MAX_ITER + 1) * sizeof *st->ints);
+  for (int64_t i = 0, x = start; i < count; i++, x += step) {
+    value *iv;
+    if (x >= 0 && x <= EST_MAX_ITER) {
+      if (!st->ints[x]) st->ints[x] = v_int(st, x);
+      iv = st->ints[x];
+    } else {
+      iv = v_int(st, x);
+    }
+    avec_push(st->a, &v->u.seq->items, iv);
+  }
   return v;
 }
 
@@ -363,6 +398,11 @@ static int is_instance(interp *st, value *x, value *cls) {
   if (x->kind != V_OBJECT) return x->kind == V_PARAM ? (!strcmp(q, "torch.nn.Parameter") || !strcmp(q, "torch.Tensor")) : -1;
   obj *o = x->u.obj;
   if (!strcmp(q, "torch.nn.Module")) return o->kind == OBJ_MODULE;
+  if (o->qual && !strncmp(o->qual, "gym.spaces.", 11) && strstr(q, ".spaces.")) {
+    /* the spaces of rules/envs.tsv: gym's or gymnasium's, Box or Discrete */
+    const char *a = strrchr(o->qual, '.'), *b = strrchr(q, '.');
+    return strcmp(a, b) == 0;
+  }
   if (o->qual) {
     if (!strcmp(layer_short(st, o->qual), layer_short(st, q))) return 1;
     return strncmp(q, "torch.nn.", 9) == 0 ? 0 : -1;
@@ -570,6 +610,7 @@ static value *builtin_call(interp *st, const char *name, args *a) {
     return v;
   }
   if (!strcmp(name, "isinstance") && a->pos.len == 2) {
+    if (a->pos.items[0]->kind == V_UNKNOWN && a->pos.items[0]->why) return a->pos.items[0];
     int r = is_instance(st, a->pos.items[0], a->pos.items[1]);
     return r < 0 ? v_unknown(st, "isinstance() that is not known") : v_bool(st, r == 1);
   }
@@ -597,6 +638,19 @@ static value *builtin_call(interp *st, const char *name, args *a) {
 
 /* ---- methods of built-in values ---- */
 
+/* whether V is or holds a layer or a parameter (one level down) */
+static bool holds_layers(const value *v) {
+  if (!v) return false;
+  if ((v->kind == V_OBJECT && v->u.obj->kind == OBJ_MODULE) || v->kind == V_PARAM) return true;
+  if (v->kind != V_LIST && v->kind != V_TUPLE) return false;
+  for (uint32_t i = 0; i < v->u.seq->items.len; i++) {
+    const value *x = v->u.seq->items.items[i];
+    if ((x->kind == V_OBJECT && x->u.obj->kind == OBJ_MODULE) || x->kind == V_PARAM) return true;
+  }
+  return false;
+}
+
+
 static value *list_method(interp *st, value *self, const char *name, args *a) {
   seq *s = self->u.seq;
   value *x = a->pos.len ? a->pos.items[0] : NULL;
@@ -604,7 +658,10 @@ static value *list_method(interp *st, value *self, const char *name, args *a) {
                  !strcmp(name, "pop") || !strcmp(name, "clear") || !strcmp(name, "remove") ||
                  !strcmp(name, "reverse") || !strcmp(name, "sort");
   if (mutates && (self->kind == V_TUPLE || !st_may_mutate(st, s->birth))) {
-    if (self->kind == V_LIST) {
+    /* a list of rewards or losses changed in a loop is no layer not counted */
+    bool layers = holds_layers(self);
+    for (uint32_t i = 0; i < a->pos.len; i++) layers |= holds_layers(a->pos.items[i]);
+    if (self->kind == V_LIST && layers) {
       buf b = {0};
       buf_printf(&b, "`.%s()` changes a list", name);
       st_blocked(st, a->node, buf_str(&b));
@@ -670,6 +727,13 @@ static value *list_method(interp *st, value *self, const char *name, args *a) {
       if (v_equal(s->items.items[i], x) == 1) return v_int(st, i);
     return v_unknown(st, "index() of an item not found");
   }
+  if (!strcmp(name, "prod") && !x) {
+    /* np.array(space.shape).prod() */
+    int64_t p = 1, d;
+    for (uint32_t i = 0; i < s->items.len; i++)
+      if (!v_as_int(s->items.items[i], &d) || __builtin_mul_overflow(p, d, &p)) return v_unknown(st, "prod() of sizes not known");
+    return v_int(st, p);
+  }
   if (!strcmp(name, "count") && x) {
     int64_t n = 0;
     for (uint32_t i = 0; i < s->items.len; i++) n += v_equal(s->items.items[i], x) == 1;
@@ -709,7 +773,17 @@ static value *dict_method(interp *st, value *self, const char *name, args *a) {
   }
   bool mutates = !strcmp(name, "update") || !strcmp(name, "pop") || !strcmp(name, "setdefault") || !strcmp(name, "clear");
   if (mutates && !st_may_mutate(st, d->birth)) {
-    st_blocked(st, a->node, "a dictionary is changed");
+    /* the entries it may change are not known afterwards: they say why
+     * where they are used */
+    value *u = v_unknown(st, "set in code that may not run (%s)", st_at(st, a->node));
+    if (!strcmp(name, "update") && x && x->kind == V_DICT) {
+      for (uint32_t i = 0; i < x->u.dict->keys.len; i++) dict_set(st, d, x->u.dict->keys.items[i], u);
+      for (uint32_t i = 0; i < a->kwnames.len; i++) dict_set(st, d, v_str(st, a->kwnames.items[i].s, a->kwnames.items[i].n), u);
+    } else if ((!strcmp(name, "pop") || !strcmp(name, "setdefault")) && x && x->kind == V_STR) {
+      dict_set(st, d, x, u);
+    } else {
+      st_blocked(st, a->node, "a dictionary is changed");
+    }
     return v_unknown(st, "a dictionary changed in code that may not run");
   }
   if (!strcmp(name, "update")) {
@@ -766,6 +840,21 @@ static value *str_method(interp *st, value *self, const char *name, args *a) {
       if (name[0] == 'l' && s[i] >= 'A' && s[i] <= 'Z') s[i] = (char)(s[i] + 32);
       else if (name[0] == 'u' && s[i] >= 'a' && s[i] <= 'z') s[i] = (char)(s[i] - 32);
     return v_str(st, s, self->u.s.n);
+  }
+  if (!strcmp(name, "replace") && a->pos.len >= 2 && x->kind == V_STR && a->pos.items[1]->kind == V_STR && x->u.s.n) {
+    value *y = a->pos.items[1];
+    buf b = {0};
+    for (uint32_t i = 0; i < self->u.s.n;) {
+      if (i + x->u.s.n <= self->u.s.n && !memcmp(self->u.s.s + i, x->u.s.s, x->u.s.n)) {
+        buf_append(&b, y->u.s.s, y->u.s.n);
+        i += x->u.s.n;
+      } else {
+        buf_putc(&b, self->u.s.s[i++]);
+      }
+    }
+    value *r = v_str(st, st_strdup(st, buf_str(&b), b.len), (uint32_t)b.len);
+    buf_free(&b);
+    return r;
   }
   if (!strcmp(name, "strip")) {
     uint32_t b = 0, e = self->u.s.n;

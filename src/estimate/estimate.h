@@ -11,6 +11,7 @@
 
 /* a group of identical layers built at one place */
 typedef struct {
+  const char *file;    /* the module of the project it is written in; NULL: the file estimated */
   uint32_t line;       /* 1-based */
   const char *layer;   /* "nn.Linear(768, 3072)" */
   int64_t repeat;
@@ -21,7 +22,8 @@ typedef struct {
   const char *name;    /* the variable it is bound to, or the class name */
   const char *klass;   /* "GPT", "nn.Sequential", "AutoModelForCausalLM" */
   uint32_t line;       /* where it is built, 1-based */
-  uint32_t start, end; /* the bytes of the call that builds it */
+  const char *file;    /* built inside another module of the project and never returned to the script: that module (LINE is there); else NULL */
+  uint32_t start, end; /* the bytes of the call that builds it (0, 0: not in the script) */
   int64_t parameters, trainable;
   const char *dtype;   /* "float32", "bfloat16", "float16", "int8", "4-bit", "mixed" */
   const char *optimizer; /* "AdamW", "SGD (momentum)", NULL when none is found */
@@ -62,9 +64,31 @@ typedef struct {
   uint32_t nunknown;
 } estimate_result;
 
+/* What a run knows of the script beyond its text: how it is started and
+ * the files next to it. Every member may be zero. */
+typedef struct {
+  const char *path;            /* the script (relative to the working folder or absolute); NULL: read alone */
+  const char *const *argv;     /* the script's own arguments (`oomlint estimate train.py -- --bs 8`) */
+  int argc;
+  const char *const *assume;   /* sizes only the data knows: "vocab_size=33278" */
+  int nassume;
+  /** Read the file at PATH (as the script would open it, relative to the
+   *  working folder or absolute): malloc'd text and its length, or NULL. */
+  char *(*read)(void *ctx, const char *path, size_t *length);
+  void *ctx;
+  /** Whether a file or folder is at PATH (os.path.exists); NULL: what READ reads. */
+  bool (*exists)(void *ctx, const char *path);
+} estimate_input;
+
 /** Estimate the models of the file whose facts are F. OUT is freed with
  *  estimate_free. Never fails: what cannot be derived is listed as unknown. */
 void estimate_run(const facts *f, estimate_result *out);
+/** Like estimate_run, with the script's command line, assumed sizes and
+ *  files (IN may be NULL); the modules of its project are read through
+ *  F's imports when they can give their source. */
+void estimate_run_with(const facts *f, const estimate_input *in, estimate_result *out);
+/** Whether "NAME=VALUE" is an assumption the estimate takes (VALUE an integer). */
+bool estimate_assume_valid(const char *s);
 void estimate_free(estimate_result *r);
 
 /* ---- the advice of OOM601 (advice.c) ---- */
@@ -91,5 +115,8 @@ const char *estimate_bytes(int64_t n, char *out, size_t size);
 /** The published parameter count of checkpoint NAME ("gpt2",
  *  "meta-llama/Llama-2-7b-hf", "resnet50"), or -1. *SOURCE gets the citation. */
 int64_t estimate_pretrained(const char *name, size_t len, const char **source, size_t *source_len);
+/** Like estimate_pretrained, with what one class of the classifier head adds
+ *  in *PER_CLASS (-1 when the table does not say). */
+int64_t estimate_pretrained_row(const char *name, size_t len, const char **source, size_t *source_len, int64_t *per_class);
 
 #endif

@@ -517,8 +517,8 @@ static value *eval_comprehension(interp *st, scope *sc, TSNode n) {
 static value *slice_of(interp *st, scope *sc, TSNode sl, value *v) {
   seq *items = (v->kind == V_LIST || v->kind == V_TUPLE) ? v->u.seq : NULL;
   if (v->kind == V_OBJECT && v->u.obj->items) items = v->u.obj->items;
-  if (!items) return v->kind == V_UNKNOWN ? v : v_unknown(st, "a slice of a %s", v_kind_name(v));
-  int64_t len = items->items.len, bounds[3] = {0, len, 1};
+  if (!items && v->kind != V_STR) return v->kind == V_UNKNOWN ? v : v_unknown(st, "a slice of a %s", v_kind_name(v));
+  int64_t len = items ? items->items.len : v->u.s.n, bounds[3] = {0, len, 1};
   bool given[3] = {false, false, false};
   /* children: [start] ':' [stop] [':' [step]] */
   TSTreeCursor c = ts_tree_cursor_new(sl);
@@ -549,6 +549,15 @@ static value *slice_of(interp *st, scope *sc, TSNode sl, value *v) {
   int64_t stop = given[1] ? bounds[1] : (step > 0 ? len : -len - 1);
   if (given[0] && start < 0) start += len;
   if (given[1] && stop < 0) stop += len;
+  if (!items) {
+    /* `key[2:]` of a string: its bytes */
+    char *s = arena_alloc(st->a, (size_t)len + 1);
+    uint32_t n = 0;
+    for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step)
+      if (i >= 0 && i < len) s[n++] = v->u.s.s[i];
+    s[n] = '\0';
+    return v_str(st, s, n);
+  }
   value *out = v_list(st, v->kind == V_TUPLE ? V_TUPLE : V_LIST);
   for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step)
     if (i >= 0 && i < len) avec_push(st->a, &out->u.seq->items, items->items.items[i]);
@@ -557,8 +566,17 @@ static value *slice_of(interp *st, scope *sc, TSNode sl, value *v) {
 
 
 static value *get_item(interp *st, value *v, value *k) {
-  if (v->kind == V_UNKNOWN) return v;
+  if (v->kind == V_UNKNOWN) return script_unnamed(st, v);
   if (k->kind == V_UNKNOWN) return k;
+  /* `models.__dict__[args.arch]`: a library's name by a string */
+  size_t el = v->kind == V_EXTERN ? strlen(v->u.ext) : 0;
+  if (el > 9 && !strcmp(v->u.ext + el - 9, ".__dict__") && k->kind == V_STR) {
+    buf q = {0};
+    buf_printf(&q, "%.*s.%.*s", (int)(el - 9), v->u.ext, (int)k->u.s.n, k->u.s.s);
+    value *e = v_extern(st, st_strdup(st, q.data, q.len));
+    buf_free(&q);
+    return e;
+  }
   int64_t i;
   seq *items = (v->kind == V_LIST || v->kind == V_TUPLE) ? v->u.seq : NULL;
   if (v->kind == V_OBJECT && v->u.obj->items) items = v->u.obj->items;
@@ -662,6 +680,10 @@ static value *eval_call(interp *st, scope *sc, TSNode n) {
     if (callee->why) return callee;
     return v_unknown(st, "the result of `%.*s(...)`", len > 50 ? 50 : (int)len, t);
   }
+  if (callee->kind == V_EXTERN && !strchr(callee->u.ext, '.')) {
+    value *r = script_builtin(st, sc, callee->u.ext, &a);
+    if (r) return r;
+  }
   if (callee->kind == V_EXTERN && !strcmp(callee->u.ext, "super")) {
     /* super() in a method: the methods after the method's own class */
     value *s = v_new(st, V_SUPER);
@@ -671,7 +693,13 @@ static value *eval_call(interp *st, scope *sc, TSNode n) {
     if (!s->u.sup.self || !s->u.sup.after) return v_unknown(st, "super() outside a method");
     return s;
   }
-  return call_value(st, callee, &a);
+  value *r = call_value(st, callee, &a);
+  /* a model built by a function of another module (`GPT.from_pretrained`):
+   * the script's call is where the script builds it */
+  if (r->kind == V_OBJECT && r->u.obj->kind == OBJ_MODULE && n.tree == st->main_tree &&
+      !ts_node_is_null(r->u.obj->site) && r->u.obj->site.tree != st->main_tree && ts_node_is_null(r->u.obj->call_site))
+    r->u.obj->call_site = n;
+  return r;
 }
 
 
@@ -681,7 +709,8 @@ static value *eval_name(interp *st, scope *sc, TSNode n) {
   value *v = scope_get(st, sc, name, len);
   if (v) return v;
   buf q = {0};
-  if (facts_qualname(st->f, n, &q)) {
+  const facts *f = n.tree == st->main_tree || !st->mods.len ? st->f : st_module_of(st, n)->f;
+  if (facts_qualname(f, n, &q)) {
     value *e = v_extern(st, st_strdup(st, q.data, q.len));
     buf_free(&q);
     return e;
@@ -884,6 +913,8 @@ static value *object_attr(interp *st, value *v, const char *name, uint32_t n) {
   }
   if (o->kind == OBJ_MODULE) return torch_module_attr(st, o, name, n);
   if (o->kind == OBJ_LOADER && n == 10 && !memcmp(name, "batch_size", 10) && o->batch_size) return o->batch_size;
+  if (o->kind == OBJ_PLAIN && o->type && !strcmp(o->type, "Namespace"))
+    return v_unknown(st, "`args.%.*s` is not an argument of the script's parser", (int)n, name);
   if (o->kind == OBJ_PLAIN && o->klass && o->klass->dataclass)
     return v_unknown(st, "`%.*s` is not a field of %s", (int)n, name, o->type);
   value *m = v_new(st, V_METHOD);
@@ -918,11 +949,12 @@ static value *super_attr(interp *st, value *v, const char *name, uint32_t n) {
 
 value *get_attr(interp *st, value *v, const char *name, uint32_t n) {
   switch (v->kind) {
-  case V_UNKNOWN: return v;
+  case V_UNKNOWN: return script_unnamed(st, v);
   case V_EXTERN: {
     buf q = {0};
     buf_printf(&q, "%s.%.*s", v->u.ext, (int)n, name);
-    value *e = v_extern(st, st_strdup(st, q.data, q.len));
+    value *e = script_attr(st, buf_str(&q));
+    if (!e) e = v_extern(st, st_strdup(st, q.data, q.len));
     buf_free(&q);
     return e;
   }
@@ -947,6 +979,13 @@ value *get_attr(interp *st, value *v, const char *name, uint32_t n) {
       return t;
     }
     if (n == 4 && !memcmp(name, "data", 4)) return v;
+    break;
+  }
+  case V_DICT: {
+    /* OmegaConf's DictConfig, EasyDict: `cfg.model.width` reads the key
+     * (a dictionary's own methods stay methods) */
+    value *x = dict_get_str(v->u.dict, name, n);
+    if (x) return x;
     break;
   }
   case V_NONE: return v_unknown(st, "an attribute of None");
@@ -983,10 +1022,14 @@ void set_attr(interp *st, value *target, const char *name, uint32_t n, value *v,
     obj *o = target->u.obj;
     value *old = dict_get_str(o->attrs, name, n);
     if (!st_may_mutate(st, o->birth)) {
-      buf b = {0};
-      buf_printf(&b, "`.%.*s` is set", (int)n, name);
-      st_blocked(st, where, buf_str(&b));
-      buf_free(&b);
+      /* a plain object's attribute becomes unknown, with its reason where
+       * it is used; a module's is a layer not counted */
+      if (o->kind == OBJ_MODULE) {
+        buf b = {0};
+        buf_printf(&b, "`.%.*s` is set", (int)n, name);
+        st_blocked(st, where, buf_str(&b));
+        buf_free(&b);
+      }
       /* a plain attribute may now hold either value; layers keep theirs */
       bool layer = old && ((old->kind == V_OBJECT && old->u.obj->kind == OBJ_MODULE) || old->kind == V_PARAM);
       if (!layer) dict_set_str(st, o->attrs, st_strdup(st, name, n), v_unknown(st, "set in code that may not run"));
@@ -998,15 +1041,15 @@ void set_attr(interp *st, value *target, const char *name, uint32_t n, value *v,
       uint32_t len;
       const char *t = st_text(st, stmt, &len);
       buf b = {0};
-      buf_printf(&b, "line %u: `%.*s` ties two parameters: counted once", st_line(st, where), len > 90 ? 90 : (int)len, t);
+      buf_printf(&b, "%s: `%.*s` ties two parameters: counted once", st_at(st, where), len > 90 ? 90 : (int)len, t);
       tie_note tn = {o, st_strdup(st, b.data, b.len), st_line(st, where)};
       avec_push(st->a, &st->ties, tn);
       buf_free(&b);
     }
     if (o->kind == OBJ_MODULE && holds_modules(v)) {
       buf b = {0};
-      buf_printf(&b, "line %u: `.%.*s` is a plain Python list of layers: PyTorch does not register them "
-                     "(use nn.ModuleList), so they are not counted", st_line(st, where), (int)n, name);
+      buf_printf(&b, "%s: `.%.*s` is a plain Python list of layers: PyTorch does not register them "
+                     "(use nn.ModuleList), so they are not counted", st_at(st, where), (int)n, name);
       loose_note ln = {st_strdup(st, b.data, b.len), o};
       avec_push(st->a, &st->loose, ln);
       buf_free(&b);

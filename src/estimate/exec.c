@@ -35,7 +35,7 @@ static bool declared_global(const scope *sc, const char *name, uint32_t n) {
 static const char *const BUILTINS[] = {
   "range", "len", "int", "float", "bool", "str", "list", "tuple", "dict", "set", "frozenset", "min", "max",
   "sum", "abs", "round", "zip", "enumerate", "isinstance", "issubclass", "hasattr", "getattr", "setattr",
-  "print", "super", "sorted", "reversed", "any", "all", "map", "filter", "iter", "next", "divmod", "pow",
+  "print", "super", "exec", "globals", "sorted", "reversed", "any", "all", "map", "filter", "iter", "next", "divmod", "pow",
   "type", "object", "vars", "id", "hash", "callable", "repr", "format", "open", "input", "Exception",
   "ValueError", "TypeError", "RuntimeError", "KeyError", "NotImplementedError", "AssertionError",
   "ImportError", "AttributeError", "IndexError", "OSError", "StopIteration", NULL};
@@ -83,12 +83,16 @@ static void set_item(interp *st, value *c, value *key, value *v, TSNode where) {
     s->items.items[i] = v;
   } else if (c->kind == V_DICT) {
     if (!st_may_mutate(st, c->u.dict->birth)) {
-      st_blocked(st, where, "a dictionary entry is set");
+      /* the entry becomes unknown, with its reason; a layer is noted */
+      bool layer = (v->kind == V_OBJECT && v->u.obj->kind == OBJ_MODULE) || v->kind == V_PARAM;
+      if (layer) st_blocked(st, where, "a dictionary entry is set");
       if (key->kind != V_UNKNOWN) dict_set(st, c->u.dict, key, v_unknown(st, "set in code that may not run"));
       return;
     }
     if (key->kind == V_UNKNOWN) return;
     dict_set(st, c->u.dict, key, v);
+    /* globals()[name] = v sets the module's name */
+    if (c->u.dict->live && key->kind == V_STR) scope_set(st, c->u.dict->live, key->u.s.s, key->u.s.n, v);
   } else if (c->kind == V_OBJECT) {
     obj *o = c->u.obj;
     int64_t i;
@@ -146,12 +150,37 @@ void assign_target(interp *st, scope *sc, TSNode t, value *v) {
 }
 
 
+/* An unknown bound to NAME at T: the size the user gives with --assume,
+ * else the unknown, named so that the user knows what to give. */
+static value *assumed(interp *st, const char *name, uint32_t n, TSNode t, value *v) {
+  if (v->kind != V_UNKNOWN || !n) return v;
+  value *a = script_assumed(st, name, n);
+  if (a) return a;
+  /* named here already (`x = x + 1` in a loop): no new text each time */
+  if (!ts_node_is_null(v->origin) && ts_node_eq(v->origin, t)) return v;
+  /* named before (`words = ...`): the nearest name is the size to give,
+   * the first cause stays */
+  int wn;
+  const char *why = script_cause(v, &wn);
+  TSNode stmt = ts_node_parent(t);
+  if (ts_node_is_null(stmt) || strcmp(ts_node_type(stmt), "assignment") != 0) stmt = t;
+  uint32_t sn;
+  const char *s = st_text(st, stmt, &sn);
+  uint32_t k = 0;
+  while (k < sn && k < 70 && s[k] != '\n') k++;
+  value *u = v_unknown(st, "`%.*s` (%s) is not known: %.*s; give it with --assume %.*s=N", (int)k, s, st_at(st, t), wn,
+                       why, (int)n, name);
+  u->origin = t;
+  return u;
+}
+
+
 static void assign_target_at(interp *st, scope *sc, TSNode t, value *v) {
   const char *type = ts_node_type(t);
   if (!strcmp(type, "identifier")) {
     uint32_t n;
     const char *name = st_text(st, t, &n);
-    scope_set(st, sc, name, n, v);
+    scope_set(st, sc, name, n, assumed(st, name, n, t, v));
   } else if (!strcmp(type, "attribute")) {
     TSNode on = FIELD(t, object);
     TSNode an = FIELD(t, attribute);
@@ -159,13 +188,14 @@ static void assign_target_at(interp *st, scope *sc, TSNode t, value *v) {
     value *o = eval(st, sc, on);
     uint32_t n;
     const char *name = st_text(st, an, &n);
-    set_attr(st, o, name, n, v, t);
+    set_attr(st, o, name, n, assumed(st, name, n, t, v), t);
   } else if (!strcmp(type, "subscript")) {
     TSNode cn = FIELD(t, value);
     TSNode kn = FIELD(t, subscript);
     if (ts_node_is_null(cn) || ts_node_is_null(kn)) return;
     value *c = eval(st, sc, cn);
     value *k = eval(st, sc, kn);
+    if (k->kind == V_STR) v = assumed(st, k->u.s.s, k->u.s.n, t, v);
     set_item(st, c, k, v, t);
   } else if (!strcmp(type, "pattern_list") || !strcmp(type, "tuple_pattern") || !strcmp(type, "list_pattern") ||
              !strcmp(type, "tuple") || !strcmp(type, "list") || !strcmp(type, "expression_list")) {
@@ -193,6 +223,14 @@ static void unknown_targets(interp *st, scope *sc, TSNode t, value *u, int depth
   if (NODE_IS(t, "identifier")) {
     uint32_t n;
     const char *name = st_text(st, t, &n);
+    /* every branch left the same object (`model = DDP(model)` in one,
+     * `model.to(device)` in another): it is known whichever ran */
+    var *now = scope_find(sc, name, n);
+    for (uint32_t i = 0; now && i < st->nkeep; i++) {
+      var *k = &st->keep[i];
+      if (k->name.n != n || memcmp(k->name.s, name, n) != 0) continue;
+      if (k->v == now->v || (k->v->kind == V_OBJECT && now->v->kind == V_OBJECT && k->v->u.obj == now->v->u.obj)) return;
+    }
     scope_set(st, sc, name, n, u);
     return;
   }
@@ -206,11 +244,15 @@ static void unknown_targets(interp *st, scope *sc, TSNode t, value *u, int depth
 
 
 /* After an undecided region: every name it binds may or may not have changed. */
-static void forget_assigned(interp *st, scope *sc, TSNode region, TSNode cond) {
+static void forget_assigned_why(interp *st, scope *sc, TSNode region, TSNode cond, const value *cv) {
   uint32_t n;
   const char *ct = st_text(st, cond, &n);
-  value *u = v_unknown(st, "set under `%.*s` (line %u), which is not known here", n > 60 ? 60 : (int)n, ct,
-                       st_line(st, cond));
+  /* the first reason the condition is not known, when it is one the user
+   * can act on (a required argument, a missing file) */
+  const char *why = cv && cv->kind == V_UNKNOWN && cv->why ? cv->why : NULL;
+  value *u = why ? v_unknown(st, "set under `%.*s` (%s), which is not known here: %s", n > 60 ? 60 : (int)n, ct,
+                             st_at(st, cond), why)
+                 : v_unknown(st, "set under `%.*s` (%s), which is not known here", n > 60 ? 60 : (int)n, ct, st_at(st, cond));
   TSTreeCursor c = ts_tree_cursor_new(region);
   for (;;) {
     if (!st_step(st)) break;
@@ -241,6 +283,18 @@ static void forget_assigned(interp *st, scope *sc, TSNode region, TSNode cond) {
     if (done) break;
   }
   ts_tree_cursor_delete(&c);
+}
+
+
+/* a loop or call under way, named if the budget runs out inside it */
+static void open_push(interp *st, TSNode n) {
+  spend s = {n, st->steps};
+  avec_push(st->a, &st->open, s);
+}
+
+
+static void forget_assigned(interp *st, scope *sc, TSNode region, TSNode cond) {
+  forget_assigned_why(st, sc, region, cond, NULL);
 }
 
 
@@ -290,10 +344,20 @@ static flow exec_if(interp *st, scope *sc, TSNode n) {
       if (t) return exec_block(st, sc, body);
       continue;
     }
-    /* not known: this clause and the rest may each run */
+    /* not known: this clause and the rest may each run; a name every
+     * branch leaves as it was keeps its value */
+    var *keep = sc->vars.len ? arena_alloc(st->a, sc->vars.len * sizeof *keep) : NULL;
+    uint32_t nkeep = sc->vars.len;
+    if (keep) memcpy(keep, sc->vars.items, nkeep * sizeof *keep);
     for (uint32_t k = i; k < nc; k++)
       if (exec_tentative(st, sc, block_of(clauses[k])) == FLOW_STOP) return FLOW_STOP;
-    for (uint32_t k = i; k < nc; k++) forget_assigned(st, sc, block_of(clauses[k]), cond);
+    var *outer = st->keep;
+    uint32_t nouter = st->nkeep;
+    st->keep = keep;
+    st->nkeep = nkeep;
+    for (uint32_t k = i; k < nc; k++) forget_assigned_why(st, sc, block_of(clauses[k]), cond, cv);
+    st->keep = outer;
+    st->nkeep = nouter;
     return FLOW_NORMAL;
   }
   return FLOW_NORMAL;
@@ -324,6 +388,29 @@ static value *loader_batch(interp *st, obj *loader) {
 }
 
 
+/* `enumerate(loader)`, `tqdm(loader)`, `enumerate(tqdm(loader, ...))`: the
+ * loader a training loop iterates (read without side effects: a name or an
+ * attribute), and in *ENUMERATED whether an index comes with each batch. */
+static obj *wrapped_loader(interp *st, scope *sc, TSNode e, bool *enumerated) {
+  *enumerated = false;
+  for (int depth = 0; depth < 4 && NODE_IS(e, "call"); depth++) {
+    TSNode fn = FIELD(e, function);
+    TSNode args_n = FIELD(e, arguments);
+    if (ts_node_is_null(fn) || ts_node_is_null(args_n) || !ts_node_named_child_count(args_n)) return NULL;
+    uint32_t n;
+    const char *t = st_text(st, fn, &n);
+    bool en = n == 9 && !memcmp(t, "enumerate", 9);
+    bool wrap = en || (n >= 4 && !memcmp(t + n - 4, "tqdm", 4)) || (n == 4 && !memcmp(t, "iter", 4));
+    if (!wrap) return NULL;
+    *enumerated |= en;
+    e = ts_node_named_child(args_n, 0);
+  }
+  if (!NODE_IS(e, "identifier") && !NODE_IS(e, "attribute")) return NULL;
+  value *v = eval(st, sc, e);
+  return v->kind == V_OBJECT && v->u.obj->kind == OBJ_LOADER ? v->u.obj : NULL;
+}
+
+
 static flow exec_for(interp *st, scope *sc, TSNode n) {
   TSNode left = FIELD(n, left);
   TSNode right = FIELD(n, right);
@@ -336,10 +423,13 @@ static flow exec_for(interp *st, scope *sc, TSNode n) {
   if (items && items->items.len <= EST_MAX_ITER) {
     bool broke = false;
     uint32_t modules = st->modules.len;
+    long start = st->steps;
+    open_push(st, n);
     for (uint32_t i = 0; i < items->items.len && i < EST_MAX_ITER; i++) {
       /* a long loop that builds nothing (a training or rollout loop) is
        * not followed to its end: what it binds is unknown afterwards */
-      if (i == EST_IDLE_ITER && st->modules.len == modules) {
+      if ((i == EST_IDLE_ITER || st->steps - start > EST_IDLE_STEPS) && st->modules.len == modules) {
+        st->open.len--;
         forget_assigned(st, sc, n, right);
         return FLOW_NORMAL;
       }
@@ -349,19 +439,33 @@ static flow exec_for(interp *st, scope *sc, TSNode n) {
         broke = true;
         break;
       }
-      if (fl == FLOW_RETURN || fl == FLOW_RAISE || fl == FLOW_STOP) return fl;
+      if (fl == FLOW_RETURN || fl == FLOW_RAISE || fl == FLOW_STOP) {
+        st->open.len--;
+        return fl;
+      }
     }
+    st->open.len--;
     if (!broke && !ts_node_is_null(alt)) return exec_block(st, sc, block_of(alt));
     return FLOW_NORMAL;
   }
   /* one pass as an undecided region; a loader gives its batch to look at */
   value *item;
+  obj *wrapped = NULL;
+  bool enumerated = false;
+  if (it->kind == V_UNKNOWN && NODE_IS(right, "call")) wrapped = wrapped_loader(st, sc, right, &enumerated);
   if (it->kind == V_OBJECT && it->u.obj->kind == OBJ_LOADER) item = loader_batch(st, it->u.obj);
+  else if (wrapped && enumerated) {
+    item = v_list(st, V_TUPLE);
+    avec_push(st->a, &item->u.seq->items, v_unknown(st, "a batch index"));
+    avec_push(st->a, &item->u.seq->items, loader_batch(st, wrapped));
+  } else if (wrapped) item = loader_batch(st, wrapped);
   else if (it->kind == V_UNKNOWN) item = it;
   else item = v_unknown(st, "an item of a loop that is not followed");
   tentative_begin(st);
+  open_push(st, n);
   assign_target(st, sc, left, item);
   flow fl = exec_block(st, sc, body);
+  st->open.len--;
   tentative_end(st);
   if (fl == FLOW_STOP) return fl;
   if (fl == FLOW_RETURN) sc->returned = true;
@@ -406,8 +510,9 @@ static flow exec_while(interp *st, scope *sc, TSNode n) {
   /* `while True:` without a break is a server or REPL loop: look at it once */
   bool forever = !breaks(body);
   uint32_t modules = st->modules.len;
+  long start = st->steps;
   for (long iter = 0; iter < EST_MAX_WHILE; iter++) {
-    if (iter == EST_IDLE_ITER && st->modules.len == modules) break;
+    if ((iter == EST_IDLE_ITER || st->steps - start > EST_IDLE_STEPS) && st->modules.len == modules) break;
     value *cv = eval(st, sc, cond);
     if (st->stopped) return FLOW_STOP;
     bool t;
@@ -422,7 +527,9 @@ static flow exec_while(interp *st, scope *sc, TSNode n) {
       forget_assigned(st, sc, n, cond);
       return FLOW_NORMAL;
     }
+    open_push(st, n);
     flow fl = exec_block(st, sc, body);
+    st->open.len--;
     if (fl == FLOW_BREAK) return FLOW_NORMAL;
     if (fl == FLOW_RETURN || fl == FLOW_RAISE || fl == FLOW_STOP) return fl;
   }
@@ -463,10 +570,15 @@ static flow exec_with(interp *st, scope *sc, TSNode n) {
       TSNode v = FIELD(item, value);
       if (ts_node_is_null(v)) continue;
       if (NODE_IS(v, "as_pattern") && ts_node_named_child_count(v) > 0) {
-        eval(st, sc, ts_node_named_child(v, 0));
+        value *cm = eval(st, sc, ts_node_named_child(v, 0));
         TSNode alias = FIELD(v, alias);
+        /* `with open(path) as f`: the file, which json.load(f) reads */
+        args none;
+        memset(&none, 0, sizeof none);
+        none.node = v;
+        value *entered = cm->kind == V_OBJECT ? script_method(st, cm, "__enter__", &none) : NULL;
         if (!ts_node_is_null(alias) && ts_node_named_child_count(alias))
-          assign_target(st, sc, ts_node_named_child(alias, 0), v_unknown(st, "a context manager's value"));
+          assign_target(st, sc, ts_node_named_child(alias, 0), entered ? entered : v_unknown(st, "a context manager's value"));
       } else {
         eval(st, sc, v);
       }
@@ -501,8 +613,8 @@ static int decorator_flavor(interp *st, TSNode decorated, bool *dataclass, bool 
     else if (ends_with(t, n, "classmethod")) flavor = FN_CLASS;
     else if (ends_with(t, n, "property") || ends_with(t, n, "cached_property")) flavor = FN_PROPERTY;
     else if (ends_with(t, n, "setter") || ends_with(t, n, "deleter")) *skip = true;
-    else if (ends_with(t, n, "dataclass") || ends_with(t, n, "attr.s") || ends_with(t, n, "attrs.define") ||
-             ends_with(t, n, "attr.define") || ends_with(t, n, "attrs.frozen"))
+    else if (ends_with(t, n, "dataclass") || ends_with(t, n, "attr.s") || ends_with(t, n, "attr.attrs") ||
+             ends_with(t, n, "define") || ends_with(t, n, "frozen") || ends_with(t, n, "mutable"))
       *dataclass = true;
   }
   return flavor;
@@ -637,7 +749,9 @@ static void exec_assignment(interp *st, scope *sc, TSNode n) {
     }
     o->named = true;
   }
-  if (sc->klass && !ts_node_is_null(type) && NODE_IS(left, "identifier")) class_field(st, sc, left, v);
+  /* `x: int = 3`, or attrs' `x = attr.ib(default=3)` without a type */
+  if (sc->klass && NODE_IS(left, "identifier") && (!ts_node_is_null(type) || v->kind == V_FIELD))
+    class_field(st, sc, left, v);
 }
 
 
@@ -675,10 +789,14 @@ static void exec_augmented(interp *st, scope *sc, TSNode n) {
 }
 
 
-static void bind_import(interp *st, scope *sc, TSNode name_node, const char *qual) {
+/* WHOLE: the name is bound to what QUAL names (`import a.b as c`,
+ * `from a import b`); else to the module of its first part (`import a.b`). */
+static void bind_import(interp *st, scope *sc, TSNode name_node, const char *qual, bool whole) {
   uint32_t n;
   const char *name = st_text(st, name_node, &n);
-  scope_set(st, sc, name, n, v_extern(st, qual));
+  value *v = NULL;
+  if (whole || !strchr(qual, '.')) v = script_import(st, name_node, qual, true);
+  scope_set(st, sc, name, n, v ? v : v_extern(st, qual));
 }
 
 
@@ -702,11 +820,11 @@ static void exec_import(interp *st, scope *sc, TSNode n) {
       TSNode first = ts_node_named_child(c, 0);
       uint32_t fl;
       const char *ft = st_text(st, first, &fl);
-      bind_import(st, sc, first, st_strdup(st, ft, fl));
+      bind_import(st, sc, first, st_strdup(st, ft, fl), false);
     } else if (NODE_IS(c, "aliased_import")) {
       TSNode name = FIELD(c, name);
       TSNode alias = FIELD(c, alias);
-      if (!ts_node_is_null(name) && !ts_node_is_null(alias)) bind_import(st, sc, alias, dotted(st, name));
+      if (!ts_node_is_null(name) && !ts_node_is_null(alias)) bind_import(st, sc, alias, dotted(st, name), true);
     }
   }
 }
@@ -717,6 +835,19 @@ static void exec_import_from(interp *st, scope *sc, TSNode n) {
   if (ts_node_is_null(module)) return;
   const char *mod = dotted(st, module);
   uint32_t count = ts_node_named_child_count(n);
+  for (uint32_t i = 0; i < count; i++)
+    if (NODE_IS(ts_node_named_child(n, i), "wildcard_import")) {
+      /* `from model import *`: the module's public names */
+      value *m = script_import(st, module, mod, false);
+      if (!m || m->kind != V_OBJECT) return;
+      dict *d = m->u.obj->attrs;
+      for (uint32_t k = 0; k < d->keys.len; k++) {
+        value *key = d->keys.items[k];
+        if (key->kind == V_STR && key->u.s.n && key->u.s.s[0] != '_')
+          scope_set(st, sc, key->u.s.s, key->u.s.n, d->vals.items[k]);
+      }
+      return;
+    }
   for (uint32_t i = 0; i < count; i++) {
     TSNode c = ts_node_named_child(n, i);
     if (ts_node_eq(c, module)) continue;
@@ -731,7 +862,7 @@ static void exec_import_from(interp *st, scope *sc, TSNode n) {
     buf q = {0};
     buf_printf(&q, "%s%s%s", mod, mod[strlen(mod) - 1] == '.' ? "" : ".", dotted(st, name));
     if (NODE_IS(bound, "dotted_name") && ts_node_named_child_count(bound)) bound = ts_node_named_child(bound, 0);
-    bind_import(st, sc, bound, st_strdup(st, q.data, q.len));
+    bind_import(st, sc, bound, st_strdup(st, q.data, q.len), true);
     buf_free(&q);
   }
 }
@@ -790,6 +921,7 @@ static flow exec_definition(interp *st, scope *sc, TSNode n) {
 
 
 static flow exec_stmt(interp *st, scope *sc, TSNode n) {
+  if (!st->open.len) st->top = n;
   if (!st_step(st)) return FLOW_STOP;
   const char *type = ts_node_type(n);
   switch (type[0]) {

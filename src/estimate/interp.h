@@ -31,6 +31,7 @@ void avec__grow(arena *a, void **items, uint32_t *cap, size_t size);
 #define EST_MAX_ITER 100000    /* iterations of one loop */
 #define EST_MAX_WHILE 10000    /* iterations of one while loop */
 #define EST_IDLE_ITER 1024     /* iterations followed while a loop builds nothing */
+#define EST_IDLE_STEPS 20000L  /* steps a loop may spend while it builds nothing (a training loop) */
 #define EST_MAX_DIMS 8
 #define EST_MAX_DICT 4096      /* entries of a dictionary (lookups are linear) */
 
@@ -59,7 +60,8 @@ typedef struct scope scope;
 typedef struct param param;
 
 typedef struct { AVEC(value *) items; uint32_t birth; } seq;
-typedef struct { AVEC(value *) keys; AVEC(value *) vals; uint32_t birth; } dict;
+typedef struct { AVEC(value *) keys; AVEC(value *) vals; uint32_t birth; scope *live; } dict;
+/* LIVE: globals() of a module, whose entries set are its names */
 
 typedef struct {
   int ndim;                    /* -1: not known */
@@ -120,6 +122,7 @@ struct obj {
   seq *items;         /* Sequential / ModuleList / ParameterList children */
   seq *args;          /* OBJ_EXTERN: positional arguments of the constructor */
   TSNode site;
+  TSNode call_site;   /* built in another module: the script's call that returned it */
   const char *label;  /* layers: the constructor as the table shows it */
   AVEC(const char *) unknowns;
   bool layer;         /* an nn layer with parameters made by formula */
@@ -136,6 +139,7 @@ struct obj {
   int opt_fixed_bytes;/* or a fixed size per parameter (8-bit optimizers); -1 not known */
   obj *opt_module;
   param *opt_param;
+  AVEC(param *) opt_params; /* every parameter given in a list: several models' (`list(a.parameters()) + list(b.parameters())`) */
   /* OBJ_LOADER */
   value *batch_size;
   value *dataset;
@@ -184,6 +188,27 @@ typedef struct {
   TSNode site;
 } batch_note;
 
+/* A module the run reads: the script, a module of its project it imports,
+ * or code it exec()s. A node knows its tree, and its tree its module. */
+typedef struct est_module {
+  const TSTree *tree;
+  const char *src;
+  size_t len;
+  const char *path;   /* absolute; NULL for the script itself */
+  const char *shown;  /* "model.py" */
+  const facts *f;
+  facts own;          /* F, for the modules read by the run */
+  TSTree *own_tree;
+  scope *globals;
+  value *value;       /* the module object: its names as attributes */
+  bool loading;
+} est_module;
+
+typedef struct { const char *text; const char *path; } read_note;
+
+/* a construct the step budget was spent on, to explain a stop */
+typedef struct { TSNode node; long steps_at; } spend;
+
 typedef struct interp {
   const facts *f;
   const char *src;
@@ -207,6 +232,19 @@ typedef struct interp {
   value *unknown;           /* a shared unknown without reason */
   value *none;
   buf tmp;
+  /* the script as it runs (script.c) */
+  const estimate_input *in;
+  const TSTree *main_tree;
+  AVEC(est_module *) mods;
+  AVEC(read_note) reads;
+  TSParser *parser;
+  AVEC(spend) open;         /* loops and calls under way */
+  TSNode stop_site;         /* the construct under way when the budget ran out */
+  TSNode top;               /* the statement under way outside any loop or call */
+  TSNode stop_inner;
+  value **ints;             /* range()'s integers 0..EST_MAX_ITER, made once and shared (never changed) */
+  var *keep;                /* names as they were before an undecided `if` (exec.c) */
+  uint32_t nkeep;
 } interp;
 
 /* ---- values (value.c) ---- */
@@ -254,6 +292,8 @@ void st_note(interp *st, TSNode where, const char *fmt, const char *detail);
 const char *st_text(interp *st, TSNode n, uint32_t *len);
 char *st_strdup(interp *st, const char *s, size_t n);
 uint32_t st_line(interp *st, TSNode n);
+/** Where N is, as the notes say it: "line 12" in the script, "model.py:12" in another module. */
+const char *st_at(interp *st, TSNode n);
 bool st_step(interp *st);
 
 /* ---- statements (exec.c) ---- */
@@ -302,6 +342,48 @@ value *torch_tensor_method(interp *st, value *self, const char *name, args *a);
 value *torch_extern_method(interp *st, value *self, const char *name, args *a);
 value *deep_copy(interp *st, value *v);
 void module_record_input(interp *st, obj *m, args *a);
+
+/* ---- the script as it runs (script.c) ---- */
+/** The module node N is written in (the script's own when not known). */
+est_module *st_module_of(interp *st, TSNode n);
+/** QUAL imported at AT from a module of the project: its value, or NULL. */
+value *script_import(interp *st, TSNode at, const char *qual, bool whole);
+/** argparse, os.path, os.environ, sys, ast.literal_eval, json, open(): NULL when not one of them. */
+value *script_call(interp *st, const char *qual, args *a);
+/** A torchvision builder the zoo (rules/zoo.py) defines, called with A; NULL when it has none. */
+value *script_zoo(interp *st, const char *qual, args *a);
+/** Methods of argparse parsers and opened files: NULL when SELF is neither. */
+value *script_method(interp *st, value *self, const char *name, args *a);
+/** The value of the library name QUAL (sys.argv), or NULL. */
+value *script_attr(interp *st, const char *qual);
+/** exec(code) and globals() in scope SC; NULL when FN is neither. */
+value *script_builtin(interp *st, scope *sc, const char *fn, args *a);
+/** V (unknown), no longer the size its name says: `features.shape[1]` of
+ *  an unknown `features` keeps the cause, not the --assume of `features`. */
+value *script_unnamed(interp *st, value *v);
+/** The script's files (script.c): the text of the file at PATHV, and whether V is an opened file. */
+value *script_read(interp *st, value *pathv, TSNode where);
+bool script_is_file(const value *v);
+/** argparse.c: parsers, their methods (NULL when SELF is none), tyro.cli, sys.argv. */
+value *argparse_call(interp *st, const char *qual, args *a);
+value *argparse_method(interp *st, value *self, const char *name, args *a);
+value *script_argv(interp *st, bool with_name);
+/** envs.c: gym environments and their spaces, NumPy products of shapes. */
+value *envs_call(interp *st, const char *qual, args *a);
+bool script_is_env(const value *v);
+/** formats.c: JSON and YAML texts, ast.literal_eval (NULL: not a literal). */
+value *format_json(interp *st, value *text);
+value *format_yaml(interp *st, value *text);
+value *format_literal(interp *st, value *s);
+/** The first cause of unknown V's reason, without the names it went
+ *  through: its text and length in *LEN. */
+const char *script_cause(const value *v, int *len);
+/** O, an instance of a class of the project deriving a gym wrapper, built
+ *  with A: the spaces of the environment it wraps. */
+void script_wrapped_env(interp *st, obj *o, args *a);
+/** An assumed size for NAME (--assume NAME=VALUE), or NULL. */
+value *script_assumed(interp *st, const char *name, uint32_t n);
+void script_free(interp *st);
 
 /* ---- layers (layers.c) ---- */
 /** An nn layer built from A, or NULL when QUAL is not a layer oomlint knows. */

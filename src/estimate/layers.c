@@ -42,12 +42,12 @@ static void fail(ctx *c, const char *pname, const value *v) {
   c->failed = true;
   interp *st = c->st;
   buf b = {0};
-  uint32_t line = ts_node_is_null(c->a->node) ? 0 : st_line(st, c->a->node);
+  const char *line = st_at(st, c->a->node);
   const char *why = v && v->kind == V_UNKNOWN && v->why ? v->why : NULL;
-  if (!v) buf_printf(&b, "line %u: %s: `%s` is not given", line, c->m->label, pname);
-  else if (why) buf_printf(&b, "line %u: %s: `%s` is not known (%s)", line, c->m->label, pname, why);
-  else if (v->kind == V_INT) buf_printf(&b, "line %u: %s: `%s` is %lld, not a size", line, c->m->label, pname, (long long)v->u.i);
-  else buf_printf(&b, "line %u: %s: `%s` is %s, not a number", line, c->m->label, pname, v->kind == V_NONE ? "None" : v_kind_name(v));
+  if (!v) buf_printf(&b, "%s: %s: `%s` is not given", line, c->m->label, pname);
+  else if (why) buf_printf(&b, "%s: %s: `%s` is not known (%s)", line, c->m->label, pname, why);
+  else if (v->kind == V_INT) buf_printf(&b, "%s: %s: `%s` is %lld, not a size", line, c->m->label, pname, (long long)v->u.i);
+  else buf_printf(&b, "%s: %s: `%s` is %s, not a number", line, c->m->label, pname, v->kind == V_NONE ? "None" : v_kind_name(v));
   avec_push(st->a, &c->m->unknowns, st_strdup(st, b.data, b.len));
   buf_free(&b);
 }
@@ -651,12 +651,12 @@ value *layer_build(interp *st, const char *qual, args *a) {
     run_def(st, m, def, a);
   } else if (!layer_is_free(qual)) {
     buf b = {0};
-    uint32_t line = ts_node_is_null(a->node) ? 0 : st_line(st, a->node);
+    const char *line = st_at(st, a->node);
     if (!strncmp(name, "Lazy", 4))
-      buf_printf(&b, "line %u: %s takes its input size from the first batch: its parameters are not counted", line,
+      buf_printf(&b, "%s: %s takes its input size from the first batch: its parameters are not counted", line,
                  m->label);
     else
-      buf_printf(&b, "line %u: %s: oomlint does not know this layer's parameters", line, m->label);
+      buf_printf(&b, "%s: %s: oomlint does not know this layer's parameters", line, m->label);
     avec_push(st->a, &m->unknowns, st_strdup(st, b.data, b.len));
     buf_free(&b);
   }
@@ -667,6 +667,18 @@ value *layer_build(interp *st, const char *qual, args *a) {
 bool layer_init_into(interp *st, obj *m, const char *qual, args *a) {
   const char *name = nn_class(qual);
   if (!name) return false;
+  /* `class MLP(nn.Sequential)` whose __init__ gives super() its layers */
+  if (!strcmp(name, "Sequential") || !strcmp(name, "ModuleList")) {
+    if (!m->items) m->items = seq_new(st);
+    seq *given = NULL;
+    if (!strcmp(name, "ModuleList") && a->pos.len) given = v_iterate(st, a->pos.items[0]);
+    uint32_t n = given ? given->items.len : a->pos.len;
+    for (uint32_t i = 0; i < n; i++) {
+      value *l = given ? given->items.items[i] : a->pos.items[i];
+      if (l->kind == V_OBJECT && l->u.obj->kind == OBJ_MODULE) avec_push(st->a, &m->items->items, l);
+    }
+    return true;
+  }
   const layer_def *def = find_def(name);
   if (!def) return false;
   m->layer = true;

@@ -27,7 +27,7 @@ static void basename_of(const char *s, size_t n, const char **out, size_t *len) 
 
 /* 0: whole name, 1: last component, 2: timm's `name.tag` without the tag */
 static int64_t lookup(const char *table, size_t tlen, const char *name, size_t n, int how, const char **source,
-                      size_t *source_len) {
+                      size_t *source_len, int64_t *per_class) {
   const char *p = table, *end = table + tlen;
   const char *qb;
   size_t qbn;
@@ -53,6 +53,21 @@ static int64_t lookup(const char *table, size_t tlen, const char *name, size_t n
           if (!*e && v > 0) {
             *source = t2 + 1;
             *source_len = (size_t)(le - t2 - 1);
+            /* the optional fourth column: what one class of the head adds */
+            const char *t3 = memchr(t2 + 1, '\t', (size_t)(le - t2 - 1));
+            *per_class = -1;
+            if (t3) {
+              *source_len = (size_t)(t3 - t2 - 1);
+              char pc[32];
+              size_t pn = (size_t)(le - t3 - 1);
+              while (pn && (t3[pn] == '\r' || t3[pn] == ' ')) pn--;
+              if (pn && pn < sizeof pc) {
+                memcpy(pc, t3 + 1, pn);
+                pc[pn] = '\0';
+                long long k = strtoll(pc, &e, 10);
+                if ((!*e || *e == '\r') && k > 0) *per_class = k;
+              }
+            }
             while (*source_len && ((*source)[*source_len - 1] == '\r' || (*source)[*source_len - 1] == ' ')) (*source_len)--;
             return v;
           }
@@ -66,16 +81,22 @@ static int64_t lookup(const char *table, size_t tlen, const char *name, size_t n
 
 
 int64_t estimate_pretrained(const char *name, size_t len, const char **source, size_t *source_len) {
+  int64_t per_class;
+  return estimate_pretrained_row(name, len, source, source_len, &per_class);
+}
+
+
+int64_t estimate_pretrained_row(const char *name, size_t len, const char **source, size_t *source_len, int64_t *per_class) {
   const oom_embedded_file *f = oom_embedded_files;
   while (f->name && strcmp(f->name, "pretrained.tsv") != 0) f++;
   if (!f->name || !len) return -1;
   for (int how = 0; how < 2; how++) {
-    int64_t v = lookup(f->data, f->length, name, len, how, source, source_len);
+    int64_t v = lookup(f->data, f->length, name, len, how, source, source_len, per_class);
     if (v >= 0) return v;
   }
   /* timm: "resnet50.a1_in1k" is resnet50 with a weight tag */
   const char *dot = memchr(name, '.', len);
   const char *slash = memchr(name, '/', len);
-  if (dot && !slash) return lookup(f->data, f->length, name, (size_t)(dot - name), 0, source, source_len);
+  if (dot && !slash) return lookup(f->data, f->length, name, (size_t)(dot - name), 0, source, source_len, per_class);
   return -1;
 }

@@ -90,17 +90,19 @@ static void group_parts(interp *st, tally *t, estimate_model *m) {
   for (uint32_t i = 0; i < t->owners.len; i++) {
     owner_sum *o = &t->owners.items[i];
     uint32_t start = ts_node_is_null(o->site) ? 0 : ts_node_start_byte(o->site);
+    const char *file = NULL;
+    if (!ts_node_is_null(o->site) && o->site.tree != st->main_tree) file = st_module_of(st, o->site)->shown;
     bool merged = false;
     for (uint32_t k = 0; k < parts.len && !merged; k++) {
       estimate_part *p = &parts.items[k];
-      if (starts.items[k] == start && !strcmp(p->layer, o->label) && p->parameters / p->repeat == o->count) {
+      if (starts.items[k] == start && p->file == file && !strcmp(p->layer, o->label) && p->parameters / p->repeat == o->count) {
         p->repeat++;
         p->parameters += o->count;
         merged = true;
       }
     }
     if (merged) continue;
-    estimate_part p = {ts_node_is_null(o->site) ? 0 : st_line(st, o->site), o->label, 1, o->count};
+    estimate_part p = {file, ts_node_is_null(o->site) ? 0 : st_line(st, o->site), o->label, 1, o->count};
     avec_push(st->a, &parts, p);
     avec_push(st->a, &starts, start);
   }
@@ -115,8 +117,44 @@ static obj *find_optimizer(interp *st, obj *root, tally *t) {
     obj *o = st->optimizers.items[i];
     if (o->opt_module && holds_module(t, o->opt_module)) return o;
     if (o->opt_param && holds_param(t, o->opt_param)) return o;
+    for (uint32_t k = 0; k < o->opt_params.len; k++)
+      if (holds_param(t, o->opt_params.items[k])) return o;
   }
   return NULL;
+}
+
+
+/* Where the script builds ROOT: its constructor, or the script's call of
+ * the function of another module that built it; null when neither is in
+ * the script (the table's line is then 0 and OOM601 has no place to report). */
+static TSNode model_site(interp *st, const obj *root) {
+  TSNode site = root->site;
+  if (!ts_node_is_null(site) && site.tree != st->main_tree) site = root->call_site;
+  return site;
+}
+
+
+/* Why the run stopped: the construct under way that spent the budget. */
+static const char *stop_reason(interp *st) {
+  buf b = {0};
+  buf_printf(&b, "the estimate stopped early: the file takes too long to follow (%ld steps)", (long)EST_MAX_STEPS);
+  if (!ts_node_is_null(st->stop_site)) {
+    uint32_t n;
+    const char *t = st_text(st, st->stop_site, &n);
+    uint32_t k = 0;
+    while (k < n && k < 60 && t[k] != '\n') k++;
+    buf_printf(&b, "; the budget ran out in `%.*s` (%s)", (int)k, t, st_at(st, st->stop_site));
+    if (!ts_node_eq(st->stop_inner, st->stop_site)) {
+      t = st_text(st, st->stop_inner, &n);
+      k = 0;
+      while (k < n && k < 60 && t[k] != '\n') k++;
+      buf_printf(&b, ", inside `%.*s` (%s)", (int)k, t, st_at(st, st->stop_inner));
+    }
+  }
+  buf_printf(&b, "; the models built before it are counted, what it builds is not");
+  const char *s = st_strdup(st, b.data, b.len);
+  buf_free(&b);
+  return s;
 }
 
 
@@ -129,10 +167,14 @@ static uint32_t fill_model(interp *st, obj *root, estimate_model *m, estimate_re
   module_params(st, root, on_param, &t);
   m->name = root->name ? root->name : root->type;
   m->klass = root->type ? root->type : "module";
-  if (!ts_node_is_null(root->site)) {
+  TSNode site = model_site(st, root);
+  if (ts_node_is_null(site) && !ts_node_is_null(root->site)) {
+    m->file = st_module_of(st, root->site)->shown;
     m->line = st_line(st, root->site);
-    m->start = ts_node_start_byte(root->site);
-    m->end = ts_node_end_byte(root->site);
+  } else if (!ts_node_is_null(site)) {
+    m->line = st_line(st, site);
+    m->start = ts_node_start_byte(site);
+    m->end = ts_node_end_byte(site);
   }
   m->built = !root->defined_only;
   m->parameters = t.count;
@@ -196,7 +238,7 @@ static uint32_t fill_model(interp *st, obj *root, estimate_model *m, estimate_re
                                     "the figures are for one unsharded copy");
   m->total_bytes = m->weights_bytes + m->gradients_bytes + m->optimizer_bytes + (m->input_bytes > 0 ? m->input_bytes : 0);
   if (st->stopped)
-    add_unknown(st, &unknown, "the estimate stopped early (the file takes too long to follow): counts may be incomplete");
+    add_unknown(st, &unknown, stop_reason(st));
   m->unknown = unknown.items;
   m->nunknown = unknown.len;
   m->notes = notes.items;
@@ -337,10 +379,17 @@ static void lightning_optimizers(interp *st, obj *root) {
 
 
 void estimate_run(const facts *f, estimate_result *out) {
+  estimate_run_with(f, NULL, out);
+}
+
+
+void estimate_run_with(const facts *f, const estimate_input *in, estimate_result *out) {
   memset(out, 0, sizeof *out);
   interp st;
   memset(&st, 0, sizeof st);
   st.f = f;
+  st.in = in;
+  st.main_tree = f->root.tree;
   st.src = f->source;
   st.len = f->length;
   st.a = &out->arena;
@@ -349,6 +398,14 @@ void estimate_run(const facts *f, estimate_result *out) {
   st.none = v_new(&st, V_NONE);
   st.unknown = v_unknown(&st, "a value that is not known");
   st.globals = scope_new(&st, NULL);
+  est_module *self = arena_calloc(st.a, sizeof *self);
+  self->tree = f->root.tree;
+  self->src = f->source;
+  self->len = f->length;
+  self->shown = in && in->path ? in->path : NULL;
+  self->f = f;
+  self->globals = st.globals;
+  avec_push(st.a, &st.mods, self);
   exec_block(&st, st.globals, f->root);
 
   objlist roots = {0};
@@ -408,7 +465,7 @@ void estimate_run(const facts *f, estimate_result *out) {
       if (bn->module != roots.items[k] && !(bn->module == NULL && out->nmodels == 1)) continue;
       /* the index among the models kept */
       for (uint32_t j = 0; j < out->nmodels; j++)
-        if (out->models[j].start == (ts_node_is_null(roots.items[k]->site) ? 0 : ts_node_start_byte(roots.items[k]->site)) &&
+        if (out->models[j].start == (ts_node_is_null(model_site(&st, roots.items[k])) ? 0 : ts_node_start_byte(model_site(&st, roots.items[k]))) &&
             !strcmp(out->models[j].klass, roots.items[k]->type ? roots.items[k]->type : "module"))
           b.model = (int)j;
       break;
@@ -420,11 +477,12 @@ void estimate_run(const facts *f, estimate_result *out) {
   if (st.stopped) {
     AVEC(const char *) file = {0};
     for (uint32_t i = 0; i < out->nunknown; i++) avec_push(st.a, &file, out->unknown[i]);
-    avec_push(st.a, &file, "the estimate stopped early: the file takes too long to follow");
+    avec_push(st.a, &file, stop_reason(&st));
     out->unknown = file.items;
     out->nunknown = file.len;
   }
   buf_free(&st.tmp);
+  script_free(&st);
 }
 
 

@@ -76,8 +76,10 @@ static value *tensor_of(interp *st, args *a, int first, int bits) {
   for (uint32_t i = 0; i < dims.len; i++) {
     int64_t d;
     sh->dims[i] = v_as_int(dims.items[i], &d) && d >= 0 ? d : -1;
+    /* the first dimension not known says why (a size only the data knows) */
+    if (sh->dims[i] < 0 && !t->why && dims.items[i]->kind == V_UNKNOWN) t->why = dims.items[i]->why;
   }
-  if (dims.len) t->dim0 = dims.items[0]->origin;
+  if (dims.len && dims.items[0]->kind == V_INT) t->dim0 = dims.items[0]->origin;
   return t;
 }
 
@@ -105,6 +107,13 @@ static value *tensor_factory(interp *st, const char *name, args *a) {
   if (!strcmp(name, "zeros") || !strcmp(name, "ones") || !strcmp(name, "empty") || !strcmp(name, "randn") ||
       !strcmp(name, "rand"))
     return tensor_of(st, a, 0, 0);
+  /* torch.Tensor(3, 4), torch.FloatTensor(n, m): sizes (a list is data) */
+  if (!strcmp(name, "Tensor") || !strcmp(name, "FloatTensor") || !strcmp(name, "DoubleTensor") ||
+      !strcmp(name, "HalfTensor") || !strcmp(name, "LongTensor")) {
+    if (a->pos.len && (a->pos.items[0]->kind == V_LIST || a->pos.items[0]->kind == V_TUPLE)) return NULL;
+    int bits = name[0] == 'D' || name[0] == 'L' ? 64 : name[0] == 'H' ? 16 : 32;
+    return tensor_of(st, a, 0, bits);
+  }
   if (!strcmp(name, "full")) {
     value *size = arg_get(a, 0, "size");
     if (!size) return v_unknown(st, "torch.full() without a size");
@@ -191,7 +200,8 @@ static value *make_parameter(interp *st, args *a) {
     if (sh->dims[i] < 0 || __builtin_mul_overflow(count, sh->dims[i], &count)) known = false;
   }
   if (!known) {
-    const char *why = data && data->kind == V_UNKNOWN && data->why ? data->why : "a tensor whose shape is not known";
+    const char *why = data && (data->kind == V_UNKNOWN || data->kind == V_TENSOR) && data->why ? data->why
+                                                                                              : "a tensor whose shape is not known";
     note(st, a->node, "nn.Parameter of %s: not counted", why);
     return v_unknown(st, "a parameter of unknown size");
   }
@@ -316,6 +326,10 @@ static value *make_optimizer(interp *st, const optim_def *d, const char *label, 
   o->opt_fixed_bytes = d->fixed;
   o->site = a->node;
   if (params) find_params_owner(st, params, &o->opt_module, &o->opt_param, 0);
+  /* a list of parameters: each, so that every model they come from finds it */
+  seq *items = params && (params->kind == V_LIST || params->kind == V_TUPLE) ? params->u.seq : NULL;
+  for (uint32_t i = 0; items && i < items->items.len; i++)
+    if (items->items.items[i]->kind == V_PARAM) avec_push(st->a, &o->opt_params, items->items.items[i]->u.param);
   avec_push(st->a, &st->optimizers, o);
   return v_obj(st, o);
 }
@@ -555,7 +569,7 @@ static value *pretrained(interp *st, const char *kname, const char *qual, value 
   if (!name || name->kind != V_STR) {
     const char *why = name && name->kind == V_UNKNOWN && name->why ? name->why : "the checkpoint's name is not known";
     buf b = {0};
-    buf_printf(&b, "line %u: `%s`: %s; its parameters are not counted", st_line(st, a->node), call_text(st, a->node), why);
+    buf_printf(&b, "%s: `%s`: %s; its parameters are not counted", st_at(st, a->node), call_text(st, a->node), why);
     avec_push(st->a, &m->unknowns, st_strdup(st, b.data, b.len));
     buf_free(&b);
     m->label = call_text(st, a->node);
@@ -563,7 +577,8 @@ static value *pretrained(interp *st, const char *kname, const char *qual, value 
   }
   const char *source;
   size_t source_len;
-  int64_t count = estimate_pretrained(name->u.s.s, name->u.s.n, &source, &source_len);
+  int64_t per_class = -1;
+  int64_t count = estimate_pretrained_row(name->u.s.s, name->u.s.n, &source, &source_len, &per_class);
   buf label = {0};
   if (!how) buf_printf(&label, "%s()", qual);
   else buf_printf(&label, "%s(\"%.*s\")", how, (int)name->u.s.n, name->u.s.s);
@@ -571,11 +586,27 @@ static value *pretrained(interp *st, const char *kname, const char *qual, value 
   buf_free(&label);
   if (count < 0) {
     buf b = {0};
-    buf_printf(&b, "line %u: `%.*s` is not in oomlint's table of published checkpoint sizes; its parameters are not counted",
-               st_line(st, a->node), (int)name->u.s.n, name->u.s.s);
+    buf_printf(&b, "%s: `%.*s` is not in oomlint's table of published checkpoint sizes; its parameters are not counted",
+               st_at(st, a->node), (int)name->u.s.n, name->u.s.s);
     avec_push(st->a, &m->unknowns, st_strdup(st, b.data, b.len));
     buf_free(&b);
     return v_obj(st, m);
+  }
+  /* num_classes=N: the head is N classes wide, not 1000 */
+  value *nc = arg_get(a, -1, "num_classes");
+  int64_t classes;
+  if (nc && v_as_int(nc, &classes) && classes > 0 && per_class > 0 && classes != 1000) {
+    count += (classes - 1000) * per_class;
+  } else if (nc && per_class <= 0) {
+    buf b = {0};
+    buf_printf(&b, "%s: num_classes changes the classifier head, which the published count does not include", st_at(st, a->node));
+    avec_push(st->a, &m->unknowns, st_strdup(st, b.data, b.len));
+    buf_free(&b);
+  } else if (nc && !v_as_int(nc, &classes)) {
+    buf b = {0};
+    buf_printf(&b, "%s: num_classes is not known: the head is counted with 1000 classes", st_at(st, a->node));
+    avec_push(st->a, &m->unknowns, st_strdup(st, b.data, b.len));
+    buf_free(&b);
   }
   buf b = {0};
   buf_printf(&b, "%s  [published: %.*s]", m->label, (int)source_len, source);
@@ -594,7 +625,7 @@ static value *pretrained(interp *st, const char *kname, const char *qual, value 
     p->dtype = dname;
   } else if (dt && !(dt->kind == V_NONE)) {
     buf n = {0};
-    buf_printf(&n, "line %u: the checkpoint's dtype (torch_dtype=%s) is not known: counted as float32", st_line(st, a->node),
+    buf_printf(&n, "%s: the checkpoint's dtype (torch_dtype=%s) is not known: counted as float32", st_at(st, a->node),
                dt->kind == V_STR ? "\"auto\"" : "...");
     avec_push(st->a, &m->unknowns, st_strdup(st, n.data, n.len));
     buf_free(&n);
@@ -821,6 +852,7 @@ static value *wrapper(interp *st, const char *qual, args *a) {
 value *torch_call(interp *st, const char *qual, args *a) {
   const char *name = last_part(qual);
   value *v;
+  if ((v = script_call(st, qual, a))) return v;
   if (!strcmp(qual, "torch.nn.Parameter") || !strcmp(qual, "torch.nn.parameter.Parameter")) return make_parameter(st, a);
   if (!strcmp(qual, "torch.nn.Sequential") || !strcmp(qual, "torch.nn.ModuleList") ||
       !strcmp(qual, "torch.nn.ModuleDict") || !strcmp(qual, "torch.nn.ParameterList") ||
@@ -884,19 +916,22 @@ value *torch_call(interp *st, const char *qual, args *a) {
     return extern_object(st, qual, a);
   }
   if (!strcmp(qual, "timm.create_model")) {
-    value *v2 = pretrained(st, "timm model", qual, arg_get(a, 0, "model_name"), a, "timm.create_model");
-    if (arg_get(a, -1, "num_classes"))
-      note(st, a->node, "%s: num_classes changes the classifier head, which the published count does not include",
-           "timm.create_model");
-    return v2;
+    return pretrained(st, "timm model", qual, arg_get(a, 0, "model_name"), a, "timm.create_model");
+  }
+  if (starts(qual, "torchvision.models.") && (v = script_zoo(st, qual, a))) return v;
+  if (!strcmp(qual, "torchvision.models.get_model") && a->pos.len && a->pos.items[0]->kind == V_STR) {
+    buf q = {0};
+    buf_printf(&q, "torchvision.models.%.*s", (int)a->pos.items[0]->u.s.n, a->pos.items[0]->u.s.s);
+    args rest = *a;
+    rest.pos.items++;
+    rest.pos.len--;
+    v = script_zoo(st, st_strdup(st, q.data, q.len), &rest);
+    buf_free(&q);
+    if (v) return v;
   }
   if (starts(qual, "torchvision.models.") && name[0] >= 'a' && name[0] <= 'z' && strcmp(name, "get_weight") != 0) {
     value *n = !strcmp(name, "get_model") ? arg_get(a, 0, "name") : v_str(st, name, (uint32_t)strlen(name));
-    value *v2 = pretrained(st, strcmp(name, "get_model") ? name : "torchvision model", qual, n, a, strcmp(name, "get_model") ? NULL : qual);
-    if (arg_get(a, -1, "num_classes"))
-      note(st, a->node, "%s: num_classes changes the classifier head, which the published count does not include",
-           "torchvision");
-    return v2;
+    return pretrained(st, strcmp(name, "get_model") ? name : "torchvision model", qual, n, a, strcmp(name, "get_model") ? NULL : qual);
   }
   if (!strcmp(qual, "torch.hub.load") && a->pos.len >= 2)
     return pretrained(st, "torch.hub model", qual, a->pos.items[1], a, "torch.hub.load");
@@ -942,10 +977,12 @@ value *torch_call(interp *st, const char *qual, args *a) {
       dict_set(st, p->u.partial.kw, v_str(st, a->kwnames.items[i].s, a->kwnames.items[i].n), a->kwvals.items[i]);
     return p;
   }
-  if (!strcmp(qual, "dataclasses.field")) {
+  if (!strcmp(qual, "dataclasses.field") || !strcmp(qual, "attr.ib") || !strcmp(qual, "attr.attrib") ||
+      !strcmp(qual, "attr.field") || !strcmp(qual, "attrs.field")) {
     value *f = v_new(st, V_FIELD);
-    f->u.field.dflt = arg_get(a, -1, "default");
+    f->u.field.dflt = arg_get(a, qual[0] == 'a' && !strchr(qual + 5, 'f') ? 0 : -1, "default");
     f->u.field.factory = arg_get(a, -1, "default_factory");
+    if (!f->u.field.factory) f->u.field.factory = arg_get(a, -1, "factory");
     return f;
   }
   if (!strcmp(qual, "dataclasses.asdict") && a->pos.len && a->pos.items[0]->kind == V_OBJECT) {
@@ -978,6 +1015,8 @@ value *torch_call(interp *st, const char *qual, args *a) {
 
 value *torch_extern_method(interp *st, value *self, const char *name, args *a) {
   obj *o = self->u.obj;
+  value *s = script_method(st, self, name, a);
+  if (s) return s;
   if (o->kind == OBJ_EXTERN && o->qual && !strcmp(last_part(o->qual), "Accelerator") && !strcmp(name, "prepare")) {
     if (a->pos.len == 1) return a->pos.items[0];
     value *t = v_list(st, V_TUPLE);

@@ -34,9 +34,11 @@ bool st_may_mutate(interp *st, uint32_t birth) {
 
 void st_blocked(interp *st, TSNode where, const char *what) {
   obj *m = st->building.len ? st->building.items[st->building.len - 1] : NULL;
+  /* the data code of another module (a corpus, a dataset) builds no layer */
+  if (!m && !ts_node_is_null(where) && where.tree != st->main_tree) return;
   buf b = {0};
-  buf_printf(&b, "line %u: %s in code that may or may not run (its condition or loop is not known here); not counted",
-             st_line(st, where), what);
+  buf_printf(&b, "%s: %s in code that may or may not run (its condition or loop is not known here); not counted",
+             st_at(st, where), what);
   for (uint32_t i = 0; i < st->loose.len; i++)
     if (st->loose.items[i].module == m && !strcmp(st->loose.items[i].text, buf_str(&b))) {
       buf_free(&b);
@@ -50,7 +52,7 @@ void st_blocked(interp *st, TSNode where, const char *what) {
 
 void st_note(interp *st, TSNode where, const char *fmt, const char *detail) {
   buf b = {0};
-  buf_printf(&b, "line %u: ", ts_node_is_null(where) ? 0 : st_line(st, where));
+  buf_printf(&b, "%s: ", st_at(st, where));
   buf_printf(&b, fmt, detail);
   const char *s = st_strdup(st, b.data, b.len);
   buf_free(&b);
@@ -65,11 +67,18 @@ void st_note(interp *st, TSNode where, const char *fmt, const char *detail) {
 
 
 const char *st_text(interp *st, TSNode n, uint32_t *len) {
+  const char *src = st->src;
+  size_t total = st->len;
+  if (n.tree && n.tree != st->main_tree && st->mods.len) {
+    est_module *m = st_module_of(st, n);
+    src = m->src;
+    total = m->len;
+  }
   uint32_t s = ts_node_start_byte(n), e = ts_node_end_byte(n);
-  if (e > st->len) e = (uint32_t)st->len;
+  if (e > total) e = (uint32_t)total;
   if (s > e) s = e;
   *len = e - s;
-  return st->src + s;
+  return src + s;
 }
 
 
@@ -84,10 +93,29 @@ uint32_t st_line(interp *st, TSNode n) {
 }
 
 
+const char *st_at(interp *st, TSNode n) {
+  buf b = {0};
+  uint32_t line = ts_node_is_null(n) ? 0 : st_line(st, n);
+  if (!ts_node_is_null(n) && n.tree != st->main_tree && st->mods.len)
+    buf_printf(&b, "%s:%u", st_module_of(st, n)->shown, line);
+  else
+    buf_printf(&b, "line %u", line);
+  const char *s = st_strdup(st, b.data, b.len);
+  buf_free(&b);
+  return s;
+}
+
+
 bool st_step(interp *st) {
   if (st->stopped) return false;
   if (++st->steps > EST_MAX_STEPS) {
     st->stopped = true;
+    if (st->open.len) {
+      st->stop_site = st->open.items[0].node;
+      st->stop_inner = st->open.items[st->open.len - 1].node;
+    } else {
+      st->stop_site = st->stop_inner = st->top;
+    }
     return false;
   }
   return true;
@@ -195,6 +223,7 @@ obj *obj_new(interp *st, obj_kind kind, const char *type) {
   o->type = type;
   o->attrs = dict_new(st);
   o->site = NULL_NODE;
+  o->call_site = NULL_NODE;
   o->birth = st_birth(st);
   o->input_bytes = -1;
   o->opt_fixed_bytes = -1;

@@ -183,6 +183,14 @@ struct facts_imports {
    *  gives it; relative imports keep their leading dots): false when it is
    *  not a name of the project. */
   bool (*lookup)(const facts_imports *self, const char *qualname, size_t len, facts_symbol *out);
+  /** The module of the project QUALNAME (LEN bytes) names, as the module
+   *  at IMPORTER (absolute; NULL: the file itself) imports it: its absolute
+   *  path and text appended to PATH and TEXT, and in *REST where the
+   *  attribute chain after the module begins in QUALNAME (LEN when it names
+   *  the module). False when no readable module of the project matches.
+   *  May be NULL. */
+  bool (*source)(const facts_imports *self, const char *importer, const char *qualname, size_t len, buf *path,
+                 buf *text, size_t *rest);
 };
 
 typedef struct facts {

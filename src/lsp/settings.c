@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "estimate/estimate.h"
 #include "lsp/settings.h"
 #include "util/alloc.h"
 #include "util/buf.h"
@@ -55,6 +56,20 @@ void lsp_settings_parse(const json_t *settings, const char *root, config_overrid
   static const char *const EXTEND[] = {"extendSelect", "extend-select", "extend_select", NULL};
   static const char *const RULES_DIR[] = {"rulesDir", "rules-dir", "rules_dir", NULL};
   static const char *const GPU_MEMORY[] = {"gpuMemory", "gpu-memory", "gpu_memory", NULL};
+  static const char *const ASSUME[] = {"assume", NULL};
+  config_strings assume = {0};
+  each(get(settings, ASSUME), &assume, false, problems);
+  for (size_t i = 0; i < assume.len; i++) {
+    /* sizes only the data knows, for OOM601's estimate: "vocab_size=33278" */
+    if (estimate_assume_valid(assume.items[i])) {
+      vec_push(&out->assume, assume.items[i]);
+      continue;
+    }
+    buf_printf(problems, "%sassume entries must be \"NAME=INTEGER\", not \"%s\"", problems->len ? "; " : "",
+               assume.items[i]);
+    free(assume.items[i]);
+  }
+  vec_free(&assume);
   each(get(settings, SELECT), &out->select, true, problems);
   each(get(settings, IGNORE), &out->ignore, true, problems);
   each(get(settings, EXTEND), &out->extend_select, true, problems);

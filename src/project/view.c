@@ -30,12 +30,15 @@ static void add_base(project_view *v, char *dir) {
 
 
 static bool lookup(const facts_imports *imports, const char *qualname, size_t len, facts_symbol *out);
+static bool module_source(const facts_imports *imports, const char *importer, const char *qualname, size_t len, buf *path,
+                   buf *text, size_t *rest);
 
 
 void project_view_init(project_view *self, oom_project *project, const char *path, TSNode root_node,
                        const char *source, size_t length) {
   memset(self, 0, sizeof *self);
   self->imports.lookup = lookup;
+  self->imports.source = module_source;
   self->project = project;
   self->path = project_absolute(path);
   self->dir = dir_of(self->path);
@@ -223,4 +226,33 @@ static bool lookup(const facts_imports *imports, const char *qualname, size_t le
   }
   if (memo->found) *out = memo->symbol;
   return memo->found;
+}
+
+
+/* The estimate runs the modules a script imports: their text, read once
+ * through the index's cache, and recorded as read like a summary. */
+static bool module_source(const facts_imports *imports, const char *importer, const char *qualname, size_t len, buf *path,
+                   buf *text, size_t *rest) {
+  project_view *v = (project_view *)imports;
+  char *q = oom_xstrndup(qualname, len);
+  char *dir = importer ? dir_of(importer) : oom_xstrdup(v->dir);
+  const char *after = NULL;
+  char *found = project_resolve(v, dir, q, &after);
+  free(dir);
+  bool ok = false;
+  if (found && strcmp(found, v->path) != 0) {
+    project_module *m = project_module_get(v->project, found);
+    if (m && m->readable && m->text) {
+      buf_append(path, m->path, strlen(m->path));
+      buf_append(text, m->text, m->length);
+      *rest = after ? (size_t)(after - q) : len;
+      project_dep d = {m->path, m->hash};
+      add_dep(v, &d);
+      ok = true;
+    }
+    if (m) project_module_release(v->project, m);
+  }
+  free(found);
+  free(q);
+  return ok;
 }

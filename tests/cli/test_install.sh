@@ -64,7 +64,7 @@ else
   [ -n "$deb" ] || fail "no .deb written"
   if [ -n "$deb" ]; then
     info=$(dpkg-deb -f "$deb" Package Depends)
-    for dep in libtree-sitter0 libpcre2-8-0 libjansson4; do
+    for dep in libtree-sitter0 libpcre2-8-0 libjansson4 libyaml-0-2; do
       case $info in *"$dep"*) ;; *) fail "Depends lacks $dep: $(_show "$info")" ;; esac
     done
     files=$(dpkg-deb -c "$deb")

@@ -35,6 +35,33 @@ static void run_source(run *x, const char *src) {
 }
 
 
+/* Files the script reads, by name: "name\0text" pairs ended by NULL. */
+static char *read_table(void *ctx, const char *path, size_t *length) {
+  const char *const *files = ctx;
+  for (size_t i = 0; files && files[i]; i += 2)
+    if (!strcmp(files[i], path)) {
+      *length = strlen(files[i + 1]);
+      return strdup(files[i + 1]);
+    }
+  return NULL;
+}
+
+
+/* Run SRC as `python script.py ARGV...` with FILES beside it and ASSUME. */
+static void run_script(run *x, const char *src, const char *const *argv, int argc, const char *const *files,
+                       const char *const *assume, int nassume) {
+  memset(x, 0, sizeof *x);
+  const char *why = NULL;
+  x->parser = parse_parser_new(&why);
+  assert_non_null(x->parser);
+  x->tree = parse_source(x->parser, src, strlen(src), NULL);
+  assert_non_null(x->tree);
+  facts_build(&x->f, ts_tree_root_node(x->tree), src, strlen(src));
+  estimate_input in = {"script.py", argv, argc, assume, nassume, read_table, (void *)files, NULL};
+  estimate_run_with(&x->f, &in, &x->r);
+}
+
+
 static void run_free(run *x) {
   estimate_free(&x->r);
   facts_free(&x->f);
@@ -576,7 +603,14 @@ static void test_pretrained_table(void **state) {
   /* the whole name, the last component, any case, and timm's weight tags */
   assert_int_equal(estimate_pretrained("QWEN/qwen2.5-7b", 15, &src, &n), 7615616512LL);
   assert_int_equal(estimate_pretrained("resnet50.a1_in1k", 16, &src, &n), 25557032);
-  assert_true(n > 0 && strncmp(src, "torchvision docs", 16) == 0);
+  assert_true(n > 0 && strncmp(src, "torchvision 0.26 builder", 24) == 0);
+  /* the source ends before the per-class column: 2,048 features and a bias */
+  assert_null(memchr(src, '\t', n));
+  int64_t per = 0;
+  assert_int_equal(estimate_pretrained_row("resnet50", 8, &src, &n, &per), 25557032);
+  assert_int_equal(per, 2049);
+  assert_int_equal(estimate_pretrained_row("gpt2", 4, &src, &n, &per), 124439808);
+  assert_int_equal(per, -1);
   assert_int_equal(estimate_pretrained("no-such-model", 13, &src, &n), -1);
 }
 
@@ -600,9 +634,9 @@ static void test_unknown_is_not_guessed(void **state) {
                  "            self.extra = nn.Linear(hidden, hidden)\n"
                  "net = Net(args.hidden)\n");
   const estimate_model *m = model_named(&x, "net");
-  /* only the layer whose size is in the file */
-  assert_int_equal(m->parameters, 110);
-  assert_true(unknown_mentions(m, "out_features"));
+  /* the argparse default is the script's size; `args.deep` is no argument
+   * of its parser, so the layer under it is not counted: 110 + 5,632 */
+  assert_int_equal(m->parameters, 110 + 10 * 512 + 512);
   assert_true(unknown_mentions(m, "may or may not run"));
   run_free(&x);
 }
@@ -778,6 +812,546 @@ static void test_budget_rules(void **state) {
 }
 
 
+
+/* ---- the script as it runs ---- */
+
+#define ARGPARSE_MLP                                                                  \
+  "import argparse\n"                                                                 \
+  "import torch\n"                                                                    \
+  "import torch.nn as nn\n"                                                           \
+  "def main():\n"                                                                     \
+  "    p = argparse.ArgumentParser()\n"                                               \
+  "    p.add_argument('--hidden-size', type=int, default=256)\n"                      \
+  "    p.add_argument('-l', '--layers', dest='depth', type=int, default=2)\n"         \
+  "    p.add_argument('--act', choices=['relu', 'gelu'], default='relu')\n"           \
+  "    p.add_argument('--wide', action='store_true')\n"                               \
+  "    p.add_argument('--no-bias', dest='bias', action='store_false')\n"              \
+  "    p.add_argument('--scale', type=float, default='2')\n"                          \
+  "    g = p.add_argument_group('data')\n"                                            \
+  "    g.add_argument('--inputs', type=int, default=10)\n"                            \
+  "    args = p.parse_args()\n"                                                       \
+  "    h = args.hidden_size * (2 if args.wide else 1)\n"                              \
+  "    layers = [nn.Linear(args.inputs, h, bias=args.bias)]\n"                        \
+  "    for _ in range(args.depth - 1):\n"                                             \
+  "        layers.append(nn.Linear(h, h, bias=args.bias))\n"                          \
+  "    opts = vars(args)\n"                                                           \
+  "    model = nn.Sequential(*layers, nn.Linear(h, int(opts['scale'])))\n"            \
+  "    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)\n"                     \
+  "if __name__ == '__main__':\n"                                                      \
+  "    main()\n"
+
+static void test_argparse_defaults(void **state) {
+  (void)state;
+  run x;
+  run_script(&x, ARGPARSE_MLP, NULL, 0, NULL, NULL, 0);
+  /* defaults: 10x256+256, 256x256+256, 256x2+2 (the string default '2' goes
+   * through type=float, then int()) = 2,816 + 65,792 + 514 */
+  assert_int_equal(model_named(&x, "model")->parameters, 2816 + 65792 + 514);
+  run_free(&x);
+}
+
+
+static void test_argparse_command_line(void **state) {
+  (void)state;
+  run x;
+  /* --hidden-size=64 --wide (h = 128), -l 3, --no-bias, an abbreviation of
+   * --inputs, and --scale 5: 20x128, 2 x 128x128, 128x5+5 */
+  const char *const argv[] = {"--hidden-size=64", "--wide", "-l", "3", "--no-bias", "--inp", "20", "--scale", "5"};
+  run_script(&x, ARGPARSE_MLP, argv, 9, NULL, NULL, 0);
+  assert_int_equal(model_named(&x, "model")->parameters, 20 * 128 + 2 * 128 * 128 + 128 * 5 + 5);
+  run_free(&x);
+}
+
+
+static void test_argparse_subparsers_and_known_args(void **state) {
+  (void)state;
+  const char *src = "import argparse\n"
+                    "import torch.nn as nn\n"
+                    "p = argparse.ArgumentParser()\n"
+                    "p.add_argument('data', nargs='?', default='x')\n"
+                    "sub = p.add_subparsers(dest='cmd')\n"
+                    "t = sub.add_parser('train')\n"
+                    "t.add_argument('--width', type=int, default=8)\n"
+                    "t.set_defaults(extra=3)\n"
+                    "e = sub.add_parser('eval')\n"
+                    "e.add_argument('--width', type=int, default=4)\n"
+                    "args, rest = p.parse_known_args()\n"
+                    "model = nn.Linear(args.width, args.extra)\n"
+                    "n = nn.Linear(len(rest), 1)\n";
+  run x;
+  const char *const argv[] = {"folder", "train", "--width", "16", "--unknown", "--more"};
+  run_script(&x, src, argv, 6, NULL, NULL, 0);
+  /* train's --width 16 and set_defaults(extra=3): 16x3+3; two unknown options */
+  assert_int_equal(model_named(&x, "model")->parameters, 16 * 3 + 3);
+  assert_int_equal(model_named(&x, "n")->parameters, 2 * 1 + 1);
+  run_free(&x);
+}
+
+
+static void test_argparse_required_is_named(void **state) {
+  (void)state;
+  const char *src = "import argparse\n"
+                    "import torch.nn as nn\n"
+                    "p = argparse.ArgumentParser()\n"
+                    "p.add_argument('--width', type=int, required=True)\n"
+                    "args = p.parse_args()\n"
+                    "model = nn.Sequential(nn.Linear(4, 4), nn.Linear(4, args.width))\n";
+  run x;
+  run_script(&x, src, NULL, 0, NULL, NULL, 0);
+  const estimate_model *m = model_named(&x, "model");
+  assert_int_equal(m->parameters, 20);
+  assert_true(unknown_mentions(m, "needs `--width` on its command line"));
+  run_free(&x);
+  const char *const argv[] = {"--width", "7"};
+  run_script(&x, src, argv, 2, NULL, NULL, 0);
+  assert_int_equal(model_named(&x, "model")->parameters, 20 + 35);
+  run_free(&x);
+}
+
+
+/* nanoGPT's pattern: defaults as globals, overridden by a config file and
+ * --key=value through exec(open('configurator.py').read()) */
+static void test_configurator_exec(void **state) {
+  (void)state;
+  const char *src = "import os\n"
+                    "import torch.nn as nn\n"
+                    "n_embd = 64\n"
+                    "n_layer = 2\n"
+                    "bias = True\n"
+                    "exec(open('configurator.py').read())\n"
+                    "vocab = None\n"
+                    "if os.path.exists(os.path.join('data', 'meta.pkl')):\n"
+                    "    vocab = 99\n"
+                    "model_args = dict(n_embd=n_embd, bias=bias)\n"
+                    "model_args['vocab'] = vocab if vocab is not None else 50\n"
+                    "def block(n_embd, bias, vocab):\n"
+                    "    return nn.Linear(n_embd, vocab, bias=bias)\n"
+                    "model = nn.Sequential(*[block(**model_args) for _ in range(n_layer)])\n";
+  const char *const files[] = {
+    "configurator.py",
+    "import sys\n"
+    "from ast import literal_eval\n"
+    "for arg in sys.argv[1:]:\n"
+    "    if '=' not in arg:\n"
+    "        exec(open(arg).read())\n"
+    "    else:\n"
+    "        key, val = arg.split('=')\n"
+    "        key = key[2:]\n"
+    "        if key in globals():\n"
+    "            try:\n"
+    "                attempt = literal_eval(val)\n"
+    "            except (SyntaxError, ValueError):\n"
+    "                attempt = val\n"
+    "            globals()[key] = attempt\n"
+    "        else:\n"
+    "            raise ValueError(key)\n",
+    "config/small.py", "n_layer = 3\nn_embd = 32\n",
+    NULL};
+  run x;
+  run_script(&x, src, NULL, 0, files, NULL, 0);
+  /* defaults, no meta.pkl: 2 x (64x50+50) */
+  assert_int_equal(model_named(&x, "model")->parameters, 2 * (64 * 50 + 50));
+  run_free(&x);
+  const char *const argv[] = {"config/small.py", "--n_embd=16", "--bias=False"};
+  run_script(&x, src, argv, 3, files, NULL, 0);
+  /* the config file's 3 layers, then --n_embd=16 and --bias=False: 3 x 16x50 */
+  assert_int_equal(model_named(&x, "model")->parameters, 3 * 16 * 50);
+  run_free(&x);
+}
+
+
+static void test_json_config(void **state) {
+  (void)state;
+  const char *src = "import json\n"
+                    "import argparse\n"
+                    "import torch.nn as nn\n"
+                    "p = argparse.ArgumentParser()\n"
+                    "p.add_argument('--config', default='cfg.json')\n"
+                    "args = p.parse_args()\n"
+                    "with open(args.config) as f:\n"
+                    "    cfg = json.load(f)\n"
+                    "model = nn.Linear(cfg['model']['d'], cfg['model']['out'])\n";
+  const char *const files[] = {"cfg.json", "{\"model\": {\"d\": 12, \"out\": 3}}", NULL};
+  run x;
+  run_script(&x, src, NULL, 0, files, NULL, 0);
+  assert_int_equal(model_named(&x, "model")->parameters, 12 * 3 + 3);
+  run_free(&x);
+}
+
+
+static void test_assume_sizes_only_the_data_knows(void **state) {
+  (void)state;
+  const char *src = "import torch.nn as nn\n"
+                    "words = open('corpus.txt').read().split()\n"
+                    "ntokens = len(set(words))\n"
+                    "model = nn.Sequential(nn.Embedding(ntokens, 8), nn.Linear(8, 8))\n";
+  run x;
+  run_script(&x, src, NULL, 0, NULL, NULL, 0);
+  const estimate_model *m = model_named(&x, "model");
+  /* the size is named with its statement and the flag that gives it */
+  assert_int_equal(m->parameters, 72);
+  assert_true(unknown_mentions(m, "`ntokens = len(set(words))` (line 3)"));
+  assert_true(unknown_mentions(m, "--assume ntokens=N"));
+  run_free(&x);
+  const char *const assume[] = {"ntokens=33278"};
+  run_script(&x, src, NULL, 0, NULL, assume, 1);
+  m = model_named(&x, "model");
+  assert_int_equal(m->parameters, 33278 * 8 + 72);
+  assert_int_equal(m->nunknown, 0);
+  run_free(&x);
+  assert_true(estimate_assume_valid("vocab_size=3"));
+  assert_false(estimate_assume_valid("vocab_size=three"));
+  assert_false(estimate_assume_valid("=3"));
+  assert_false(estimate_assume_valid("vocab size=3"));
+}
+
+
+static void test_zoo_by_name(void **state) {
+  (void)state;
+  const char *src = "import argparse\n"
+                    "import timm\n"
+                    "import torchvision.models as models\n"
+                    "p = argparse.ArgumentParser()\n"
+                    "p.add_argument('-a', '--arch', default='resnet18')\n"
+                    "args = p.parse_args()\n"
+                    "a = models.__dict__[args.arch]()\n"
+                    "b = getattr(models, 'resnet50')(num_classes=10)\n"
+                    "c = models.get_model('vit_b_16')\n"
+                    "d = timm.create_model('vit_small_patch16_224', num_classes=100)\n";
+  run x;
+  run_script(&x, src, NULL, 0, NULL, NULL, 0);
+  assert_int_equal(model_named(&x, "a")->parameters, 11689512);
+  /* the head is 2048+1 per class: 25,557,032 - 990 x 2,049 */
+  assert_int_equal(model_named(&x, "b")->parameters, 25557032 - 990 * 2049);
+  assert_int_equal(model_named(&x, "c")->parameters, 86567656);
+  /* ViT-S/16: 384+1 per class */
+  assert_int_equal(model_named(&x, "d")->parameters, 22050664 - 900 * 385);
+  run_free(&x);
+  const char *const argv[] = {"--arch", "densenet121"};
+  run_script(&x, src, argv, 2, NULL, NULL, 0);
+  assert_int_equal(model_named(&x, "a")->parameters, 7978856);
+  run_free(&x);
+}
+
+
+static void test_budget_names_what_spent_it(void **state) {
+  (void)state;
+  run x;
+  run_source(&x, "import torch.nn as nn\n"
+                 "model = nn.Linear(4, 4)\n"
+                 "def spin(n):\n"
+                 "    t = 0\n"
+                 "    for i in range(n):\n"
+                 "        t = t + i\n"
+                 "    return t\n"
+                 "for k in range(100000):\n"
+                 "    layer = nn.Linear(2, 2)\n"
+                 "    spin(90000)\n");
+  const estimate_model *m = model_named(&x, "model");
+  assert_int_equal(m->parameters, 20);
+  assert_true(unknown_mentions(m, "the budget ran out in `for k in range(100000):` (line 8)"));
+  run_free(&x);
+  /* a training loop that builds nothing is not followed to its end */
+  run_source(&x, "import torch.nn as nn\n"
+                 "model = nn.Linear(4, 4)\n"
+                 "step = 0\n"
+                 "while True:\n"
+                 "    step += 1\n"
+                 "    x = [step, step, step, step]\n"
+                 "    if step > 100000000:\n"
+                 "        break\n"
+                 "head = nn.Linear(4, 2)\n");
+  assert_int_equal(model_named(&x, "head")->parameters, 10);
+  assert_int_equal(x.r.nunknown, 0);
+  run_free(&x);
+}
+
+
+/* rules/zoo.py builds torchvision's architectures layer by layer: each
+ * builder's count is the table's, counted with torchvision itself, at 1000
+ * classes and at 10 (the table's per-class column) */
+static void test_zoo_architectures_match_the_table(void **state) {
+  (void)state;
+  static const char *const names[] = {
+    "resnet18", "resnet34", "resnet50", "resnet101", "resnet152", "resnext50_32x4d", "resnext101_32x8d",
+    "resnext101_64x4d", "wide_resnet50_2", "wide_resnet101_2", "vgg11", "vgg11_bn", "vgg13", "vgg13_bn", "vgg16",
+    "vgg16_bn", "vgg19", "vgg19_bn", "alexnet", "vit_b_16", "vit_b_32", "vit_l_16", "vit_l_32", "vit_h_14",
+    "mobilenet_v2", "squeezenet1_0", "squeezenet1_1", NULL};
+  for (size_t i = 0; names[i]; i++) {
+    char src[256];
+    snprintf(src, sizeof src, "import torchvision\nfrom torchvision import models\nm = models.%s()\nk = torchvision.models.%s(num_classes=10)\n",
+             names[i], names[i]);
+    const char *s;
+    size_t n;
+    int64_t per;
+    int64_t want = estimate_pretrained_row(names[i], strlen(names[i]), &s, &n, &per);
+    assert_true(want > 0 && per > 0);
+    run x;
+    run_source(&x, src);
+    const estimate_model *m = model_named(&x, "m"), *k = model_named(&x, "k");
+    if (m->parameters != want || k->parameters != want - 990 * per)
+      fail_msg("%s: %lld and %lld, not %lld and %lld", names[i], (long long)m->parameters, (long long)k->parameters,
+               (long long)want, (long long)(want - 990 * per));
+    /* built layer by layer, not read from the table */
+    assert_true(m->nparts > 3);
+    run_free(&x);
+  }
+}
+
+
+/* what fine-tuning scripts do to a model they got by name */
+static void test_zoo_model_changed_by_the_script(void **state) {
+  (void)state;
+  run x;
+  run_source(&x, "import torch\n"
+                 "import torch.nn as nn\n"
+                 "import torchvision\n"
+                 "model = torchvision.models.resnet18(weights='IMAGENET1K_V1')\n"
+                 "model.conv1 = nn.Conv2d(1, 64, kernel_size=7, stride=2, padding=3, bias=False)\n"
+                 "model.fc = nn.Linear(model.fc.in_features, 10)\n"
+                 "for p in model.layer1.parameters():\n"
+                 "    p.requires_grad = False\n"
+                 "trunk = nn.Sequential(*list(torchvision.models.resnet18().children())[:-1])\n"
+                 "optimizer = torch.optim.SGD(model.parameters(), lr=0.1)\n");
+  /* 11,689,512 - 9,408 + 3,136 (one input channel) - 513,000 + 5,130 (10
+   * classes); layer1 is 4 x (36,864 + 128) = 147,968 frozen */
+  const estimate_model *m = model_named(&x, "model");
+  assert_int_equal(m->parameters, 11689512 - 9408 + 3136 - 513000 + 5130);
+  assert_int_equal(m->trainable, m->parameters - 147968);
+  assert_int_equal(model_named(&x, "trunk")->parameters, 11689512 - 513000);
+  run_free(&x);
+}
+
+
+static void test_yaml_config(void **state) {
+  (void)state;
+  const char *src = "import yaml\n"
+                    "import argparse\n"
+                    "import torch.nn as nn\n"
+                    "p = argparse.ArgumentParser()\n"
+                    "p.add_argument('--config', default='conf/base.yaml')\n"
+                    "args = p.parse_args()\n"
+                    "cfg = yaml.safe_load(open(args.config))\n"
+                    "m = cfg['model']\n"
+                    "layers = [nn.Linear(m['width'], m['width'], bias=m['bias']) for _ in range(m['depth'])]\n"
+                    "model = nn.Sequential(*layers, nn.Linear(m['width'], len(m['classes'])))\n"
+                    "lr = cfg['lr'] * 2\n";
+  const char *const files[] = {"conf/base.yaml",
+                               "# a config\n"
+                               "model:\n"
+                               "  width: 0x10\n"
+                               "  depth: 3\n"
+                               "  bias: no\n"
+                               "  classes: [cat, dog, 'yes']\n"
+                               "lr: 1.0e-3\n",
+                               "conf/big.yaml", "model: {width: 32, depth: 1, bias: true, classes: [a]}\nlr: 0.1\n", NULL};
+  run x;
+  run_script(&x, src, NULL, 0, files, NULL, 0);
+  /* width 0x10 = 16, `no` is False: 3 x 16x16, then 16x3+3 (3 classes) */
+  assert_int_equal(model_named(&x, "model")->parameters, 3 * 256 + 16 * 3 + 3);
+  run_free(&x);
+  const char *const argv[] = {"--config", "conf/big.yaml"};
+  run_script(&x, src, argv, 2, files, NULL, 0);
+  assert_int_equal(model_named(&x, "model")->parameters, 32 * 32 + 32 + 32 + 1);
+  run_free(&x);
+  /* a file that does not parse says so */
+  const char *const bad[] = {"conf/base.yaml", "model: [unclosed\n", NULL};
+  run_script(&x, src, NULL, 0, bad, NULL, 0);
+  assert_int_equal(x.r.nmodels, 1);
+  assert_true(unknown_mentions(&x.r.models[0], "YAML that does not parse"));
+  run_free(&x);
+}
+
+
+static void test_attrs_and_dataclass_configs(void **state) {
+  (void)state;
+  run x;
+  run_source(&x, "import attr\n"
+                 "from attrs import define, field\n"
+                 "from dataclasses import dataclass\n"
+                 "import torch.nn as nn\n"
+                 "@attr.s\n"
+                 "class A:\n"
+                 "    width = attr.ib(default=8)\n"
+                 "    depth = attr.ib(2)\n"
+                 "@define\n"
+                 "class B:\n"
+                 "    width: int = 4\n"
+                 "    out: int = field(default=3)\n"
+                 "@dataclass\n"
+                 "class C(B):\n"
+                 "    extra: int = 1\n"
+                 "a = A(depth=3)\n"
+                 "b = C(width=5)\n"
+                 "m1 = nn.Sequential(*[nn.Linear(a.width, a.width) for _ in range(a.depth)])\n"
+                 "args = dict(in_features=b.width, out_features=b.out + b.extra)\n"
+                 "m2 = nn.Linear(**args)\n");
+  assert_int_equal(model_named(&x, "m1")->parameters, 3 * (64 + 8));
+  assert_int_equal(model_named(&x, "m2")->parameters, 5 * 4 + 4);
+  run_free(&x);
+}
+
+
+/* an RL agent's sizes come from its environment's spaces (rules/envs.tsv),
+ * its environment id from a tyro dataclass and the command line */
+static void test_env_spaces(void **state) {
+  (void)state;
+  const char *src = "from dataclasses import dataclass\n"
+                    "import gymnasium as gym\n"
+                    "import numpy as np\n"
+                    "import torch.nn as nn\n"
+                    "import tyro\n"
+                    "@dataclass\n"
+                    "class Args:\n"
+                    "    env_id: str = 'CartPole-v1'\n"
+                    "    num_envs: int = 4\n"
+                    "    hidden: int = 64\n"
+                    "def make_env(env_id):\n"
+                    "    def thunk():\n"
+                    "        env = gym.make(env_id)\n"
+                    "        env = gym.wrappers.RecordEpisodeStatistics(env)\n"
+                    "        return env\n"
+                    "    return thunk\n"
+                    "class Wrap(gym.Wrapper):\n"
+                    "    def __init__(self, env):\n"
+                    "        super().__init__(env)\n"
+                    "args = tyro.cli(Args)\n"
+                    "envs = gym.vector.SyncVectorEnv([make_env(args.env_id) for i in range(args.num_envs)])\n"
+                    "obs = np.array(envs.single_observation_space.shape).prod()\n"
+                    "space = envs.single_action_space\n"
+                    "act = space.n if isinstance(space, gym.spaces.Discrete) else np.prod(space.shape)\n"
+                    "agent = nn.Sequential(nn.Linear(obs, args.hidden), nn.Linear(args.hidden, args.hidden), nn.Linear(args.hidden, act))\n"
+                    "w = Wrap(gym.make('Pendulum-v1'))\n"
+                    "other = nn.Linear(w.observation_space.shape[0], 1)\n";
+  run x;
+  run_script(&x, src, NULL, 0, NULL, NULL, 0);
+  /* CartPole-v1: 4 observations, 2 actions: 4x64+64, 64x64+64, 64x2+2 */
+  assert_int_equal(model_named(&x, "agent")->parameters, 320 + 4160 + 130);
+  /* Pendulum-v1 through a wrapper of the file: 3 observations */
+  assert_int_equal(model_named(&x, "other")->parameters, 4);
+  run_free(&x);
+  /* Hopper-v4 (11 observations, a box of 3 actions), --hidden 32 */
+  const char *const argv[] = {"--env-id", "Hopper-v4", "--hidden=32"};
+  run_script(&x, src, argv, 3, NULL, NULL, 0);
+  assert_int_equal(model_named(&x, "agent")->parameters, 11 * 32 + 32 + 32 * 32 + 32 + 32 * 3 + 3);
+  run_free(&x);
+  /* an id the table lacks says so */
+  const char *const other[] = {"--env-id", "MyEnv-v0"};
+  run_script(&x, src, other, 2, NULL, NULL, 0);
+  assert_true(unknown_mentions(model_named(&x, "agent"), "MyEnv-v0"));
+  run_free(&x);
+}
+
+
+static void test_omegaconf(void **state) {
+  (void)state;
+  const char *src = "from omegaconf import OmegaConf\n"
+                    "import torch.nn as nn\n"
+                    "cfg = OmegaConf.load('conf.yaml')\n"
+                    "extra = OmegaConf.create({'out': 3})\n"
+                    "model = nn.Linear(cfg.model.width, extra.out)\n"
+                    "sizes = dict(a=1)\n"
+                    "n = nn.Linear(len(sizes.keys()), 1)\n";
+  const char *const files[] = {"conf.yaml", "model:\n  width: 16\n", NULL};
+  run x;
+  run_script(&x, src, NULL, 0, files, NULL, 0);
+  assert_int_equal(model_named(&x, "model")->parameters, 16 * 3 + 3);
+  /* a dictionary's own methods stay methods */
+  assert_int_equal(model_named(&x, "n")->parameters, 2);
+  run_free(&x);
+}
+
+
+/* SAC's critics: one optimizer over the parameters of two models */
+static void test_optimizer_over_two_models(void **state) {
+  (void)state;
+  run x;
+  run_source(&x, "import torch\n"
+                 "import torch.nn as nn\n"
+                 "qf1 = nn.Linear(4, 4)\n"
+                 "qf2 = nn.Linear(4, 4)\n"
+                 "target = nn.Linear(4, 4)\n"
+                 "opt = torch.optim.Adam(list(qf1.parameters()) + list(qf2.parameters()), lr=1e-3)\n");
+  /* 20 parameters each, Adam's two fp32 moments: 160 bytes */
+  assert_int_equal(model_named(&x, "qf1")->optimizer_bytes, 160);
+  assert_int_equal(model_named(&x, "qf2")->optimizer_bytes, 160);
+  assert_null(model_named(&x, "target")->optimizer);
+  run_free(&x);
+}
+
+
+/* the batch of a loader iterated through enumerate() and tqdm(), its size
+ * from the script's command line */
+static void test_loader_batch_through_enumerate(void **state) {
+  (void)state;
+  const char *src = "import argparse\n"
+                    "import torch\n"
+                    "import torch.nn as nn\n"
+                    "from tqdm import tqdm\n"
+                    "from torchvision import datasets, transforms\n"
+                    "p = argparse.ArgumentParser()\n"
+                    "p.add_argument('--batch-size', type=int, default=64)\n"
+                    "args = p.parse_args()\n"
+                    "ds = datasets.MNIST('data', train=True, transform=transforms.ToTensor())\n"
+                    "loader = torch.utils.data.DataLoader(ds, batch_size=args.batch_size)\n"
+                    "model = nn.Linear(784, 10)\n"
+                    "opt = torch.optim.SGD(model.parameters(), lr=0.1)\n"
+                    "for i, (x, y) in enumerate(tqdm(loader, desc='train')):\n"
+                    "    loss = model(x.view(-1, 784)).sum()\n"
+                    "    loss.backward()\n";
+  run x;
+  run_script(&x, src, NULL, 0, NULL, NULL, 0);
+  /* the loader's batch: 64 x 1 x 28 x 28 float32 images and 64 int64 labels */
+  assert_int_equal(model_named(&x, "model")->input_bytes, 64 * (784 * 4 + 8));
+  run_free(&x);
+  const char *const argv[] = {"--batch-size", "256"};
+  run_script(&x, src, argv, 2, NULL, NULL, 0);
+  assert_int_equal(model_named(&x, "model")->input_bytes, 256 * (784 * 4 + 8));
+  run_free(&x);
+}
+
+
+/* DDP scripts start their workers with mp.spawn: rank 0 runs main(0, *args) */
+static void test_mp_spawn_runs_the_worker(void **state) {
+  (void)state;
+  run x;
+  run_source(&x, "import torch\n"
+                 "import torch.multiprocessing as mp\n"
+                 "import torch.nn as nn\n"
+                 "def main(rank, world_size, width):\n"
+                 "    model = nn.Linear(width, width)\n"
+                 "    opt = torch.optim.SGD(model.parameters(), lr=0.1)\n"
+                 "if __name__ == '__main__':\n"
+                 "    mp.spawn(main, args=(torch.cuda.device_count(), 8), nprocs=2)\n");
+  assert_int_equal(model_named(&x, "model")->parameters, 72);
+  run_free(&x);
+}
+
+
+/* nested YAML aliases expand exponentially: the walk is bounded by the run's
+ * budget, and the stop names the statement */
+static void test_yaml_alias_bomb_is_bounded(void **state) {
+  (void)state;
+  static char yaml[8192];
+  size_t n = (size_t)snprintf(yaml, sizeof yaml, "a0: &a0 [1, 2, 3, 4, 5, 6, 7, 8]\n");
+  for (int i = 1; i < 24; i++) {
+    n += (size_t)snprintf(yaml + n, sizeof yaml - n, "a%d: &a%d [", i, i);
+    for (int k = 0; k < 8; k++) n += (size_t)snprintf(yaml + n, sizeof yaml - n, "%s*a%d", k ? ", " : "", i - 1);
+    n += (size_t)snprintf(yaml + n, sizeof yaml - n, "]\n");
+  }
+  const char *const files[] = {"bomb.yaml", yaml, NULL};
+  run x;
+  run_script(&x, "import torch.nn as nn\n"
+                 "import yaml\n"
+                 "m = nn.Linear(2, 2)\n"
+                 "cfg = yaml.safe_load(open('bomb.yaml'))\n",
+             NULL, 0, files, NULL, 0);
+  const estimate_model *m = model_named(&x, "m");
+  assert_int_equal(m->parameters, 6);
+  assert_true(unknown_mentions(m, "the budget ran out in `cfg = yaml.safe_load(open('bomb.yaml'))` (line 4)"));
+  run_free(&x);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_linear_and_bilinear),
@@ -804,6 +1378,25 @@ int main(void) {
     cmocka_unit_test(test_advice),
     cmocka_unit_test(test_formats),
     cmocka_unit_test(test_budget_rules),
+    cmocka_unit_test(test_argparse_defaults),
+    cmocka_unit_test(test_argparse_command_line),
+    cmocka_unit_test(test_argparse_subparsers_and_known_args),
+    cmocka_unit_test(test_argparse_required_is_named),
+    cmocka_unit_test(test_configurator_exec),
+    cmocka_unit_test(test_json_config),
+    cmocka_unit_test(test_yaml_config),
+    cmocka_unit_test(test_yaml_alias_bomb_is_bounded),
+    cmocka_unit_test(test_omegaconf),
+    cmocka_unit_test(test_mp_spawn_runs_the_worker),
+    cmocka_unit_test(test_loader_batch_through_enumerate),
+    cmocka_unit_test(test_optimizer_over_two_models),
+    cmocka_unit_test(test_attrs_and_dataclass_configs),
+    cmocka_unit_test(test_assume_sizes_only_the_data_knows),
+    cmocka_unit_test(test_zoo_by_name),
+    cmocka_unit_test(test_env_spaces),
+    cmocka_unit_test(test_zoo_architectures_match_the_table),
+    cmocka_unit_test(test_zoo_model_changed_by_the_script),
+    cmocka_unit_test(test_budget_names_what_spent_it),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

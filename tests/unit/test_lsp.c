@@ -562,6 +562,14 @@ static void test_settings_parse(void **state) {
   assert_list(&o.rules_dirs, (const char *const[]){"rel", NULL});
   config_overrides_free(&o);
   json_decref(j);
+  /* sizes for the estimate: NAME=INTEGER, a bad one is a problem */
+  j = json_loads("{\"assume\": [\"vocab_size=33278\", \"n_embd=lots\"]}", 0, NULL);
+  lsp_settings_parse(j, NULL, &o, &problems);
+  assert_list(&o.assume, (const char *const[]){"vocab_size=33278", NULL});
+  assert_non_null(strstr(buf_str(&problems), "n_embd=lots"));
+  config_overrides_free(&o);
+  json_decref(j);
+  buf_clear(&problems);
   j = json_string("OOM1");
   lsp_settings_parse(j, "/ws", &o, &problems);
   assert_int_equal(o.select.len + o.ignore.len + o.rules_dirs.len, 0);

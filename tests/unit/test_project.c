@@ -396,9 +396,55 @@ static void a_summary_tree_is_kept_for_the_expected_lint(void **state) {
 }
 
 
+
+/* The estimate runs the modules a script imports: their path and text, and
+ * where the attribute chain after the module begins; relative imports from
+ * the importing module's folder; the script itself is never its own module. */
+static void module_source_for_the_estimate(void **state) {
+  (void)state;
+  tree t;
+  const char *const files[] = {"train.py", "import model\n",
+                               "model.py", "from .nets.block import Block\nclass GPT: pass\n",
+                               "nets/__init__.py", "",
+                               "nets/block.py", "from .base import Base\n",
+                               "nets/base.py", "class Base: pass\n",
+                               NULL};
+  tree_make(&t, files);
+  oom_project *p = oom_project_new();
+  project_view v;
+  project_view_init(&v, p, path_in(&t, "train.py"), (TSNode){0}, NULL, 0);
+  buf path = {0}, text = {0};
+  size_t rest = 0;
+  assert_true(v.imports.source(&v.imports, NULL, "model.GPT", 9, &path, &text, &rest));
+  assert_string_equal(buf_str(&path), path_in(&t, "model.py"));
+  assert_non_null(strstr(buf_str(&text), "class GPT"));
+  assert_int_equal(rest, 6); /* "GPT" */
+  buf_clear(&path);
+  buf_clear(&text);
+  assert_true(v.imports.source(&v.imports, NULL, "model", 5, &path, &text, &rest));
+  assert_int_equal(rest, 5);
+  /* `from .base import Base` in nets/block.py */
+  buf_clear(&path);
+  buf_clear(&text);
+  assert_true(v.imports.source(&v.imports, path_in(&t, "nets/block.py"), ".base.Base", 10, &path, &text, &rest));
+  assert_string_equal(buf_str(&path), path_in(&t, "nets/base.py"));
+  assert_int_equal(rest, 6);
+  /* not the project's, and not the script itself */
+  assert_false(v.imports.source(&v.imports, NULL, "torch.nn", 8, &path, &text, &rest));
+  assert_false(v.imports.source(&v.imports, NULL, "train", 5, &path, &text, &rest));
+  /* what it read is a dependency of the lint */
+  assert_int_equal(v.deps.len, 2);
+  buf_free(&path);
+  buf_free(&text);
+  project_view_free(&v);
+  oom_project_free(p);
+  tree_remove(&t);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(resolves_packages_relative_and_src),
+    cmocka_unit_test(module_source_for_the_estimate),
     cmocka_unit_test(sys_path_literals_add_folders),
     cmocka_unit_test(summaries_across_modules),
     cmocka_unit_test(cycles_and_broken_modules),
