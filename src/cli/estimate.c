@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/estimate_step.h"
 #include "cli/files.h"
 #include "estimate/estimate.h"
 #include "facts/facts.h"
@@ -59,7 +60,7 @@ static void print_model(FILE *out, const char *path, const estimate_model *m, in
   }
   if (m->input_bytes >= 0) fprintf(out, "  input batch       %12s\n", estimate_bytes(m->input_bytes, b1, sizeof b1));
   else fprintf(out, "  input batch       %12s  shape not known\n", "?");
-  fprintf(out, "  activations       %12s  not estimated\n", "?");
+  estimate_print_activations(out, file, m); /* estimate_step.c */
   fprintf(out, "  total             %12s  %s\n", estimate_bytes(m->total_bytes, b1, sizeof b1),
           m->nunknown ? "a lower bound: see below" : "weights + gradients + optimizer state + input batch");
   if (budget > 0) {
@@ -72,6 +73,7 @@ static void print_model(FILE *out, const char *path, const estimate_model *m, in
   } else {
     fprintf(out, "  budget            %12s  none given (--gpu-memory)\n", "-");
   }
+  estimate_print_step(out, m, budget);
   if (m->nnotes) {
     fprintf(out, "  notes:\n");
     for (uint32_t i = 0; i < m->nnotes; i++) fprintf(out, "    - %s\n", m->notes[i]);
@@ -102,7 +104,7 @@ static json_t *jstr(const char *s) {
 }
 
 
-static json_t *model_json(const estimate_model *m) {
+static json_t *model_json(const estimate_model *m, int64_t budget) {
   json_t *o = json_object();
   json_object_set_new(o, "name", jstr(m->name));
   json_object_set_new(o, "class", jstr(m->klass));
@@ -123,6 +125,7 @@ static json_t *model_json(const estimate_model *m) {
                                            "repeat", (json_int_t)p->repeat, "parameters", (json_int_t)p->parameters));
   }
   json_object_set_new(o, "parts", parts);
+  estimate_step_json(o, m, budget);
   json_t *unknown = json_array();
   for (uint32_t i = 0; i < m->nunknown; i++) json_array_append_new(unknown, jstr(m->unknown[i]));
   json_object_set_new(o, "unknown", unknown);
@@ -156,7 +159,7 @@ static int estimate_one(const char *path, int64_t budget, bool json, json_t *arr
     json_t *o = json_object();
     json_object_set_new(o, "file", jstr(path));
     json_t *models = json_array();
-    for (uint32_t i = 0; i < r.nmodels; i++) json_array_append_new(models, model_json(&r.models[i]));
+    for (uint32_t i = 0; i < r.nmodels; i++) json_array_append_new(models, model_json(&r.models[i], budget));
     json_object_set_new(o, "models", models);
     json_object_set_new(o, "budget_bytes", budget > 0 ? json_integer(budget) : json_null());
     json_array_append_new(array, o);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "estimate/activations.h"
 #include "estimate/interp.h"
 #include "parse/fields.h"
 
@@ -521,6 +522,13 @@ static value *builtin_call(interp *st, const char *name, args *a) {
     return v;
   }
   if (!strcmp(name, "enumerate")) {
+    if (x && x->kind == V_OBJECT && x->u.obj->kind == OBJ_LOADER) {
+      /* a loop over enumerate(loader) sees (index, batch): exec.c */
+      obj *o = obj_new(st, OBJ_LOADER, "enumerate");
+      o->batch_size = x->u.obj->batch_size;
+      o->dataset = x->u.obj->dataset;
+      return v_obj(st, o);
+    }
     seq *items = x ? v_iterate(st, x) : NULL;
     if (!items) return x && x->kind == V_UNKNOWN ? x : v_unknown(st, "enumerate() of items that are not known");
     value *s = arg_get(a, 1, "start");
@@ -843,10 +851,7 @@ value *call_value(interp *st, value *fn, args *a) {
   case V_EXTERN: return strchr(fn->u.ext, '.') ? torch_call(st, fn->u.ext, a) : builtin_call(st, fn->u.ext, a);
   case V_METHOD: return call_method(st, fn->u.method.self, fn->u.method.name, a);
   case V_OBJECT:
-    if (fn->u.obj->kind == OBJ_MODULE) {
-      module_record_input(st, fn->u.obj, a);
-      return v_unknown(st, "the output of a model");
-    }
+    if (fn->u.obj->kind == OBJ_MODULE) return act_module_call(st, fn->u.obj, a);
     return v_unknown(st, "the result of calling a %s", fn->u.obj->type ? fn->u.obj->type : "object");
   case V_PARTIAL: {
     args m = args_empty(a->node);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "estimate/activations.h"
 #include "estimate/interp.h"
 
 #define MAX_MODULE_DEPTH 64
@@ -437,6 +438,8 @@ static value *tensor_like(interp *st, const shape *sh, int bits) {
 value *torch_tensor_method(interp *st, value *self, const char *name, args *a) {
   const shape *sh = self->kind == V_PARAM ? &self->u.param->sh : self->u.tensor;
   value *x = a->pos.len ? a->pos.items[0] : NULL;
+  value *shaped = act_tensor_method(st, self, name, a); /* shapes and saved tensors: activations.c */
+  if (shaped) return shaped;
   if (!strcmp(name, "numel")) {
     if (self->kind == V_PARAM) return v_int(st, self->u.param->count);
     if (sh->ndim < 0) return v_unknown(st, "the size of a tensor that is not known");

@@ -2,6 +2,7 @@
  * and add up parameters (once each), parts, and bytes of weights, gradients, state and input. */
 #include <string.h>
 
+#include "estimate/activations.h"
 #include "estimate/interp.h"
 #include "parse/fields.h"
 
@@ -201,6 +202,10 @@ static uint32_t fill_model(interp *st, obj *root, estimate_model *m, estimate_re
   m->nunknown = unknown.len;
   m->notes = notes.items;
   m->nnotes = notes.len;
+  act_fill(st, root, m); /* activations and the whole step: activations.c, step.c */
+  m->accumulation = 1;
+  m->world_size = 1;
+  estimate_step(m);
   return own;
 }
 
@@ -349,6 +354,7 @@ void estimate_run(const facts *f, estimate_result *out) {
   st.none = v_new(&st, V_NONE);
   st.unknown = v_unknown(&st, "a value that is not known");
   st.globals = scope_new(&st, NULL);
+  act_begin(&st);
   exec_block(&st, st.globals, f->root);
 
   objlist roots = {0};

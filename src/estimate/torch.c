@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "estimate/activations.h"
 #include "estimate/interp.h"
 
 
@@ -821,6 +822,7 @@ static value *wrapper(interp *st, const char *qual, args *a) {
 value *torch_call(interp *st, const char *qual, args *a) {
   const char *name = last_part(qual);
   value *v;
+  if ((v = act_torch_call(st, qual, a))) return v; /* ops on tensors: activations.c */
   if (!strcmp(qual, "torch.nn.Parameter") || !strcmp(qual, "torch.nn.parameter.Parameter")) return make_parameter(st, a);
   if (!strcmp(qual, "torch.nn.Sequential") || !strcmp(qual, "torch.nn.ModuleList") ||
       !strcmp(qual, "torch.nn.ModuleDict") || !strcmp(qual, "torch.nn.ParameterList") ||

@@ -1,0 +1,40 @@
+/* This file contains the whole training step of a model: weights, gradients and optimizer state
+ * (per GPU when sharded), activations kept for backward, the input batch, and the batch that fits. */
+#include <assert.h>
+
+#include "estimate/estimate.h"
+
+
+/* bytes that do not depend on the batch */
+static int64_t fixed_bytes(const estimate_model *m) {
+  int64_t ws = m->world_size > 1 ? m->world_size : 1;
+  return (m->weights_bytes + m->gradients_bytes + m->optimizer_bytes + ws - 1) / ws;
+}
+
+
+/* bytes that grow with the batch: activations, the input not among them, the recomputed segment */
+static int64_t batch_bytes(const estimate_model *m) {
+  assert(m->activations_bytes >= 0);
+  int64_t input = m->input_bytes > 0 ? m->input_bytes - m->activations_input : 0;
+  return m->activations_bytes + (input > 0 ? input : 0) + m->recompute_bytes;
+}
+
+
+void estimate_step(estimate_model *m) {
+  if (m->accumulation < 1) m->accumulation = 1;
+  m->batch_size = m->micro_batch > 0 ? m->micro_batch * m->accumulation : -1;
+  m->peak_bytes = m->activations_bytes >= 0 ? fixed_bytes(m) + batch_bytes(m) : -1;
+}
+
+
+int64_t estimate_max_batch(const estimate_model *m, int64_t budget) {
+  if (m->activations_bytes < 0 || m->micro_batch <= 0) return -1;
+  int64_t per = batch_bytes(m);
+  int64_t left = budget - fixed_bytes(m);
+  if (left <= 0) return 0;
+  if (per <= 0) return -1;
+  /* per-sample bytes, rounded up so that the batch named does fit */
+  int64_t b = (int64_t)((double)left * (double)m->micro_batch / (double)per);
+  while (b > 0 && (double)per * (double)b / (double)m->micro_batch > (double)left) b--;
+  return b;
+}
