@@ -17,6 +17,7 @@ typedef struct {
   uint32_t storage;
   bool grad;
   bool contig;
+  bool bshd;  /* (B, H, S, D) laid out as (B, S, H, D): attention kernels' outputs */
 } tinfo;
 
 typedef struct {
@@ -24,6 +25,7 @@ typedef struct {
   int32_t born;  /* the pass that made it, -1 outside any */
   int32_t kept;  /* the pass that keeps it, -1 none */
   bool input;    /* an input batch (counted in the input's line too) */
+  bool resident; /* a buffer: resident with the model, never counted */
 } storage_t;
 
 typedef struct {
@@ -51,6 +53,13 @@ typedef struct {
   const char *why;
 } root_why;
 
+typedef struct {
+  const param *p;
+  int32_t pass;
+  int bits;
+  value *copy;
+} param_cast;
+
 struct act_state {
   const shape **keys;  /* shape -> infos, open addressing */
   uint32_t *idx;
@@ -60,6 +69,7 @@ struct act_state {
   AVEC(row_t) rows;
   AVEC(pass_t) passes;
   AVEC(root_why) whys;
+  AVEC(param_cast) casts; /* autocast's cache of 16-bit weight copies */
   obj *frames[ACT_MAX_FRAMES];
   int nframes;
   int32_t cur;         /* the pass running, -1 */
@@ -152,7 +162,7 @@ static tinfo *map_get(act_state *A, const shape *sh) {
 
 static uint32_t new_storage(interp *st, int64_t bytes) {
   act_state *A = st->act;
-  storage_t s = {bytes, A->cur, -1, false};
+  storage_t s = {bytes, A->cur, -1, false, false};
   avec_push(st->a, &A->storages, s);
   return A->storages.len - 1;
 }
@@ -161,7 +171,7 @@ static uint32_t new_storage(interp *st, int64_t bytes) {
 /* The information of tensor V; a tensor made outside the ops followed here
  * (data, constants) is a storage of its own that needs no gradient. */
 static tinfo info_of(interp *st, const value *v) {
-  tinfo t = {UINT32_MAX, false, true};
+  tinfo t = {UINT32_MAX, false, true, false};
   if (v->kind == V_PARAM) {
     t.grad = v->u.param->trainable;
     return t;
@@ -188,7 +198,7 @@ static value *make(interp *st, const shape *sh, uint32_t storage, bool grad, boo
     int64_t n = elems(c);
     storage = new_storage(st, n < 0 ? -1 : saved_elems_bytes(n, bits_of(st, c)));
   }
-  tinfo ti = {storage, grad, contig};
+  tinfo ti = {storage, grad, contig, false};
   avec_push(st->a, &st->act->infos, ti);
   map_put(st, c, st->act->infos.len - 1);
   return t;
@@ -254,7 +264,7 @@ static void keep_value(interp *st, int32_t pass, row_t *row, value *v, const cha
     if (!p->why) p->why = "a kept tensor whose shape is not known";
     return;
   }
-  if (s->kept == pass && !st->act->ckpt) return;
+  if ((s->kept == pass && !st->act->ckpt) || s->resident) return;
   if (!st->act->ckpt) s->kept = pass;
   add_bytes(st, pass, row, s->bytes, s->input);
 }
@@ -279,6 +289,7 @@ static void record(interp *st, op_kind k, uint32_t line, const char *label, valu
     si->in_grad[i] = sh && info_of(st, ins[i]).grad;
     si->in_param[i] = ins[i] && ins[i]->kind == V_PARAM;
   }
+  si->autocast_bits = A->autocast_bits;
   if (out && out->kind == V_TENSOR) {
     si->out_elems = elems(out->u.tensor);
     si->out_bits = bits_of(st, out->u.tensor);
@@ -289,8 +300,21 @@ static void record(interp *st, op_kind k, uint32_t line, const char *label, valu
   row->times++;
   buf what = {0};
   static const char *const roles[] = {"input", "input 2", "input 3", "input 4"};
-  for (int i = 0; i < si->nin; i++)
-    if (so.inputs >> i & 1) keep_value(st, pass, row, ins[i], k == OP_EMBEDDING || k == OP_GATHER ? "indices" : roles[i], &what);
+  static const char *const weights[] = {"input", "16-bit weight copy"};
+  static const char *const pair[] = {"left", "right"};
+  static const char *const qkv[] = {"query", "key", "value"};
+  static const char *const target[] = {"input", "target"};
+  for (int i = 0; i < si->nin; i++) {
+    if (!(so.inputs >> i & 1)) continue;
+    const char *role = roles[i];
+    if (k == OP_EMBEDDING || k == OP_GATHER) role = "indices";
+    else if (k == OP_MASKED_FILL) role = "mask";
+    else if ((k == OP_LINEAR || k == OP_CONV) && i < 2) role = weights[i];
+    else if ((k == OP_MATMUL || k == OP_MUL || k == OP_DIV) && i < 2) role = pair[i];
+    else if (k == OP_SDPA && i < 3) role = qkv[i];
+    else if ((k == OP_CROSS_ENTROPY || k == OP_NLL_LOSS || k == OP_PAIR_LOSS) && i < 2) role = target[i];
+    keep_value(st, pass, row, ins[i], role, &what);
+  }
   if (so.output && out) keep_value(st, pass, row, out, "output", &what);
   if (so.extra_bytes > 0) {
     add_bytes(st, pass, row, so.extra_bytes, false);
@@ -376,8 +400,28 @@ static value *cast(interp *st, value *x, int bits) {
 }
 
 
+/* Autocast casts a weight once per region (its cache) and the op keeps the copy. */
+static value *cast_weight(interp *st, value *w) {
+  act_state *A = st->act;
+  int bits = A->autocast_bits;
+  if (!bits || !w || w->kind != V_PARAM || w->u.param->bits == bits || w->u.param->sh.ndim < 0) return w;
+  int32_t pass = A->nframes ? A->cur : -1;
+  for (uint32_t i = 0; i < A->casts.len; i++)
+    if (A->casts.items[i].p == w->u.param && A->casts.items[i].pass == pass && A->casts.items[i].bits == bits)
+      return A->casts.items[i].copy;
+  shape c = w->u.param->sh;
+  c.bits = bits;
+  value *copy = make(st, &c, UINT32_MAX, w->u.param->trainable, true, (TSNode){0});
+  param_cast pc = {w->u.param, pass, bits, copy};
+  avec_push(st->a, &A->casts, pc);
+  return copy;
+}
+
+
 static value *unary(interp *st, op_kind k, uint32_t line, const char *label, value *x, bool inplace, double p,
                     int bits) {
+  /* dropout with p == 0 (or in eval mode) returns its input itself */
+  if (k == OP_DROPOUT && p <= 0) return x;
   x = cast(st, x, bits);
   tinfo t = info_of(st, x);
   value *out = inplace ? make(st, x->u.tensor, t.storage, t.grad, t.contig, x->dim0)
@@ -479,6 +523,7 @@ static value *conv(interp *st, uint32_t line, const char *label, value *x, value
   }
   value *xc = cast(st, x, st->act->autocast_bits);
   o->bits = bits_of(st, xc->u.tensor);
+  w = cast_weight(st, w);
   value *out = make(st, o, UINT32_MAX, true, true, x->dim0);
   saved_in si;
   memset(&si, 0, sizeof si);
@@ -494,6 +539,7 @@ static value *linear(interp *st, uint32_t line, const char *label, value *x, val
   value *xc = cast(st, x, st->act->autocast_bits);
   shape *o = shape_copy(st, xc->u.tensor);
   o->dims[o->ndim - 1] = out_features;
+  w = cast_weight(st, w);
   value *out = make(st, o, UINT32_MAX, true, true, x->dim0);
   saved_in si;
   memset(&si, 0, sizeof si);
@@ -547,7 +593,7 @@ static value *scalar_out(interp *st, bool grad) {
 
 
 static value *loss(interp *st, op_kind k, uint32_t line, const char *label, value *x, value *target) {
-  if (st->act->autocast_bits) x = cast(st, x, 32);
+  if (st->act->autocast_bits && k != OP_CROSS_ENTROPY) x = cast(st, x, 32);
   value *out = scalar_out(st, info_of(st, x).grad);
   saved_in si;
   memset(&si, 0, sizeof si);
@@ -578,8 +624,8 @@ static value *broadcast(interp *st, const shape *a, const shape *b, shape *out) 
 static value *matmul(interp *st, uint32_t line, const char *label, value *l, value *r) {
   int ab = st->act->autocast_bits;
   if (ab) {
-    l = cast(st, l, ab);
-    r = cast(st, r, ab);
+    l = l->kind == V_PARAM ? cast_weight(st, l) : cast(st, l, ab);
+    r = r->kind == V_PARAM ? cast_weight(st, r) : cast(st, r, ab);
   }
   const shape *a = shape_of(l), *b = shape_of(r);
   if (a->ndim < 1 || b->ndim < 1) return v_unknown(st, "line %u: a matmul of a scalar", line);
@@ -647,6 +693,21 @@ void act_begin(interp *st) {
   memset(A, 0, sizeof *A);
   A->cur = -1;
   st->act = A;
+}
+
+
+void act_register_buffer(interp *st, obj *m, args *a) {
+  value *name = arg_get(a, 0, "name"), *t = arg_get(a, 1, "tensor");
+  if (!name || name->kind != V_STR || !t) return;
+  if (!st_may_mutate(st, m->birth)) {
+    st_blocked(st, a->node, "a buffer is registered");
+    return;
+  }
+  dict_set(st, m->attrs, name, t);
+  if (t->kind == V_TENSOR) {
+    uint32_t s = info_of(st, t).storage; /* may grow the storages */
+    st->act->storages.items[s].resident = true;
+  }
 }
 
 
@@ -830,6 +891,11 @@ static void root_unknown(interp *st, obj *m, const char *why) {
 
 value *act_module_call(interp *st, obj *m, args *a) {
   act_state *A = st->act;
+  if (!A->nframes && !m->klass && m->qual && !strncmp(m->qual, "torch.nn.", 9) && !m->items &&
+      dict_get_str(m->attrs, "weight", 6) == NULL) {
+    /* a loss or activation module called on a model's output: part of that model's pass */
+    return layer_forward(st, m, a);
+  }
   if (!A->nframes) {
     module_record_input(st, m, a);
     value *x = first_tensor(a);
@@ -866,8 +932,11 @@ value *act_module_call(interp *st, obj *m, args *a) {
   A->nframes--;
   if (!A->nframes) {
     A->cur = -1;
-    if (out->kind == V_UNKNOWN && pass >= 0 && !A->passes.items[pass].why)
-      A->passes.items[pass].why = out->why ? out->why : "the output of its forward() is not known";
+    /* (logits, loss): the first item says whether forward() was followed */
+    value *first = out;
+    if ((out->kind == V_TUPLE || out->kind == V_LIST) && out->u.seq->items.len) first = out->u.seq->items.items[0];
+    if (first->kind == V_UNKNOWN && pass >= 0 && !A->passes.items[pass].why)
+      A->passes.items[pass].why = first->why ? first->why : "the output of its forward() is not known";
   }
   return out;
 }
@@ -1112,7 +1181,10 @@ value *act_torch_call(interp *st, const char *qual, args *a) {
     shape o = *x->u.tensor;
     o.dims[o.ndim - 1] = v->u.tensor->dims[v->u.tensor->ndim - 1];
     bool grad = info_of(st, x).grad || info_of(st, k).grad || info_of(st, v).grad;
-    value *out = make(st, &o, UINT32_MAX, grad, true, x->dim0);
+    value *out = make(st, &o, UINT32_MAX, grad, false, x->dim0);
+    /* flash, memory-efficient and cuDNN attention write (B, S, H, D): the
+     * usual y.transpose(1, 2).contiguous() copies nothing */
+    if (o.ndim == 4) map_get(st->act, out->u.tensor)->bshd = true;
     saved_in si;
     memset(&si, 0, sizeof si);
     int64_t d = x->u.tensor->dims[x->u.tensor->ndim - 1];
@@ -1241,6 +1313,7 @@ value *act_tensor_method(interp *st, value *self, const char *name, args *a) {
       if (d0 < 0 || d1 < 0 || d0 >= nd || d1 >= nd) return v_unknown(st, "line %u: a transpose out of range", line);
       o.dims[d0] = in->dims[d1];
       o.dims[d1] = in->dims[d0];
+      if (t.bshd && ((d0 == 1 && d1 == 2) || (d0 == 2 && d1 == 1))) return make(st, &o, t.storage, t.grad, true, self->dim0);
     }
     return make(st, &o, t.storage, t.grad, false, self->dim0);
   }
@@ -1384,6 +1457,18 @@ value *act_binary(interp *st, const char *op, value *l, value *r) {
     return matmul(st, frame_line(st), frame_label(st, "@"), l, r);
   }
   op_kind k;
+  if (!strcmp(op, "==")) {
+    /* comparisons: a bool tensor that needs no gradient */
+    shape o;
+    if (lt && rt) {
+      value *bad = broadcast(st, shape_of(l), shape_of(r), &o);
+      if (bad) return bad;
+    } else {
+      o = *shape_of(lt ? l : r);
+    }
+    o.bits = 8;
+    return make(st, &o, UINT32_MAX, false, true, (TSNode){0});
+  }
   if (!strcmp(op, "+") || !strcmp(op, "-")) k = OP_NONE;
   else if (!strcmp(op, "*")) k = OP_MUL;
   else if (!strcmp(op, "/")) k = OP_DIV;

@@ -25,6 +25,8 @@ int act_with_enter(interp *st, value *ctx);
 void act_with_exit(interp *st, int token);
 /** The activations of root module M into the model's fields. */
 void act_fill(interp *st, obj *m, estimate_model *out);
+/** module.register_buffer(name, tensor): an attribute that is resident, not kept. */
+void act_register_buffer(interp *st, obj *m, args *a);
 /** Keep the constructor's arguments of layer M (kernel sizes, p, dims). */
 void act_keep_ctor(interp *st, obj *m, const args *a);
 

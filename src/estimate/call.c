@@ -395,6 +395,10 @@ static value *has_attr(interp *st, value *o, value *name, value *dflt, bool get)
     return get ? (dflt ? dflt : v_unknown(st, "no such class attribute")) : v_bool(st, false);
   }
   if (get && !dflt) return get_attr(st, o, name->u.s.s, name->u.s.n);
+  /* the estimate models PyTorch 2.x: F.scaled_dot_product_attention and the
+   * like exist (nanoGPT's `self.flash`) */
+  if (!get && o->kind == V_EXTERN && !strncmp(o->u.ext, "torch", 5) && (o->u.ext[5] == 0 || o->u.ext[5] == '.'))
+    return v_bool(st, true);
   return v_unknown(st, "%s() on a %s", get ? "getattr" : "hasattr", v_kind_name(o));
 }
 

@@ -329,6 +329,14 @@ static value *eval_comparison(interp *st, scope *sc, TSNode n) {
       }
       if (NODE_IS(x, "comment")) continue;
       value *v = eval(st, sc, x);
+      if (prev && (prev->kind == V_TENSOR || v->kind == V_TENSOR)) {
+        /* an elementwise comparison: a bool tensor (activations.c) */
+        value *t = act_binary(st, "==", prev, v);
+        if (t) {
+          ts_tree_cursor_delete(&c);
+          return t;
+        }
+      }
       if (prev) {
         int r = compare_values(st, op, prev, v);
         if (r == 0) {

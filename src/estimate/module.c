@@ -327,6 +327,10 @@ value *torch_module_method(interp *st, value *self, obj *m, const char *name, ar
   if (!strcmp(name, "children")) return make_iter(st, m, ITER_CHILDREN);
   if (!strcmp(name, "named_children")) return make_iter(st, m, ITER_NAMED_CHILDREN);
   if (!strcmp(name, "buffers") || !strcmp(name, "named_buffers")) return v_list(st, V_LIST);
+  if (!strcmp(name, "register_buffer")) {
+    act_register_buffer(st, m, a); /* activations.c */
+    return st->none;
+  }
   int bits = 0;
   const char *dtype = NULL;
   if (!strcmp(name, "half")) bits = 16, dtype = "float16";

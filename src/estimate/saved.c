@@ -24,8 +24,10 @@ void saved_rule(op_kind k, const saved_in *in, saved_out *out) {
   case OP_NONE: break;
   case OP_LINEAR:
   case OP_CONV:
-    /* weight.grad needs the input; input.grad needs the weight (a parameter) */
+    /* weight.grad needs the input; input.grad needs the weight: a parameter,
+     * not counted, unless autocast made a 16-bit copy of it */
     keep(in, out, 0);
+    keep(in, out, 1);
     break;
   case OP_BATCH_NORM:
     /* cudnn_batch_norm keeps input, weight, running stats and save_mean /
@@ -71,12 +73,18 @@ void saved_rule(op_kind k, const saved_in *in, saved_out *out) {
   case OP_GATHER: keep(in, out, 0); break; /* the indices come first */
   case OP_MASKED_FILL: keep(in, out, 1); break;
   case OP_CROSS_ENTROPY:
-    /* log_softmax keeps its result (fp32 under autocast), nll_loss the same
-     * tensor and the target */
-    out->extra_bytes = saved_elems_bytes(in->in_elems[0], 32);
+    /* log_softmax keeps its result in the input's dtype and nll_loss the same
+     * tensor, the target and total_weight (an fp32 scalar); under autocast
+     * nll_loss runs in fp32 on a copy of a 16-bit result, and keeps the copy */
+    out->extra_bytes = saved_elems_bytes(in->in_elems[0], in->in_bits[0]) + 4;
+    if (in->autocast_bits && in->in_bits[0] != 32) out->extra_bytes += saved_elems_bytes(in->in_elems[0], 32);
     keep(in, out, 1);
     break;
   case OP_NLL_LOSS:
+    keep(in, out, 0);
+    keep(in, out, 1);
+    out->extra_bytes = 4;
+    break;
   case OP_PAIR_LOSS:
     keep(in, out, 0);
     keep(in, out, 1);
@@ -88,7 +96,7 @@ void saved_rule(op_kind k, const saved_in *in, saved_out *out) {
     keep(in, out, 1);
     keep(in, out, 2);
     out->output = true;
-    out->extra_bytes = saved_elems_bytes(in->rows, 32);
+    out->extra_bytes = saved_elems_bytes(in->rows, 32) + 16; /* + the philox seed and offset, int64 each */
     break;
   }
 }

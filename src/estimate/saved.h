@@ -24,10 +24,10 @@ typedef enum {
   OP_DIV,         /* divisor for the dividend's grad; both for the divisor's */
   OP_MATMUL,      /* each operand when the other one needs a gradient */
   OP_EMBEDDING,   /* the indices */
-  OP_CROSS_ENTROPY, /* log_softmax's result (fp32) + the target */
+  OP_CROSS_ENTROPY, /* log_softmax's result in the input's dtype, under autocast + its fp32 copy for nll_loss; the target */
   OP_NLL_LOSS,    /* input + target */
   OP_PAIR_LOSS,   /* mse, l1, bce: input + target */
-  OP_SDPA,        /* flash / memory-efficient: q, k, v, output + logsumexp fp32 per query row */
+  OP_SDPA,        /* flash / memory-efficient / cuDNN: q, k, v, output + logsumexp fp32 per query row + philox seed, offset */
   OP_MASKED_FILL, /* the mask */
   OP_GATHER       /* index_select / advanced indexing: the int64 indices */
 } op_kind;
@@ -45,6 +45,7 @@ typedef struct {
   int64_t rows;                   /* norms: rows normalized; sdpa: batch x heads x queries; batch norm: channels */
   double p;                       /* dropout probability */
   bool training;                  /* dropout and batch norm in train mode */
+  int autocast_bits;              /* 16 inside an autocast region, else 0 */
 } saved_in;
 
 typedef struct {
