@@ -711,6 +711,13 @@ void act_register_buffer(interp *st, obj *m, args *a) {
 }
 
 
+void act_factory(interp *st, value *t, args *a) {
+  if (!st->act || t->kind != V_TENSOR || !flag_of(arg_get(a, -1, "requires_grad"), false)) return;
+  info_of(st, t);
+  map_get(st->act, t->u.tensor)->grad = true;
+}
+
+
 void act_keep_ctor(interp *st, obj *m, const args *a) {
   args *c = arena_alloc(st->a, sizeof *c);
   *c = *a;
@@ -1411,6 +1418,10 @@ value *act_tensor_method(interp *st, value *self, const char *name, args *a) {
   if (!strcmp(name, "matmul") && a->pos.len && is_tensor(a->pos.items[0]) && known(shape_of(a->pos.items[0])))
     return matmul(st, line, call_label(st, a->node), self, a->pos.items[0]);
   if (!strcmp(name, "detach")) return make(st, in, t.storage, false, t.contig, self->dim0);
+  if (!strcmp(name, "requires_grad_")) {
+    map_get(st->act, in)->grad = flag_of(arg_get(a, 0, "requires_grad"), true);
+    return self;
+  }
   if (!strcmp(name, "clone") || !strcmp(name, "repeat")) {
     if (name[0] == 'c') return make(st, in, UINT32_MAX, t.grad, true, self->dim0);
     if (!dims_of_args(st, a, 0, dims, &n) || n < nd) return v_unknown(st, "line %u: a repeat not known", line);

@@ -27,6 +27,8 @@ void act_with_exit(interp *st, int token);
 void act_fill(interp *st, obj *m, estimate_model *out);
 /** module.register_buffer(name, tensor): an attribute that is resident, not kept. */
 void act_register_buffer(interp *st, obj *m, args *a);
+/** A tensor made by a torch factory with A's requires_grad=True needs a gradient. */
+void act_factory(interp *st, value *t, args *a);
 /** Keep the constructor's arguments of layer M (kernel sizes, p, dims). */
 void act_keep_ctor(interp *st, obj *m, const args *a);
 

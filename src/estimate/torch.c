@@ -839,7 +839,10 @@ value *torch_call(interp *st, const char *qual, args *a) {
   if (starts(qual, "torch.nn.")) {
     if ((v = layer_build(st, qual, a))) return v;
   }
-  if (starts(qual, "torch.") && !strchr(qual + 6, '.') && (v = tensor_factory(st, name, a))) return v;
+  if (starts(qual, "torch.") && !strchr(qual + 6, '.') && (v = tensor_factory(st, name, a))) {
+    act_factory(st, v, a); /* requires_grad=True: activations.c */
+    return v;
+  }
   if (!strcmp(qual, "torch.set_default_dtype") && a->pos.len) {
     int bits;
     const char *dn;
