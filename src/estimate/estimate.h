@@ -101,6 +101,9 @@ void estimate_step(estimate_model *m);
  *  input scaled linearly from M's micro-batch; 0 when none fits, -1 when
  *  activations are not known. */
 int64_t estimate_max_batch(const estimate_model *m, int64_t budget);
+/** The whole step of M at a micro-batch of BATCH, scaled linearly from the
+ *  one counted; -1 when activations are not known. */
+int64_t estimate_step_at(const estimate_model *m, int64_t batch);
 
 /* ---- the advice of OOM601 (advice.c) ---- */
 

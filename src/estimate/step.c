@@ -27,6 +27,12 @@ void estimate_step(estimate_model *m) {
 }
 
 
+int64_t estimate_step_at(const estimate_model *m, int64_t batch) {
+  if (m->activations_bytes < 0 || m->micro_batch <= 0 || batch < 0) return -1;
+  return fixed_bytes(m) + (int64_t)((double)batch_bytes(m) * (double)batch / (double)m->micro_batch);
+}
+
+
 int64_t estimate_max_batch(const estimate_model *m, int64_t budget) {
   if (m->activations_bytes < 0 || m->micro_batch <= 0) return -1;
   int64_t per = batch_bytes(m);
