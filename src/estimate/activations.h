@@ -23,6 +23,9 @@ value *act_subscript(interp *st, scope *sc, value *v, const TSNode *subs, uint32
 /** A `with` item's value entered / left (no_grad, autocast). */
 int act_with_enter(interp *st, value *ctx);
 void act_with_exit(interp *st, int token);
+/** Gradient accumulation steps the file sets at module level
+ *  (`gradient_accumulation_steps = 8`), 1 when none. */
+int64_t act_accumulation(interp *st);
 /** The activations of root module M into the model's fields. */
 void act_fill(interp *st, obj *m, estimate_model *out);
 /** module.register_buffer(name, tensor): an attribute that is resident, not kept. */

@@ -203,7 +203,7 @@ static uint32_t fill_model(interp *st, obj *root, estimate_model *m, estimate_re
   m->notes = notes.items;
   m->nnotes = notes.len;
   act_fill(st, root, m); /* activations and the whole step: activations.c, step.c */
-  m->accumulation = 1;
+  m->accumulation = act_accumulation(st);
   m->world_size = 1;
   estimate_step(m);
   return own;

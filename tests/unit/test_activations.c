@@ -344,6 +344,28 @@ static void test_loader_batch(void **state) {
 }
 
 
+static void test_training_loop_and_accumulation(void **state) {
+  (void)state;
+  run x;
+  /* 100 iterations of the same step count once: Linear's input 16x512x4 = 32,768,
+   * cross_entropy's log-probabilities 16x10x4 = 640, the target 128 and 4; the
+   * micro-batch of 16 is accumulated 8 times: a batch of 128 */
+  run_source(&x, "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n"
+                 "gradient_accumulation_steps = 8\n"
+                 "model = nn.Linear(512, 10)\n"
+                 "for step in range(100):\n"
+                 "    x = torch.randn(16, 512)\n"
+                 "    y = torch.randint(0, 10, (16,))\n"
+                 "    loss = F.cross_entropy(model(x), y) / gradient_accumulation_steps\n"
+                 "    loss.backward()\n");
+  assert_int_equal(first(&x)->activations_bytes, 32768 + 640 + 128 + 4);
+  assert_int_equal(first(&x)->micro_batch, 16);
+  assert_int_equal(first(&x)->accumulation, 8);
+  assert_int_equal(first(&x)->batch_size, 128);
+  run_free(&x);
+}
+
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_mnist_net),
@@ -356,6 +378,7 @@ int main(void) {
     cmocka_unit_test(test_manual_attention),
     cmocka_unit_test(test_unknown_says_why),
     cmocka_unit_test(test_loader_batch),
+    cmocka_unit_test(test_training_loop_and_accumulation),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
