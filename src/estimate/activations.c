@@ -325,7 +325,7 @@ static void record(interp *st, op_kind k, uint32_t line, const char *label, valu
     add_bytes(st, pass, row, so.extra_bytes, false);
     if (!row->what) buf_printf(&what, "%s%s", what.len ? " + " : "",
                                k == OP_DROPOUT ? "bool mask" : k == OP_MAX_POOL ? "int64 indices" :
-                               k == OP_CROSS_ENTROPY ? "fp32 log-probabilities" : k == OP_RMS_NORM ? "normalized copy" : "fp32 statistics");
+                               k == OP_CROSS_ENTROPY ? (si->autocast_bits ? "16-bit log-probabilities + fp32 copy" : "log-probabilities") : k == OP_RMS_NORM ? "normalized copy" : "fp32 statistics");
   }
   if (!row->what && what.len) row->what = st_strdup(st, what.data, what.len);
   buf_free(&what);
@@ -1121,6 +1121,7 @@ value *act_torch_call(interp *st, const char *qual, args *a) {
   if (!(n = after(qual, "torch.nn.functional.")) && !((n = after(qual, "torch.")) && !strchr(n, '.'))) return NULL;
   value *x = a->pos.len ? a->pos.items[0] : NULL;
   if (!strcmp(n, "cat") || !strcmp(n, "concat") || !strcmp(n, "stack")) return cat(st, a, !strcmp(n, "stack"));
+  if (!strcmp(n, "from_numpy") && x && x->kind == V_TENSOR) return x;
   if (!x || x->kind != V_TENSOR) return NULL;
   if (!known(x->u.tensor)) return NULL;
   uint32_t line = line_of(st, a->node);
@@ -1467,6 +1468,17 @@ value *act_tensor_method(interp *st, value *self, const char *name, args *a) {
     o.bits = bits;
     return make(st, &o, UINT32_MAX, t.grad && bits != 64, true, self->dim0);
   }
+  if (!strcmp(name, "astype")) {
+    /* NumPy: x.astype(np.int64) */
+    value *d = a->pos.len ? a->pos.items[0] : arg_get(a, -1, "dtype");
+    const char *q = d && d->kind == V_EXTERN ? strrchr(d->u.ext, '.') : NULL;
+    q = q ? q + 1 : d && d->kind == V_STR ? st_strdup(st, d->u.s.s, d->u.s.n) : NULL;
+    int bits = !q ? 0 : strstr(q, "64") ? 64 : strstr(q, "32") ? 32 : strstr(q, "16") ? 16 : strstr(q, "8") || !strcmp(q, "bool") ? 8 : 0;
+    if (!bits) return v_unknown(st, "line %u: astype() to a dtype not known", line);
+    shape o = *in;
+    o.bits = bits;
+    return make(st, &o, UINT32_MAX, false, true, self->dim0);
+  }
   if (!strcmp(name, "backward") || !strcmp(name, "item") || !strcmp(name, "tolist")) return NULL;
   return NULL;
 }
@@ -1568,7 +1580,67 @@ static bool slice_bounds(interp *st, scope *sc, TSNode sl, int64_t len, int64_t 
 }
 
 
+/* The length of a window `data[i:i + K]` (also `data[i + 1:i + 1 + K]`): K, or -1. */
+static int64_t window(interp *st, scope *sc, TSNode sl) {
+  TSNode parts[2];
+  int part = 0, got = 0;
+  uint32_t count = ts_node_child_count(sl);
+  for (uint32_t i = 0; i < count; i++) {
+    TSNode x = ts_node_child(sl, i);
+    if (!ts_node_is_named(x)) {
+      part++;
+      continue;
+    }
+    if (part > 1) return -1;
+    parts[part] = x;
+    got |= 1 << part;
+  }
+  if (got != 3 || !NODE_IS(parts[1], "binary_operator")) return -1;
+  TSNode l = ts_node_child_by_field_name(parts[1], "left", 4), r = ts_node_child_by_field_name(parts[1], "right", 5);
+  TSNode op = ts_node_child_by_field_name(parts[1], "operator", 8);
+  uint32_t n0, n1, n2;
+  if (ts_node_is_null(l) || ts_node_is_null(r) || ts_node_is_null(op)) return -1;
+  const char *ot = st_text(st, op, &n2);
+  if (n2 != 1 || ot[0] != '+') return -1;
+  const char *a = st_text(st, parts[0], &n0), *b = st_text(st, l, &n1);
+  TSNode size = r;
+  if (n0 != n1 || memcmp(a, b, n0) != 0) {
+    b = st_text(st, r, &n1);
+    if (n0 != n1 || memcmp(a, b, n0) != 0) return -1;
+    size = l;
+  }
+  int64_t k;
+  return v_as_int(eval(st, sc, size), &k) && k >= 0 ? k : -1;
+}
+
+
+seq *act_iterate(interp *st, value *v) {
+  if (!st->act || v->kind != V_TENSOR || !known(v->u.tensor) || v->u.tensor->ndim < 1 || v->u.tensor->dims[0] > 65536)
+    return NULL;
+  const shape *in = v->u.tensor;
+  tinfo t = info_of(st, v);
+  shape o = *in;
+  for (int i = 0; i + 1 < in->ndim; i++) o.dims[i] = in->dims[i + 1];
+  o.ndim--;
+  seq *s = seq_new(st);
+  value *row = make(st, &o, t.storage, t.grad, true, (TSNode){0});
+  /* the rows differ only in their values, which the estimate does not follow */
+  for (int64_t i = 0; i < in->dims[0]; i++) avec_push(st->a, &s->items, row);
+  return s;
+}
+
+
 value *act_subscript(interp *st, scope *sc, value *v, const TSNode *subs, uint32_t ns) {
+  if (st->act && v->kind == V_UNKNOWN && ns == 1 && NODE_IS(subs[0], "slice")) {
+    /* a window of an array the estimate does not know (nanoGPT's get_batch) */
+    int64_t k = window(st, sc, subs[0]);
+    if (k < 0) return NULL;
+    shape o;
+    memset(&o, 0, sizeof o);
+    o.ndim = 1;
+    o.dims[0] = k;
+    return make(st, &o, UINT32_MAX, false, true, (TSNode){0});
+  }
   if (!st->act || v->kind != V_TENSOR || !known(v->u.tensor)) return NULL;
   const shape *in = v->u.tensor;
   tinfo t = info_of(st, v);

@@ -20,6 +20,8 @@ value *act_tensor_method(interp *st, value *self, const char *name, args *a);
 value *act_binary(interp *st, const char *op, value *l, value *r);
 /** Subscripts of a tensor: SUBS are the NS index nodes. NULL when V is not a tensor. */
 value *act_subscript(interp *st, scope *sc, value *v, const TSNode *subs, uint32_t ns);
+/** The rows of tensor V (`for i in ix`), NULL when too many or not known. */
+seq *act_iterate(interp *st, value *v);
 /** A `with` item's value entered / left (no_grad, autocast). */
 int act_with_enter(interp *st, value *ctx);
 void act_with_exit(interp *st, int token);

@@ -898,6 +898,7 @@ seq *v_iterate(interp *st, value *v) {
     return s;
   }
   case V_ITER: return torch_iter_items(st, v);
+  case V_TENSOR: return act_iterate(st, v);
   case V_OBJECT: {
     obj *o = v->u.obj;
     if (o->items) return o->items;

@@ -366,6 +366,34 @@ static void test_training_loop_and_accumulation(void **state) {
 }
 
 
+static void test_get_batch_windows(void **state) {
+  (void)state;
+  run x;
+  /* nanoGPT's get_batch: 4 windows of 256 tokens of an array the estimate does not
+   * know, stacked: 4 x 256 int64 indices (8,192 bytes) kept by the embedding; the
+   * head keeps its input 4x256x32x4 = 131,072; cross_entropy the log-probabilities
+   * 1024x100x4 = 409,600, the targets 8,192 and 4 */
+  run_source(&x, "import numpy as np\nimport torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n"
+                 "batch_size = 4\nblock_size = 256\n"
+                 "def get_batch():\n"
+                 "    data = np.memmap('train.bin', dtype=np.uint16, mode='r')\n"
+                 "    ix = torch.randint(len(data) - block_size, (batch_size,))\n"
+                 "    x = torch.stack([torch.from_numpy((data[i:i+block_size]).astype(np.int64)) for i in ix])\n"
+                 "    y = torch.stack([torch.from_numpy((data[i+1:i+1+block_size]).astype(np.int64)) for i in ix])\n"
+                 "    return x, y\n"
+                 "emb = nn.Embedding(100, 32)\nhead = nn.Linear(32, 100)\n"
+                 "model = nn.Sequential(emb, head)\n"
+                 "X, Y = get_batch()\n"
+                 "logits = model(X)\n"
+                 "loss = F.cross_entropy(logits.view(-1, 100), Y.view(-1))\n"
+                 "loss.backward()\n");
+  assert_null(first(&x)->act_why);
+  assert_int_equal(first(&x)->micro_batch, 4);
+  assert_int_equal(first(&x)->activations_bytes, 8192 + 131072 + 409600 + 8192 + 4);
+  run_free(&x);
+}
+
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_mnist_net),
@@ -379,6 +407,7 @@ int main(void) {
     cmocka_unit_test(test_unknown_says_why),
     cmocka_unit_test(test_loader_batch),
     cmocka_unit_test(test_training_loop_and_accumulation),
+    cmocka_unit_test(test_get_batch_windows),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
