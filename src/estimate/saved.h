@@ -29,7 +29,8 @@ typedef enum {
   OP_PAIR_LOSS,   /* mse, l1, bce: input + target */
   OP_SDPA,        /* flash / memory-efficient / cuDNN: q, k, v, output + logsumexp fp32 per query row + philox seed, offset */
   OP_MASKED_FILL, /* the mask */
-  OP_GATHER       /* index_select / advanced indexing: the int64 indices */
+  OP_GATHER,      /* index_select / advanced indexing: the int64 indices */
+  OP_RNN          /* cuDNN RNN/LSTM/GRU: input, hx, cx, output + the reserve space of ROWS elements + 256 bytes */
 } op_kind;
 
 #define SAVED_MAX_IN 4

@@ -195,6 +195,40 @@ static void test_attention(void **state) {
 }
 
 
+static void test_cudnn_rnn(void **state) {
+  (void)state;
+  /* nn.LSTM(200, 200, 2) over 35 steps of 20: the input 35x20x200x4 = 560,000, h0 and
+   * c0 2x20x200x4 = 32,000 each, the output 560,000, and the reserve space of
+   * 35 x 20 x 200 x (6 x 2 - 1) = 1,540,000 floats = 6,160,000 + 256 bytes:
+   * 7,344,256, as PyTorch 2.11 keeps on an H200 */
+  saved_in in;
+  memset(&in, 0, sizeof in);
+  in.nin = 3;
+  int64_t e[3] = {35 * 20 * 200, 2 * 20 * 200, 2 * 20 * 200};
+  for (int i = 0; i < 3; i++) {
+    in.in_elems[i] = e[i];
+    in.in_bits[i] = 32;
+  }
+  in.in_grad[0] = true;
+  in.out_elems = 35 * 20 * 200;
+  in.out_bits = 32;
+  in.rows = 35 * 20 * 200 * (6 * 2 - 1);
+  assert_int_equal(bytes_of(OP_RNN, &in), 7344256);
+  /* a GRU has no c0: 7 x layers - 1 gates' worth, here one layer of 64 x 50 x 256:
+   * input 50x64x128x4 = 1,638,400, h0 65,536, output 3,276,800, reserve
+   * 50x64x256x6x4 + 256 = 19,661,056: 24,641,792 */
+  memset(&in, 0, sizeof in);
+  in.nin = 2;
+  in.in_elems[0] = 50 * 64 * 128;
+  in.in_elems[1] = 64 * 256;
+  in.in_bits[0] = in.in_bits[1] = 32;
+  in.out_elems = 50 * 64 * 256;
+  in.out_bits = 32;
+  in.rows = 50 * 64 * 256 * (7 * 1 - 1);
+  assert_int_equal(bytes_of(OP_RNN, &in), 24641792);
+}
+
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_linear_and_conv),
@@ -205,6 +239,7 @@ int main(void) {
     cmocka_unit_test(test_binary_ops),
     cmocka_unit_test(test_embedding_and_losses),
     cmocka_unit_test(test_attention),
+    cmocka_unit_test(test_cudnn_rnn),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
