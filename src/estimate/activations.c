@@ -1767,15 +1767,26 @@ value *act_subscript(interp *st, scope *sc, value *v, const TSNode *subs, uint32
 
 /* ---- results ---- */
 
-int64_t act_accumulation(interp *st) {
-  static const char *const names[] = {"gradient_accumulation_steps", "grad_accum_steps", "accumulation_steps",
-                                      "accum_steps", "accum_iter", "grad_accum", "gradient_accumulation", NULL};
+static int64_t global_int(interp *st, const char *const *names, int64_t max) {
   for (size_t i = 0; names[i]; i++) {
     value *v = scope_get(st, st->globals, names[i], (uint32_t)strlen(names[i]));
     int64_t n;
-    if (v && v_as_int(v, &n) && n >= 1 && n <= 1 << 20) return n;
+    if (v && v_as_int(v, &n) && n >= 1 && n <= max) return n;
   }
   return 1;
+}
+
+
+int64_t act_world_size(interp *st) {
+  static const char *const names[] = {"world_size", "WORLD_SIZE", "num_gpus", "n_gpus", "ngpus", "num_processes", NULL};
+  return global_int(st, names, 1 << 20);
+}
+
+
+int64_t act_accumulation(interp *st) {
+  static const char *const names[] = {"gradient_accumulation_steps", "grad_accum_steps", "accumulation_steps",
+                                      "accum_steps", "accum_iter", "grad_accum", "gradient_accumulation", NULL};
+  return global_int(st, names, 1 << 20);
 }
 
 

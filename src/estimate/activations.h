@@ -28,6 +28,9 @@ void act_with_exit(interp *st, int token);
 /** Gradient accumulation steps the file sets at module level
  *  (`gradient_accumulation_steps = 8`), 1 when none. */
 int64_t act_accumulation(interp *st);
+/** The processes a sharded job runs on when the file sets it at module level
+ *  (`world_size = 8`), 1 when not known. */
+int64_t act_world_size(interp *st);
 /** The activations of root module M into the model's fields. */
 void act_fill(interp *st, obj *m, estimate_model *out);
 /** module.register_buffer(name, tensor): an attribute that is resident, not kept. */

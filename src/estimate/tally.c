@@ -204,7 +204,7 @@ static uint32_t fill_model(interp *st, obj *root, estimate_model *m, estimate_re
   m->nnotes = notes.len;
   act_fill(st, root, m); /* activations and the whole step: activations.c, step.c */
   m->accumulation = act_accumulation(st);
-  m->world_size = 1;
+  m->world_size = m->sharded ? act_world_size(st) : 1;
   estimate_step(m);
   return own;
 }
