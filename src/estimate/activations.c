@@ -833,6 +833,146 @@ static value *rnn(interp *st, obj *m, args *a, value *x, uint32_t line, const ch
 }
 
 
+static const char *sub_label(interp *st, const char *label, const char *part) {
+  buf b = {0};
+  buf_printf(&b, "%s: %s", label, part);
+  const char *s = st_strdup(st, b.data, b.len);
+  buf_free(&b);
+  return s;
+}
+
+
+static value *view_as_shape(interp *st, value *x, int n, const int64_t *dims, bool contig) {
+  tinfo t = info_of(st, x);
+  shape o = *x->u.tensor;
+  o.ndim = n;
+  for (int i = 0; i < n; i++) o.dims[i] = dims[i];
+  return make(st, &o, t.storage, t.grad, contig, x->dim0);
+}
+
+
+static value *fresh(interp *st, int n, const int64_t *dims, int bits, bool grad) {
+  shape o;
+  memset(&o, 0, sizeof o);
+  o.ndim = n;
+  for (int i = 0; i < n; i++) o.dims[i] = dims[i];
+  o.bits = bits;
+  return make(st, &o, UINT32_MAX, grad, true, (TSNode){0});
+}
+
+
+/* F.multi_head_attention_forward of PyTorch 2.x in training, self-attention on X of
+ * (L, B, E) or (B, L, E): the packed in-projection, bmm-softmax-bmm when the weights
+ * are returned, scaled_dot_product_attention when not, and the out-projection. */
+static value *mha(interp *st, obj *m, value *x, bool batch_first, double p, bool need_weights, uint32_t line,
+                  const char *label) {
+  const shape *in = x->u.tensor;
+  value *w = param_attr(m, "in_proj_weight");
+  value *ov = dict_get_str(m->attrs, "out_proj", 8);
+  obj *outp = ov && ov->kind == V_OBJECT ? ov->u.obj : NULL;
+  int64_t E = int_or(dict_get_str(m->attrs, "embed_dim", 9), 0, -1), H = int_or(dict_get_str(m->attrs, "num_heads", 9), 0, -1);
+  if (!w || !outp || E < 1 || H < 1 || in->ndim != 3 || in->dims[2] != E)
+    return v_unknown(st, "line %u: %s: only self-attention with a packed projection is modelled", line, label);
+  int64_t L = batch_first ? in->dims[1] : in->dims[0], B = batch_first ? in->dims[0] : in->dims[1], hd = E / H;
+  int64_t lbe[3] = {L, B, E};
+  value *xt = batch_first ? view_as_shape(st, x, 3, lbe, false) : x;
+  value *proj = linear(st, line, sub_label(st, label, "in_proj"), xt, w, 3 * E);
+  if (proj->kind != V_TENSOR) return proj;
+  int bits = bits_of(st, proj->u.tensor);
+  /* unflatten(-1, (3, E)).unsqueeze(0).transpose(0, -2).squeeze(-2).contiguous(): a copy */
+  int64_t packed[4] = {3, L, B, E};
+  value *pc = fresh(st, 4, packed, bits, true);
+  int64_t qs[3] = {B * H, L, hd};
+  value *q = view_as_shape(st, pc, 3, qs, false), *k = view_as_shape(st, pc, 3, qs, false), *v = view_as_shape(st, pc, 3, qs, false);
+  value *att = NULL, *o;
+  if (need_weights) {
+    value *qsc = act_binary(st, "*", q, v_float(st, 1.0)); /* q * sqrt(1 / head_dim) */
+    int64_t kts[3] = {B * H, hd, L};
+    value *kt = view_as_shape(st, k, 3, kts, false);
+    value *scores = matmul(st, line, sub_label(st, label, "q @ k^T"), qsc, kt);
+    if (scores->kind != V_TENSOR) return scores;
+    att = unary(st, OP_SAVE_OUTPUT, line, sub_label(st, label, "softmax"), scores, false, 0, st->act->autocast_bits ? 32 : 0);
+    att = unary(st, OP_DROPOUT, line, sub_label(st, label, "attention dropout"), att, false, p, 0);
+    o = matmul(st, line, sub_label(st, label, "attention @ v"), att, v);
+    if (o->kind != V_TENSOR) return o;
+  } else {
+    int64_t hs4[4] = {B, H, L, hd};
+    value *q4 = view_as_shape(st, q, 4, hs4, false), *k4 = view_as_shape(st, k, 4, hs4, false), *v4 = view_as_shape(st, v, 4, hs4, false);
+    o = fresh(st, 4, hs4, bits, true);
+    saved_in si;
+    memset(&si, 0, sizeof si);
+    si.rows = B * H * L;
+    value *ins[3] = {q4, k4, v4};
+    record(st, OP_SDPA, line, sub_label(st, label, "scaled_dot_product_attention"), ins, 3, o, &si);
+  }
+  /* permute / transpose back and .contiguous(): a copy, which out_proj keeps;
+   * 16-bit attention (cuDNN on Hopper) writes its output in the query's (L, B, H, D)
+   * layout, where the copy is the output itself */
+  int64_t flat[2] = {L * B, E};
+  value *oc = !need_weights && bits == 16 ? view_as_shape(st, o, 2, flat, true) : fresh(st, 2, flat, bits_of(st, o->u.tensor), true);
+  value *ow = param_attr(outp, "weight");
+  if (!ow) return v_unknown(st, "line %u: %s: out_proj is not known", line, label);
+  value *y = linear(st, line, sub_label(st, label, "out_proj"), oc, ow, E);
+  if (y->kind != V_TENSOR) return y;
+  int64_t back[3] = {batch_first ? B : L, batch_first ? L : B, E};
+  value *out = view_as_shape(st, y, 3, back, !batch_first);
+  value *pair[2] = {out, att ? att : st->none};
+  return tuple_of(st, pair, 2);
+}
+
+
+/* nn.TransformerEncoderLayer in training: self-attention without weights, dropout,
+ * residuals, two norms and the feed-forward block. */
+static value *encoder_layer(interp *st, obj *m, value *x, uint32_t line, const char *label) {
+  double p = num_of(ctor_arg(m, 3, "dropout"), 0.1);
+  bool bf = flag_of(ctor_arg(m, 6, "batch_first"), false), nf = flag_of(ctor_arg(m, 7, "norm_first"), false);
+  value *actv = ctor_arg(m, 4, "activation");
+  bool gelu = actv && ((actv->kind == V_STR && v_is_str(actv, "gelu")) ||
+                       (actv->kind == V_EXTERN && strstr(actv->u.ext, "gelu")) ||
+                       (actv->kind == V_OBJECT && actv->u.obj->qual && strstr(actv->u.obj->qual, "GELU")));
+  if (actv && !gelu && !(actv->kind == V_STR && v_is_str(actv, "relu")) &&
+      !(actv->kind == V_EXTERN && strstr(actv->u.ext, "relu")))
+    return v_unknown(st, "line %u: %s: its activation is not known", line, label);
+  value *sa = dict_get_str(m->attrs, "self_attn", 9), *l1 = dict_get_str(m->attrs, "linear1", 7),
+        *l2 = dict_get_str(m->attrs, "linear2", 7), *n1 = dict_get_str(m->attrs, "norm1", 5),
+        *n2 = dict_get_str(m->attrs, "norm2", 5);
+  if (!sa || !l1 || !l2 || !n1 || !n2 || sa->kind != V_OBJECT || l1->kind != V_OBJECT || l2->kind != V_OBJECT ||
+      n1->kind != V_OBJECT || n2->kind != V_OBJECT)
+    return v_unknown(st, "line %u: %s: its sublayers are not known", line, label);
+  int64_t D = int_or(dict_get_str(l1->u.obj->attrs, "out_features", 12), 0, -1);
+  int64_t E = int_or(dict_get_str(l2->u.obj->attrs, "out_features", 12), 0, -1);
+  const shape *in = x->u.tensor;
+  int64_t rows = elems(in) / (E > 0 ? E : 1);
+  value *h = x;
+  for (int block = 0; block < 2; block++) {
+    obj *nrm = (block ? n2 : n1)->u.obj;
+    value *nw = param_attr(nrm, "weight");
+    value *ps[2] = {nw, param_attr(nrm, "bias")};
+    value *src = h;
+    if (nf) src = norm(st, OP_LAYER_NORM, line, sub_label(st, label, block ? "norm2" : "norm1"), h, rows, ps, 2);
+    value *y;
+    if (!block) {
+      y = mha(st, sa->u.obj, src, bf, p, false, line, label);
+      if (y->kind != V_TUPLE) return y;
+      y = y->u.seq->items.items[0];
+      y = unary(st, OP_DROPOUT, line, sub_label(st, label, "dropout1"), y, false, p, 0);
+    } else {
+      value *w1 = param_attr(l1->u.obj, "weight"), *w2 = param_attr(l2->u.obj, "weight");
+      if (!w1 || !w2 || D < 1 || E < 1) return v_unknown(st, "line %u: %s: its feed-forward sizes are not known", line, label);
+      y = linear(st, line, sub_label(st, label, "linear1"), src, w1, D);
+      y = unary(st, gelu ? OP_SAVE_INPUT : OP_SAVE_OUTPUT, line, sub_label(st, label, gelu ? "gelu" : "relu"), y, false, 0, 0);
+      y = unary(st, OP_DROPOUT, line, sub_label(st, label, "dropout"), y, false, p, 0);
+      y = linear(st, line, sub_label(st, label, "linear2"), y, w2, E);
+      y = unary(st, OP_DROPOUT, line, sub_label(st, label, "dropout2"), y, false, p, 0);
+    }
+    h = act_binary(st, "+", h, y);
+    if (!h || h->kind != V_TENSOR) return v_unknown(st, "line %u: %s: a residual of shapes not known", line, label);
+    if (!nf) h = norm(st, OP_LAYER_NORM, line, sub_label(st, label, block ? "norm2" : "norm1"), h, rows, ps, 2);
+  }
+  return h;
+}
+
+
 /* The forward of a torch.nn layer: its output, with what it keeps recorded. */
 static value *layer_forward(interp *st, obj *m, args *a) {
   value *x = a->pos.len ? a->pos.items[0] : arg_get(a, 0, "input");
@@ -888,6 +1028,26 @@ static value *layer_forward(interp *st, obj *m, args *a) {
     return norm(st, OP_GROUP_NORM, line, label, x, in->ndim >= 2 ? in->dims[0] * in->dims[1] : -1, ps, 2);
   }
   if (named(m, "LSTM") || named(m, "GRU") || named(m, "RNN")) return rnn(st, m, a, x, line, label);
+  if (named(m, "MultiheadAttention")) {
+    value *k = a->pos.len > 1 ? a->pos.items[1] : arg_get(a, 1, "key"), *v = a->pos.len > 2 ? a->pos.items[2] : arg_get(a, 2, "value");
+    if (k != x || v != x) return v_unknown(st, "line %u: %s: what cross-attention keeps is not modelled", line, label);
+    return mha(st, m, x, flag_of(ctor_arg(m, 8, "batch_first"), false), num_of(ctor_arg(m, 2, "dropout"), 0.0),
+               flag_of(arg_get(a, 4, "need_weights"), true), line, label);
+  }
+  if (named(m, "TransformerEncoderLayer")) return encoder_layer(st, m, x, line, label);
+  if (named(m, "TransformerEncoder")) {
+    value *ls = dict_get_str(m->attrs, "layers", 6);
+    if (!ls || ls->kind != V_OBJECT || !ls->u.obj->items) return v_unknown(st, "line %u: %s: its layers are not known", line, label);
+    value *h = x;
+    for (uint32_t i = 0; i < ls->u.obj->items->items.len && h->kind == V_TENSOR; i++) {
+      value *layer = ls->u.obj->items->items.items[i];
+      if (layer->kind != V_OBJECT) return v_unknown(st, "line %u: %s: a layer that is not known", line, label);
+      h = one(st, layer->u.obj, h, a->node);
+    }
+    value *nv = dict_get_str(m->attrs, "norm", 4);
+    if (h->kind == V_TENSOR && nv && nv->kind == V_OBJECT) h = one(st, nv->u.obj, h, a->node);
+    return h;
+  }
   if (named(m, "Embedding")) return embedding(st, line, label, x, param_attr(m, "weight") ? param_attr(m, "weight") : st->unknown);
   if (named(m, "ReLU") || named(m, "ReLU6") || named(m, "Hardtanh"))
     return unary(st, OP_SAVE_OUTPUT, line, label, x, flag_of(ctor_arg(m, named(m, "Hardtanh") ? 2 : 0, "inplace"), false), 0, 0);
@@ -1599,8 +1759,12 @@ value *act_binary(interp *st, const char *op, value *l, value *r) {
   if (lt && rt) {
     value *ins[2] = {l, r};
     record(st, k, frame_line(st), frame_label(st, op), ins, 2, out, &si);
+  } else if (k == OP_MUL || (k == OP_DIV && lt)) {
+    /* a Python number becomes a 0-dim tensor of 8 bytes, which mul and div keep */
+    value *num = fresh(st, 0, NULL, 64, false);
+    value *ins[2] = {lt ? l : r, num};
+    record(st, k, frame_line(st), frame_label(st, op), ins, 2, out, &si);
   }
-  /* a tensor times a number keeps nothing */
   return out;
 }
 

@@ -23,9 +23,14 @@ void saved_rule(op_kind k, const saved_in *in, saved_out *out) {
   switch (k) {
   case OP_NONE: break;
   case OP_LINEAR:
+    /* weight.grad needs the input; input.grad needs the weight (a parameter,
+     * not counted, unless autocast made a 16-bit copy of it), and mm keeps it
+     * only when the input needs a gradient */
+    keep(in, out, 0);
+    if (in->nin > 1 && in->in_grad[0]) keep(in, out, 1);
+    break;
   case OP_CONV:
-    /* weight.grad needs the input; input.grad needs the weight: a parameter,
-     * not counted, unless autocast made a 16-bit copy of it */
+    /* convolution_backward reads both whatever needs a gradient */
     keep(in, out, 0);
     keep(in, out, 1);
     break;

@@ -165,8 +165,8 @@ static void test_autocast_mlp(void **state) {
   (void)state;
   run x;
   /* under bf16 autocast, batch 32:
-   *   fc1 keeps the 16-bit copy of its input 32x512x2 = 32,768 and of its weight
-   *     1024x512x2 = 1,048,576
+   *   fc1 keeps the 16-bit copy of its input 32x512x2 = 32,768; not its weight's copy,
+   *     since its input (the data) needs no gradient
    *   relu keeps its 16-bit output 32x1024x2 = 65,536 (fc2's input too)
    *   fc2 keeps the 16-bit copy of its weight 10x1024x2 = 20,480
    *   cross_entropy: the 16-bit log-probabilities 32x10x2 = 640, nll_loss's fp32 copy
@@ -177,7 +177,7 @@ static void test_autocast_mlp(void **state) {
                  "with torch.autocast('cuda', dtype=torch.bfloat16):\n"
                  "    loss = F.cross_entropy(model(x), y)\n"
                  "loss.backward()\n");
-  assert_int_equal(first(&x)->activations_bytes, 32768 + 1048576 + 65536 + 20480 + 640 + 1280 + 256 + 4);
+  assert_int_equal(first(&x)->activations_bytes, 32768 + 65536 + 20480 + 640 + 1280 + 256 + 4);
   assert_int_equal(first(&x)->act_bits, 16);
   run_free(&x);
 }
@@ -294,8 +294,9 @@ static void test_manual_attention(void **state) {
                  "model = A()\n"
                  "q = torch.randn(2, 2, 8, 4, requires_grad=True)\n"
                  "model(q, q.clone(), q.clone()).sum().backward()\n");
-  /* + w keeps its input, att @ v: 2x2x8x4x4 = 512 */
-  assert_int_equal(first(&x)->activations_bytes, 512 + 512 + 64 + 1024 + 512 + 512);
+  /* + w keeps its input, att @ v: 2x2x8x4x4 = 512; `* 0.5` keeps the number as an
+   * 8-byte tensor */
+  assert_int_equal(first(&x)->activations_bytes, 512 + 512 + 64 + 1024 + 512 + 512 + 8);
   run_free(&x);
 }
 
@@ -420,6 +421,29 @@ static void test_recurrent(void **state) {
 }
 
 
+static void test_transformer_encoder_layer(void **state) {
+  (void)state;
+  run x;
+  /* nn.TransformerEncoderLayer(256, 8, 1024, 0.1, batch_first=True) on 16 x 128 x 256
+   * fp32 (L*B*E = 524,288 elements, 2,097,152 bytes; L*B*F 8,388,608 bytes), as
+   * PyTorch 2.11 keeps on an H200:
+   *   in_proj: the input 2,097,152
+   *   sdpa: the packed q, k, v copy 6,291,456, its output 2,097,152, logsumexp
+   *     16x8x128x4 = 65,536 and 16 of philox
+   *   out_proj: the output's contiguous copy 2,097,152
+   *   dropout1's mask 524,288; norm1's input 2,097,152 + mean and rstd 16,384
+   *   linear1: norm1's output 2,097,152; relu: its output 8,388,608; dropout's mask
+   *     2,097,152; linear2: dropout's output 8,388,608; dropout2's mask 524,288
+   *   norm2's input 2,097,152 + 16,384 */
+  run_source(&x, "import torch\nimport torch.nn as nn\n"
+                 "model = nn.TransformerEncoderLayer(256, 8, 1024, 0.1, batch_first=True)\n"
+                 "model(torch.randn(16, 128, 256)).sum().backward()\n");
+  assert_null(first(&x)->act_why);
+  assert_int_equal(first(&x)->activations_bytes, 38895632);
+  run_free(&x);
+}
+
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_mnist_net),
@@ -435,6 +459,7 @@ int main(void) {
     cmocka_unit_test(test_training_loop_and_accumulation),
     cmocka_unit_test(test_get_batch_windows),
     cmocka_unit_test(test_recurrent),
+    cmocka_unit_test(test_transformer_encoder_layer),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

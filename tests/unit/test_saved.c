@@ -50,6 +50,9 @@ static void test_linear_and_conv(void **state) {
   in = ins(12 * 1024 * 768, 2304 * 768, 12 * 1024 * 2304);
   in.in_bits[0] = in.in_bits[1] = 16;
   assert_int_equal(bytes_of(OP_LINEAR, &in), 18874368 + 3538944);
+  /* ... but only when the input needs a gradient: mm keeps mat2 for self's gradient */
+  in.in_grad[0] = false;
+  assert_int_equal(bytes_of(OP_LINEAR, &in), 18874368);
   /* nn.Conv2d(3, 64, 7, 2, 3) on 256 x 3 x 224 x 224: the input, 256*3*224*224*4 = 154,140,672 */
   in = ins(256 * 3 * 224 * 224, 64 * 3 * 7 * 7, 256 * 64 * 112 * 112);
   in.in_param[1] = true;
