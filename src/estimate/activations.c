@@ -246,16 +246,23 @@ static row_t *row_at(interp *st, int32_t pass, uint32_t line, const char *label)
 }
 
 
+static int64_t sat_add(int64_t a, int64_t b) {
+  int64_t s;
+  return __builtin_add_overflow(a, b, &s) ? INT64_MAX : s;
+}
+
+
 static void add_bytes(interp *st, int32_t pass, row_t *row, int64_t bytes, bool input) {
   act_state *A = st->act;
   if (A->ckpt) {
-    A->ckpt_bytes += bytes;
+    A->ckpt_bytes = sat_add(A->ckpt_bytes, bytes);
     return;
   }
   pass_t *p = &A->passes.items[pass];
-  p->total += bytes;
-  if (input) p->input_saved += bytes;
-  row->bytes += bytes;
+  p->total = sat_add(p->total, bytes);
+  if (p->total == INT64_MAX && !p->why) p->why = "more bytes than can be counted";
+  if (input) p->input_saved = sat_add(p->input_saved, bytes);
+  row->bytes = sat_add(row->bytes, bytes);
 }
 
 
@@ -266,7 +273,7 @@ static void keep_value(interp *st, int32_t pass, row_t *row, value *v, const cha
   if (what && !row->what) describe(st, what, role, v->u.tensor);
   if (s->bytes < 0) {
     pass_t *p = &st->act->passes.items[pass];
-    if (!p->why) p->why = "a kept tensor whose shape is not known";
+    if (!p->why) p->why = "a kept tensor whose size is not known or too large to count";
     return;
   }
   if ((s->kept == pass && !st->act->ckpt) || s->resident) return;
@@ -323,6 +330,7 @@ static void record(interp *st, op_kind k, uint32_t line, const char *label, valu
     keep_value(st, pass, row, ins[i], role, &what);
   }
   if (so.output && out) keep_value(st, pass, row, out, "output", &what);
+  if (so.extra_bytes < 0 && !A->passes.items[pass].why) A->passes.items[pass].why = "a kept tensor too large to count";
   if (so.extra_bytes > 0) {
     add_bytes(st, pass, row, so.extra_bytes, false);
     if (!row->what) buf_printf(&what, "%s%s", what.len ? " + " : "",

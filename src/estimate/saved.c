@@ -7,8 +7,9 @@
 
 
 int64_t saved_elems_bytes(int64_t n, int bits) {
-  if (n < 0) return -1;
-  return (n * (bits > 0 ? bits : 32) + 7) / 8;
+  int64_t b;
+  if (n < 0 || __builtin_mul_overflow(n, (int64_t)(bits > 0 ? bits : 32), &b) || b > INT64_MAX - 7) return -1;
+  return (b + 7) / 8;
 }
 
 
@@ -120,8 +121,15 @@ void saved_rule(op_kind k, const saved_in *in, saved_out *out) {
 
 int64_t saved_bytes(const saved_in *in, const saved_out *out) {
   int64_t total = out->extra_bytes;
-  for (int i = 0; i < in->nin; i++)
-    if ((out->inputs >> i & 1) && !in->in_param[i]) total += saved_elems_bytes(in->in_elems[i], in->in_bits[i]);
-  if (out->output) total += saved_elems_bytes(in->out_elems, in->out_bits);
+  if (total < 0) return -1;
+  for (int i = 0; i < in->nin; i++) {
+    if (!(out->inputs >> i & 1) || in->in_param[i]) continue;
+    int64_t b = saved_elems_bytes(in->in_elems[i], in->in_bits[i]);
+    if (b < 0 || __builtin_add_overflow(total, b, &total)) return -1;
+  }
+  if (out->output) {
+    int64_t b = saved_elems_bytes(in->out_elems, in->out_bits);
+    if (b < 0 || __builtin_add_overflow(total, b, &total)) return -1;
+  }
   return total;
 }

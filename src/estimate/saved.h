@@ -59,10 +59,11 @@ typedef struct {
 void saved_rule(op_kind k, const saved_in *in, saved_out *out);
 
 /** The bytes OUT keeps, each input and the output counted once, parameters
- *  not counted (what one op alone keeps; a run deduplicates shared storage). */
+ *  not counted (what one op alone keeps; a run deduplicates shared storage);
+ *  -1 when a size is not known or overflows. */
 int64_t saved_bytes(const saved_in *in, const saved_out *out);
 
-/** Bytes of N elements of BITS bits. */
+/** Bytes of N elements of BITS bits; -1 when N is negative or it overflows. */
 int64_t saved_elems_bytes(int64_t n, int bits);
 
 #endif
