@@ -10,12 +10,13 @@ void estimate_print_activations(FILE *out, const char *file, const estimate_mode
   char b1[32], b2[32];
   if (m->activations_bytes < 0) {
     if (m->activations_partial > 0)
-      fprintf(out, "  activations     >= %12s  not all known: %s\n", estimate_bytes(m->activations_partial, b1, sizeof b1),
-              m->act_why ? m->act_why : "?");
+      fprintf(out, "  activations     >= %12s  not all known: %s\n",
+              estimate_bytes(m->activations_partial, b1, sizeof b1), m->act_why ? m->act_why : "?");
     else
       fprintf(out, "  activations       %12s  not known: %s\n", "?", m->act_why ? m->act_why : "?");
   } else {
-    fprintf(out, "  activations       %12s  kept for backward by one forward and loss", estimate_bytes(m->activations_bytes, b1, sizeof b1));
+    fprintf(out, "  activations       %12s  kept for backward by one forward and loss",
+            estimate_bytes(m->activations_bytes, b1, sizeof b1));
     if (m->micro_batch > 0) fprintf(out, " at batch %" PRId64, m->micro_batch);
     fprintf(out, "%s%s\n", m->act_bits ? ", autocast to 16-bit" : "", m->checkpointed ? ", checkpointed" : "");
   }
@@ -30,8 +31,8 @@ void estimate_print_activations(FILE *out, const char *file, const estimate_mode
     char where[64], rep[24];
     snprintf(where, sizeof where, "%s:%u", file, a->line);
     snprintf(rep, sizeof rep, "x%" PRId64, a->repeat);
-    fprintf(out, "    %-22s %-*.*s %6s  %12s  %s\n", where, width, width, a->layer, rep, estimate_bytes(a->bytes, b2, sizeof b2),
-            a->what);
+    fprintf(out, "    %-22s %-*.*s %6s  %12s  %s\n", where, width, width, a->layer, rep,
+            estimate_bytes(a->bytes, b2, sizeof b2), a->what);
   }
   if (m->recompute_bytes > 0)
     fprintf(out, "    (+ %s rebuilt for the largest checkpointed segment during backward)\n",
@@ -58,7 +59,8 @@ void estimate_print_step(FILE *out, const estimate_model *m, int64_t budget) {
     return;
   }
   int64_t want = m->batch_size > 0 ? m->batch_size : m->micro_batch;
-  fprintf(out, "  batch that fits   %12" PRId64 "  the largest micro-batch in %s", fit, estimate_bytes(budget, b2, sizeof b2));
+  fprintf(out, "  batch that fits   %12" PRId64 "  the largest micro-batch in %s", fit,
+          estimate_bytes(budget, b2, sizeof b2));
   if (want > fit) {
     int64_t steps = (want + fit - 1) / fit;
     int64_t micro = (want + steps - 1) / steps;
@@ -75,7 +77,8 @@ static json_t *jstr(const char *s) {
 
 
 void estimate_step_json(json_t *o, const estimate_model *m, int64_t budget) {
-  json_object_set_new(o, "activations_bytes", m->activations_bytes >= 0 ? json_integer(m->activations_bytes) : json_null());
+  json_object_set_new(o, "activations_bytes",
+                      m->activations_bytes >= 0 ? json_integer(m->activations_bytes) : json_null());
   json_t *rows = json_array();
   for (uint32_t i = 0; i < m->nacts; i++) {
     const estimate_act *a = &m->acts[i];

@@ -73,7 +73,8 @@ const char *act_call_label(interp *st, TSNode n) {
 /* The dtype an op's inputs are cast to under autocast: 16 for the lower-precision
  * list (act_linear, act_conv, act_matmul, attention), 32 for the fp32 list (norms, softmax, losses). */
 value *act_cast(interp *st, value *x, int bits) {
-  if (!bits || x->kind != V_TENSOR || act_bits_of(st, x->u.tensor) == bits || act_bits_of(st, x->u.tensor) == 64) return x;
+  if (!bits || x->kind != V_TENSOR || act_bits_of(st, x->u.tensor) == bits || act_bits_of(st, x->u.tensor) == 64)
+    return x;
   tinfo t = act_info_of(st, x);
   shape c = *x->u.tensor;
   c.bits = bits;
@@ -193,11 +194,12 @@ value *act_conv(interp *st, uint32_t line, const char *label, value *x, value *w
   bool same = pv && pv->kind == V_STR && v_is_str(pv, "same");
   bool valid = pv && pv->kind == V_STR && v_is_str(pv, "valid");
   for (int i = 0; i < nd; i++) {
-    int64_t L = in->dims[c + 1 + i], k = ws->dims[2 + i], s = act_int_or(sv, i, 1), p = valid ? 0 : act_int_or(pv, i, 0),
-            d = act_int_or(dv, i, 1);
+    int64_t L = in->dims[c + 1 + i], k = ws->dims[2 + i], s = act_int_or(sv, i, 1),
+            p = valid ? 0 : act_int_or(pv, i, 0), d = act_int_or(dv, i, 1);
     int64_t out;
     if (same) out = L;
-    else if (transposed) out = (L < 0 || s < 1 || p < 0) ? -1 : (L - 1) * s - 2 * p + d * (k - 1) + act_int_or(opv, i, 0) + 1;
+    else if (transposed)
+      out = (L < 0 || s < 1 || p < 0) ? -1 : (L - 1) * s - 2 * p + d * (k - 1) + act_int_or(opv, i, 0) + 1;
     else out = conv_len(L, k, s, p, d, false);
     if (out < 0) return v_unknown(st, "line %u: %s: its output size is not known", line, label);
     o->dims[c + 1 + i] = out;
@@ -498,7 +500,8 @@ static value *mha(interp *st, obj *m, value *x, bool batch_first, double p, bool
   value *w = param_attr(m, "in_proj_weight");
   value *ov = dict_get_str(m->attrs, "out_proj", 8);
   obj *outp = ov && ov->kind == V_OBJECT ? ov->u.obj : NULL;
-  int64_t E = act_int_or(dict_get_str(m->attrs, "embed_dim", 9), 0, -1), H = act_int_or(dict_get_str(m->attrs, "num_heads", 9), 0, -1);
+  int64_t E = act_int_or(dict_get_str(m->attrs, "embed_dim", 9), 0, -1),
+          H = act_int_or(dict_get_str(m->attrs, "num_heads", 9), 0, -1);
   if (!w || !outp || E < 1 || H < 1 || in->ndim != 3 || in->dims[2] != E)
     return v_unknown(st, "line %u: %s: only self-attention with a packed projection is modelled", line, label);
   int64_t L = batch_first ? in->dims[1] : in->dims[0], B = batch_first ? in->dims[0] : in->dims[1], hd = E / H;
@@ -511,7 +514,8 @@ static value *mha(interp *st, obj *m, value *x, bool batch_first, double p, bool
   int64_t packed[4] = {3, L, B, E};
   value *pc = act_fresh(st, 4, packed, bits, true);
   int64_t qs[3] = {B * H, L, hd};
-  value *q = view_as_shape(st, pc, 3, qs, false), *k = view_as_shape(st, pc, 3, qs, false), *v = view_as_shape(st, pc, 3, qs, false);
+  value *q = view_as_shape(st, pc, 3, qs, false), *k = view_as_shape(st, pc, 3, qs, false),
+        *v = view_as_shape(st, pc, 3, qs, false);
   value *att = NULL, *o;
   if (need_weights) {
     value *qsc = act_binary(st, "*", q, v_float(st, 1.0)); /* q * sqrt(1 / head_dim) */
@@ -519,13 +523,15 @@ static value *mha(interp *st, obj *m, value *x, bool batch_first, double p, bool
     value *kt = view_as_shape(st, k, 3, kts, false);
     value *scores = act_matmul(st, line, sub_label(st, label, "q @ k^T"), qsc, kt);
     if (scores->kind != V_TENSOR) return scores;
-    att = act_unary(st, OP_SAVE_OUTPUT, line, sub_label(st, label, "softmax"), scores, false, 0, st->act->autocast_bits ? 32 : 0);
+    att = act_unary(st, OP_SAVE_OUTPUT, line, sub_label(st, label, "softmax"), scores, false, 0,
+                    st->act->autocast_bits ? 32 : 0);
     att = act_unary(st, OP_DROPOUT, line, sub_label(st, label, "attention dropout"), att, false, p, 0);
     o = act_matmul(st, line, sub_label(st, label, "attention @ v"), att, v);
     if (o->kind != V_TENSOR) return o;
   } else {
     int64_t hs4[4] = {B, H, L, hd};
-    value *q4 = view_as_shape(st, q, 4, hs4, false), *k4 = view_as_shape(st, k, 4, hs4, false), *v4 = view_as_shape(st, v, 4, hs4, false);
+    value *q4 = view_as_shape(st, q, 4, hs4, false), *k4 = view_as_shape(st, k, 4, hs4, false),
+          *v4 = view_as_shape(st, v, 4, hs4, false);
     o = act_fresh(st, 4, hs4, bits, true);
     saved_in si;
     memset(&si, 0, sizeof si);
@@ -537,7 +543,8 @@ static value *mha(interp *st, obj *m, value *x, bool batch_first, double p, bool
    * 16-bit attention (cuDNN on Hopper) writes its output in the query's (L, B, H, D)
    * layout, where the copy is the output itself */
   int64_t flat[2] = {L * B, E};
-  value *oc = !need_weights && bits == 16 ? view_as_shape(st, o, 2, flat, true) : act_fresh(st, 2, flat, act_bits_of(st, o->u.tensor), true);
+  value *oc = !need_weights && bits == 16 ? view_as_shape(st, o, 2, flat, true)
+                                          : act_fresh(st, 2, flat, act_bits_of(st, o->u.tensor), true);
   value *ow = param_attr(outp, "weight");
   if (!ow) return v_unknown(st, "line %u: %s: out_proj is not known", line, label);
   value *y = act_linear(st, line, sub_label(st, label, "out_proj"), oc, ow, E);
@@ -584,9 +591,11 @@ static value *encoder_layer(interp *st, obj *m, value *x, uint32_t line, const c
       y = act_unary(st, OP_DROPOUT, line, sub_label(st, label, "dropout1"), y, false, p, 0);
     } else {
       value *w1 = param_attr(l1->u.obj, "weight"), *w2 = param_attr(l2->u.obj, "weight");
-      if (!w1 || !w2 || D < 1 || E < 1) return v_unknown(st, "line %u: %s: its feed-forward sizes are not known", line, label);
+      if (!w1 || !w2 || D < 1 || E < 1)
+        return v_unknown(st, "line %u: %s: its feed-forward sizes are not known", line, label);
       y = act_linear(st, line, sub_label(st, label, "linear1"), src, w1, D);
-      y = act_unary(st, gelu ? OP_SAVE_INPUT : OP_SAVE_OUTPUT, line, sub_label(st, label, gelu ? "gelu" : "relu"), y, false, 0, 0);
+      y = act_unary(st, gelu ? OP_SAVE_INPUT : OP_SAVE_OUTPUT, line, sub_label(st, label, gelu ? "gelu" : "relu"), y,
+                    false, 0, 0);
       y = act_unary(st, OP_DROPOUT, line, sub_label(st, label, "dropout"), y, false, p, 0);
       y = act_linear(st, line, sub_label(st, label, "linear2"), y, w2, E);
       y = act_unary(st, OP_DROPOUT, line, sub_label(st, label, "dropout2"), y, false, p, 0);
@@ -654,7 +663,8 @@ value *act_layer_forward(interp *st, obj *m, args *a) {
   }
   if (named(m, "LSTM") || named(m, "GRU") || named(m, "RNN")) return rnn(st, m, a, x, line, label);
   if (named(m, "MultiheadAttention")) {
-    value *k = a->pos.len > 1 ? a->pos.items[1] : arg_get(a, 1, "key"), *v = a->pos.len > 2 ? a->pos.items[2] : arg_get(a, 2, "value");
+    value *k = a->pos.len > 1 ? a->pos.items[1] : arg_get(a, 1, "key"),
+          *v = a->pos.len > 2 ? a->pos.items[2] : arg_get(a, 2, "value");
     if (k != x || v != x) return v_unknown(st, "line %u: %s: what cross-attention keeps is not modelled", line, label);
     return mha(st, m, x, act_flag_of(ctor_arg(m, 8, "batch_first"), false), act_num_of(ctor_arg(m, 2, "dropout"), 0.0),
                act_flag_of(arg_get(a, 4, "need_weights"), true), line, label);
@@ -662,7 +672,8 @@ value *act_layer_forward(interp *st, obj *m, args *a) {
   if (named(m, "TransformerEncoderLayer")) return encoder_layer(st, m, x, line, label);
   if (named(m, "TransformerEncoder")) {
     value *ls = dict_get_str(m->attrs, "layers", 6);
-    if (!ls || ls->kind != V_OBJECT || !ls->u.obj->items) return v_unknown(st, "line %u: %s: its layers are not known", line, label);
+    if (!ls || ls->kind != V_OBJECT || !ls->u.obj->items)
+      return v_unknown(st, "line %u: %s: its layers are not known", line, label);
     value *h = x;
     for (uint32_t i = 0; i < ls->u.obj->items->items.len && h->kind == V_TENSOR; i++) {
       value *layer = ls->u.obj->items->items.items[i];
@@ -673,11 +684,14 @@ value *act_layer_forward(interp *st, obj *m, args *a) {
     if (h->kind == V_TENSOR && nv && nv->kind == V_OBJECT) h = act_one(st, nv->u.obj, h, a->node);
     return h;
   }
-  if (named(m, "Embedding")) return act_embedding(st, line, label, x, param_attr(m, "weight") ? param_attr(m, "weight") : st->unknown);
+  if (named(m, "Embedding"))
+    return act_embedding(st, line, label, x, param_attr(m, "weight") ? param_attr(m, "weight") : st->unknown);
   if (named(m, "ReLU") || named(m, "ReLU6") || named(m, "Hardtanh"))
-    return act_unary(st, OP_SAVE_OUTPUT, line, label, x, act_flag_of(ctor_arg(m, named(m, "Hardtanh") ? 2 : 0, "inplace"), false), 0, 0);
+    return act_unary(st, OP_SAVE_OUTPUT, line, label, x,
+                     act_flag_of(ctor_arg(m, named(m, "Hardtanh") ? 2 : 0, "inplace"), false), 0, 0);
   if (named(m, "Tanh") || named(m, "Sigmoid") || named(m, "Softmax") || named(m, "LogSoftmax"))
-    return act_unary(st, OP_SAVE_OUTPUT, line, label, x, false, 0, named_prefix(m, "Soft") || named(m, "LogSoftmax") ? (ab ? 32 : 0) : 0);
+    return act_unary(st, OP_SAVE_OUTPUT, line, label, x, false, 0,
+                     named_prefix(m, "Soft") || named(m, "LogSoftmax") ? (ab ? 32 : 0) : 0);
   if (named(m, "LeakyReLU") || named(m, "ELU"))
     return act_unary(st, act_flag_of(ctor_arg(m, 1, "inplace"), false) ? OP_SAVE_OUTPUT : OP_SAVE_INPUT, line, label, x,
                  act_flag_of(ctor_arg(m, 1, "inplace"), false), 0, 0);
@@ -689,13 +703,16 @@ value *act_layer_forward(interp *st, obj *m, args *a) {
     return act_unary(st, OP_DROPOUT, line, label, x, act_flag_of(ctor_arg(m, 1, "inplace"), false), p, 0);
   }
   if (named_prefix(m, "MaxPool"))
-    return act_pool(st, OP_MAX_POOL, line, label, x, act_spatial_dims(name), ctor_arg(m, 0, "kernel_size"), ctor_arg(m, 1, "stride"),
-                ctor_arg(m, 2, "padding"), ctor_arg(m, 3, "dilation"), act_flag_of(ctor_arg(m, 5, "ceil_mode"), false));
+    return act_pool(st, OP_MAX_POOL, line, label, x, act_spatial_dims(name), ctor_arg(m, 0, "kernel_size"),
+                    ctor_arg(m, 1, "stride"), ctor_arg(m, 2, "padding"), ctor_arg(m, 3, "dilation"),
+                    act_flag_of(ctor_arg(m, 5, "ceil_mode"), false));
   if (named_prefix(m, "AvgPool"))
-    return act_pool(st, OP_SAVE_INPUT, line, label, x, act_spatial_dims(name), ctor_arg(m, 0, "kernel_size"), ctor_arg(m, 1, "stride"),
-                ctor_arg(m, 2, "padding"), NULL, act_flag_of(ctor_arg(m, 3, "ceil_mode"), false));
+    return act_pool(st, OP_SAVE_INPUT, line, label, x, act_spatial_dims(name), ctor_arg(m, 0, "kernel_size"),
+                    ctor_arg(m, 1, "stride"), ctor_arg(m, 2, "padding"), NULL,
+                    act_flag_of(ctor_arg(m, 3, "ceil_mode"), false));
   if (named_prefix(m, "AdaptiveAvgPool") || named_prefix(m, "AdaptiveMaxPool"))
-    return act_adaptive_pool(st, named_prefix(m, "AdaptiveMax"), line, label, x, act_spatial_dims(name), ctor_arg(m, 0, "output_size"));
+    return act_adaptive_pool(st, named_prefix(m, "AdaptiveMax"), line, label, x, act_spatial_dims(name),
+                             ctor_arg(m, 0, "output_size"));
   if (named(m, "Flatten")) {
     args b;
     memset(&b, 0, sizeof b);

@@ -252,9 +252,15 @@ void act_record(interp *st, op_kind k, uint32_t line, const char *label, value *
   if (so.extra_bytes < 0 && !A->passes.items[pass].why) A->passes.items[pass].why = "a kept tensor too large to count";
   if (so.extra_bytes > 0) {
     add_bytes(st, pass, row, so.extra_bytes, false);
-    if (!row->what) buf_printf(&what, "%s%s", what.len ? " + " : "",
-                               k == OP_DROPOUT ? "bool mask" : k == OP_MAX_POOL ? "int64 indices" :
-                               k == OP_CROSS_ENTROPY ? (si->autocast_bits ? "16-bit log-probabilities + fp32 copy" : "log-probabilities") : k == OP_RMS_NORM ? "normalized copy" : k == OP_RNN ? "cuDNN reserve space" : "fp32 statistics");
+    if (!row->what)
+      buf_printf(&what, "%s%s", what.len ? " + " : "",
+                 k == OP_DROPOUT    ? "bool mask"
+                 : k == OP_MAX_POOL ? "int64 indices"
+                 : k == OP_CROSS_ENTROPY
+                     ? (si->autocast_bits ? "16-bit log-probabilities + fp32 copy" : "log-probabilities")
+                 : k == OP_RMS_NORM ? "normalized copy"
+                 : k == OP_RNN      ? "cuDNN reserve space"
+                                    : "fp32 statistics");
   }
   if (!row->what && what.len) row->what = st_strdup(st, what.data, what.len);
   buf_free(&what);

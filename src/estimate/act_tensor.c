@@ -19,7 +19,8 @@ static bool any_tensor(args *a) {
   for (uint32_t i = 0; i < a->pos.len; i++) {
     value *v = a->pos.items[i];
     if (act_is_tensor(v)) return true;
-    if ((v->kind == V_LIST || v->kind == V_TUPLE) && v->u.seq->items.len && act_is_tensor(v->u.seq->items.items[0])) return true;
+    if ((v->kind == V_LIST || v->kind == V_TUPLE) && v->u.seq->items.len && act_is_tensor(v->u.seq->items.items[0]))
+      return true;
   }
   return false;
 }
@@ -54,7 +55,8 @@ static value *cat(interp *st, args *a, bool stack) {
   } else {
     o.dims[dim] = total;
   }
-  return act_make(st, &o, UINT32_MAX, grad, true, items->items.items[0]->kind == V_TENSOR ? items->items.items[0]->dim0 : (TSNode){0});
+  return act_make(st, &o, UINT32_MAX, grad, true,
+                  items->items.items[0]->kind == V_TENSOR ? items->items.items[0]->dim0 : (TSNode){0});
 }
 
 
@@ -62,16 +64,18 @@ value *act_torch_call(interp *st, const char *qual, args *a) {
   if (!st->act) return NULL;
   const char *n;
   if (!strcmp(qual, "torch.no_grad") || !strcmp(qual, "torch.inference_mode") || !strcmp(qual, "torch.enable_grad") ||
-      !strcmp(qual, "torch.autocast") || !strcmp(qual, "torch.amp.autocast") || !strcmp(qual, "torch.cuda.amp.autocast") ||
-      !strcmp(qual, "torch.cpu.amp.autocast") || !strcmp(qual, "torch.amp.autocast_mode.autocast"))
+      !strcmp(qual, "torch.autocast") || !strcmp(qual, "torch.amp.autocast") ||
+      !strcmp(qual, "torch.cuda.amp.autocast") || !strcmp(qual, "torch.cpu.amp.autocast") ||
+      !strcmp(qual, "torch.amp.autocast_mode.autocast"))
     return act_context(st, qual, a);
   if (!strcmp(qual, "torch.utils.checkpoint.checkpoint")) return act_checkpoint(st, a);
   /* progress bars yield what they wrap */
-  if ((!strcmp(qual, "tqdm.tqdm") || !strcmp(qual, "tqdm.auto.tqdm") || !strcmp(qual, "tqdm.notebook.tqdm")) && a->pos.len &&
-      a->pos.items[0]->kind == V_OBJECT && a->pos.items[0]->u.obj->kind == OBJ_LOADER)
+  if ((!strcmp(qual, "tqdm.tqdm") || !strcmp(qual, "tqdm.auto.tqdm") || !strcmp(qual, "tqdm.notebook.tqdm")) &&
+      a->pos.len && a->pos.items[0]->kind == V_OBJECT && a->pos.items[0]->u.obj->kind == OBJ_LOADER)
     return a->pos.items[0];
   if (!any_tensor(a)) return NULL;
-  if (!(n = act_after(qual, "torch.nn.functional.")) && !((n = act_after(qual, "torch.")) && !strchr(n, '.'))) return NULL;
+  if (!(n = act_after(qual, "torch.nn.functional.")) && !((n = act_after(qual, "torch.")) && !strchr(n, '.')))
+    return NULL;
   value *x = a->pos.len ? a->pos.items[0] : NULL;
   if (!strcmp(n, "cat") || !strcmp(n, "concat") || !strcmp(n, "stack")) return cat(st, a, !strcmp(n, "stack"));
   if (!strcmp(n, "from_numpy") && x && x->kind == V_TENSOR) return x;
@@ -81,11 +85,12 @@ value *act_torch_call(interp *st, const char *qual, args *a) {
   const char *label = act_call_label(st, a->node);
   int ab = st->act->autocast_bits;
   /* methods that torch.* also has: torch.flatten(x, 1), torch.transpose(x, 0, 1) */
-  static const char *const methods[] = {"flatten", "reshape", "transpose", "permute", "squeeze", "unsqueeze", "split",
-                                        "chunk", "sum", "mean", "softmax", "log_softmax", "masked_fill", "tanh", "sigmoid",
-                                        "exp", "relu", "t", "unbind", NULL};
+  static const char *const methods[] = {
+      "flatten", "reshape",     "transpose",   "permute", "squeeze", "unsqueeze", "split", "chunk", "sum",    "mean",
+      "softmax", "log_softmax", "masked_fill", "tanh",    "sigmoid", "exp",       "relu",  "t",     "unbind", NULL};
   for (size_t i = 0; methods[i]; i++)
-    if (!strcmp(n, methods[i]) && !(act_after(qual, "torch.nn.functional.") && (!strcmp(n, "softmax") || !strcmp(n, "log_softmax")))) {
+    if (!strcmp(n, methods[i]) &&
+        !(act_after(qual, "torch.nn.functional.") && (!strcmp(n, "softmax") || !strcmp(n, "log_softmax")))) {
       args b = *a;
       b.pos.items = a->pos.items + 1;
       b.pos.len = a->pos.len - 1;
@@ -93,22 +98,27 @@ value *act_torch_call(interp *st, const char *qual, args *a) {
       return act_tensor_method(st, x, n, &b);
     }
   if (!strcmp(n, "relu") || !strcmp(n, "relu_") || !strcmp(n, "relu6") || !strcmp(n, "hardtanh"))
-    return act_unary(st, OP_SAVE_OUTPUT, line, label, x, !strcmp(n, "relu_") || act_flag_of(arg_get(a, -1, "inplace"), false), 0, 0);
+    return act_unary(st, OP_SAVE_OUTPUT, line, label, x,
+                     !strcmp(n, "relu_") || act_flag_of(arg_get(a, -1, "inplace"), false), 0, 0);
   if (!strcmp(n, "softmax") || !strcmp(n, "log_softmax"))
     return act_unary(st, OP_SAVE_OUTPUT, line, label, x, false, 0, ab ? 32 : 0);
-  if (!strcmp(n, "gelu") || !strcmp(n, "silu") || !strcmp(n, "mish") || !strcmp(n, "hardswish") || !strcmp(n, "softplus") ||
-      !strcmp(n, "elu") || !strcmp(n, "leaky_relu") || !strcmp(n, "selu") || !strcmp(n, "logsigmoid"))
+  if (!strcmp(n, "gelu") || !strcmp(n, "silu") || !strcmp(n, "mish") || !strcmp(n, "hardswish") ||
+      !strcmp(n, "softplus") || !strcmp(n, "elu") || !strcmp(n, "leaky_relu") || !strcmp(n, "selu") ||
+      !strcmp(n, "logsigmoid"))
     return act_unary(st, OP_SAVE_INPUT, line, label, x, false, 0, 0);
   if (!strcmp(n, "dropout") || !strcmp(n, "dropout1d") || !strcmp(n, "dropout2d") || !strcmp(n, "dropout3d")) {
     bool training = act_flag_of(arg_get(a, 2, "training"), true);
-    return act_unary(st, OP_DROPOUT, line, label, x, act_flag_of(arg_get(a, 3, "inplace"), false), training ? act_num_of(arg_get(a, 1, "p"), 0.5) : 0, 0);
+    return act_unary(st, OP_DROPOUT, line, label, x, act_flag_of(arg_get(a, 3, "inplace"), false),
+                     training ? act_num_of(arg_get(a, 1, "p"), 0.5) : 0, 0);
   }
   if (!strncmp(n, "max_pool", 8))
-    return act_pool(st, OP_MAX_POOL, line, label, x, act_spatial_dims(n), arg_get(a, 1, "kernel_size"), arg_get(a, 2, "stride"),
-                arg_get(a, 3, "padding"), arg_get(a, 4, "dilation"), act_flag_of(arg_get(a, 5, "ceil_mode"), false));
+    return act_pool(st, OP_MAX_POOL, line, label, x, act_spatial_dims(n), arg_get(a, 1, "kernel_size"),
+                    arg_get(a, 2, "stride"), arg_get(a, 3, "padding"), arg_get(a, 4, "dilation"),
+                    act_flag_of(arg_get(a, 5, "ceil_mode"), false));
   if (!strncmp(n, "avg_pool", 8))
-    return act_pool(st, OP_SAVE_INPUT, line, label, x, act_spatial_dims(n), arg_get(a, 1, "kernel_size"), arg_get(a, 2, "stride"),
-                arg_get(a, 3, "padding"), NULL, act_flag_of(arg_get(a, 4, "ceil_mode"), false));
+    return act_pool(st, OP_SAVE_INPUT, line, label, x, act_spatial_dims(n), arg_get(a, 1, "kernel_size"),
+                    arg_get(a, 2, "stride"), arg_get(a, 3, "padding"), NULL,
+                    act_flag_of(arg_get(a, 4, "ceil_mode"), false));
   if (!strncmp(n, "adaptive_avg_pool", 17) || !strncmp(n, "adaptive_max_pool", 17))
     return act_adaptive_pool(st, n[9] == 'm', line, label, x, act_spatial_dims(n), arg_get(a, 1, "output_size"));
   if (!strcmp(n, "linear")) {
@@ -132,18 +142,22 @@ value *act_torch_call(interp *st, const char *qual, args *a) {
     if (ns && v_as_int(ns, &one)) inner = one;
     else if (dims) {
       for (uint32_t i = 0; i < dims->items.len; i++) {
-        if (!v_as_int(dims->items.items[i], &one)) return v_unknown(st, "line %u: %s: its shape is not known", line, label);
+        if (!v_as_int(dims->items.items[i], &one))
+          return v_unknown(st, "line %u: %s: its shape is not known", line, label);
         inner *= one;
       }
     } else {
       return v_unknown(st, "line %u: %s: its normalized shape is not known", line, label);
     }
     value *ps[2] = {arg_get(a, 2, "weight"), arg_get(a, 3, "bias")};
-    return act_norm(st, n[0] == 'r' ? OP_RMS_NORM : OP_LAYER_NORM, line, label, x, inner > 0 ? act_elems(x->u.tensor) / inner : -1, ps, 2);
+    return act_norm(st, n[0] == 'r' ? OP_RMS_NORM : OP_LAYER_NORM, line, label, x,
+                    inner > 0 ? act_elems(x->u.tensor) / inner : -1, ps, 2);
   }
-  if (!strcmp(n, "embedding")) return act_embedding(st, line, label, x, arg_get(a, 1, "weight") ? arg_get(a, 1, "weight") : st->unknown);
+  if (!strcmp(n, "embedding"))
+    return act_embedding(st, line, label, x, arg_get(a, 1, "weight") ? arg_get(a, 1, "weight") : st->unknown);
   if (!strcmp(n, "cross_entropy") || !strcmp(n, "nll_loss") || !strcmp(n, "mse_loss") || !strcmp(n, "l1_loss") ||
-      !strcmp(n, "smooth_l1_loss") || !strcmp(n, "binary_cross_entropy") || !strcmp(n, "binary_cross_entropy_with_logits")) {
+      !strcmp(n, "smooth_l1_loss") || !strcmp(n, "binary_cross_entropy") ||
+      !strcmp(n, "binary_cross_entropy_with_logits")) {
     value *t = arg_get(a, 1, "target");
     op_kind k = !strcmp(n, "cross_entropy") ? OP_CROSS_ENTROPY : !strcmp(n, "nll_loss") ? OP_NLL_LOSS : OP_PAIR_LOSS;
     return act_loss(st, k, line, label, x, t && act_is_tensor(t) ? t : NULL);
@@ -174,12 +188,14 @@ value *act_torch_call(interp *st, const char *qual, args *a) {
   }
   if (!strcmp(n, "matmul") || !strcmp(n, "bmm") || !strcmp(n, "mm")) {
     value *r = a->pos.len > 1 ? a->pos.items[1] : NULL;
-    if (!r || !act_is_tensor(r) || !act_known(act_shape_of(r))) return v_unknown(st, "line %u: %s: an operand is not known", line, label);
+    if (!r || !act_is_tensor(r) || !act_known(act_shape_of(r)))
+      return v_unknown(st, "line %u: %s: an operand is not known", line, label);
     return act_matmul(st, line, label, x, r);
   }
   if (!strcmp(n, "zeros_like") || !strcmp(n, "ones_like") || !strcmp(n, "randn_like") || !strcmp(n, "rand_like") ||
       !strcmp(n, "empty_like") || !strcmp(n, "tril") || !strcmp(n, "triu") || !strcmp(n, "full_like"))
-    return act_make(st, x->u.tensor, UINT32_MAX, !strcmp(n, "tril") || !strcmp(n, "triu") ? act_info_of(st, x).grad : false, true, x->dim0);
+    return act_make(st, x->u.tensor, UINT32_MAX,
+                    !strcmp(n, "tril") || !strcmp(n, "triu") ? act_info_of(st, x).grad : false, true, x->dim0);
   return NULL;
 }
 
@@ -292,7 +308,8 @@ value *act_tensor_method(interp *st, value *self, const char *name, args *a) {
       if (d0 < 0 || d1 < 0 || d0 >= nd || d1 >= nd) return v_unknown(st, "line %u: a transpose out of range", line);
       o.dims[d0] = in->dims[d1];
       o.dims[d1] = in->dims[d0];
-      if (t.bshd && ((d0 == 1 && d1 == 2) || (d0 == 2 && d1 == 1))) return act_make(st, &o, t.storage, t.grad, true, self->dim0);
+      if (t.bshd && ((d0 == 1 && d1 == 2) || (d0 == 2 && d1 == 1)))
+        return act_make(st, &o, t.storage, t.grad, true, self->dim0);
     }
     return act_make(st, &o, t.storage, t.grad, false, self->dim0);
   }
@@ -319,7 +336,8 @@ value *act_tensor_method(interp *st, value *self, const char *name, args *a) {
     int64_t d = act_int_or(arg_get(a, 1, "dim"), 0, 0);
     if (d < 0) d += nd;
     int64_t s;
-    if (d < 0 || d >= nd || !sz || !v_as_int(sz, &s) || s < 1) return v_unknown(st, "line %u: a %s not known", line, name);
+    if (d < 0 || d >= nd || !sz || !v_as_int(sz, &s) || s < 1)
+      return v_unknown(st, "line %u: a %s not known", line, name);
     int64_t L = in->dims[d];
     int64_t size = name[0] == 's' ? s : (L + s - 1) / s;
     if (size < 1) return v_unknown(st, "line %u: a %s not known", line, name);
@@ -370,7 +388,8 @@ value *act_tensor_method(interp *st, value *self, const char *name, args *a) {
     return act_make(st, &o, UINT32_MAX, t.grad, true, self->dim0);
   }
   if (!strcmp(name, "softmax") || !strcmp(name, "log_softmax"))
-    return act_unary(st, OP_SAVE_OUTPUT, line, act_call_label(st, a->node), self, false, 0, st->act->autocast_bits ? 32 : 0);
+    return act_unary(st, OP_SAVE_OUTPUT, line, act_call_label(st, a->node), self, false, 0,
+                     st->act->autocast_bits ? 32 : 0);
   if (!strcmp(name, "relu") || !strcmp(name, "relu_") || !strcmp(name, "tanh") || !strcmp(name, "sigmoid") ||
       !strcmp(name, "exp") || !strcmp(name, "sqrt") || !strcmp(name, "rsqrt"))
     return act_unary(st, OP_SAVE_OUTPUT, line, act_call_label(st, a->node), self, !strcmp(name, "relu_"), 0, 0);
@@ -387,7 +406,8 @@ value *act_tensor_method(interp *st, value *self, const char *name, args *a) {
     }
     return out;
   }
-  if (!strcmp(name, "matmul") && a->pos.len && act_is_tensor(a->pos.items[0]) && act_known(act_shape_of(a->pos.items[0])))
+  if (!strcmp(name, "matmul") && a->pos.len && act_is_tensor(a->pos.items[0]) &&
+      act_known(act_shape_of(a->pos.items[0])))
     return act_matmul(st, line, act_call_label(st, a->node), self, a->pos.items[0]);
   if (!strcmp(name, "detach")) return act_make(st, in, t.storage, false, t.contig, self->dim0);
   if (!strcmp(name, "requires_grad_")) {
@@ -406,16 +426,19 @@ value *act_tensor_method(interp *st, value *self, const char *name, args *a) {
     return act_make(st, &o, UINT32_MAX, t.grad, true, self->dim0);
   }
   if (!strcmp(name, "float") || !strcmp(name, "half") || !strcmp(name, "bfloat16") || !strcmp(name, "double") ||
-      !strcmp(name, "long") || !strcmp(name, "to") || !strcmp(name, "type_as") || !strcmp(name, "cuda") || !strcmp(name, "cpu")) {
+      !strcmp(name, "long") || !strcmp(name, "to") || !strcmp(name, "type_as") || !strcmp(name, "cuda") ||
+      !strcmp(name, "cpu")) {
     int bits = name[0] == 'f' ? 32 : name[0] == 'h' || name[0] == 'b' ? 16 : name[0] == 'd' || name[0] == 'l' ? 64 : 0;
     if (!strcmp(name, "to")) {
       const char *dn;
       for (uint32_t i = 0; i < a->pos.len && !bits; i++)
-        if (a->pos.items[i]->kind == V_EXTERN) torch_dtype(a->pos.items[i]->u.ext, strlen(a->pos.items[i]->u.ext), &bits, &dn);
+        if (a->pos.items[i]->kind == V_EXTERN)
+          torch_dtype(a->pos.items[i]->u.ext, strlen(a->pos.items[i]->u.ext), &bits, &dn);
       value *dt = arg_get(a, -1, "dtype");
       if (dt && dt->kind == V_EXTERN) torch_dtype(dt->u.ext, strlen(dt->u.ext), &bits, &dn);
     }
-    if (!strcmp(name, "type_as") && a->pos.len && act_is_tensor(a->pos.items[0])) bits = act_bits_of(st, act_shape_of(a->pos.items[0]));
+    if (!strcmp(name, "type_as") && a->pos.len && act_is_tensor(a->pos.items[0]))
+      bits = act_bits_of(st, act_shape_of(a->pos.items[0]));
     if (!bits || bits == act_bits_of(st, in)) return self;
     shape o = *in;
     o.bits = bits;
@@ -426,7 +449,12 @@ value *act_tensor_method(interp *st, value *self, const char *name, args *a) {
     value *d = a->pos.len ? a->pos.items[0] : arg_get(a, -1, "dtype");
     const char *q = d && d->kind == V_EXTERN ? strrchr(d->u.ext, '.') : NULL;
     q = q ? q + 1 : d && d->kind == V_STR ? st_strdup(st, d->u.s.s, d->u.s.n) : NULL;
-    int bits = !q ? 0 : strstr(q, "64") ? 64 : strstr(q, "32") ? 32 : strstr(q, "16") ? 16 : strstr(q, "8") || !strcmp(q, "bool") ? 8 : 0;
+    int bits = !q                                     ? 0
+               : strstr(q, "64")                      ? 64
+               : strstr(q, "32")                      ? 32
+               : strstr(q, "16")                      ? 16
+               : strstr(q, "8") || !strcmp(q, "bool") ? 8
+                                                      : 0;
     if (!bits) return v_unknown(st, "line %u: astype() to a dtype not known", line);
     shape o = *in;
     o.bits = bits;
@@ -476,7 +504,10 @@ value *act_binary(interp *st, const char *op, value *l, value *r) {
     o = *act_shape_of(lt ? l : r);
   }
   bool grad = (lt && act_info_of(st, l).grad) || (rt && act_info_of(st, r).grad);
-  value *out = act_make(st, &o, UINT32_MAX, grad, true, lt && l->kind == V_TENSOR ? l->dim0 : r->kind == V_TENSOR ? r->dim0 : (TSNode){0});
+  value *out = act_make(st, &o, UINT32_MAX, grad, true,
+                        lt && l->kind == V_TENSOR ? l->dim0
+                        : r->kind == V_TENSOR     ? r->dim0
+                                                  : (TSNode){0});
   saved_in si;
   memset(&si, 0, sizeof si);
   if (k == OP_SAVE_INPUT) {
@@ -572,7 +603,8 @@ static int64_t window(interp *st, scope *sc, TSNode sl) {
 
 
 seq *act_iterate(interp *st, value *v) {
-  if (!st->act || v->kind != V_TENSOR || !act_known(v->u.tensor) || v->u.tensor->ndim < 1 || v->u.tensor->dims[0] > 65536)
+  if (!st->act || v->kind != V_TENSOR || !act_known(v->u.tensor) || v->u.tensor->ndim < 1 ||
+      v->u.tensor->dims[0] > 65536)
     return NULL;
   const shape *in = v->u.tensor;
   tinfo t = act_info_of(st, v);

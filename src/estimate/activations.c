@@ -93,19 +93,22 @@ static value *run_module(interp *st, obj *m, args *a) {
       return call_value(st, b, a);
     }
   }
-  if (m->qual && (!strcmp(m->qual, "torch.nn.Sequential") || !strcmp(m->qual, "torch.nn.modules.container.Sequential")) &&
+  if (m->qual &&
+      (!strcmp(m->qual, "torch.nn.Sequential") || !strcmp(m->qual, "torch.nn.modules.container.Sequential")) &&
       m->items) {
     value *x = a->pos.len ? a->pos.items[0] : NULL;
     if (!x) return v_unknown(st, "a Sequential called without an input");
     for (uint32_t i = 0; i < m->items->items.len && x->kind != V_UNKNOWN; i++) {
       value *c = m->items->items.items[i];
-      if (c->kind != V_OBJECT || c->u.obj->kind != OBJ_MODULE) return v_unknown(st, "a Sequential of something not a module");
+      if (c->kind != V_OBJECT || c->u.obj->kind != OBJ_MODULE)
+        return v_unknown(st, "a Sequential of something not a module");
       x = act_one(st, c->u.obj, x, a->node);
     }
     return x;
   }
   if (m->layer || (m->qual && !strncmp(m->qual, "torch.nn.", 9))) return act_layer_forward(st, m, a);
-  return v_unknown(st, "line %u: the forward of `%s` is not known", act_line_of(st, m->site), m->type ? m->type : "a module");
+  return v_unknown(st, "line %u: the forward of `%s` is not known", act_line_of(st, m->site),
+                   m->type ? m->type : "a module");
 }
 
 
@@ -131,8 +134,8 @@ value *act_module_call(interp *st, obj *m, args *a) {
       value *u = a->pos.len ? a->pos.items[0] : NULL;
       if (u && u->kind == V_UNKNOWN && !ts_node_is_null(a->node)) {
         buf b = {0};
-        buf_printf(&b, "line %u: the input of `%s` is not known: %s", act_line_of(st, a->node), act_call_label(st, a->node),
-                   u->why ? u->why : "a value that is not known");
+        buf_printf(&b, "line %u: the input of `%s` is not known: %s", act_line_of(st, a->node),
+                   act_call_label(st, a->node), u->why ? u->why : "a value that is not known");
         root_unknown(st, m, st_strdup(st, b.data, b.len));
         buf_free(&b);
       }
@@ -239,7 +242,8 @@ value *act_checkpoint(interp *st, args *a) {
   for (uint32_t i = 1; i < a->pos.len; i++) avec_push(st->a, &b.pos, a->pos.items[i]);
   for (uint32_t i = 0; i < a->kwnames.len; i++) {
     str k = a->kwnames.items[i];
-    if ((k.n == 13 && !memcmp(k.s, "use_reentrant", 13)) || (k.n == 18 && !memcmp(k.s, "preserve_rng_state", 18))) continue;
+    if ((k.n == 13 && !memcmp(k.s, "use_reentrant", 13)) || (k.n == 18 && !memcmp(k.s, "preserve_rng_state", 18)))
+      continue;
     avec_push(st->a, &b.kwnames, k);
     avec_push(st->a, &b.kwvals, a->kwvals.items[i]);
   }
