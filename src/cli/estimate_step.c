@@ -46,8 +46,9 @@ void estimate_print_step(FILE *out, const estimate_model *m, int64_t budget) {
     fprintf(out, "  whole step        %12s  activations not known\n", "?");
     return;
   }
-  fprintf(out, "  whole step        %12s  weights + gradients + optimizer state + activations + input batch",
-          estimate_bytes(m->peak_bytes, b1, sizeof b1));
+  fprintf(out, "  whole step        %12s  as backward starts: weights + optimizer state + activations + input + the loss's "
+          "gradient%s", estimate_bytes(m->peak_bytes, b1, sizeof b1),
+          m->grads_resident ? " + gradients (zero_grad(set_to_none=False))" : " (gradients come as activations go)");
   if (m->world_size > 1) fprintf(out, ", per GPU of %" PRId64, m->world_size);
   fputc('\n', out);
   if (budget <= 0) return;

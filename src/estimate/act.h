@@ -44,6 +44,7 @@ typedef struct {
   int64_t micro;     /* the leading dimension of the first input, -1 */
   int64_t input_saved; /* bytes of input batches among the kept */
   int64_t recompute; /* the largest checkpointed segment, recomputed in backward */
+  int64_t transient; /* the loss's input gradient, made as backward starts */
   const char *why;   /* the first thing that could not be followed */
   int bits;          /* autocast bits when the pass ran, 0 none */
   bool checkpointed;
@@ -90,6 +91,8 @@ typedef struct act_state act_state;
 
 
 /* ---- act_state.c, act_ops.c, act_tensor.c, activations.c ---- */
+/** The pass tensor X belongs to: the one running, or the one that made it; -1. */
+int32_t act_pass_of(interp *st, value *x);
 void act_record(interp *st, op_kind k, uint32_t line, const char *label, value **ins, int nin, value *out,
                 saved_in *si);
 void act_keep_value(interp *st, int32_t pass, row_t *row, value *v, const char *role, buf *what);

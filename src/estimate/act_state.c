@@ -140,6 +140,15 @@ static void describe(interp *st, buf *b, const char *role, const shape *sh) {
 
 /* ---- recording ---- */
 
+int32_t act_pass_of(interp *st, value *x) {
+  act_state *A = st->act;
+  if (A->nframes) return A->cur;
+  if (!x || x->kind != V_TENSOR) return -1;
+  tinfo t = act_info_of(st, x);
+  return t.grad ? A->storages.items[t.storage].born : -1;
+}
+
+
 static int32_t pass_for(interp *st, value **ins, int nin) {
   act_state *A = st->act;
   if (A->nframes) return A->cur;

@@ -301,6 +301,14 @@ int64_t act_accumulation(interp *st) {
 }
 
 
+static bool source_has(interp *st, const char *needle) {
+  size_t n = strlen(needle);
+  for (size_t i = 0; i + n <= st->len; i++)
+    if (st->src[i] == needle[0] && !memcmp(st->src + i, needle, n)) return true;
+  return false;
+}
+
+
 void act_fill(interp *st, obj *m, estimate_model *out) {
   act_state *A = st->act;
   out->activations_bytes = -1;
@@ -326,6 +334,9 @@ void act_fill(interp *st, obj *m, estimate_model *out) {
   out->activations_partial = p->total;
   out->activations_input = p->input_saved;
   out->recompute_bytes = p->recompute;
+  out->transient_bytes = p->transient;
+  /* PyTorch 2.x frees gradients in zero_grad() unless told not to */
+  out->grads_resident = source_has(st, "set_to_none=False");
   out->checkpointed = p->checkpointed;
   out->act_bits = p->bits;
   if (p->why) out->act_why = p->why;

@@ -59,6 +59,8 @@ typedef struct {
   int act_bits;                /* autocast bits during the forward counted, 0 none */
   bool checkpointed;           /* torch.utils.checkpoint in the forward */
   int64_t recompute_bytes;     /* the largest checkpointed segment, rebuilt during backward */
+  int64_t transient_bytes;     /* the loss's input gradient (fp32), alive with all activations as backward starts */
+  bool grads_resident;         /* zero_grad(set_to_none=False): gradients stay through the forward */
   int64_t micro_batch;         /* the leading dimension of the forward counted; -1 */
   int64_t accumulation;        /* gradient accumulation steps found, 1 when none */
   int64_t batch_size;          /* micro_batch x accumulation; -1 */
@@ -93,9 +95,11 @@ void estimate_free(estimate_result *r);
 
 /* ---- the whole step (step.c) ---- */
 
-/** Fill M's peak_bytes and batch_size from its parts: weights, gradients and
- *  optimizer state (divided by world_size), activations, the input batch not
- *  among them, and the largest checkpointed segment rebuilt in backward. */
+/** Fill M's peak_bytes and batch_size from its parts: weights and optimizer
+ *  state (divided by world_size), the input batch not among the activations,
+ *  and the larger of two moments: backward's start (activations, the largest
+ *  checkpointed segment rebuilt, the loss's input gradient, and gradients only
+ *  when they stay resident) and its end (all gradients). */
 void estimate_step(estimate_model *m);
 /** The largest micro-batch whose whole step fits BUDGET bytes, activations and
  *  input scaled linearly from M's micro-batch; 0 when none fits, -1 when

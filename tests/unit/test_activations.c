@@ -128,19 +128,33 @@ static void test_whole_step(void **state) {
   run_source(&x, src);
   const estimate_model *m = first(&x);
   /* 1,199,882 fp32 parameters: weights 4,799,528, gradients as much, Adadelta's two
-   * states 9,599,056; the input batch (200,704 + the 512-byte target) is kept by conv1
-   * and nll_loss already */
+   * states 9,599,056; the input batch (200,704) is kept by conv1 already. Backward
+   * starts with weights, state, the activations and nll_loss's input gradient
+   * 64x10x4 = 2,560; the gradients (freed by zero_grad() in PyTorch 2.x) come as the
+   * activations go, and at the end weights, gradients, state and input are 19,398,816 */
   assert_int_equal(m->weights_bytes, 4799528);
   assert_int_equal(m->activations_input, 200704);
-  int64_t fixed = 4799528 * 2 + 9599056;
-  assert_int_equal(m->peak_bytes, fixed + m->activations_bytes + (m->input_bytes - 200704));
+  assert_int_equal(m->transient_bytes, 2560);
+  assert_false(m->grads_resident);
+  int64_t fixed = 4799528 + 9599056;
+  assert_int_equal(m->peak_bytes, fixed + 22920196 + 2560);
   assert_int_equal(m->batch_size, 64);
-  /* the largest batch under a budget: per sample about (22,920,196 + 512) / 64 = 358,136 */
-  int64_t per = m->activations_bytes + m->input_bytes - m->activations_input;
+  /* the largest batch under a budget: per sample (22,920,196 + 2,560) / 64 = 358,168 */
+  int64_t per = m->activations_bytes + m->transient_bytes;
   int64_t budget = fixed + per * 10;
   int64_t fit = estimate_max_batch(m, budget);
   assert_true(fit >= 639 && fit <= 640);
+  /* the end of backward must fit too: weights, gradients and state alone over it */
+  assert_int_equal(estimate_max_batch(m, 4799528 * 2 + 9599056), 0);
   assert_int_equal(estimate_max_batch(m, fixed / 2), 0);
+  run_free(&x);
+  /* zero_grad(set_to_none=False) keeps the gradients through the forward */
+  char kept[sizeof MNIST + 128];
+  snprintf(kept, sizeof kept, MNIST, 64, 64);
+  strcat(kept, "optimizer.zero_grad(set_to_none=False)\n");
+  run_source(&x, kept);
+  assert_true(first(&x)->grads_resident);
+  assert_int_equal(first(&x)->peak_bytes, fixed + 4799528 + 22920196 + 2560);
   run_free(&x);
 }
 
@@ -235,8 +249,13 @@ static void test_checkpoint(void **state) {
   assert_int_equal(first(&x)->activations_bytes, 4096 + 4096);
   assert_true(first(&x)->checkpointed);
   assert_int_equal(first(&x)->recompute_bytes, 4096 + 16384 + 16384);
-  /* the batch is kept by pre: the step adds the rebuilt segment, not the input again */
-  assert_int_equal(first(&x)->peak_bytes - first(&x)->weights_bytes - first(&x)->gradients_bytes, 8192 + 36864);
+  /* backward's start: the weights, the kept 8,192 and the rebuilt 36,864 (the batch
+   * is kept by pre already); its end: weights, gradients (37,248 x 4 = 148,992) and
+   * the batch, the larger here */
+  const estimate_model *m = first(&x);
+  assert_int_equal(m->gradients_bytes, 148992);
+  assert_int_equal(estimate_step_at(m, 16), m->weights_bytes + 148992 + 4096);
+  assert_int_equal(estimate_step_at(m, 160), m->weights_bytes + 10 * (8192 + 36864));
   run_free(&x);
 }
 
