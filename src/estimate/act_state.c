@@ -198,15 +198,35 @@ void act_keep_value(interp *st, int32_t pass, row_t *row, value *v, const char *
   if (v->kind != V_TENSOR) return; /* parameters stay resident anyway */
   tinfo t = act_info_of(st, v);
   storage_t *s = &st->act->storages.items[t.storage];
-  if (what && !row->what) describe(st, what, role, v->u.tensor);
+  bool counted = (s->kept == pass && !st->act->ckpt) || s->resident;
+  if (what && !row->what) {
+    describe(st, what, role, v->u.tensor);
+    /* a storage another op keeps too: counted once, where it was first kept */
+    if (counted) buf_puts(what, s->resident ? " (a buffer)" : " (counted above)");
+  }
   if (s->bytes < 0) {
     pass_t *p = &st->act->passes.items[pass];
     if (!p->why) p->why = "a kept tensor whose size is not known or too large to count";
     return;
   }
-  if ((s->kept == pass && !st->act->ckpt) || s->resident) return;
+  if (counted) return;
   if (!st->act->ckpt) s->kept = pass;
   add_bytes(st, pass, row, s->bytes, s->input);
+}
+
+
+/* what the tensors an op makes only to keep them are */
+static const char *extra_name(op_kind k, int autocast_bits) {
+  switch (k) {
+  case OP_DROPOUT: return "bool mask";
+  case OP_MAX_POOL: return "int64 indices";
+  case OP_CROSS_ENTROPY: return autocast_bits ? "16-bit log-probabilities + their fp32 copy" : "log-probabilities";
+  case OP_NLL_LOSS: return "total_weight";
+  case OP_RMS_NORM: return "normalized copy + rstd";
+  case OP_RNN: return "cuDNN reserve space";
+  case OP_SDPA: return "logsumexp + philox seed";
+  default: return "fp32 mean and rstd";
+  }
 }
 
 
@@ -261,15 +281,7 @@ void act_record(interp *st, op_kind k, uint32_t line, const char *label, value *
   if (so.extra_bytes < 0 && !A->passes.items[pass].why) A->passes.items[pass].why = "a kept tensor too large to count";
   if (so.extra_bytes > 0) {
     add_bytes(st, pass, row, so.extra_bytes, false);
-    if (!row->what)
-      buf_printf(&what, "%s%s", what.len ? " + " : "",
-                 k == OP_DROPOUT    ? "bool mask"
-                 : k == OP_MAX_POOL ? "int64 indices"
-                 : k == OP_CROSS_ENTROPY
-                     ? (si->autocast_bits ? "16-bit log-probabilities + fp32 copy" : "log-probabilities")
-                 : k == OP_RMS_NORM ? "normalized copy"
-                 : k == OP_RNN      ? "cuDNN reserve space"
-                                    : "fp32 statistics");
+    if (!row->what) buf_printf(&what, "%s%s", what.len ? " + " : "", extra_name(k, si->autocast_bits));
   }
   if (!row->what && what.len) row->what = st_strdup(st, what.data, what.len);
   buf_free(&what);
