@@ -226,6 +226,25 @@ int act_with_enter(interp *st, value *ctx) {
 }
 
 
+int act_enter_function(interp *st, TSNode def) {
+  act_state *A = st->act;
+  if (!A) return 0;
+  int token = A->no_grad | A->autocast_bits << 8;
+  TSNode parent = ts_node_parent(def);
+  if (ts_node_is_null(parent) || !NODE_IS(parent, "decorated_definition")) return token;
+  uint32_t n = ts_node_named_child_count(parent);
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode d = ts_node_named_child(parent, i);
+    if (!NODE_IS(d, "decorator")) continue;
+    uint32_t len;
+    const char *text = st_text(st, d, &len);
+    for (uint32_t k = 0; k + 8 <= len; k++)
+      if (!memcmp(text + k, "no_grad", 7) || (k + 14 <= len && !memcmp(text + k, "inference_mode", 14))) A->no_grad = 1;
+  }
+  return token;
+}
+
+
 void act_with_exit(interp *st, int token) {
   if (!st->act) return;
   st->act->no_grad = token & 0xff;

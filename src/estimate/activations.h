@@ -25,6 +25,9 @@ seq *act_iterate(interp *st, value *v);
 /** A `with` item's value entered / left (no_grad, autocast). */
 int act_with_enter(interp *st, value *ctx);
 void act_with_exit(interp *st, int token);
+/** A call of function DEF starts: `@torch.no_grad()` and `@torch.inference_mode()`
+ *  turn gradients off until act_with_exit(TOKEN). */
+int act_enter_function(interp *st, TSNode def);
 /** Gradient accumulation steps the file sets at module level
  *  (`gradient_accumulation_steps = 8`), 1 when none. */
 int64_t act_accumulation(interp *st);

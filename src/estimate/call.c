@@ -241,6 +241,7 @@ static value *call_function(interp *st, value *fn, args *a) {
   fsc->self = fn->u.fn.self;
   fsc->owner = fn->u.fn.owner;
   st->depth += 4;
+  int grad_mode = act_enter_function(st, def); /* @torch.no_grad(): activations.c */
   bind_params(st, fsc, fn, FIELD(def, parameters), a);
   value *result;
   TSNode body = FIELD(def, body);
@@ -254,6 +255,7 @@ static value *call_function(interp *st, value *fn, args *a) {
     else result = st->none;
     if (fsc->returned && fl != FLOW_STOP) result = v_unknown(st, "a function that may return early");
   }
+  act_with_exit(st, grad_mode);
   st->depth -= 4;
   return result;
 }

@@ -210,6 +210,16 @@ static void test_no_grad_keeps_nothing(void **state) {
   assert_int_equal(first(&x)->activations_bytes, 128);
   assert_int_equal(first(&x)->micro_batch, 4);
   run_free(&x);
+  /* nor does a function decorated with @torch.no_grad() */
+  run_source(&x, "import torch\nimport torch.nn as nn\n"
+                 "model = nn.Linear(8, 8)\n"
+                 "@torch.no_grad()\n"
+                 "def evaluate():\n"
+                 "    return model(torch.randn(400, 8))\n"
+                 "model(torch.randn(4, 8)).sum().backward()\n"
+                 "evaluate()\n");
+  assert_int_equal(first(&x)->activations_bytes, 128);
+  run_free(&x);
 }
 
 
