@@ -374,7 +374,6 @@ const char *act_frame_label(interp *st, const char *op) {
 }
 
 
-
 value *act_first_tensor(args *a) {
   for (uint32_t i = 0; i < a->pos.len; i++)
     if (a->pos.items[i]->kind == V_TENSOR) return a->pos.items[i];
@@ -411,6 +410,7 @@ static bool named_prefix(const obj *m, const char *prefix) {
 }
 
 
+/* nn.RNN / LSTM / GRU over a whole sequence, as cuDNN runs it. */
 static value *rnn(interp *st, obj *m, args *a, value *x, uint32_t line, const char *label) {
   bool lstm = named(m, "LSTM"), gru = named(m, "GRU");
   int shift = lstm || gru ? 0 : 1; /* nn.RNN has nonlinearity before bias */
@@ -499,6 +499,9 @@ value *act_fresh(interp *st, int n, const int64_t *dims, int bits, bool grad) {
 }
 
 
+/* F.multi_head_attention_forward of PyTorch 2.x in training, self-attention on X of
+ * (L, B, E) or (B, L, E): the packed in-projection, bmm-softmax-bmm when the weights
+ * are returned, scaled_dot_product_attention when not, and the out-projection. */
 static value *mha(interp *st, obj *m, value *x, bool batch_first, double p, bool need_weights, uint32_t line,
                   const char *label) {
   const shape *in = x->u.tensor;
@@ -561,6 +564,8 @@ static value *mha(interp *st, obj *m, value *x, bool batch_first, double p, bool
 }
 
 
+/* nn.TransformerEncoderLayer in training: self-attention without weights, dropout,
+ * residuals, two norms and the feed-forward block. */
 static value *encoder_layer(interp *st, obj *m, value *x, uint32_t line, const char *label) {
   double p = act_num_of(ctor_arg(m, 3, "dropout"), 0.1);
   bool bf = act_flag_of(ctor_arg(m, 6, "batch_first"), false), nf = act_flag_of(ctor_arg(m, 7, "norm_first"), false);
@@ -613,6 +618,55 @@ static value *encoder_layer(interp *st, obj *m, value *x, uint32_t line, const c
 }
 
 
+/* Upsampling (nearest, bilinear ...) to SIZE or by SCALE over the spatial dims:
+ * its backward needs only sizes, so nothing is kept. */
+value *act_resize(interp *st, uint32_t line, const char *label, value *x, value *size, value *scale) {
+  const shape *in = x->u.tensor;
+  int nd = in->ndim - 2;
+  if (nd < 1) return v_unknown(st, "line %u: %s of a tensor of %d dimensions", line, label, in->ndim);
+  shape o = *in;
+  seq *scales = scale && (scale->kind == V_TUPLE || scale->kind == V_LIST) ? scale->u.seq : NULL;
+  for (int i = 0; i < nd; i++) {
+    int64_t L = act_int_or(size, i, -1);
+    if (L < 0 && scale) {
+      value *f = scales ? (scales->items.len ? scales->items.items[(uint32_t)i < scales->items.len ? (uint32_t)i : 0] : NULL)
+                        : scale;
+      double k = act_num_of(f, -1);
+      if (k > 0) L = (int64_t)((double)in->dims[2 + i] * k);
+    }
+    if (L < 0) return v_unknown(st, "line %u: %s: its output size is not known", line, label);
+    o.dims[2 + i] = L;
+  }
+  return act_make(st, &o, UINT32_MAX, act_info_of(st, x).grad, true, x->dim0);
+}
+
+
+/* F.pad / nn.ZeroPad2d ...: PAD is (left, right, top, bottom, ...) from the last dim
+ * back, or one number for every side; nothing kept */
+value *act_pad(interp *st, uint32_t line, const char *label, value *x, value *pad) {
+  const shape *in = x->u.tensor;
+  shape o = *in;
+  int64_t n;
+  if (pad && v_as_int(pad, &n)) {
+    int nd = in->ndim - 2 < 1 ? 1 : in->ndim - 2;
+    for (int i = 0; i < nd; i++) o.dims[in->ndim - 1 - i] += 2 * n;
+  } else {
+    seq *p = pad ? v_iterate(st, pad) : NULL;
+    if (!p || p->items.len % 2 || (int)p->items.len / 2 > in->ndim)
+      return v_unknown(st, "line %u: %s: its padding is not known", line, label);
+    for (uint32_t i = 0; i < p->items.len; i++) {
+      int64_t v;
+      if (!v_as_int(p->items.items[i], &v)) return v_unknown(st, "line %u: %s: its padding is not known", line, label);
+      o.dims[in->ndim - 1 - (int)(i / 2)] += v;
+    }
+  }
+  for (int i = 0; i < o.ndim; i++)
+    if (o.dims[i] < 0) return v_unknown(st, "line %u: %s: a negative size", line, label);
+  return act_make(st, &o, UINT32_MAX, act_info_of(st, x).grad, true, x->dim0);
+}
+
+
+/* The forward of a torch.nn layer: its output, with what it keeps recorded. */
 value *act_layer_forward(interp *st, obj *m, args *a) {
   value *x = a->pos.len ? a->pos.items[0] : arg_get(a, 0, "input");
   uint32_t line = act_line_of(st, m->site);
@@ -718,6 +772,20 @@ value *act_layer_forward(interp *st, obj *m, args *a) {
   if (named_prefix(m, "AdaptiveAvgPool") || named_prefix(m, "AdaptiveMaxPool"))
     return act_adaptive_pool(st, named_prefix(m, "AdaptiveMax"), line, label, x, act_spatial_dims(name),
                              ctor_arg(m, 0, "output_size"));
+  if (named_prefix(m, "Upsampl"))
+    return act_resize(st, line, label, x, ctor_arg(m, 0, "size"), ctor_arg(m, 1, "scale_factor"));
+  if (named(m, "PixelShuffle") || named(m, "PixelUnshuffle")) {
+    bool up = named(m, "PixelShuffle");
+    int64_t r = act_int_or(ctor_arg(m, 0, up ? "upscale_factor" : "downscale_factor"), 0, -1);
+    if (r < 1 || in->ndim < 3) return v_unknown(st, "line %u: %s: its factor is not known", line, label);
+    shape o = *in;
+    int c = in->ndim - 3;
+    o.dims[c] = up ? in->dims[c] / (r * r) : in->dims[c] * r * r;
+    o.dims[c + 1] = up ? in->dims[c + 1] * r : in->dims[c + 1] / r;
+    o.dims[c + 2] = up ? in->dims[c + 2] * r : in->dims[c + 2] / r;
+    return act_make(st, &o, UINT32_MAX, act_info_of(st, x).grad, true, x->dim0);
+  }
+  if (strstr(name, "Pad")) return act_pad(st, line, label, x, ctor_arg(m, 0, "padding"));
   if (named(m, "Flatten")) {
     args b;
     memset(&b, 0, sizeof b);

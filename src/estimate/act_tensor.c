@@ -26,8 +26,6 @@ static bool any_tensor(args *a) {
 }
 
 
-
-
 static value *cat(interp *st, args *a, bool stack) {
   value *list = arg_get(a, 0, "tensors");
   int64_t dim = act_int_or(arg_get(a, 1, "dim"), 0, 0);
@@ -186,6 +184,9 @@ value *act_torch_call(interp *st, const char *qual, args *a) {
     act_record(st, OP_SDPA, line, label, ins, 3, out, &si);
     return out;
   }
+  if (!strcmp(n, "interpolate") || !strcmp(n, "upsample"))
+    return act_resize(st, line, label, x, arg_get(a, 1, "size"), arg_get(a, 2, "scale_factor"));
+  if (!strcmp(n, "pad")) return act_pad(st, line, label, x, arg_get(a, 1, "pad"));
   if (!strcmp(n, "matmul") || !strcmp(n, "bmm") || !strcmp(n, "mm")) {
     value *r = a->pos.len > 1 ? a->pos.items[1] : NULL;
     if (!r || !act_is_tensor(r) || !act_known(act_shape_of(r)))

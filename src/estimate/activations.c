@@ -47,40 +47,6 @@ void act_keep_ctor(interp *st, obj *m, const args *a) {
 }
 
 
-
-
-
-
-static value *run_module(interp *st, obj *m, args *a);
-
-
-
-
-
-
-
-
-/* nn.RNN / LSTM / GRU over a whole sequence, as cuDNN runs it. */
-
-
-
-
-
-
-
-
-/* F.multi_head_attention_forward of PyTorch 2.x in training, self-attention on X of
- * (L, B, E) or (B, L, E): the packed in-projection, bmm-softmax-bmm when the weights
- * are returned, scaled_dot_product_attention when not, and the out-projection. */
-
-
-/* nn.TransformerEncoderLayer in training: self-attention without weights, dropout,
- * residuals, two norms and the feed-forward block. */
-
-
-/* The forward of a torch.nn layer: its output, with what it keeps recorded. */
-
-
 static value *run_module(interp *st, obj *m, args *a) {
   if (m->klass) {
     klass *found = NULL;

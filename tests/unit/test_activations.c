@@ -473,6 +473,35 @@ static void test_transformer_encoder_layer(void **state) {
 }
 
 
+static void test_upsampling_and_padding(void **state) {
+  (void)state;
+  run x;
+  /* upsampling, padding, cat and pixel shuffle keep nothing; the conv keeps the
+   * concatenation 2x16x32x32x4 = 131,072 and the relu its output 2x8x32x32x4 = 65,536
+   * (as PyTorch keeps; the final shape, 2x2x64x64, needs every size right) */
+  run_source(&x, "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n"
+                 "class Up(nn.Module):\n"
+                 "    def __init__(self):\n"
+                 "        super().__init__()\n"
+                 "        self.up = nn.Upsample(scale_factor=2, mode='bilinear', align_corners=True)\n"
+                 "        self.conv = nn.Conv2d(16, 8, 3, padding=1)\n"
+                 "        self.ps = nn.PixelShuffle(2)\n"
+                 "        self.pad = nn.ZeroPad2d(1)\n"
+                 "    def forward(self, x, skip):\n"
+                 "        x = F.pad(self.up(x), [0, 0, 0, 0])\n"
+                 "        x = torch.cat([skip, x], dim=1)\n"
+                 "        x = self.pad(F.relu(self.conv(x)))\n"
+                 "        return self.ps(F.interpolate(x, size=(32, 32)))\n"
+                 "model = Up()\n"
+                 "out = model(torch.randn(2, 8, 16, 16), torch.randn(2, 8, 32, 32))\n"
+                 "n = out.size(3)\n"
+                 "out.sum().backward()\n");
+  assert_null(first(&x)->act_why);
+  assert_int_equal(first(&x)->activations_bytes, 131072 + 65536);
+  run_free(&x);
+}
+
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_mnist_net),
@@ -489,6 +518,7 @@ int main(void) {
     cmocka_unit_test(test_get_batch_windows),
     cmocka_unit_test(test_recurrent),
     cmocka_unit_test(test_transformer_encoder_layer),
+    cmocka_unit_test(test_upsampling_and_padding),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
