@@ -85,11 +85,19 @@ static void report_model(const oom_linter *linter, oom_document *doc, const oom_
   buf_printf(&msg, "`%s` (%s, %s parameters) needs about %s to train: weights %s (%s)", m->name, m->klass,
              estimate_count(m->parameters, count, sizeof count), estimate_bytes(need, b1, sizeof b1),
              estimate_bytes(m->weights_bytes, b2, sizeof b2), m->dtype);
-  if (m->gradients_bytes) buf_printf(&msg, " + gradients %s", estimate_bytes(m->gradients_bytes, b3, sizeof b3));
-  if (m->optimizer) buf_printf(&msg, " + %s state %s", m->optimizer, estimate_bytes(m->optimizer_bytes, b4, sizeof b4));
-  if (m->peak_bytes >= 0)
-    buf_printf(&msg, " + activations %s at batch %" PRId64, estimate_bytes(m->activations_bytes, b7, sizeof b7), m->micro_batch);
-  if (m->input_bytes > 0) buf_printf(&msg, " + input batch %s", estimate_bytes(m->input_bytes, b5, sizeof b5));
+  if (m->peak_bytes >= 0) {
+    /* the whole step (step.c): its peak as backward starts, or at its end */
+    if (m->optimizer) buf_printf(&msg, " + %s state %s", m->optimizer, estimate_bytes(m->optimizer_bytes, b4, sizeof b4));
+    buf_printf(&msg, " + activations kept for backward %s at batch %" PRId64 " (input included)",
+               estimate_bytes(m->activations_bytes, b7, sizeof b7), m->micro_batch);
+    if (m->gradients_bytes)
+      buf_printf(&msg, "; gradients (%s) %s", estimate_bytes(m->gradients_bytes, b3, sizeof b3),
+                 m->grads_resident ? "stay resident too" : "come as activations are freed");
+  } else {
+    if (m->gradients_bytes) buf_printf(&msg, " + gradients %s", estimate_bytes(m->gradients_bytes, b3, sizeof b3));
+    if (m->optimizer) buf_printf(&msg, " + %s state %s", m->optimizer, estimate_bytes(m->optimizer_bytes, b4, sizeof b4));
+    if (m->input_bytes > 0) buf_printf(&msg, " + input batch %s", estimate_bytes(m->input_bytes, b5, sizeof b5));
+  }
   buf_printf(&msg, ", over the %s budget%s", estimate_bytes(budget, b6, sizeof b6),
              m->peak_bytes >= 0 ? "" : "; activations come on top");
   if (m->nunknown) buf_puts(&msg, " (a lower bound: `oomlint estimate` lists what is not counted)");
