@@ -94,6 +94,8 @@ typedef struct act_state act_state;
 /** Upsampling and padding: the output's shape; nothing kept (act_ops.c). */
 value *act_resize(interp *st, uint32_t line, const char *label, value *x, value *size, value *scale);
 value *act_pad(interp *st, uint32_t line, const char *label, value *x, value *pad);
+/** Tensor T's storage stays with the model (a buffer, a parameter): never counted. */
+void act_mark_resident(interp *st, value *t);
 /** The pass tensor X belongs to: the one running, or the one that made it; -1. */
 int32_t act_pass_of(interp *st, value *x);
 void act_record(interp *st, op_kind k, uint32_t line, const char *label, value **ins, int nin, value *out,

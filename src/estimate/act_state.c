@@ -140,6 +140,12 @@ static void describe(interp *st, buf *b, const char *role, const shape *sh) {
 
 /* ---- recording ---- */
 
+void act_mark_resident(interp *st, value *t) {
+  uint32_t s = act_info_of(st, t).storage; /* may grow the storages */
+  st->act->storages.items[s].resident = true;
+}
+
+
 int32_t act_pass_of(interp *st, value *x) {
   act_state *A = st->act;
   if (A->nframes) return A->cur;

@@ -260,7 +260,25 @@ value *act_tuple_of(interp *st, value **items, uint32_t n) {
 }
 
 
+/* A parameter used as a tensor (cls_token.expand(...), pos_embed[:, :n]): resident
+ * with the model, so never counted, and needing a gradient when trainable. */
+static value *param_tensor(interp *st, value *v) {
+  const param *p = v->u.param;
+  if (p->sh.ndim < 0 || !act_known(&p->sh)) return NULL;
+  shape s = p->sh;
+  if (!s.bits) s.bits = p->bits;
+  value *t = act_make(st, &s, UINT32_MAX, p->trainable, true, (TSNode){0});
+  act_mark_resident(st, t);
+  return t;
+}
+
+
 value *act_tensor_method(interp *st, value *self, const char *name, args *a) {
+  if (st->act && self->kind == V_PARAM && strcmp(name, "numel") != 0 && strcmp(name, "requires_grad_") != 0 &&
+      strcmp(name, "size") != 0 && strcmp(name, "dim") != 0) {
+    value *t = param_tensor(st, self);
+    if (t) self = t;
+  }
   if (!st->act || self->kind != V_TENSOR || !act_known(self->u.tensor)) return NULL;
   const shape *in = self->u.tensor;
   tinfo t = act_info_of(st, self);
@@ -621,6 +639,11 @@ seq *act_iterate(interp *st, value *v) {
 
 
 value *act_subscript(interp *st, scope *sc, value *v, const TSNode *subs, uint32_t ns) {
+  if (st->act && v->kind == V_PARAM) {
+    value *t = param_tensor(st, v);
+    if (!t) return NULL;
+    v = t;
+  }
   if (st->act && v->kind == V_UNKNOWN && ns == 1 && NODE_IS(subs[0], "slice")) {
     /* a window of an array the estimate does not know (nanoGPT's get_batch) */
     int64_t k = window(st, sc, subs[0]);

@@ -605,7 +605,7 @@ static value *eval_subscript(interp *st, scope *sc, TSNode n) {
     if (ts_node_eq(x, vn) || NODE_IS(x, "comment")) continue;
     subs[ns++] = x;
   }
-  if (v->kind == V_TENSOR || v->kind == V_UNKNOWN) {
+  if (v->kind == V_TENSOR || v->kind == V_UNKNOWN || v->kind == V_PARAM) {
     value *t = act_subscript(st, sc, v, subs, ns); /* activations.c */
     if (t) return t;
   }

@@ -502,6 +502,39 @@ static void test_upsampling_and_padding(void **state) {
 }
 
 
+static void test_parameters_as_tensors(void **state) {
+  (void)state;
+  run x;
+  /* a vision transformer's ends: the patch conv keeps the images 8x3x32x32x4 = 98,304;
+   * expanding the class token and adding a slice of the position embedding keep
+   * nothing (parameters); `* 1.0` keeps the number (8); the head keeps x[:, 0], a view
+   * of the whole 8x17x64x4 = 34,816 storage; cross_entropy 8x10x4 = 320, the target 64
+   * and 4 (PyTorch 1.13 keeps the same 133,516) */
+  run_source(&x, "import torch\nimport torch.nn as nn\n"
+                 "class ViT(nn.Module):\n"
+                 "    def __init__(self, dim=64, n=16, classes=10):\n"
+                 "        super().__init__()\n"
+                 "        self.patch = nn.Conv2d(3, dim, 8, 8)\n"
+                 "        self.cls_token = nn.Parameter(torch.zeros(1, 1, dim))\n"
+                 "        self.pos_embed = nn.Parameter(torch.zeros(1, n + 1, dim))\n"
+                 "        self.head = nn.Linear(dim, classes)\n"
+                 "    def forward(self, x):\n"
+                 "        x = self.patch(x).flatten(2).transpose(1, 2)\n"
+                 "        cls = self.cls_token.expand(x.shape[0], -1, -1)\n"
+                 "        x = torch.cat((cls, x), dim=1)\n"
+                 "        x = x + self.pos_embed[:, :x.size(1)]\n"
+                 "        x = x * 1.0\n"
+                 "        return self.head(x[:, 0])\n"
+                 "model = ViT()\n"
+                 "loss = nn.functional.cross_entropy(model(torch.randn(8, 3, 32, 32)), torch.randint(0, 10, (8,)))\n"
+                 "loss.backward()\n");
+  assert_null(first(&x)->act_why);
+  assert_int_equal(first(&x)->parameters, 3 * 64 * 64 + 64 + 64 + 17 * 64 + 64 * 10 + 10);
+  assert_int_equal(first(&x)->activations_bytes, 98304 + 8 + 34816 + 320 + 64 + 4);
+  run_free(&x);
+}
+
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_mnist_net),
@@ -519,6 +552,7 @@ int main(void) {
     cmocka_unit_test(test_recurrent),
     cmocka_unit_test(test_transformer_encoder_layer),
     cmocka_unit_test(test_upsampling_and_padding),
+    cmocka_unit_test(test_parameters_as_tensors),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
