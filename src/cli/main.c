@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/gpu.h"
 #include "util/alloc.h"
 #include "util/vec.h"
 
@@ -45,8 +44,7 @@ static const char USAGE[] =
   "  --cache-dir DIR          keep the result cache in DIR (default: $OOMLINT_CACHE_DIR, else\n"
   "                           .oomlint_cache in the project root)\n"
   "  --max-batch-size N       largest literal batch size OOM301 accepts\n"
-  "  --gpu-memory SIZE        GPU memory budget for OOM601/OOM301 and estimate (24GiB, 80GB;\n"
-  "                           auto: the first GPU's total memory, from nvidia-smi)\n"
+  "  --gpu-memory SIZE        GPU memory budget for OOM601/OOM301 and estimate (24GiB, 80GB)\n"
   "  --color WHEN             auto (default), always, never\n"
   "  -q, --quiet              print diagnostics only, no summary\n"
   "  -h, --help               this text\n"
@@ -195,18 +193,7 @@ int main(int argc, char **argv) {
     case OPT_PREDICATES: c.predicates = true; break;
     case OPT_GPU_MEMORY: {
       uint64_t bytes;
-      char gpu[256];
-      if (!strcmp(optarg, "auto")) {
-        /* the first GPU's total memory (gpu.c) */
-        if (cli_gpu_memory_auto(&bytes, gpu, sizeof gpu)) {
-          fprintf(stderr, "oomlint: --gpu-memory auto: %.2f GiB, the first GPU's total memory (%s, from nvidia-smi)\n",
-                  (double)bytes / 1073741824.0, gpu);
-          flags.over.gpu_memory = bytes;
-          flags.over.has_gpu_memory = true;
-        } else {
-          status = cli_usage_error("--gpu-memory auto: %s; give the size, such as --gpu-memory 24GiB", gpu);
-        }
-      } else if (oom_parse_bytes(optarg, &bytes)) {
+      if (oom_parse_bytes(optarg, &bytes)) {
         flags.over.gpu_memory = bytes;
         flags.over.has_gpu_memory = true;
       }

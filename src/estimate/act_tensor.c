@@ -67,10 +67,6 @@ value *act_torch_call(interp *st, const char *qual, args *a) {
       !strcmp(qual, "torch.amp.autocast_mode.autocast"))
     return act_context(st, qual, a);
   if (!strcmp(qual, "torch.utils.checkpoint.checkpoint")) return act_checkpoint(st, a);
-  /* progress bars yield what they wrap */
-  if ((!strcmp(qual, "tqdm.tqdm") || !strcmp(qual, "tqdm.auto.tqdm") || !strcmp(qual, "tqdm.notebook.tqdm")) &&
-      a->pos.len && a->pos.items[0]->kind == V_OBJECT && a->pos.items[0]->u.obj->kind == OBJ_LOADER)
-    return a->pos.items[0];
   if (!any_tensor(a)) return NULL;
   if (!(n = act_after(qual, "torch.nn.functional.")) && !((n = act_after(qual, "torch.")) && !strchr(n, '.')))
     return NULL;

@@ -200,6 +200,51 @@ int act_with_enter(interp *st, value *ctx) {
 }
 
 
+/* Whether call N names a grad-mode or autocast context: evaluating it is pure. */
+static bool context_call(interp *st, TSNode n) {
+  TSNode fn = ts_node_child_by_field_name(n, "function", 8);
+  if (ts_node_is_null(fn)) return false;
+  uint32_t len;
+  const char *t = st_text(st, fn, &len);
+  static const char *const tails[] = {"no_grad", "inference_mode", "enable_grad", "autocast", NULL};
+  for (size_t i = 0; tails[i]; i++) {
+    size_t k = strlen(tails[i]);
+    if (len >= k && !memcmp(t + len - k, tails[i], k) && (len == k || t[len - k - 1] == '.')) return true;
+  }
+  return false;
+}
+
+
+flow act_with(interp *st, scope *sc, TSNode n, flow (*run)(interp *, scope *, TSNode)) {
+  act_state *A = st->act;
+  if (!A) return run(st, sc, n);
+  int token = A->no_grad | A->autocast_bits << 8;
+  uint32_t count = ts_node_named_child_count(n);
+  for (uint32_t i = 0; i < count; i++) {
+    TSNode clause = ts_node_named_child(n, i);
+    if (!NODE_IS(clause, "with_clause")) continue;
+    uint32_t items = ts_node_named_child_count(clause);
+    for (uint32_t k = 0; k < items; k++) {
+      TSNode v = ts_node_child_by_field_name(ts_node_named_child(clause, k), "value", 5);
+      if (!ts_node_is_null(v) && NODE_IS(v, "as_pattern") && ts_node_named_child_count(v)) v = ts_node_named_child(v, 0);
+      if (ts_node_is_null(v)) continue;
+      value *cm = NULL;
+      if (NODE_IS(v, "identifier")) {
+        uint32_t len;
+        const char *name = st_text(st, v, &len);
+        cm = scope_get(st, sc, name, len);
+      } else if (NODE_IS(v, "call") && context_call(st, v)) {
+        cm = eval(st, sc, v); /* makes a context object and nothing else */
+      }
+      if (cm) act_with_enter(st, cm);
+    }
+  }
+  flow fl = run(st, sc, n);
+  act_with_exit(st, token);
+  return fl;
+}
+
+
 int act_enter_function(interp *st, TSNode def) {
   act_state *A = st->act;
   if (!A) return 0;

@@ -22,6 +22,10 @@ value *act_binary(interp *st, const char *op, value *l, value *r);
 value *act_subscript(interp *st, scope *sc, value *v, const TSNode *subs, uint32_t ns);
 /** The rows of tensor V (`for i in ix`), NULL when too many or not known. */
 seq *act_iterate(interp *st, value *v);
+/** The `with` statement N run by RUN, under the no_grad / autocast its items
+ *  name (a context made by torch.no_grad(), torch.autocast(...), or a name bound
+ *  to one). */
+flow act_with(interp *st, scope *sc, TSNode n, flow (*run)(interp *, scope *, TSNode));
 /** A `with` item's value entered / left (no_grad, autocast). */
 int act_with_enter(interp *st, value *ctx);
 void act_with_exit(interp *st, int token);

@@ -237,11 +237,11 @@ static void bind_params(interp *st, scope *fsc, value *fn, TSNode params, args *
 static value *call_function(interp *st, value *fn, args *a) {
   if (st->depth + 8 >= EST_MAX_DEPTH) return v_unknown(st, "calls nested too deeply to follow");
   TSNode def = fn->u.fn.node;
+  int grad_mode = act_enter_function(st, def); /* @torch.no_grad(): activations.c */
   scope *fsc = scope_new(st, fn->u.fn.closure);
   fsc->self = fn->u.fn.self;
   fsc->owner = fn->u.fn.owner;
   st->depth += 4;
-  int grad_mode = act_enter_function(st, def); /* @torch.no_grad(): activations.c */
   bind_params(st, fsc, fn, FIELD(def, parameters), a);
   value *result;
   TSNode body = FIELD(def, body);
@@ -255,8 +255,8 @@ static value *call_function(interp *st, value *fn, args *a) {
     else result = st->none;
     if (fsc->returned && fl != FLOW_STOP) result = v_unknown(st, "a function that may return early");
   }
-  act_with_exit(st, grad_mode);
   st->depth -= 4;
+  act_with_exit(st, grad_mode);
   return result;
 }
 
@@ -528,13 +528,6 @@ static value *builtin_call(interp *st, const char *name, args *a) {
     return v;
   }
   if (!strcmp(name, "enumerate")) {
-    if (x && x->kind == V_OBJECT && x->u.obj->kind == OBJ_LOADER) {
-      /* a loop over enumerate(loader) sees (index, batch): exec.c */
-      obj *o = obj_new(st, OBJ_LOADER, "enumerate");
-      o->batch_size = x->u.obj->batch_size;
-      o->dataset = x->u.obj->dataset;
-      return v_obj(st, o);
-    }
     seq *items = x ? v_iterate(st, x) : NULL;
     if (!items) return x && x->kind == V_UNKNOWN ? x : v_unknown(st, "enumerate() of items that are not known");
     value *s = arg_get(a, 1, "start");

@@ -320,14 +320,8 @@ static value *loader_batch(interp *st, obj *loader) {
     tv->dim0 = loader->batch_size->origin;
     avec_push(st->a, &t->u.seq->items, tv);
   }
-  value *batch = t->u.seq->items.len == 1 ? t->u.seq->items.items[0] : t;
-  if (loader->type && !strcmp(loader->type, "enumerate")) {
-    value *pair = v_list(st, V_TUPLE);
-    avec_push(st->a, &pair->u.seq->items, v_unknown(st, "the index of a batch"));
-    avec_push(st->a, &pair->u.seq->items, batch);
-    return pair;
-  }
-  return batch;
+  if (t->u.seq->items.len == 1) return t->u.seq->items.items[0];
+  return t;
 }
 
 
@@ -461,7 +455,6 @@ static flow exec_try(interp *st, scope *sc, TSNode n) {
 
 static flow exec_with(interp *st, scope *sc, TSNode n) {
   uint32_t count = ts_node_named_child_count(n);
-  int token = act_with_enter(st, st->none); /* no_grad and autocast: activations.c */
   for (uint32_t i = 0; i < count; i++) {
     TSNode clause = ts_node_named_child(n, i);
     if (!NODE_IS(clause, "with_clause")) continue;
@@ -471,19 +464,17 @@ static flow exec_with(interp *st, scope *sc, TSNode n) {
       TSNode v = FIELD(item, value);
       if (ts_node_is_null(v)) continue;
       if (NODE_IS(v, "as_pattern") && ts_node_named_child_count(v) > 0) {
-        act_with_enter(st, eval(st, sc, ts_node_named_child(v, 0)));
+        eval(st, sc, ts_node_named_child(v, 0));
         TSNode alias = FIELD(v, alias);
         if (!ts_node_is_null(alias) && ts_node_named_child_count(alias))
           assign_target(st, sc, ts_node_named_child(alias, 0), v_unknown(st, "a context manager's value"));
       } else {
-        act_with_enter(st, eval(st, sc, v));
+        eval(st, sc, v);
       }
     }
   }
   TSNode body = FIELD(n, body);
-  flow fl = ts_node_is_null(body) ? FLOW_NORMAL : exec_block(st, sc, body);
-  act_with_exit(st, token);
-  return fl;
+  return ts_node_is_null(body) ? FLOW_NORMAL : exec_block(st, sc, body);
 }
 
 
@@ -881,7 +872,7 @@ static flow exec_stmt(interp *st, scope *sc, TSNode n) {
     break;
   case 'w':
     if (!strcmp(type, "while_statement")) return exec_while(st, sc, n);
-    if (!strcmp(type, "with_statement")) return exec_with(st, sc, n);
+    if (!strcmp(type, "with_statement")) return act_with(st, sc, n, exec_with); /* no_grad, autocast */
     break;
   default:
     break;

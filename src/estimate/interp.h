@@ -207,8 +207,8 @@ typedef struct interp {
   bool sharded;
   value *unknown;           /* a shared unknown without reason */
   value *none;
-  buf tmp;
   struct act_state *act;    /* activations.c: the forward passes followed */
+  buf tmp;
 } interp;
 
 /* ---- values (value.c) ---- */

@@ -353,8 +353,8 @@ void estimate_run(const facts *f, estimate_result *out) {
   st.default_dtype = "float32";
   st.none = v_new(&st, V_NONE);
   st.unknown = v_unknown(&st, "a value that is not known");
-  st.globals = scope_new(&st, NULL);
   act_begin(&st);
+  st.globals = scope_new(&st, NULL);
   exec_block(&st, st.globals, f->root);
 
   objlist roots = {0};

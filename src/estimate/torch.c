@@ -822,13 +822,13 @@ static value *wrapper(interp *st, const char *qual, args *a) {
 value *torch_call(interp *st, const char *qual, args *a) {
   const char *name = last_part(qual);
   value *v;
-  if ((v = act_torch_call(st, qual, a))) return v; /* ops on tensors: activations.c */
   if (!strcmp(qual, "torch.nn.Parameter") || !strcmp(qual, "torch.nn.parameter.Parameter")) return make_parameter(st, a);
   if (!strcmp(qual, "torch.nn.Sequential") || !strcmp(qual, "torch.nn.ModuleList") ||
       !strcmp(qual, "torch.nn.ModuleDict") || !strcmp(qual, "torch.nn.ParameterList") ||
       !strcmp(qual, "torch.nn.ParameterDict") || starts(qual, "torch.nn.modules.container."))
     return container(st, name, a);
   if ((v = wrapper(st, qual, a))) return v;
+  if ((v = act_torch_call(st, qual, a))) return v; /* ops on tensors: activations.c */
   if (starts(qual, "torch.nn.init.")) return st->none;
   if (!strcmp(qual, "torch.nn.utils.weight_norm") || !strcmp(qual, "torch.nn.utils.spectral_norm") ||
       !strcmp(qual, "torch.nn.utils.parametrizations.weight_norm") ||

@@ -364,7 +364,7 @@ static void test_loader_batch(void **state) {
                  "loader = DataLoader(ds, batch_size=32, shuffle=True)\n"
                  "model = nn.Linear(10, 1)\n"
                  "opt = torch.optim.SGD(model.parameters(), lr=0.1)\n"
-                 "for i, (xb, yb) in enumerate(loader):\n"
+                 "for xb, yb in loader:\n"
                  "    loss = nn.functional.mse_loss(model(xb), yb)\n"
                  "    loss.backward()\n");
   /* + mse_loss's input and target, 32x1x4 = 128 each */
