@@ -88,8 +88,10 @@ static void report_model(const oom_linter *linter, oom_document *doc, const oom_
   if (m->peak_bytes >= 0) {
     /* the whole step (step.c): its peak as backward starts, or at its end */
     if (m->optimizer) buf_printf(&msg, " + %s state %s", m->optimizer, estimate_bytes(m->optimizer_bytes, b4, sizeof b4));
-    buf_printf(&msg, " + activations kept for backward %s at batch %" PRId64 " (input included)",
-               estimate_bytes(m->activations_bytes, b7, sizeof b7), m->micro_batch);
+    buf_printf(&msg, " + activations kept for backward %s at batch %" PRId64, estimate_bytes(m->activations_bytes, b7, sizeof b7),
+               m->micro_batch);
+    if (m->input_bytes > m->activations_input)
+      buf_printf(&msg, " + input batch %s", estimate_bytes(m->input_bytes - m->activations_input, b5, sizeof b5));
     if (m->gradients_bytes)
       buf_printf(&msg, "; gradients (%s) %s", estimate_bytes(m->gradients_bytes, b3, sizeof b3),
                  m->grads_resident ? "stay resident too" : "come as activations are freed");
