@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
+#include "cli/estimate_step.h"
 #include "cli/files.h"
 #include "estimate/estimate.h"
 #include "facts/facts.h"
@@ -129,16 +130,19 @@ static void print_model(FILE *out, const char *path, const estimate_model *m, in
   }
   if (m->input_bytes >= 0) fprintf(out, "  input batch       %12s\n", estimate_bytes(m->input_bytes, b1, sizeof b1));
   else fprintf(out, "  input batch       %12s  shape not known\n", "?");
-  fprintf(out, "  activations       %12s  not estimated\n", "?");
+  estimate_print_activations(out, file, m); /* estimate_step.c */
   fprintf(out, "  total             %12s  %s\n", estimate_bytes(m->total_bytes, b1, sizeof b1),
           m->nunknown ? "a lower bound: see below" : "weights + gradients + optimizer state + input batch");
+  estimate_print_step(out, m, budget); /* estimate_step.c */
+  /* the whole step when activations are known */
+  int64_t need = m->peak_bytes >= 0 ? m->peak_bytes : m->total_bytes;
   if (budget > 0) {
-    if (m->total_bytes > budget)
+    if (need > budget)
       fprintf(out, "  budget            %12s  over by %s\n", estimate_bytes(budget, b1, sizeof b1),
-              estimate_bytes(m->total_bytes - budget, b2, sizeof b2));
+              estimate_bytes(need - budget, b2, sizeof b2));
     else
-      fprintf(out, "  budget            %12s  fits, %s left for activations\n", estimate_bytes(budget, b1, sizeof b1),
-              estimate_bytes(budget - m->total_bytes, b2, sizeof b2));
+      fprintf(out, "  budget            %12s  fits, %s %s\n", estimate_bytes(budget, b1, sizeof b1),
+              estimate_bytes(budget - need, b2, sizeof b2), m->peak_bytes >= 0 ? "to spare" : "left for activations");
   } else {
     fprintf(out, "  budget            %12s  none given (--gpu-memory)\n", "-");
   }
@@ -151,6 +155,7 @@ static void print_model(FILE *out, const char *path, const estimate_model *m, in
     for (uint32_t i = 0; i < m->nunknown; i++) fprintf(out, "    - %s\n", m->unknown[i]);
   }
   if (budget > 0 && m->total_bytes > budget) {
+    /* weights and state alone are over: the changes to them */
     estimate_change changes[4];
     arena a = {0};
     uint32_t n = estimate_advice(m, budget, changes, 4, &a);
@@ -172,7 +177,7 @@ static json_t *jstr(const char *s) {
 }
 
 
-static json_t *model_json(const estimate_model *m) {
+static json_t *model_json(const estimate_model *m, int64_t budget) {
   json_t *o = json_object();
   json_object_set_new(o, "name", jstr(m->name));
   json_object_set_new(o, "class", jstr(m->klass));
@@ -196,6 +201,7 @@ static json_t *model_json(const estimate_model *m) {
     json_array_append_new(parts, part);
   }
   json_object_set_new(o, "parts", parts);
+  estimate_step_json(o, m, budget);
   json_t *unknown = json_array();
   for (uint32_t i = 0; i < m->nunknown; i++) json_array_append_new(unknown, jstr(m->unknown[i]));
   json_object_set_new(o, "unknown", unknown);
@@ -234,13 +240,16 @@ static int estimate_one(const char *path, int64_t budget, bool json, json_t *arr
   estimate_result r;
   estimate_run_with(&f, &in, &r);
   int status = EXIT_CLEAN;
-  for (uint32_t i = 0; i < r.nmodels; i++)
-    if (budget > 0 && r.models[i].total_bytes > budget) status = EXIT_FOUND;
+  for (uint32_t i = 0; i < r.nmodels; i++) {
+    /* the whole step when activations are known (step.c) */
+    int64_t need = r.models[i].peak_bytes >= 0 ? r.models[i].peak_bytes : r.models[i].total_bytes;
+    if (budget > 0 && need > budget) status = EXIT_FOUND;
+  }
   if (json) {
     json_t *o = json_object();
     json_object_set_new(o, "file", jstr(path));
     json_t *models = json_array();
-    for (uint32_t i = 0; i < r.nmodels; i++) json_array_append_new(models, model_json(&r.models[i]));
+    for (uint32_t i = 0; i < r.nmodels; i++) json_array_append_new(models, model_json(&r.models[i], budget));
     json_object_set_new(o, "models", models);
     json_object_set_new(o, "budget_bytes", budget > 0 ? json_integer(budget) : json_null());
     json_array_append_new(array, o);

@@ -82,21 +82,55 @@ static oom_fix *display_fix(oom_document *doc, const char *title) {
 static void report_model(const oom_linter *linter, oom_document *doc, const oom_rule *rule, const estimate_model *m,
                          arena *a) {
   int64_t budget = (int64_t)linter->gpu_memory;
-  if (m->total_bytes <= budget || !m->built) return;
-  char b1[32], b2[32], b3[32], b4[32], b5[32], b6[32], count[32];
+  /* the whole step when forward() was followed (activations.c), else what is known */
+  int64_t need = m->peak_bytes >= 0 ? m->peak_bytes : m->total_bytes;
+  if (need <= budget || !m->built) return;
+  char b1[32], b2[32], b3[32], b4[32], b5[32], b6[32], b7[32], count[32];
   buf msg = {0};
   buf_printf(&msg, "`%s` (%s, %s parameters) needs about %s to train: weights %s (%s)", m->name, m->klass,
-             estimate_count(m->parameters, count, sizeof count), estimate_bytes(m->total_bytes, b1, sizeof b1),
+             estimate_count(m->parameters, count, sizeof count), estimate_bytes(need, b1, sizeof b1),
              estimate_bytes(m->weights_bytes, b2, sizeof b2), m->dtype);
-  if (m->gradients_bytes) buf_printf(&msg, " + gradients %s", estimate_bytes(m->gradients_bytes, b3, sizeof b3));
-  if (m->optimizer) buf_printf(&msg, " + %s state %s", m->optimizer, estimate_bytes(m->optimizer_bytes, b4, sizeof b4));
-  if (m->input_bytes > 0) buf_printf(&msg, " + input batch %s", estimate_bytes(m->input_bytes, b5, sizeof b5));
-  buf_printf(&msg, ", over the %s budget; activations come on top", estimate_bytes(budget, b6, sizeof b6));
+  if (m->peak_bytes >= 0) {
+    /* the whole step (step.c): its peak as backward starts, or at its end */
+    if (m->optimizer) buf_printf(&msg, " + %s state %s", m->optimizer, estimate_bytes(m->optimizer_bytes, b4, sizeof b4));
+    buf_printf(&msg, " + activations kept for backward %s at batch %" PRId64, estimate_bytes(m->activations_bytes, b7, sizeof b7),
+               m->micro_batch);
+    if (m->input_bytes > m->activations_input)
+      buf_printf(&msg, " + input batch %s", estimate_bytes(m->input_bytes - m->activations_input, b5, sizeof b5));
+    if (m->gradients_bytes)
+      buf_printf(&msg, "; gradients (%s) %s", estimate_bytes(m->gradients_bytes, b3, sizeof b3),
+                 m->grads_resident ? "stay resident too" : "come as activations are freed");
+  } else {
+    if (m->gradients_bytes) buf_printf(&msg, " + gradients %s", estimate_bytes(m->gradients_bytes, b3, sizeof b3));
+    if (m->optimizer) buf_printf(&msg, " + %s state %s", m->optimizer, estimate_bytes(m->optimizer_bytes, b4, sizeof b4));
+    if (m->input_bytes > 0) buf_printf(&msg, " + input batch %s", estimate_bytes(m->input_bytes, b5, sizeof b5));
+  }
+  buf_printf(&msg, ", over the %s budget%s", estimate_bytes(budget, b6, sizeof b6),
+             m->peak_bytes >= 0 ? "" : "; activations come on top");
   if (m->nunknown) buf_puts(&msg, " (a lower bound: `oomlint estimate` lists what is not counted)");
   estimate_change changes[MAX_ADVICE];
-  uint32_t n = estimate_advice(m, budget, changes, MAX_ADVICE, a);
+  uint32_t n;
+  if (m->peak_bytes >= 0) {
+    /* the changes to weights and state, with the activations still on top */
+    estimate_change all[MAX_ADVICE * 2];
+    int64_t extra = m->peak_bytes - m->total_bytes;
+    uint32_t k = estimate_advice(m, budget - extra, all, MAX_ADVICE * 2, a);
+    n = 0;
+    for (uint32_t i = 0; i < k && n < MAX_ADVICE; i++) {
+      all[i].after += extra;
+      if (all[i].after <= budget) changes[n++] = all[i];
+    }
+  } else {
+    n = estimate_advice(m, budget, changes, MAX_ADVICE, a);
+  }
   buf title = {0};
-  if (n == 0) {
+  int64_t fit = m->peak_bytes >= 0 ? estimate_max_batch(m, budget) : -1;
+  if (n == 0 && fit > 0 && fit < m->micro_batch) {
+    int64_t want = m->batch_size > 0 ? m->batch_size : m->micro_batch, steps = (want + fit - 1) / fit;
+    buf_printf(&title, "The activations of the batch do not fit: a micro-batch of %" PRId64 " does; accumulate gradients over %"
+               PRId64 " of them to keep the batch of %" PRId64 " (gradient checkpointing and bf16 autocast also cut "
+               "activations)", fit, steps, want);
+  } else if (n == 0) {
     buf_printf(&title, "No single change brings it under %s: shard it across GPUs (FSDP / ZeRO-3) with bf16 weights and "
                        "8-bit optimizer state, or train a smaller model", b6);
   } else {
@@ -106,7 +140,12 @@ static void report_model(const oom_linter *linter, oom_document *doc, const oom_
       buf_printf(&title, "%s%s saves %s (%s total)", i ? "; " : "", changes[i].change,
                  estimate_bytes(changes[i].saving, s, sizeof s), estimate_bytes(changes[i].after, t, sizeof t));
     }
-    buf_puts(&title, ". Gradient checkpointing cuts the activations, which this estimate leaves out");
+    buf_puts(&title, m->peak_bytes >= 0 ? "" : ". Gradient checkpointing cuts the activations, which this estimate leaves out");
+  }
+  if (n > 0 && fit > 0 && fit < m->micro_batch) {
+    int64_t want = m->batch_size > 0 ? m->batch_size : m->micro_batch, steps = (want + fit - 1) / fit;
+    buf_printf(&title, "%sa micro-batch of %" PRId64 " fits: accumulate %" PRId64 " of them for the batch of %" PRId64,
+               title.len ? ". Or " : "", fit, steps, want);
   }
   uint32_t end = first_line_end(doc, m->start, m->end);
   oom_diagnostic *d = diagnostic_new(doc, rule, arena_strndup(&doc->arena, msg.data, msg.len), m->start, end);
@@ -134,12 +173,21 @@ static void report_batch(const oom_linter *linter, oom_document *doc, const oom_
   int64_t state = b->model >= 0 ? r->models[b->model].total_bytes - (r->models[b->model].input_bytes > 0 ? r->models[b->model].input_bytes : 0) : 0;
   bool over_max = max > 0 && b->size > max;
   bool over_budget = budget > 0 && b->input_bytes >= 0 && state + b->input_bytes > budget && state < budget;
+  /* with activations known, the whole step at this batch (step.c) */
+  const estimate_model *m = b->model >= 0 ? &r->models[b->model] : NULL;
+  int64_t step = m && budget > 0 ? estimate_step_at(m, b->size) : -1;
+  int64_t fit = step >= 0 ? estimate_max_batch(m, budget) : -1;
+  if (step >= 0) over_budget = step > budget && fit > 0;
   if (!over_max && !over_budget) return;
   char s1[32], s2[32], s3[32];
   buf msg = {0};
   buf_printf(&msg, "batch size %" PRId64 " (%s)", b->size, b->where);
   if (over_max) buf_printf(&msg, " is above max-batch-size %" PRId64, max);
-  if (b->input_bytes >= 0) {
+  if (step >= 0 && over_budget) {
+    buf_printf(&msg, "%s the whole training step at this batch (weights, gradients, optimizer state, activations and "
+                     "input) takes %s, over the %s budget; the largest batch that fits is %" PRId64,
+               over_max ? ";" : ":", estimate_bytes(step, s1, sizeof s1), estimate_bytes(budget, s3, sizeof s3), fit);
+  } else if (b->input_bytes >= 0) {
     buf_printf(&msg, "%s one input batch takes %s", over_max ? ";" : ":", estimate_bytes(b->input_bytes, s1, sizeof s1));
     if (over_budget && b->model >= 0)
       buf_printf(&msg, ", which with the model's %s of weights, gradients and optimizer state is over the %s budget",
@@ -153,7 +201,7 @@ static void report_batch(const oom_linter *linter, oom_document *doc, const oom_
     int64_t per = b->size / k;
     bool fits_max = max <= 0 || per <= max;
     int64_t bytes = batch_bytes(b, per);
-    bool fits_budget = !over_budget || (bytes >= 0 && state + bytes <= budget);
+    bool fits_budget = !over_budget || (fit > 0 ? per <= fit : bytes >= 0 && state + bytes <= budget);
     if (fits_max && fits_budget) break;
   }
   if (k > b->size) k = b->size;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "estimate/activations.h"
 #include "estimate/interp.h"
 #include "parse/fields.h"
 
@@ -256,6 +257,7 @@ static void bind_params(interp *st, scope *fsc, value *fn, TSNode params, args *
 static value *call_function(interp *st, value *fn, args *a) {
   if (st->depth + 8 >= EST_MAX_DEPTH) return v_unknown(st, "calls nested too deeply to follow");
   TSNode def = fn->u.fn.node;
+  int grad_mode = act_enter_function(st, def); /* @torch.no_grad(): activations.c */
   scope *fsc = scope_new(st, fn->u.fn.closure);
   fsc->self = fn->u.fn.self;
   fsc->owner = fn->u.fn.owner;
@@ -278,6 +280,7 @@ static value *call_function(interp *st, value *fn, args *a) {
   }
   st->open.len = open;
   st->depth -= 4;
+  act_with_exit(st, grad_mode);
   return result;
 }
 
@@ -434,6 +437,10 @@ static value *has_attr(interp *st, value *o, value *name, value *dflt, bool get)
     return get ? (dflt ? dflt : v_unknown(st, "no such class attribute")) : v_bool(st, false);
   }
   if (get && !dflt) return get_attr(st, o, name->u.s.s, name->u.s.n);
+  /* the estimate models PyTorch 2.x: F.scaled_dot_product_attention and the
+   * like exist (nanoGPT's `self.flash`) */
+  if (!get && o->kind == V_EXTERN && !strncmp(o->u.ext, "torch", 5) && (o->u.ext[5] == 0 || o->u.ext[5] == '.'))
+    return v_bool(st, true);
   return v_unknown(st, "%s() on a %s", get ? "getattr" : "hasattr", v_kind_name(o));
 }
 
@@ -932,10 +939,7 @@ value *call_value(interp *st, value *fn, args *a) {
   case V_EXTERN: return strchr(fn->u.ext, '.') ? torch_call(st, fn->u.ext, a) : builtin_call(st, fn->u.ext, a);
   case V_METHOD: return call_method(st, fn->u.method.self, fn->u.method.name, a);
   case V_OBJECT:
-    if (fn->u.obj->kind == OBJ_MODULE) {
-      module_record_input(st, fn->u.obj, a);
-      return v_unknown(st, "the output of a model");
-    }
+    if (fn->u.obj->kind == OBJ_MODULE) return act_module_call(st, fn->u.obj, a);
     return v_unknown(st, "the result of calling a %s", fn->u.obj->type ? fn->u.obj->type : "object");
   case V_PARTIAL: {
     args m = args_empty(a->node);
@@ -978,6 +982,7 @@ seq *v_iterate(interp *st, value *v) {
     return s;
   }
   case V_ITER: return torch_iter_items(st, v);
+  case V_TENSOR: return act_iterate(st, v);
   case V_OBJECT: {
     obj *o = v->u.obj;
     if (o->items) return o->items;

@@ -9,6 +9,15 @@
 #include "facts/facts.h"
 #include "util/arena.h"
 
+/* what autograd keeps for backward at one place of forward(), all its calls together */
+typedef struct {
+  uint32_t line;       /* 1-based; of the layer's construction, or of the op */
+  const char *layer;   /* "nn.Conv2d(1, 32, 3, 1)", "F.relu(x)" */
+  const char *what;    /* "input 64x1x28x28 fp32 + bool mask" (of its first call) */
+  int64_t repeat;      /* calls */
+  int64_t bytes;       /* all calls together, each storage counted once */
+} estimate_act;
+
 /* a group of identical layers built at one place */
 typedef struct {
   const char *file;    /* the module of the project it is written in; NULL: the file estimated */
@@ -42,6 +51,23 @@ typedef struct {
   uint32_t nunknown;
   const char **notes;  /* tied weights and other remarks for the text table */
   uint32_t nnotes;
+  /* ---- activations and the whole step (activations.c, step.c) ---- */
+  int64_t activations_bytes;   /* kept for backward by one forward + loss; -1 not known */
+  int64_t activations_partial; /* what was counted before something unknown */
+  int64_t activations_input;   /* the input batch's bytes among them (kept by the first layer) */
+  const char *act_why;         /* why activations_bytes is not known */
+  estimate_act *acts;
+  uint32_t nacts;
+  int act_bits;                /* autocast bits during the forward counted, 0 none */
+  bool checkpointed;           /* torch.utils.checkpoint in the forward */
+  int64_t recompute_bytes;     /* the largest checkpointed segment, rebuilt during backward */
+  int64_t transient_bytes;     /* the loss's input gradient (fp32), alive with all activations as backward starts */
+  bool grads_resident;         /* zero_grad(set_to_none=False): gradients stay through the forward */
+  int64_t micro_batch;         /* the leading dimension of the forward counted; -1 */
+  int64_t accumulation;        /* gradient accumulation steps found, 1 when none */
+  int64_t batch_size;          /* micro_batch x accumulation; -1 */
+  int64_t world_size;          /* sharding: weights, gradients and state divided by it; 1 */
+  int64_t peak_bytes;          /* the whole step; -1 when activations are not known */
 } estimate_model;
 
 /* a batch size written in the file */
@@ -90,6 +116,22 @@ void estimate_run_with(const facts *f, const estimate_input *in, estimate_result
 /** Whether "NAME=VALUE" is an assumption the estimate takes (VALUE an integer). */
 bool estimate_assume_valid(const char *s);
 void estimate_free(estimate_result *r);
+
+/* ---- the whole step (step.c) ---- */
+
+/** Fill M's peak_bytes and batch_size from its parts: weights and optimizer
+ *  state (divided by world_size), the input batch not among the activations,
+ *  and the larger of two moments: backward's start (activations, the largest
+ *  checkpointed segment rebuilt, the loss's input gradient, and gradients only
+ *  when they stay resident) and its end (all gradients). */
+void estimate_step(estimate_model *m);
+/** The largest micro-batch whose whole step fits BUDGET bytes, activations and
+ *  input scaled linearly from M's micro-batch; 0 when none fits, -1 when
+ *  activations are not known. */
+int64_t estimate_max_batch(const estimate_model *m, int64_t budget);
+/** The whole step of M at a micro-batch of BATCH, scaled linearly from the
+ *  one counted; -1 when activations are not known. */
+int64_t estimate_step_at(const estimate_model *m, int64_t batch);
 
 /* ---- the advice of OOM601 (advice.c) ---- */
 

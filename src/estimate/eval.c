@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "estimate/activations.h"
 #include "estimate/interp.h"
 #include "parse/fields.h"
 
@@ -173,7 +174,8 @@ static value *tensor_arith(interp *st, const char *op, value *l, value *r) {
 value *eval_binary(interp *st, const char *op, value *l, value *r) {
   if (l->kind == V_UNKNOWN || r->kind == V_UNKNOWN) return unknown_of(st, l, r);
   if (l->kind == V_TENSOR || r->kind == V_TENSOR || l->kind == V_PARAM || r->kind == V_PARAM) {
-    value *t = tensor_arith(st, op, l, r);
+    value *t = act_binary(st, op, l, r); /* activations.c */
+    if (!t) t = tensor_arith(st, op, l, r);
     if (t) return t;
   }
   int64_t a, b;
@@ -327,6 +329,14 @@ static value *eval_comparison(interp *st, scope *sc, TSNode n) {
       }
       if (NODE_IS(x, "comment")) continue;
       value *v = eval(st, sc, x);
+      if (prev && (prev->kind == V_TENSOR || v->kind == V_TENSOR)) {
+        /* an elementwise comparison: a bool tensor (activations.c) */
+        value *t = act_binary(st, "==", prev, v);
+        if (t) {
+          ts_tree_cursor_delete(&c);
+          return t;
+        }
+      }
       if (prev) {
         int r = compare_values(st, op, prev, v);
         if (r == 0) {
@@ -612,6 +622,10 @@ static value *eval_subscript(interp *st, scope *sc, TSNode n) {
     TSNode x = ts_node_named_child(n, i);
     if (ts_node_eq(x, vn) || NODE_IS(x, "comment")) continue;
     subs[ns++] = x;
+  }
+  if (v->kind == V_TENSOR || v->kind == V_UNKNOWN || v->kind == V_PARAM) {
+    value *t = act_subscript(st, sc, v, subs, ns); /* activations.c */
+    if (t) return t;
   }
   if (ns != 1) return v_unknown(st, "a subscript with several indices");
   if (NODE_IS(subs[0], "slice")) return slice_of(st, sc, subs[0], v);

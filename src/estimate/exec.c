@@ -2,6 +2,7 @@
  * known runs once as an undecided region that changes nothing older than itself. */
 #include <string.h>
 
+#include "estimate/activations.h"
 #include "estimate/interp.h"
 #include "parse/children.h"
 #include "parse/fields.h"
@@ -1003,7 +1004,7 @@ static flow exec_stmt(interp *st, scope *sc, TSNode n) {
     break;
   case 'w':
     if (!strcmp(type, "while_statement")) return exec_while(st, sc, n);
-    if (!strcmp(type, "with_statement")) return exec_with(st, sc, n);
+    if (!strcmp(type, "with_statement")) return act_with(st, sc, n, exec_with); /* no_grad, autocast */
     break;
   default:
     break;

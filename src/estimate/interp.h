@@ -150,6 +150,7 @@ struct obj {
   int64_t input_bytes; /* -1 */
   obj *optimizer;     /* attached by a trainer */
   bool sharded;
+  const struct args *ctor; /* nn layers: the constructor's arguments (kernel sizes, p, dims) */
 };
 
 struct klass {
@@ -231,6 +232,7 @@ typedef struct interp {
   bool sharded;
   value *unknown;           /* a shared unknown without reason */
   value *none;
+  struct act_state *act;    /* activations.c: the forward passes followed */
   buf tmp;
   /* the script as it runs (script.c) */
   const estimate_input *in;
@@ -311,7 +313,7 @@ value *get_attr(interp *st, value *v, const char *name, uint32_t n);
 void set_attr(interp *st, value *target, const char *name, uint32_t n, value *v, TSNode where);
 
 /* ---- calls (call.c) ---- */
-typedef struct {
+typedef struct args {
   AVEC(value *) pos;
   AVEC(str) kwnames;
   AVEC(value *) kwvals;

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "estimate/activations.h"
 #include "estimate/interp.h"
 
 #define MAX_SIG 14
@@ -646,6 +647,7 @@ value *layer_build(interp *st, const char *qual, args *a) {
   m->site = a->node;
   m->layer = true;
   m->label = layer_label(st, shortname, a);
+  act_keep_ctor(st, m, a);
   const layer_def *def = find_def(name);
   if (def) {
     run_def(st, m, def, a);
@@ -684,6 +686,7 @@ bool layer_init_into(interp *st, obj *m, const char *qual, args *a) {
   m->layer = true;
   m->qual = qual;
   m->label = layer_label(st, m->type, a);
+  act_keep_ctor(st, m, a);
   if (ts_node_is_null(m->site)) m->site = a->node;
   run_def(st, m, def, a);
   return true;

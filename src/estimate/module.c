@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "estimate/activations.h"
 #include "estimate/interp.h"
 
 #define MAX_MODULE_DEPTH 64
@@ -326,6 +327,10 @@ value *torch_module_method(interp *st, value *self, obj *m, const char *name, ar
   if (!strcmp(name, "children")) return make_iter(st, m, ITER_CHILDREN);
   if (!strcmp(name, "named_children")) return make_iter(st, m, ITER_NAMED_CHILDREN);
   if (!strcmp(name, "buffers") || !strcmp(name, "named_buffers")) return v_list(st, V_LIST);
+  if (!strcmp(name, "register_buffer")) {
+    act_register_buffer(st, m, a); /* activations.c */
+    return st->none;
+  }
   int bits = 0;
   const char *dtype = NULL;
   if (!strcmp(name, "half")) bits = 16, dtype = "float16";
@@ -437,6 +442,8 @@ static value *tensor_like(interp *st, const shape *sh, int bits) {
 value *torch_tensor_method(interp *st, value *self, const char *name, args *a) {
   const shape *sh = self->kind == V_PARAM ? &self->u.param->sh : self->u.tensor;
   value *x = a->pos.len ? a->pos.items[0] : NULL;
+  value *shaped = act_tensor_method(st, self, name, a); /* shapes and saved tensors: activations.c */
+  if (shaped) return shaped;
   if (!strcmp(name, "numel")) {
     if (self->kind == V_PARAM) return v_int(st, self->u.param->count);
     if (sh->ndim < 0) return v_unknown(st, "the size of a tensor that is not known");

@@ -2,6 +2,7 @@
  * and add up parameters (once each), parts, and bytes of weights, gradients, state and input. */
 #include <string.h>
 
+#include "estimate/activations.h"
 #include "estimate/interp.h"
 #include "parse/fields.h"
 
@@ -243,6 +244,10 @@ static uint32_t fill_model(interp *st, obj *root, estimate_model *m, estimate_re
   m->nunknown = unknown.len;
   m->notes = notes.items;
   m->nnotes = notes.len;
+  act_fill(st, root, m); /* activations and the whole step: activations.c, step.c */
+  m->accumulation = act_accumulation(st);
+  m->world_size = m->sharded ? act_world_size(st) : 1;
+  estimate_step(m);
   return own;
 }
 
@@ -397,6 +402,7 @@ void estimate_run_with(const facts *f, const estimate_input *in, estimate_result
   st.default_dtype = "float32";
   st.none = v_new(&st, V_NONE);
   st.unknown = v_unknown(&st, "a value that is not known");
+  act_begin(&st);
   st.globals = scope_new(&st, NULL);
   est_module *self = arena_calloc(st.a, sizeof *self);
   self->tree = f->root.tree;

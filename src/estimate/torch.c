@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "estimate/activations.h"
 #include "estimate/interp.h"
 
 
@@ -859,6 +860,7 @@ value *torch_call(interp *st, const char *qual, args *a) {
       !strcmp(qual, "torch.nn.ParameterDict") || starts(qual, "torch.nn.modules.container."))
     return container(st, name, a);
   if ((v = wrapper(st, qual, a))) return v;
+  if ((v = act_torch_call(st, qual, a))) return v; /* ops on tensors: activations.c */
   if (starts(qual, "torch.nn.init.")) return st->none;
   if (!strcmp(qual, "torch.nn.utils.weight_norm") || !strcmp(qual, "torch.nn.utils.spectral_norm") ||
       !strcmp(qual, "torch.nn.utils.parametrizations.weight_norm") ||
@@ -869,7 +871,10 @@ value *torch_call(interp *st, const char *qual, args *a) {
   if (starts(qual, "torch.nn.")) {
     if ((v = layer_build(st, qual, a))) return v;
   }
-  if (starts(qual, "torch.") && !strchr(qual + 6, '.') && (v = tensor_factory(st, name, a))) return v;
+  if (starts(qual, "torch.") && !strchr(qual + 6, '.') && (v = tensor_factory(st, name, a))) {
+    act_factory(st, v, a); /* requires_grad=True: activations.c */
+    return v;
+  }
   if (!strcmp(qual, "torch.set_default_dtype") && a->pos.len) {
     int bits;
     const char *dn;

@@ -29,7 +29,7 @@ end
 
 begin "text: totals, optimizer, activations and budget lines"
 oom estimate mlp.py
-want_out "56,669,184" && want_out "AdamW, 8 bytes per trainable parameter" && want_out "not estimated" &&
+want_out "56,669,184" && want_out "AdamW, 8 bytes per trainable parameter" && want_out "never calls this model" &&
   want_out "none given"
 end
 
