@@ -2,6 +2,7 @@
  * the rules with their docs, results with 1-based code-point regions, fixes. */
 #include <jansson.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "emit/ci.h"
@@ -55,6 +56,18 @@ void emit__sarif_result(json_t *results, const oom_document *doc, const oom_diag
                         level(oom_diagnostic_severity(d)), "message", "text",
                         emit__ci_jstr(oom_diagnostic_message(d)), "locations", loc);
   const oom_fix *fix = oom_diagnostic_fix(d);
+  ci_point at = emit__ci_point(doc, oom_diagnostic_start(d).byte);
+  if (at.cell) {
+    /* a notebook: the region is in the code cell the property names (as
+     * Ruff's `cell`); fixes are left out, their regions not being the
+     * notebook file's */
+    char name[32];
+    snprintf(name, sizeof name, "cell %u", at.cell);
+    json_object_set_new(json_array_get(json_object_get(r, "locations"), 0), "logicalLocations",
+                        json_pack("[{s:s, s:s}]", "name", name, "kind", "module"));
+    json_object_set_new(r, "properties", json_pack("{s:I}", "cell", (json_int_t)at.cell));
+    fix = NULL;
+  }
   if (fix && oom_fix_edit_count(fix)) {
     json_t *reps = json_array();
     for (size_t i = 0; i < oom_fix_edit_count(fix); i++) {

@@ -307,6 +307,8 @@ struct oom_document {
   uint32_t dirty_lo, dirty_hi;
   int64_t delta;
   lint_memo memo;
+  uint32_t *cell_rows; /* a notebook's: the module row where each code cell starts */
+  size_t ncells;
 };
 
 /** Lint DOC again after edits, analysing only the top-level definition the
