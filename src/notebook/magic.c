@@ -73,7 +73,57 @@ static void blank(char *s, char *e, bool statement) {
 }
 
 
+/* Where Python's logical line stands at the end of a line: inside
+ * brackets, a triple-quoted string or after a `\`, the next line continues
+ * it, and a `%` starting it is the modulo operator, not a magic. */
+typedef struct {
+  size_t depth;   /* open brackets */
+  char triple;    /* the quote of an open triple-quoted string, or 0 */
+  bool backslash; /* the line ended with `\` */
+} py_state;
+
+
+static void scan_python(const char *s, const char *e, py_state *st) {
+  st->backslash = false;
+  const char *p = s;
+  while (p < e) {
+    if (st->triple) {
+      if (*p == '\\') {
+        p += 2;
+        continue;
+      }
+      if (*p == st->triple && e - p >= 3 && p[1] == st->triple && p[2] == st->triple) {
+        st->triple = 0;
+        p += 3;
+        continue;
+      }
+      p++;
+      continue;
+    }
+    char c = *p;
+    if (c == '#') return; /* a comment: the rest of the line */
+    if (c == '"' || c == '\'') {
+      if (e - p >= 3 && p[1] == c && p[2] == c) {
+        st->triple = c;
+        p += 3;
+        continue;
+      }
+      /* a one-line string: to its closing quote or the line's end */
+      for (p++; p < e && *p != c; p++)
+        if (*p == '\\') p++;
+      if (p < e) p++;
+      continue;
+    }
+    if (c == '(' || c == '[' || c == '{') st->depth++;
+    else if ((c == ')' || c == ']' || c == '}') && st->depth) st->depth--;
+    else if (c == '\\' && p + 1 == e) st->backslash = true;
+    p++;
+  }
+}
+
+
 bool notebook_blank_magics(char *source, size_t len) {
+  py_state py = {0, 0, false};
   bool any = false, cell_magic = false, continued = false;
   char *end = source + len;
   /* the last line of Python before this one: its indent and whether it opens a block */
@@ -99,13 +149,19 @@ bool notebook_blank_magics(char *source, size_t len) {
     if (cell_magic) {
       blank(s, e, false);
       any |= !blank_line;
-    } else if (continued || (!blank_line && magic_line(s, e))) {
+    } else if (continued || (!blank_line && !py.depth && !py.triple && !py.backslash && magic_line(s, e))) {
       /* a magic's `\` continues it on the next line */
       bool first_line = !continued;
       continued = e > s && e[-1] == '\\';
       blank(s, e, first_line && !continued && ind > 0 && (prev_opens || ind <= prev_indent));
       any = true;
-    } else if (!blank_line && s[ind] != '#') {
+    } else if (!blank_line && (s[ind] != '#' || py.triple)) {
+      bool starts_line = !py.depth && !py.triple && !py.backslash;
+      scan_python(s, e, &py);
+      if (!starts_line) {
+        s = next;
+        continue;
+      }
       prev_indent = ind;
       const char *t = e;
       while (t > s && (t[-1] == ' ' || t[-1] == '\t')) t--;
