@@ -57,6 +57,11 @@ uint32_t *notebook_cell_rows(const notebook *self);
  *  True when anything was blanked. */
 bool notebook_blank_magics(char *source, size_t len);
 
+/** The module of the code cells SOURCES (N of them, LENS bytes each) as
+ *  notebook_read builds it (magics blanked, separators between cells),
+ *  into OUT (cleared first): what an editor's open notebook is linted as. */
+void notebook_join(char *const *sources, const size_t *lens, size_t n, buf *out);
+
 /** Cut MODULE (a fixed version of SELF's module) into the code cells' new
  *  sources: OUT gets NCELLS malloc'd strings. The magics blanked are put
  *  back. False with WHY when the module no longer has the cells' shape

@@ -59,6 +59,26 @@ static uint32_t count_rows(const char *text, size_t len) {
 }
 
 
+/* Append a cell's (blanked) text to MODULE: after a separator line unless
+ * it is the first, and ended with a line break. */
+static void append_cell(buf *module, const char *blanked, size_t len, bool first) {
+  if (!first) buf_puts(module, NOTEBOOK_SEPARATOR "\n");
+  buf_append(module, blanked, len);
+  if (!len || (blanked[len - 1] != '\n' && blanked[len - 1] != '\r')) buf_putc(module, '\n');
+}
+
+
+void notebook_join(char *const *sources, const size_t *lens, size_t n, buf *out) {
+  buf_clear(out);
+  for (size_t i = 0; i < n; i++) {
+    char *blanked = oom_xstrndup(sources[i], lens[i]);
+    notebook_blank_magics(blanked, lens[i]);
+    append_cell(out, blanked, lens[i], i == 0);
+    free(blanked);
+  }
+}
+
+
 static bool fail(notebook *out, char *why, size_t whylen, const char *fmt, const char *detail) {
   snprintf(why, whylen, fmt, detail);
   notebook_free(out);
@@ -131,15 +151,10 @@ bool notebook_read(const char *bytes, size_t len, notebook *out, char *why, size
     } else {
       c.has_magic = notebook_blank_magics(c.blanked, c.source_len);
     }
-    if (code.len) {
-      buf_puts(&module, NOTEBOOK_SEPARATOR "\n");
-      row++;
-    }
+    row += code.len > 0; /* the separator's */
     c.first_row = row;
     c.rows = count_rows(c.blanked, c.source_len);
-    buf_append(&module, c.blanked, c.source_len);
-    if (!c.source_len || (c.blanked[c.source_len - 1] != '\n' && c.blanked[c.source_len - 1] != '\r'))
-      buf_putc(&module, '\n');
+    append_cell(&module, c.blanked, c.source_len, code.len == 0);
     row += c.rows;
     vec_push(&code, c);
   }
