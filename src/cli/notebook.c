@@ -62,6 +62,15 @@ oom_document *cli_fix_notebook(const cli *c, oom_worker *worker, const char *pat
   fix_result r;
   fix_filter ignored = {drop_ignored, &c->cfg};
   fix_document(worker, shown, nb.module, nb.module_len, cli_fix_level(c), &ignored, &r);
+  for (size_t i = 0; i < r.dropped.len; i++) {
+    /* rows of the module as read: the cell they fall in */
+    uint32_t row = r.dropped.items[i].row - 1;
+    size_t k = 0;
+    while (k + 1 < nb.ncells && nb.cells[k + 1].first_row <= row) k++;
+    uint32_t in_cell = nb.ncells && row >= nb.cells[k].first_row ? row - nb.cells[k].first_row : row;
+    fprintf(stderr, "oomlint: %s:cell %zu:%u:%u: fix for %s dropped: it would leave a syntax error\n", shown, k + 1,
+            in_cell + 1, r.dropped.items[i].column, oom_rule_code(r.dropped.items[i].rule));
+  }
   if (!r.converged)
     fprintf(stderr, "oomlint: %s: fixes still changed the file after %d passes; the rest are left\n", shown,
             FIX_MAX_PASSES);
