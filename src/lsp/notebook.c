@@ -122,6 +122,8 @@ static void relint(lsp_server *self, lsp_notebook *nb) {
   free_strings(nb->linted.items, nb->linted.len);
   nb->linted.len = 0;
   for (size_t k = 0; k < uris.len; k++) vec_push(&nb->linted, oom_xstrdup(uris.items[k]));
+  vec_reserve(&nb->rows, uris.len + 1);
+  nb->rows.len = notebook_module_rows(module.data, module.len, uris.len, nb->rows.items) ? uris.len : 0;
   buf_free(&module);
   vec_free(&uris);
   vec_free(&sources);
@@ -190,9 +192,30 @@ void lsp_notebook_free(lsp_notebook *nb) {
   vec_free(&nb->kinds);
   free_strings(nb->linted.items, nb->linted.len);
   vec_free(&nb->linted);
+  vec_free(&nb->rows);
   free(nb->uri);
   free(nb->path);
   free(nb);
+}
+
+
+json_t *lsp_notebook_cell_diagnostics(lsp_server *self, lsp_notebook *nb, const char *cell_uri) {
+  size_t k = 0;
+  while (k < nb->rows.len && strcmp(nb->linted.items[k], cell_uri)) k++;
+  if (k == nb->rows.len) return NULL;
+  json_t *all = lsp_linting_snapshot(self->linting, nb->uri, NULL, NULL, NULL, 0);
+  if (!all) return NULL;
+  uint32_t first = nb->rows.items[k], last = k + 1 < nb->rows.len ? nb->rows.items[k + 1] - 2 : UINT32_MAX;
+  json_t *out = json_array();
+  size_t i;
+  json_t *d;
+  json_array_foreach(all, i, d) {
+    json_t *copy = json_deep_copy(d);
+    if (move_range(json_object_get(copy, "range"), first, last)) json_array_append(out, copy);
+    json_decref(copy);
+  }
+  json_decref(all);
+  return out;
 }
 
 

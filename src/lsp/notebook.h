@@ -22,6 +22,7 @@ typedef struct lsp_notebook {
   VEC(char *) cells; /* every cell's document URI, in the notebook's order */
   VEC(int) kinds;    /* NotebookCellKind of each: 1 markup, 2 code */
   VEC(char *) linted; /* the code cells last handed to the lint thread, which publishes to them */
+  VEC(uint32_t) rows; /* the module row where each of LINTED starts */
 } lsp_notebook;
 
 /** notebookDocument/didOpen, didChange, didClose (didSave needs nothing). */
@@ -29,6 +30,10 @@ void lsp_notebook_did_open(lsp_server *self, const json_t *params);
 void lsp_notebook_did_change(lsp_server *self, const json_t *params);
 void lsp_notebook_did_close(lsp_server *self, const json_t *params);
 void lsp_notebook_free(lsp_notebook *nb);
+/** The diagnostics of the notebook's last lint that are in the cell at
+ *  CELL_URI, in the cell's lines (a new reference), for hover; NULL when
+ *  the cell has none known. */
+json_t *lsp_notebook_cell_diagnostics(lsp_server *self, lsp_notebook *nb, const char *cell_uri);
 
 /** Publish DIAGNOSTICS (of a notebook's module TEXT, LEN bytes, linted at
  *  VERSION) to the code cells, CELLS[i] the URI of the module's cell i:

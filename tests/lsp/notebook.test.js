@@ -74,6 +74,14 @@ test("diagnostics per cell, in the cell's lines; a quick fix per cell; cells add
   const ev = p4.diagnostics.find((d) => d.code === "OOM201");
   assert.ok(ev, JSON.stringify(p4));
   assert.equal(ev.range.start.line, 2);
+  // hover on it shows the message and the rule's documentation
+  const hover = await c.conn.sendRequest("textDocument/hover", {
+    textDocument: { uri: cell(3) },
+    position: { line: 6, character: 6 },
+  });
+  assert.match(hover.contents.value, /accumulates `loss`/);
+  assert.match(hover.contents.value, /OOM101/);
+  assert.deepEqual(hover.range.start, { line: 6, character: 4 });
   // nothing is published for the notebook itself or the markdown cell
   assert.ok(!c.published.some((p) => p.uri === NB || p.uri === cell(2)));
 
