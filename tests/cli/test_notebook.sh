@@ -272,4 +272,14 @@ want_rc 1
 want_line '^in\.ipynb:cell 2:6:5: OOM101'
 end
 
+begin "--fix on stdin prints the fixed notebook"
+write_nb in.ipynb
+write_nb want2.ipynb
+sed -i 's|"    total_loss += loss\\r\\n"|"    total_loss += loss.item()\\r\\n"|' want2.ipynb
+oom --stdin in.ipynb --fix --unsafe-fixes --stdin-filename in.ipynb -
+want_rc 0
+printf '%s\n' "$OUT" >got.ipynb
+cmp -s got.ipynb want2.ipynb || fail "stdout: $(diff want2.ipynb got.ipynb | head -10)"
+end
+
 finish
