@@ -26,17 +26,21 @@ oom_document *cli_document(const char *shown, char *text, size_t len, char *why,
   uint32_t *rows = notebook_cell_rows(&nb);
   oom_document_set_cells(doc, rows, nb.ncells);
   free(rows);
+  oom_document_set_file_rows(doc, nb.file_rows, nb.nfile_rows);
   notebook_free(&nb);
   return doc;
 }
 
 
-static void set_rows(oom_document *doc, const notebook *nb) {
+/* DOC's cells, found in its (perhaps fixed) module, and the file lines of
+ * FILE (NB as read, or the notebook as written). */
+static void set_rows(oom_document *doc, const notebook *nb, const notebook *file) {
   size_t len;
   const char *text = oom_document_text(doc, &len);
   uint32_t *rows = oom_xcalloc(nb->ncells + 1, sizeof *rows);
   if (notebook_module_rows(text, len, nb->ncells, rows)) oom_document_set_cells(doc, rows, nb->ncells);
   free(rows);
+  if (file) oom_document_set_file_rows(doc, file->file_rows, file->nfile_rows);
 }
 
 
@@ -49,7 +53,7 @@ static void drop_ignored(const void *cfg, oom_document *doc) {
 static oom_document *unfixed(oom_worker *worker, const char *shown, const notebook *nb) {
   oom_document *doc = oom_document_new(shown, nb->module, nb->module_len);
   oom_document_lint(doc, worker);
-  set_rows(doc, nb);
+  set_rows(doc, nb, nb);
   return doc;
 }
 
@@ -115,6 +119,10 @@ oom_document *cli_fix_notebook(const cli *c, oom_worker *worker, const char *pat
     for (size_t k = 0; k < nb.ncells; k++) free(sources[k]);
   free(sources);
   free(lens);
+  /* the lines of the notebook as written, for what remains to report */
+  notebook fresh;
+  char fresh_why[256];
+  bool have_fresh = written && notebook_read(out.data, out.len, &fresh, fresh_why, sizeof fresh_why);
   buf_free(&out);
   oom_document *doc;
   if (written) {
@@ -130,14 +138,15 @@ oom_document *cli_fix_notebook(const cli *c, oom_worker *worker, const char *pat
     }
     doc = r.doc;
     r.doc = NULL;
-    set_rows(doc, &nb);
+    set_rows(doc, &nb, have_fresh ? &fresh : NULL);
   } else if (r.changed) {
     doc = unfixed(worker, shown, &nb);
   } else {
     doc = r.doc;
     r.doc = NULL;
-    set_rows(doc, &nb);
+    set_rows(doc, &nb, &nb);
   }
+  if (have_fresh) notebook_free(&fresh);
   fix_result_free(&r);
   notebook_free(&nb);
   return doc;

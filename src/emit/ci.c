@@ -53,7 +53,8 @@ ci_point emit__ci_point(const oom_document *doc, uint32_t byte) {
   size_t avail = p.column > n ? p.column : n;
   uint32_t row;
   uint32_t cell = oom_document_cell(doc, p.row, &row);
-  ci_point r = {row + 1, oom_column_convert(line, avail, p.column, OOM_UNITS_CODEPOINTS) + 1, cell};
+  ci_point r = {row + 1, oom_column_convert(line, avail, p.column, OOM_UNITS_CODEPOINTS) + 1, cell,
+                oom_document_file_row(doc, p.row) + 1};
   return r;
 }
 

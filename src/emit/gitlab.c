@@ -72,6 +72,7 @@ void emit__gitlab_issue(json_t *issues, const oom_document *doc, const oom_diagn
   json_t *issue = json_pack("{s:s, s:o, s:s, s:s, s:s, s:[s], s:{s:o, s:{s:I, s:I}}}", "type", "issue", "description",
                             desc, "check_name", oom_diagnostic_code(d), "fingerprint", fp, "severity",
                             severity(oom_diagnostic_severity(d)), "categories", "Performance", "location", "path",
-                            emit__ci_jstr(path), "lines", "begin", (json_int_t)s.line, "end", (json_int_t)e.line);
+                            emit__ci_jstr(path), "lines", "begin", (json_int_t)(s.cell ? s.file_line : s.line), "end",
+                            (json_int_t)(s.cell ? (e.file_line >= s.file_line ? e.file_line : s.file_line) : e.line));
   json_array_append_new(issues, issue);
 }

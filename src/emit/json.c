@@ -168,7 +168,11 @@ void emit__github_document(FILE *out, const oom_document *doc) {
     gh_escape(out, buf_str(&title), true);
     fputs(",file=", out);
     gh_escape(out, buf_str(&path), true);
-    fprintf(out, ",line=%u,col=%u,endLine=%u,endColumn=%u::", srow + 1, sc, erow + 1, ec);
+    if (cell) /* the lines of the .ipynb that hold the code (a JSON line's columns are not the code's) */
+      fprintf(out, ",line=%u,endLine=%u::", oom_document_file_row(doc, s.row) + 1,
+              oom_document_file_row(doc, e.row) + 1);
+    else
+      fprintf(out, ",line=%u,col=%u,endLine=%u,endColumn=%u::", srow + 1, sc, erow + 1, ec);
     buf data = {0};
     if (cell) buf_printf(&data, "%s:cell %u:%u:%u: %s %s", buf_str(&path), cell, srow + 1, sc, oom_diagnostic_code(d),
                          oom_diagnostic_message(d));

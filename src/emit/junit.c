@@ -51,7 +51,9 @@ void emit__junit_document(buf *xml, size_t *tests, size_t *failures, const oom_d
     put(xml, path);
     buf_printf(xml, "\" file=\"");
     put(xml, path);
-    buf_printf(xml, "\" line=\"%u\">\n      <failure type=\"%s\" message=\"", s.line, oom_diagnostic_code(d));
+    /* line: of the file, which for a notebook is its JSON; the cell's in the text */
+    buf_printf(xml, "\" line=\"%u\">\n      <failure type=\"%s\" message=\"", s.cell ? s.file_line : s.line,
+               oom_diagnostic_code(d));
     put(xml, oom_diagnostic_message(d));
     buf_puts(xml, "\">");
     put(xml, buf_str(&loc));

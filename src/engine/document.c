@@ -100,6 +100,7 @@ void oom_document_free(oom_document *self) {
   free(self->path);
   free(self->text);
   free(self->cell_rows);
+  free(self->file_rows);
   free(self);
 }
 
@@ -473,6 +474,20 @@ uint32_t oom_document_cell(const oom_document *self, uint32_t row, uint32_t *cel
 
 uint32_t oom_document_cell_start(const oom_document *self, uint32_t cell) {
   return cell >= 1 && cell <= self->ncells ? self->cell_rows[cell - 1] : 0;
+}
+
+
+void oom_document_set_file_rows(oom_document *self, const uint32_t *file_rows, size_t count) {
+  free(self->file_rows);
+  self->file_rows = count ? oom_xmalloc(count * sizeof *file_rows) : NULL;
+  if (count) memcpy(self->file_rows, file_rows, count * sizeof *file_rows);
+  self->nfile_rows = count;
+}
+
+
+uint32_t oom_document_file_row(const oom_document *self, uint32_t row) {
+  if (!self->nfile_rows) return row;
+  return self->file_rows[row < self->nfile_rows ? row : self->nfile_rows - 1];
 }
 
 

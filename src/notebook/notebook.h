@@ -35,6 +35,11 @@ typedef struct {
   size_t ncells;
   bool spans_ok; /* every code cell's "source" was found in the bytes: fixes can be written */
   void *root;    /* the parsed JSON (a json_t *) */
+  /* with SPANS_OK: the 0-based line of the file that holds each module
+   * row's source line (a separator's: its cell's last), so that formats
+   * read against the file (GitHub annotations, SARIF) point into it */
+  uint32_t *file_rows;
+  size_t nfile_rows;
 } notebook;
 
 /** Whether PATH names a notebook (ends in ".ipynb"). */

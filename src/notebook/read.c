@@ -181,6 +181,7 @@ void notebook_free(notebook *self) {
   }
   free(self->cells);
   free(self->module);
+  free(self->file_rows);
   json_decref(self->root);
   memset(self, 0, sizeof *self);
 }

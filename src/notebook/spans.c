@@ -5,6 +5,7 @@
  * finds is checked by parsing it with jansson and comparing with the value
  * jansson read: a span is trusted only when both agree. */
 #include <jansson.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "notebook/notebook.h"
@@ -81,6 +82,53 @@ static bool key_is(const char *b, size_t key, size_t key_end, const char *name) 
 }
 
 
+/* SELF's file_rows: a source line's file line is that of the list element
+ * (or the string) it starts in; a JSON string holds no raw line break. */
+static void file_rows(notebook *self, const char *b, size_t len) {
+  size_t nrows = 0;
+  for (size_t k = 0; k < self->ncells; k++) nrows = self->cells[k].first_row + self->cells[k].rows;
+  uint32_t *rows = calloc(nrows + 1, sizeof *rows);
+  if (!rows) return;
+  /* file lines counted once, up to each span in turn */
+  size_t at = 0;
+  uint32_t line = 0;
+  for (size_t k = 0; k < self->ncells; k++) {
+    const notebook_cell *c = &self->cells[k];
+    uint32_t row = c->first_row; /* the module row of the next line to start */
+    if (k) rows[row - 1] = rows[row - 2]; /* the separator: the cell before's last line */
+    bool line_start = true;
+    size_t i = c->span_start;
+    size_t end = c->span_end;
+    if (b[i] == '[') i++;
+    while (i < end) {
+      for (; at < i; at++) line += b[at] == '\n';
+      if (b[i] != '"') {
+        i++;
+        continue;
+      }
+      /* a string: lines start at its beginning (when the last one ended)
+       * and after each escaped break inside it */
+      size_t s = i + 1;
+      for (i = s; i < end && b[i] != '"'; i++) {
+        if (line_start && row < c->first_row + c->rows) rows[row++] = line;
+        line_start = false;
+        if (b[i] != '\\') continue;
+        i++;
+        bool n = i < end && b[i] == 'n', r = i < end && b[i] == 'r';
+        bool crlf = r && i + 2 < end && b[i + 1] == '\\' && b[i + 2] == 'n';
+        if (n || (r && !crlf)) line_start = true;
+      }
+      i++;
+    }
+    for (; at < end && at < len; at++) line += b[at] == '\n';
+    /* an empty cell still has its row */
+    while (row < c->first_row + c->rows) rows[row++] = line;
+  }
+  self->file_rows = rows;
+  self->nfile_rows = nrows;
+}
+
+
 void notebook_find_spans(notebook *self, const char *b, size_t len) {
   self->spans_ok = false;
   size_t i = 0, key, key_end;
@@ -128,4 +176,5 @@ void notebook_find_spans(notebook *self, const char *b, size_t len) {
     if (!same) return;
   }
   self->spans_ok = true;
+  file_rows(self, b, len);
 }

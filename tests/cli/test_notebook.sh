@@ -122,20 +122,31 @@ oom --no-cache --output-format json plain.py
 want_js 'a[0].cell' null
 end
 
-begin "SARIF names the cell; its rows are the cell's"
+# the line of the .ipynb that holds the finding's source line
+FILE_LINE=$(grep -n '"    total_loss += loss\\r\\n",' nb.ipynb | cut -d: -f1)
+
+begin "SARIF points at the notebook's line and names the cell and the position in it"
+[ "$FILE_LINE" = 45 ] || fail "setup: the line is $FILE_LINE"
 oom --no-cache --output-format sarif nb.ipynb
 want_json
 want_js 'a.runs[0].results[0].properties.cell' 2
-want_js 'a.runs[0].results[0].locations[0].physicalLocation.region.startLine' 6
+want_js 'a.runs[0].results[0].properties.cellLine' 6
+want_js 'a.runs[0].results[0].properties.cellColumn' 5
+want_js 'a.runs[0].results[0].locations[0].physicalLocation.region.startLine' "$FILE_LINE"
 want_js 'a.runs[0].results[0].locations[0].logicalLocations[0].name' 'cell 2'
+want_js '"fixes" in a.runs[0].results[0]' false
 end
 
-begin "GitHub and JUnit output name the cell"
+begin "GitHub, GitLab and JUnit point at the notebook's line and name the cell"
 oom --no-cache --output-format github nb.ipynb
-want_out "line=6,col=5"
+want_out "file=nb.ipynb,line=$FILE_LINE,endLine=$FILE_LINE::"
 want_out "nb.ipynb:cell 2:6:5: OOM101"
+oom --no-cache --output-format gitlab nb.ipynb
+want_js 'a[0].location.lines.begin' "$FILE_LINE"
+want_js 'a[0].description.startsWith("cell 2: ")' true
 oom --no-cache --output-format junit nb.ipynb
 want_out "nb.ipynb:cell 2:6:5"
+want_out "line=\"$FILE_LINE\""
 end
 
 begin "full output shows the cell's row in its gutter"

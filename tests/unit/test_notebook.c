@@ -92,6 +92,16 @@ static const char NB[] =
   NB_TAIL;
 
 
+/* The 0-based line of TEXT holding the first occurrence of NEEDLE. */
+static uint32_t line_of(const char *text, const char *needle) {
+  const char *at = strstr(text, needle);
+  assert_non_null(at);
+  uint32_t n = 0;
+  for (const char *p = text; p < at; p++) n += *p == '\n';
+  return n;
+}
+
+
 static void test_module(void **state) {
   (void)state;
   notebook nb;
@@ -109,6 +119,18 @@ static void test_module(void **state) {
   uint32_t rows[3];
   assert_true(notebook_module_rows(nb.module, nb.module_len, 3, rows));
   assert_int_equal(rows[2], 5);
+  /* each module row's line in the file */
+  assert_int_equal(nb.nfile_rows, 7);
+  assert_int_equal(nb.file_rows[0], line_of(NB, "\"%matplotlib"));
+  assert_int_equal(nb.file_rows[1], line_of(NB, "\"x = 1\""));
+  assert_int_equal(nb.file_rows[5], line_of(NB, "\"for b in"));
+  assert_int_equal(nb.file_rows[6], line_of(NB, "\"    t += loss"));
+  notebook_free(&nb);
+  /* one string holding several lines: all on its line */
+  const char *one = "{\"nbformat\": 4,\n \"cells\": [{\"cell_type\": \"code\",\n  \"source\": \"a = 1\\nb = 2\\r\\nc = 3\"}]}";
+  assert_true(notebook_read(one, strlen(one), &nb, why, sizeof why));
+  assert_int_equal(nb.nfile_rows, 3);
+  for (int i = 0; i < 3; i++) assert_int_equal(nb.file_rows[i], 2);
   notebook_free(&nb);
 }
 
