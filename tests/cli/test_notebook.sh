@@ -283,6 +283,16 @@ want_rc 1
 want_line '^in\.ipynb:cell 2:6:5: OOM101'
 end
 
+begin "an R notebook's cells and a cell VS Code marks as another language are not read as Python"
+printf '{"cells": [{"cell_type": "code", "metadata": {}, "outputs": [], "source": ["library(torch)\\n", "x <- c(1, 2)\\n"]}], "metadata": {"kernelspec": {"language": "R", "name": "ir"}}, "nbformat": 4, "nbformat_minor": 5}\n' >r.ipynb
+printf '{"cells": [{"cell_type": "code", "metadata": {"vscode": {"languageId": "sql"}}, "outputs": [], "source": ["SELECT * FROM t WHERE x = (1\\n"]}, {"cell_type": "code", "metadata": {}, "outputs": [], "source": ["import torch\\n", "t = 0\\n", "for b in loader:\\n", "    loss = model(b).sum()\\n", "    loss.backward()\\n", "    t += loss\\n"]}], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}\n' >sql.ipynb
+oom --no-cache --output-format concise r.ipynb sql.ipynb
+want_rc 1
+want_no_out "OOM000"
+want_no_out "r.ipynb"
+want_line '^sql\.ipynb:cell 2:6:5: OOM101'
+end
+
 begin "--fix on stdin prints the fixed notebook"
 write_nb in.ipynb
 write_nb want2.ipynb
