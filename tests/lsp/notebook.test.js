@@ -169,3 +169,19 @@ test("a cell changed incrementally is linted with the others; a malformed notebo
   assert.equal(q.diagnostics.find((d) => d.code === "OOM101").range.start.line, 6);
   assert.equal((await c.shutdown()).code, 0);
 });
+
+test("a client that pulls diagnostics still gets a notebook's pushed per cell; a cell's pull is empty", async () => {
+  const c = await startServer({ capabilities: { textDocument: { diagnostic: { dynamicRegistration: false } } } });
+  assert.ok(c.init.capabilities.diagnosticProvider);
+  await openNotebook(c, [
+    [1, 2, SETUP],
+    [3, 2, TRAIN],
+  ]);
+  const p = await c.diagnostics(cell(3), (q) => codes(q).includes("OOM101"));
+  assert.equal(p.diagnostics.find((d) => d.code === "OOM101").range.start.line, 6);
+  // pushed and pulled diagnostics are shown together: the pull adds nothing twice
+  const report = await c.conn.sendRequest("textDocument/diagnostic", { textDocument: { uri: cell(3) } });
+  assert.equal(report.kind, "full");
+  assert.deepEqual(report.items, []);
+  assert.equal((await c.shutdown()).code, 0);
+});
