@@ -467,6 +467,9 @@ uint32_t oom_document_cell(const oom_document *self, uint32_t row, uint32_t *cel
     if (self->cell_rows[mid] <= row) lo = mid;
     else hi = mid;
   }
+  /* the separator line after a cell (where an unclosed bracket's error
+   * lands) counts as that cell's last line */
+  if (lo + 1 < self->ncells && row + 1 == self->cell_rows[lo + 1] && row > self->cell_rows[lo]) row--;
   *cell_row = row >= self->cell_rows[lo] ? row - self->cell_rows[lo] : 0;
   return (uint32_t)lo + 1;
 }

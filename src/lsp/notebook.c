@@ -48,9 +48,14 @@ void lsp_notebook_publish(lsp_writer *out, const char *text, size_t len, const j
     size_t k = 0;
     while (k + 1 < ncells && rows[k + 1] <= line) k++;
     uint32_t first = rows[k], last = k + 1 < ncells ? rows[k + 1] - 2 : UINT32_MAX;
-    if (line < first) continue; /* on a separator: not a cell's */
+    if (line < first) continue; /* before the first cell: none */
     json_t *copy = json_deep_copy(d);
     json_t *r = json_object_get(copy, "range");
+    if (line > last) {
+      /* on the separator after the cell (an unclosed bracket's error): its last line */
+      json_object_set_new(json_object_get(r, "start"), "line", json_integer(last));
+      json_object_set_new(json_object_get(r, "start"), "character", json_integer(1 << 20));
+    }
     if (!move_range(r, first, last)) {
       /* ends past its cell: cut at the cell's end */
       json_t *end = json_object_get(r, "end");

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "notebook/notebook.h"
 #include "util/alloc.h"
@@ -42,11 +43,11 @@ static bool source_text(json_t *source, buf *out, bool *list) {
  * whose kernel is not Python's. */
 static bool foreign(json_t *root, json_t *cell) {
   json_t *id = json_object_get(json_object_get(json_object_get(cell, "metadata"), "vscode"), "languageId");
-  if (json_is_string(id) && strcmp(json_string_value(id), "python")) return true;
+  if (json_is_string(id) && strcasecmp(json_string_value(id), "python")) return true;
   json_t *meta = json_object_get(root, "metadata");
   json_t *lang = json_object_get(json_object_get(meta, "kernelspec"), "language");
   if (!json_is_string(lang)) lang = json_object_get(json_object_get(meta, "language_info"), "name");
-  return json_is_string(lang) && strcmp(json_string_value(lang), "python") != 0;
+  return json_is_string(lang) && strcasecmp(json_string_value(lang), "python") != 0;
 }
 
 
