@@ -612,26 +612,38 @@ void lsp_linting_open(lsp_linting *self, const char *uri, const char *path, int6
 }
 
 
+/* Past this many queued edits a fresh copy is cheaper than replaying them. */
+#define MAX_QUEUED_EDITS 256
+
+
 void lsp_linting_notebook(lsp_linting *self, const char *uri, const char *path, int64_t version, const char *text,
-                          size_t length, char *const *cells, size_t ncells) {
+                          size_t length, const lsp_byte_edit *edit, char *const *cells, size_t ncells) {
   char **copy = oom_xcalloc(ncells + 1, sizeof *copy);
   for (size_t i = 0; i < ncells; i++) copy[i] = oom_xstrdup(cells[i]);
   char *reset = oom_xstrndup(text, length);
+  queued_edit e = {0, 0, NULL, 0};
+  if (edit) e = (queued_edit){edit->start, edit->end, oom_xstrndup(edit->text, edit->length), edit->length};
   /* the text and its cells change together, so no lint publishes one with
    * the other's cells */
   pthread_mutex_lock(&self->lock);
   slot *s = find(self, uri);
-  if (!s) {
-    s = oom_xcalloc(1, sizeof *s);
-    s->uri = oom_xstrdup(uri);
-    s->path = oom_xstrdup(path);
-    vec_push(&self->slots, s);
+  if (s && edit && s->edits.len < MAX_QUEUED_EDITS) {
+    vec_push(&s->edits, e);
+    e.text = NULL;
+  } else {
+    if (!s) {
+      s = oom_xcalloc(1, sizeof *s);
+      s->uri = oom_xstrdup(uri);
+      s->path = oom_xstrdup(path);
+      vec_push(&self->slots, s);
+    }
+    free_edits(s);
+    free(s->reset);
+    s->reset = reset;
+    s->reset_len = length;
+    s->has_reset = true;
+    reset = NULL;
   }
-  free_edits(s);
-  free(s->reset);
-  s->reset = reset;
-  s->reset_len = length;
-  s->has_reset = true;
   s->version = version;
   s->wanted++;
   free_cells(s);
@@ -639,11 +651,10 @@ void lsp_linting_notebook(lsp_linting *self, const char *uri, const char *path, 
   s->ncells = ncells;
   pthread_cond_signal(&self->wake);
   pthread_mutex_unlock(&self->lock);
+  free(reset);
+  free(e.text);
 }
 
-
-/* Past this many queued edits a fresh copy is cheaper than replaying them. */
-#define MAX_QUEUED_EDITS 256
 
 bool lsp_linting_change(lsp_linting *self, const char *uri, int64_t version, const lsp_byte_edit *edits,
                         size_t count) {

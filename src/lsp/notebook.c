@@ -114,11 +114,23 @@ static void relint(lsp_server *self, lsp_notebook *nb) {
   }
   buf module = {0};
   notebook_join(sources.items, lens.items, sources.len, &module);
-  if (uris.len)
-    lsp_linting_notebook(self->linting, nb->uri, nb->path, nb->version, buf_str(&module), module.len, uris.items,
-                         uris.len);
-  else
+  if (uris.len) {
+    /* the change as one edit of the last module (typing in a cell touches
+     * one span), so the lint thread can relint only the definition in it */
+    const char *old = buf_str(&nb->module), *now = buf_str(&module);
+    size_t p = 0, s = 0;
+    while (p < nb->module.len && p < module.len && old[p] == now[p]) p++;
+    while (s < nb->module.len - p && s < module.len - p && old[nb->module.len - 1 - s] == now[module.len - 1 - s]) s++;
+    lsp_byte_edit edit = {p, nb->module.len - s, now + p, module.len - s - p};
+    lsp_linting_notebook(self->linting, nb->uri, nb->path, nb->version, now, module.len, nb->sent ? &edit : NULL,
+                         uris.items, uris.len);
+    nb->sent = true;
+  } else {
     lsp_linting_close(self->linting, nb->uri);
+    nb->sent = false;
+  }
+  buf_clear(&nb->module);
+  buf_append(&nb->module, module.data ? module.data : "", module.len);
   for (size_t i = 0; i < nb->linted.len; i++) {
     bool kept = false;
     for (size_t k = 0; k < uris.len && !kept; k++) kept = !strcmp(uris.items[k], nb->linted.items[i]);
@@ -198,6 +210,7 @@ void lsp_notebook_free(lsp_notebook *nb) {
   free_strings(nb->linted.items, nb->linted.len);
   vec_free(&nb->linted);
   vec_free(&nb->rows);
+  buf_free(&nb->module);
   free(nb->uri);
   free(nb->path);
   free(nb);

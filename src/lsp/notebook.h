@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "lsp/rpc.h"
+#include "util/buf.h"
 #include "util/vec.h"
 
 typedef struct lsp_server lsp_server;
@@ -23,6 +24,8 @@ typedef struct lsp_notebook {
   VEC(int) kinds;    /* NotebookCellKind of each: 1 markup, 2 code */
   VEC(char *) linted; /* the code cells last handed to the lint thread, which publishes to them */
   VEC(uint32_t) rows; /* the module row where each of LINTED starts */
+  buf module;         /* the module last handed over: the next is sent as one edit of it */
+  bool sent;          /* the lint thread has the notebook open */
 } lsp_notebook;
 
 /** notebookDocument/didOpen, didChange, didClose (didSave needs nothing). */

@@ -185,3 +185,66 @@ test("a client that pulls diagnostics still gets a notebook's pushed per cell; a
   assert.deepEqual(report.items, []);
   assert.equal((await c.shutdown()).code, 0);
 });
+
+test("a notebook edited cell by cell gets what a freshly opened one gets", async () => {
+  const c = await startServer();
+  const FN = [
+    "def train(loader):",
+    "    total = 0",
+    "    for x, y in loader:",
+    "        opt.zero_grad()",
+    "        loss = nn.functional.cross_entropy(model(x.cuda()), y.cuda())",
+    "        loss.backward()",
+    "        opt.step()",
+    "        total += loss",
+    "    return total",
+  ].join("\n");
+  const texts = { 1: SETUP, 3: FN, 4: EVAL };
+  await openNotebook(c, [
+    [1, 2, texts[1]],
+    [3, 2, texts[3]],
+    [4, 2, texts[4]],
+  ]);
+  await c.diagnostics(cell(3), (p) => codes(p).includes("OOM101"));
+  const edit = async (version, n, range, text) => {
+    await c.conn.sendNotification("notebookDocument/didChange", {
+      notebookDocument: { uri: NB, version },
+      change: { cells: { textContent: [{ document: { uri: cell(n), version }, changes: [{ range, text }] }] } },
+    });
+    texts[n] = applyEdits(texts[n], [{ range, newText: text }]);
+  };
+  const at = (line, character) => ({ start: { line, character }, end: { line, character } });
+  // inside the function: a line added above the accumulation, which moves down
+  await edit(2, 3, at(3, 0), "        print(x.shape)\n");
+  // the setup cell loses its second magic and gains a line
+  await edit(3, 1, { start: { line: 1, character: 0 }, end: { line: 2, character: 0 } }, "");
+  await edit(4, 1, at(0, 0), "import os\n");
+  // the evaluation cell: under no_grad now
+  await edit(5, 4, at(0, 0), "torch.set_grad_enabled(False)\n");
+  const shape = (p) => p.diagnostics.map((d) => `${d.code}@${d.range.start.line}:${d.range.start.character}`).sort();
+  await c.waitFor(() => {
+    const last = [...c.published].reverse().find((p) => p.uri === cell(3));
+    return last && shape(last).includes("OOM101@8:8");
+  });
+  // the same cells, opened fresh as another notebook
+  const NB2 = "file:///tmp/oomlint-lsp-notebook/fresh.ipynb";
+  const cell2 = (n) => `vscode-notebook-cell:/tmp/oomlint-lsp-notebook/fresh.ipynb#W${n}`;
+  await c.conn.sendNotification("notebookDocument/didOpen", {
+    notebookDocument: {
+      uri: NB2,
+      notebookType: "jupyter-notebook",
+      version: 1,
+      cells: [1, 3, 4].map((n) => ({ kind: 2, document: cell2(n) })),
+    },
+    cellTextDocuments: [1, 3, 4].map((n) => ({ uri: cell2(n), languageId: "python", version: 1, text: texts[n] })),
+  });
+  for (const n of [1, 3, 4]) {
+    const fresh = await c.diagnostics(cell2(n));
+    // the edited notebook's latest publication for that cell, once the confirming lint is done
+    await c.waitFor(() => {
+      const last = [...c.published].reverse().find((p) => p.uri === cell(n));
+      return last && JSON.stringify(shape(last)) === JSON.stringify(shape(fresh));
+    }, 5000);
+  }
+  assert.equal((await c.shutdown()).code, 0);
+});
