@@ -293,6 +293,19 @@ want_no_out "r.ipynb"
 want_line '^sql\.ipynb:cell 2:6:5: OOM101'
 end
 
+begin "estimate reads a notebook's cells and places models by cell"
+oom estimate nb.ipynb
+want_rc 0
+want_out "model \`model\`: nn.Linear, built at nb.ipynb:cell 1:4"
+oom estimate --output-format json nb.ipynb
+want_js 'a.models[0].cell' 1
+want_js 'a.models[0].line' 4
+want_js 'a.models[0].parts[0].cell' 1
+oom estimate broken.ipynb
+want_rc 2
+want_err "broken.ipynb: not a notebook"
+end
+
 begin "--fix on stdin prints the fixed notebook"
 write_nb in.ipynb
 write_nb want2.ipynb
