@@ -53,6 +53,13 @@ static bool magic_line(const char *s, const char *e) {
 }
 
 
+static bool is_separator_line(const char *s, const char *e) {
+  while (e > s && (e[-1] == ' ' || e[-1] == '\t')) e--;
+  size_t n = strlen(NOTEBOOK_SEPARATOR);
+  return (size_t)(e - s) == n && !memcmp(s, NOTEBOOK_SEPARATOR, n);
+}
+
+
 static size_t indent_of(const char *s, const char *e) {
   size_t n = 0;
   while (s + n < e && (s[n] == ' ' || s[n] == '\t')) n++;
@@ -135,6 +142,13 @@ bool notebook_blank_magics(char *source, size_t len) {
     char *next = e == end ? e : e + 1 + (*e == '\r' && e + 1 < end && e[1] == '\n');
     size_t ind = indent_of(s, e);
     bool blank_line = s + ind == e;
+    if (is_separator_line(s + ind, e)) {
+      /* a cell's own copy of the separator would cut the module there */
+      blank(s, e, false);
+      any = true;
+      s = next;
+      continue;
+    }
     if (first && !blank_line && e - (s + ind) >= 2 && s[ind] == '%' && s[ind + 1] == '%') {
       const char *n = s + ind + 2, *ne = n;
       while (ne < e && (isalnum((unsigned char)*ne) || *ne == '_')) ne++;

@@ -57,7 +57,8 @@ uint32_t *notebook_cell_rows(const notebook *self);
 
 /** Blank the IPython syntax of one cell's SOURCE (LEN bytes) in place:
  *  line magics, shell escapes, `x = !cmd`, `obj?` help and a `%%` cell
- *  magic's header (the whole cell when the magic runs another language).
+ *  magic's header (the whole cell when the magic runs another language),
+ *  and any line that reads as NOTEBOOK_SEPARATOR.
  *  Line breaks and lengths are kept, so every position is the same.
  *  True when anything was blanked. */
 bool notebook_blank_magics(char *source, size_t len);

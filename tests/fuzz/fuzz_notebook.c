@@ -32,6 +32,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     check(i == 0 || nb.cells[i].first_row == rows_total + 1, "cells do not follow each other");
     rows_total = nb.cells[i].first_row + nb.cells[i].rows;
   }
+  if (nb.spans_ok) {
+    /* every module row has a line of the file, in order, inside the file */
+    size_t lines = 0;
+    for (size_t i = 0; i < size; i++) lines += bytes[i] == '\n';
+    check(nb.nfile_rows == rows_total, "file lines do not cover the module");
+    for (size_t i = 0; i < nb.nfile_rows; i++) {
+      check(nb.file_rows[i] <= lines, "a file line past the file");
+      check(i == 0 || nb.file_rows[i] >= nb.file_rows[i - 1], "file lines out of order");
+    }
+  }
   uint32_t *rows = calloc(nb.ncells + 1, sizeof *rows);
   check(notebook_module_rows(nb.module, nb.module_len, nb.ncells, rows), "the module lost a separator");
   for (size_t i = 0; i < nb.ncells; i++) check(rows[i] == nb.cells[i].first_row, "separator rows differ");

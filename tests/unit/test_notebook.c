@@ -75,6 +75,14 @@ static void test_cell_magics(void **state) {
   bool any;
   free(blanked("x = 1\n", &any));
   assert_false(any);
+  /* a cell's own copy of the separator line is blanked (found by fuzzing) */
+  char *sep = blanked("x = 1\n  " NOTEBOOK_SEPARATOR " \ny = 2\n", &any);
+  assert_true(any);
+  assert_null(strstr(sep, NOTEBOOK_SEPARATOR));
+  assert_int_equal(strlen(sep), strlen("x = 1\n  " NOTEBOOK_SEPARATOR " \ny = 2\n"));
+  assert_int_equal(strncmp(sep, "x = 1\n  ", 8), 0);
+  assert_string_equal(sep + strlen(sep) - 7, "\ny = 2\n");
+  free(sep);
 }
 
 
