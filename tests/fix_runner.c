@@ -4,7 +4,9 @@
  * again changes nothing, and no fixable diagnostic is left. `--pairs --write
  * DIR` (re)writes the .out.py files instead, for review with `git diff`.
  * `fix_runner --all DIR` fixes every DIR/OOM* / *.py fixture: no new syntax
- * errors, no fix dropped, a second run changes nothing, nothing fixable left. */
+ * errors, no fix dropped, a second run changes nothing, nothing fixable left;
+ * and every *.ipynb fixture's module likewise, the fixed module written back
+ * into the notebook, which must read back as that module. */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +14,7 @@
 
 #include "cli/files.h"
 #include "fix/fix.h"
+#include "notebook/notebook.h"
 #include "oomlint/oomlint.h"
 #include "parse/parse.h"
 
@@ -177,6 +180,55 @@ static int run_pairs(runner *r, const char *dir, bool write) {
 }
 
 
+/* A notebook fixture: its module fixed as a .py fixture is, then written
+ * back into the notebook, which must read back as the fixed module. */
+static int fix_notebook(runner *r, const char *path, size_t *fixed) {
+  char why[256];
+  size_t len;
+  char *bytes = files_read(path, &len, why, sizeof why);
+  notebook nb;
+  if (!bytes || !notebook_read(bytes, len, &nb, why, sizeof why)) {
+    printf("FAIL %s: %s\n", path, why);
+    free(bytes);
+    return 1;
+  }
+  fix_result res;
+  fix_document(r->worker, path, nb.module, nb.module_len, OOM_FIX_UNSAFE, NULL, &res);
+  *fixed += res.fixed;
+  int bad = check_fixed(r, path, nb.module, nb.module_len, &res, false);
+  size_t mlen;
+  const char *module = oom_document_text(res.doc, &mlen);
+  if (!bad && res.changed) {
+    char **sources = calloc(nb.ncells + 1, sizeof *sources);
+    size_t *lens = calloc(nb.ncells + 1, sizeof *lens);
+    buf out = {0};
+    notebook again;
+    if (!notebook_split(&nb, module, mlen, sources, lens, why, sizeof why) ||
+        !notebook_write(&nb, bytes, len, sources, lens, &out, why, sizeof why)) {
+      printf("FAIL %s: the fixes cannot be written back: %s\n", path, why);
+      bad = 1;
+    } else if (!notebook_read(out.data, out.len, &again, why, sizeof why)) {
+      printf("FAIL %s: the fixed notebook does not read: %s\n", path, why);
+      bad = 1;
+    } else {
+      if (again.module_len != mlen || memcmp(again.module, module, mlen)) {
+        printf("FAIL %s: the fixed notebook reads back as another module\n", path);
+        bad = 1;
+      }
+      notebook_free(&again);
+    }
+    for (size_t k = 0; k < nb.ncells && sources[0]; k++) free(sources[k]);
+    free(sources);
+    free(lens);
+    buf_free(&out);
+  }
+  fix_result_free(&res);
+  notebook_free(&nb);
+  free(bytes);
+  return bad;
+}
+
+
 static int run_all(runner *r, const char *dir) {
   char **folders;
   size_t nfolders = list_dir(dir, "OOM", "", &folders);
@@ -205,6 +257,17 @@ static int run_all(runner *r, const char *dir) {
       int bad = check_fixed(r, path, text, len, &res, false);
       fix_result_free(&res);
       free(text);
+      if (bad) r->failed++;
+      else r->passed++;
+    }
+    free(names);
+    count = list_dir(folder, "", ".ipynb", &names);
+    for (size_t f = 0; f < count; f++) {
+      char path[8192];
+      snprintf(path, sizeof path, "%s/%s", folder, names[f]);
+      free(names[f]);
+      files++;
+      int bad = fix_notebook(r, path, &fixed);
       if (bad) r->failed++;
       else r->passed++;
     }

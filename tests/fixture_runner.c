@@ -1,6 +1,7 @@
 /* This file contains the fixture runner. `fixture_runner DIR` lints every
  * `*.py` under a rule folder (tests/fixtures/OOMnnn) with all rules on and
- * checks the inline expectations: every `# expect: OOMnnn[, ...]` comment must
+ * checks the inline expectations (and every `*.ipynb`, a notebook whose
+ * code cells are linted as one module, the markers in its cells): every `# expect: OOMnnn[, ...]` comment must
  * be met by that diagnostic starting on that line, and every diagnostic of the
  * folder's code, of OOM000, or of a code some expectation in the file names,
  * must be expected. Files in `project_*` folders are small projects: each of
@@ -17,6 +18,7 @@
 #include <sys/stat.h>
 
 #include "cli/files.h"
+#include "notebook/notebook.h"
 #include "oomlint/oomlint.h"
 #include "util/alloc.h"
 
@@ -43,7 +45,7 @@ static size_t list_py(const char *dir, char ***out) {
   struct dirent *e;
   while ((e = readdir(d))) {
     size_t len = strlen(e->d_name);
-    if (len < 4 || strcmp(e->d_name + len - 3, ".py") != 0) continue;
+    if ((len < 4 || strcmp(e->d_name + len - 3, ".py") != 0) && !notebook_path(e->d_name)) continue;
     if (n == cap) {
       char **grown = realloc(names, (cap *= 2) * sizeof *names);
       if (!grown) break; /* out of memory: lint what was listed */
@@ -206,6 +208,25 @@ static int run_folder(const char *dir) {
       failed++;
       continue;
     }
+    uint32_t *cell_rows = NULL;
+    size_t ncells = 0;
+    if (notebook_path(path)) {
+      /* a notebook: its module, whose rows the markers and diagnostics share */
+      notebook nb;
+      if (!notebook_read(text, len, &nb, why, sizeof why)) {
+        printf("FAIL %s: %s\n", path, why);
+        free(text);
+        failed++;
+        continue;
+      }
+      free(text);
+      text = nb.module;
+      len = nb.module_len;
+      nb.module = NULL;
+      cell_rows = notebook_cell_rows(&nb);
+      ncells = nb.ncells;
+      notebook_free(&nb);
+    }
     size_t n = parse_expectations(text, len, ex);
     const char *base = strrchr(names[f], '/') ? strrchr(names[f], '/') + 1 : names[f];
     bool is_flags = !strncmp(base, "flags_", 6), is_ok = !strncmp(base, "ok_", 3);
@@ -227,6 +248,8 @@ static int run_folder(const char *dir) {
     if (opts_linter) oom_worker_use_project(fw, project);
     oom_document *doc = oom_document_new(path, text, len);
     free(text);
+    if (ncells) oom_document_set_cells(doc, cell_rows, ncells);
+    free(cell_rows);
     oom_document_lint(doc, fw);
     for (size_t k = 0; k < oom_document_diagnostic_count(doc); k++) {
       const oom_diagnostic *d = oom_document_diagnostic(doc, k);

@@ -45,6 +45,24 @@ const char *oom_document_text(const oom_document *self, size_t *length);
 /** The row and byte column of byte offset BYTE (as of the last lint). */
 oom_position oom_document_position(const oom_document *self, uint32_t byte);
 
+/** A Jupyter notebook's code cells linted as one module: cell I (0-based)
+ *  starts at module row ROWS[I] (ascending; COUNT of them, copied). Front
+ *  ends report positions per cell with oom_document_cell. */
+void oom_document_set_cells(oom_document *self, const uint32_t *rows, size_t count);
+/** The code cells set (0: not a notebook). */
+size_t oom_document_cell_count(const oom_document *self);
+/** The 1-based code cell holding module row ROW, and (in *CELL_ROW) the
+ *  0-based row inside it; 0, and ROW itself, when DOC is not a notebook. */
+uint32_t oom_document_cell(const oom_document *self, uint32_t row, uint32_t *cell_row);
+/** The module row where the 1-based CELL starts. */
+uint32_t oom_document_cell_start(const oom_document *self, uint32_t cell);
+/** Where each module row's line is in the notebook's file: FILE_ROWS[r]
+ *  is the 0-based line of the file (COUNT of them, copied). */
+void oom_document_set_file_rows(oom_document *self, const uint32_t *file_rows, size_t count);
+/** The 0-based line of the notebook's file that holds module row ROW; ROW
+ *  itself for a Python file (or a notebook whose lines are not known). */
+uint32_t oom_document_file_row(const oom_document *self, uint32_t row);
+
 /** Diagnostics of the last lint, sorted by position then code. */
 size_t oom_document_diagnostic_count(const oom_document *self);
 const oom_diagnostic *oom_document_diagnostic(const oom_document *self, size_t index);

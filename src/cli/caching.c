@@ -30,6 +30,7 @@
 #include "cache/settings.h"
 #include "cache/stamp.h"
 #include "cli/files.h"
+#include "cli/notebook.h"
 #include "util/alloc.h"
 
 
@@ -236,18 +237,25 @@ static oom_document *answer(const cli_cache *self, oom_worker *w, const file_lis
     free(key);
     return NULL; /* asked only whether the cache knows: linting will tell */
   }
-  oom_document *doc = oom_document_new_owned(shown, text, len);
+  /* the size recorded is what was read; the time is from before reading,
+   * so a write in between shows as a changed time next run. A trusted,
+   * unchanged stamp stands for the contents here too, as for a clean file
+   * above: hashing would cost more than reading. A notebook's stamp is of
+   * its file, its entry of the module linted from it */
+  bool unchanged = e && cache_stamp_unchanged(&e->stamp, &now) && e->stamp.size == len;
+  if (key) {
+    now.size = len;
+    now.content_hash = unchanged ? e->stamp.content_hash : cache_hash(text, len, 0);
+  }
+  oom_document *doc = cli_document(shown, text, len, why, whylen);
+  if (!doc) {
+    free(key);
+    return NULL;
+  }
   if (!key) {
     oom_document_lint(doc, w);
     return doc;
   }
-  /* the size recorded is what was read; the time is from before reading,
-   * so a write in between shows as a changed time next run. A trusted,
-   * unchanged stamp stands for the contents here too, as for a clean file
-   * above: hashing would cost more than reading */
-  bool unchanged = e && cache_stamp_unchanged(&e->stamp, &now) && e->stamp.size == len;
-  now.size = len;
-  now.content_hash = unchanged ? e->stamp.content_hash : cache_hash(text, len, 0);
   bool hit = e && e->stamp.size == len && e->stamp.content_hash == now.content_hash &&
              cache_entry_restore(e, self->linter, doc);
   if (hit || w) {

@@ -11,6 +11,8 @@
 #include "cli/cli.h"
 #include "cli/files.h"
 #include "cli/fixing.h"
+#include "cli/notebook.h"
+#include "notebook/notebook.h"
 #include "fix/fix.h"
 #include "util/alloc.h"
 
@@ -48,8 +50,8 @@ static oom_document *lint_plain(const cli *c, oom_worker *w, const char *path, c
   size_t len = 0;
   char *text = files_read(path, &len, why, whylen);
   if (!text) return NULL;
-  oom_document *doc = oom_document_new(shown, text, len);
-  free(text);
+  oom_document *doc = cli_document(shown, text, len, why, whylen);
+  if (!doc) return NULL;
   oom_document_lint(doc, w);
   config_filter_document(&c->cfg, doc);
   return doc;
@@ -258,10 +260,13 @@ int cli_check(oom_linter *linter, int argc, char **argv, const cli *c) {
       doc = NULL;
       if (text) {
         bool write_error = false;
-        doc = cli_fix_file(c, worker, path, shown, text, len, &fixes, &write_error);
+        if (notebook_path(shown))
+          doc = cli_fix_notebook(c, worker, path, shown, text, len, &fixes, &write_error, why, sizeof why);
+        else
+          doc = cli_fix_file(c, worker, path, shown, text, len, &fixes, &write_error);
         io_errors += write_error;
         free(text);
-        config_filter_document(&c->cfg, doc);
+        if (doc) config_filter_document(&c->cfg, doc);
       }
     } else if (path) {
       doc = lint_file(c, &cache, worker, &files, i, &fresh[i], why, sizeof why);

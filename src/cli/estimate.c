@@ -12,6 +12,7 @@
 #include "cli/files.h"
 #include "estimate/estimate.h"
 #include "facts/facts.h"
+#include "notebook/notebook.h"
 #include "parse/parse.h"
 #include "project/project.h"
 #include "util/buf.h"
@@ -92,10 +93,34 @@ static bool exists_for_script(void *ctx, const char *path) {
 }
 
 
-static void print_model(FILE *out, const char *path, const estimate_model *m, int64_t budget) {
+/* A notebook's code cell holding the module's 1-based LINE (0: not a
+ * notebook), and the line in it. */
+static uint32_t cell_of(const notebook *nb, uint32_t line, uint32_t *in_cell) {
+  *in_cell = line;
+  if (!nb || !nb->ncells || !line) return 0;
+  size_t k = 0;
+  while (k + 1 < nb->ncells && nb->cells[k + 1].first_row < line) k++;
+  *in_cell = line > nb->cells[k].first_row ? line - nb->cells[k].first_row : 1;
+  return (uint32_t)k + 1;
+}
+
+
+/* "train.py:12", or "nb.ipynb:cell 3:4" */
+static void place(char *out, size_t n, const char *file, const notebook *nb, uint32_t line) {
+  uint32_t row, cell = cell_of(nb, line, &row);
+  if (cell) snprintf(out, n, "%s:cell %u:%u", file, cell, row);
+  else snprintf(out, n, "%s:%u", file, line);
+}
+
+
+static void print_model(FILE *out, const char *path, const notebook *nb, const estimate_model *m, int64_t budget) {
   char n1[32], n2[32], b1[32], b2[32];
   const char *file = base_name(path);
-  fprintf(out, "\nmodel `%s`: %s, built at %s:%u\n", m->name, m->klass, m->file ? m->file : file, m->line);
+  char built[300];
+  /* a model built inside another module of the project is placed there */
+  if (m->file) snprintf(built, sizeof built, "%s:%u", m->file, m->line);
+  else place(built, sizeof built, file, nb, m->line);
+  fprintf(out, "\nmodel `%s`: %s, built at %s\n", m->name, m->klass, built);
   int width = 20;
   for (uint32_t i = 0; i < m->nparts; i++) {
     int w = (int)strlen(m->parts[i].layer);
@@ -105,7 +130,8 @@ static void print_model(FILE *out, const char *path, const estimate_model *m, in
   for (uint32_t i = 0; i < m->nparts; i++) {
     const estimate_part *p = &m->parts[i];
     char where[64];
-    snprintf(where, sizeof where, "%s:%u", p->file ? p->file : file, p->line);
+    if (p->file) snprintf(where, sizeof where, "%s:%u", p->file, p->line);
+    else place(where, sizeof where, file, nb, p->line);
     char rep[24];
     snprintf(rep, sizeof rep, "x%" PRId64, p->repeat);
     fprintf(out, "  %-24s %-*s  %6s  = %15s\n", where, width, p->layer, rep, estimate_count(p->parameters, n1, sizeof n1));
@@ -219,10 +245,25 @@ static int estimate_one(const char *path, int64_t budget, bool json, json_t *arr
     fprintf(stderr, "oomlint: %s: %s\n", path, why);
     return EXIT_USAGE;
   }
+  /* a notebook: its code cells' module, places given by cell */
+  notebook nbook, *nb = NULL;
+  if (notebook_path(path)) {
+    bool ok = notebook_read(text, len, &nbook, why, sizeof why);
+    free(text);
+    if (!ok) {
+      fprintf(stderr, "oomlint: %s: %s\n", path, why);
+      return EXIT_USAGE;
+    }
+    nb = &nbook;
+    text = nbook.module;
+    len = nbook.module_len;
+    nbook.module = NULL;
+  }
   TSTree *tree = len <= 0x7fffffffu ? parse_source(parser, text, len, NULL) : NULL;
   if (!tree) {
     fprintf(stderr, "oomlint: %s: cannot parse this file\n", path);
     free(text);
+    if (nb) notebook_free(nb);
     return EXIT_USAGE;
   }
   /* the modules the script imports are read through the project index */
@@ -249,13 +290,28 @@ static int estimate_one(const char *path, int64_t budget, bool json, json_t *arr
     json_t *o = json_object();
     json_object_set_new(o, "file", jstr(path));
     json_t *models = json_array();
-    for (uint32_t i = 0; i < r.nmodels; i++) json_array_append_new(models, model_json(&r.models[i], budget));
+    for (uint32_t i = 0; i < r.nmodels; i++) {
+      json_t *mj = model_json(&r.models[i], budget);
+      if (nb && !r.models[i].file) { /* lines in their cells, as the lint's JSON gives them */
+        uint32_t row, cell = cell_of(nb, r.models[i].line, &row);
+        json_object_set_new(mj, "cell", json_integer(cell));
+        json_object_set_new(mj, "line", json_integer(row));
+        size_t k;
+        json_t *part;
+        json_array_foreach(json_object_get(mj, "parts"), k, part) {
+          cell = cell_of(nb, (uint32_t)json_integer_value(json_object_get(part, "line")), &row);
+          json_object_set_new(part, "cell", json_integer(cell));
+          json_object_set_new(part, "line", json_integer(row));
+        }
+      }
+      json_array_append_new(models, mj);
+    }
     json_object_set_new(o, "models", models);
     json_object_set_new(o, "budget_bytes", budget > 0 ? json_integer(budget) : json_null());
     json_array_append_new(array, o);
   } else {
     printf("%s: %u model%s\n", path, r.nmodels, r.nmodels == 1 ? "" : "s");
-    for (uint32_t i = 0; i < r.nmodels; i++) print_model(stdout, path, &r.models[i], budget);
+    for (uint32_t i = 0; i < r.nmodels; i++) print_model(stdout, path, nb, &r.models[i], budget);
     if (r.nunknown) {
       printf("\n%s:\n", r.nmodels ? "about the file" : "no model is built in this file");
       for (uint32_t i = 0; i < r.nunknown; i++) printf("  - %s\n", r.unknown[i]);
@@ -267,6 +323,7 @@ static int estimate_one(const char *path, int64_t budget, bool json, json_t *arr
   if (file) project_view_free(&view);
   ts_tree_delete(tree);
   free(text);
+  if (nb) notebook_free(nb);
   return status;
 }
 

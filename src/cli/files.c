@@ -47,12 +47,6 @@ static bool skip_dir(const char *parent, const char *name) {
 }
 
 
-static bool is_python(const char *name) {
-  size_t n = strlen(name);
-  return n > 3 && !strcmp(name + n - 3, ".py");
-}
-
-
 static int str_cmp(const void *a, const void *b) {
   return strcmp(*(char *const *)a, *(char *const *)b);
 }
@@ -120,7 +114,7 @@ static void walk(file_list *l, const char *root, const config *cfg, FILE *err) {
         free(path);
         continue;
       }
-      if (S_ISREG(st.st_mode) && is_python(e->d_name) && !walk_skips(&ig, cfg, path, false)) add(l, path, &st);
+      if (S_ISREG(st.st_mode) && config_included(cfg, path) && !walk_skips(&ig, cfg, path, false)) add(l, path, &st);
       free(path);
     }
     closedir(d);

@@ -1,5 +1,5 @@
 /* Finding the files to lint: explicit paths as given, directories walked for
- * `*.py` (iteratively, never following directory symlinks, so link loops
+ * `*.py` and `*.ipynb` (the `include` setting; iteratively, never following directory symlinks, so link loops
  * cannot trap the walk), and reading a file whole with clear errors. */
 #ifndef OOM_CLI_FILES_H
 #define OOM_CLI_FILES_H

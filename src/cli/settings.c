@@ -48,6 +48,8 @@ int cli_show_settings(const oom_linter *linter, const cli *c, const char *file) 
   printf("]\n");
   print_list("exclude", &cfg->exclude);
   print_list("extend-exclude", &cfg->extend_exclude);
+  if (cfg->has_include) print_list("include", &cfg->include);
+  print_list("extend-include", &cfg->extend_include);
   /* the rules that run on FILE: selected, and not turned off for its path */
   config_strings ignored = {0};
   for (size_t i = 0; i < cfg->per_file_ignores.len; i++) {

@@ -28,6 +28,10 @@ typedef struct {
   char *rules_dir;     /* absolute, or NULL */
   char *torch_version; /* as written ("2.3"), or NULL */
   config_strings assume; /* "NAME=N": sizes only the data knows, for the estimate */
+  /* which files a folder walk lints (Ruff's `include`, `extend-include`);
+   * without `include`: `*.py` and `*.ipynb` */
+  bool has_include;
+  config_strings include, extend_include;
 } config;
 
 /** Settings that beat a configuration file's: the command line's flags, an
@@ -87,6 +91,11 @@ bool config_version_older(const char *version, int major, int minor);
 
 /** Whether PATH (as walked) matches `exclude` or `extend-exclude`. */
 bool config_excluded(const config *self, const char *path);
+
+/** Whether a folder walk lints the file PATH (SELF may be NULL: the
+ *  defaults, `*.py` and `*.ipynb`). Files named on the command line are
+ *  linted whatever their name. */
+bool config_included(const config *self, const char *path);
 
 /** Drop the diagnostics of DOC that `per-file-ignores` turns off for its path. */
 void config_filter_document(const config *self, oom_document *doc);

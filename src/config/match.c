@@ -25,6 +25,8 @@ void config_free(config *self) {
   free_list(&self->extend_select);
   free_list(&self->exclude);
   free_list(&self->extend_exclude);
+  free_list(&self->include);
+  free_list(&self->extend_include);
   for (size_t i = 0; i < self->per_file_ignores.len; i++) {
     free(self->per_file_ignores.items[i].glob);
     free_list(&self->per_file_ignores.items[i].codes);
@@ -155,6 +157,23 @@ bool config_excluded(const config *self, const char *path) {
     if (any_prefix_match(self, self->exclude.items[i], path)) return true;
   for (size_t i = 0; i < self->extend_exclude.len; i++)
     if (any_prefix_match(self, self->extend_exclude.items[i], path)) return true;
+  return false;
+}
+
+
+bool config_included(const config *self, const char *path) {
+  static const char *const defaults[] = {"*.py", "*.ipynb", NULL};
+  if (!self || !self->has_include) {
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    for (size_t i = 0; defaults[i]; i++)
+      if (fnmatch(defaults[i], base, 0) == 0) return true;
+  } else {
+    for (size_t i = 0; i < self->include.len; i++)
+      if (glob_match(self, self->include.items[i], path)) return true;
+  }
+  for (size_t i = 0; self && i < self->extend_include.len; i++)
+    if (glob_match(self, self->extend_include.items[i], path)) return true;
   return false;
 }
 

@@ -193,6 +193,11 @@ static bool setting(reader *r, TSNode pair) {
     ok = want_strings(r, key, v, &o->exclude, false, true);
   } else if (!strcmp(key, "extend-exclude")) {
     ok = want_strings(r, key, v, &o->extend_exclude, false, true);
+  } else if (!strcmp(key, "include")) {
+    o->has_include = true;
+    ok = want_strings(r, key, v, &o->include, false, true);
+  } else if (!strcmp(key, "extend-include")) {
+    ok = want_strings(r, key, v, &o->extend_include, false, true);
   } else if (!strcmp(key, "per-file-ignores")) {
     ok = per_file_table(r, v);
   } else if (!strcmp(key, "gpu-memory")) {
@@ -229,7 +234,8 @@ static bool setting(reader *r, TSNode pair) {
     else free(s);
   } else {
     ok = fail_at(r, k, "unknown key `%s` (known: select, ignore, extend-select, per-file-ignores, exclude, "
-                 "extend-exclude, gpu-memory, max-batch-size, rules-dir, torch-version, assume)", key);
+                 "extend-exclude, include, extend-include, gpu-memory, max-batch-size, rules-dir, torch-version, "
+                 "assume)", key);
   }
   free(key);
   return ok;

@@ -51,7 +51,10 @@ ci_point emit__ci_point(const oom_document *doc, uint32_t byte) {
   const char *line = emit__ci_line(doc, byte, &n);
   /* a column past a dropped CR still counts */
   size_t avail = p.column > n ? p.column : n;
-  ci_point r = {p.row + 1, oom_column_convert(line, avail, p.column, OOM_UNITS_CODEPOINTS) + 1};
+  uint32_t row;
+  uint32_t cell = oom_document_cell(doc, p.row, &row);
+  ci_point r = {row + 1, oom_column_convert(line, avail, p.column, OOM_UNITS_CODEPOINTS) + 1, cell,
+                oom_document_file_row(doc, p.row) + 1};
   return r;
 }
 

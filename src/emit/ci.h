@@ -16,7 +16,9 @@ void emit__ci_end(ci_state *self, const oom_linter *linter);
 
 /* helpers shared by the CI emitters (ci.c) */
 typedef struct {
-  uint32_t line, column; /* 1-based, column in code points */
+  uint32_t line, column; /* 1-based, column in code points; a notebook's: in its cell */
+  uint32_t cell;         /* a notebook's 1-based code cell; 0 for a Python file */
+  uint32_t file_line;    /* 1-based: the line of the file (a notebook's JSON) that holds it */
 } ci_point;
 ci_point emit__ci_point(const oom_document *doc, uint32_t byte);
 /** The source line holding BYTE (without its newline). */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "emit/ci.h"
+#include "util/buf.h"
 
 void emit__gitlab_issue(json_t *issues, const oom_document *doc, const oom_diagnostic *d);
 
@@ -61,9 +62,17 @@ void emit__gitlab_issue(json_t *issues, const oom_document *doc, const oom_diagn
   fingerprint(path, oom_diagnostic_code(d), line, n, nth, fp);
   ci_point s = emit__ci_point(doc, start), e = emit__ci_point(doc, oom_diagnostic_end(d).byte);
   json_t *desc = emit__ci_jstr(oom_diagnostic_message(d));
+  if (s.cell) { /* a notebook: lines are the cell's */
+    buf b = {0};
+    buf_printf(&b, "cell %u: %s", s.cell, oom_diagnostic_message(d));
+    json_decref(desc);
+    desc = emit__ci_jstr(buf_str(&b));
+    buf_free(&b);
+  }
   json_t *issue = json_pack("{s:s, s:o, s:s, s:s, s:s, s:[s], s:{s:o, s:{s:I, s:I}}}", "type", "issue", "description",
                             desc, "check_name", oom_diagnostic_code(d), "fingerprint", fp, "severity",
                             severity(oom_diagnostic_severity(d)), "categories", "Performance", "location", "path",
-                            emit__ci_jstr(path), "lines", "begin", (json_int_t)s.line, "end", (json_int_t)e.line);
+                            emit__ci_jstr(path), "lines", "begin", (json_int_t)(s.cell ? s.file_line : s.line), "end",
+                            (json_int_t)(s.cell ? (e.file_line >= s.file_line ? e.file_line : s.file_line) : e.line));
   json_array_append_new(issues, issue);
 }

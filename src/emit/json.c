@@ -34,6 +34,7 @@ static json_t *jstr(const char *s, size_t n) {
 }
 
 
+/* Rows are a notebook cell's own, as in Ruff's output. */
 static json_t *location(const oom_document *doc, uint32_t byte, uint32_t *row_out) {
   size_t tlen;
   const char *text = oom_document_text(doc, &tlen);
@@ -41,8 +42,10 @@ static json_t *location(const oom_document *doc, uint32_t byte, uint32_t *row_ou
   const char *line = text + (p.byte - p.column);
   size_t llen = lines_content_end(text, tlen, p.byte - p.column) - (p.byte - p.column);
   uint32_t col = oom_column_convert(line, llen, p.column, OOM_UNITS_CODEPOINTS);
-  if (row_out) *row_out = p.row + 1;
-  return json_pack("{s:I, s:I}", "column", (json_int_t)col + 1, "row", (json_int_t)p.row + 1);
+  uint32_t row;
+  oom_document_cell(doc, p.row, &row);
+  if (row_out) *row_out = row + 1;
+  return json_pack("{s:I, s:I}", "column", (json_int_t)col + 1, "row", (json_int_t)row + 1);
 }
 
 
@@ -51,7 +54,8 @@ void emit_json_diagnostic(const oom_document *doc, const oom_diagnostic *d, void
   const oom_fix *fix = oom_diagnostic_fix(d);
   uint32_t row = 0;
   json_t *o = json_object();
-  json_object_set_new(o, "cell", json_null());
+  uint32_t in_cell, cell = oom_document_cell(doc, oom_diagnostic_start(d).row, &in_cell);
+  json_object_set_new(o, "cell", cell ? json_integer(cell) : json_null());
   json_object_set_new(o, "code", json_string(oom_rule_code(rule)));
   json_object_set_new(o, "location", location(doc, oom_diagnostic_start(d).byte, &row));
   json_object_set_new(o, "end_location", location(doc, oom_diagnostic_end(d).byte, NULL));
@@ -150,6 +154,10 @@ void emit__github_document(FILE *out, const oom_document *doc) {
     size_t el = lines_content_end(text, tlen, e.byte - e.column) - (e.byte - e.column);
     uint32_t sc = oom_column_convert(ls, sl, s.column, OOM_UNITS_CODEPOINTS) + 1;
     uint32_t ec = oom_column_convert(le, el, e.column, OOM_UNITS_CODEPOINTS) + 1;
+    /* a notebook: rows in the cell, which the message names */
+    uint32_t srow, erow;
+    uint32_t cell = oom_document_cell(doc, s.row, &srow);
+    oom_document_cell(doc, e.row, &erow);
     oom_severity sev = oom_diagnostic_severity(d);
     const char *level = sev == OOM_SEVERITY_ERROR ? "error" : sev == OOM_SEVERITY_WARNING ? "warning" : "notice";
     buf title = {0}, path = {0};
@@ -160,10 +168,16 @@ void emit__github_document(FILE *out, const oom_document *doc) {
     gh_escape(out, buf_str(&title), true);
     fputs(",file=", out);
     gh_escape(out, buf_str(&path), true);
-    fprintf(out, ",line=%u,col=%u,endLine=%u,endColumn=%u::", s.row + 1, sc, e.row + 1, ec);
+    if (cell) /* the lines of the .ipynb that hold the code (a JSON line's columns are not the code's) */
+      fprintf(out, ",line=%u,endLine=%u::", oom_document_file_row(doc, s.row) + 1,
+              oom_document_file_row(doc, e.row) + 1);
+    else
+      fprintf(out, ",line=%u,col=%u,endLine=%u,endColumn=%u::", srow + 1, sc, erow + 1, ec);
     buf data = {0};
-    buf_printf(&data, "%s:%u:%u: %s %s", buf_str(&path), s.row + 1, sc, oom_diagnostic_code(d),
-               oom_diagnostic_message(d));
+    if (cell) buf_printf(&data, "%s:cell %u:%u:%u: %s %s", buf_str(&path), cell, srow + 1, sc, oom_diagnostic_code(d),
+                         oom_diagnostic_message(d));
+    else buf_printf(&data, "%s:%u:%u: %s %s", buf_str(&path), srow + 1, sc, oom_diagnostic_code(d),
+                    oom_diagnostic_message(d));
     gh_escape(out, buf_str(&data), false);
     fputc('\n', out);
     buf_free(&title);

@@ -43,14 +43,17 @@ void emit__junit_document(buf *xml, size_t *tests, size_t *failures, const oom_d
     const oom_diagnostic *d = oom_document_diagnostic(doc, i);
     ci_point s = emit__ci_point(doc, oom_diagnostic_start(d).byte);
     buf loc = {0};
-    buf_printf(&loc, "%s:%u:%u", path, s.line, s.column);
+    if (s.cell) buf_printf(&loc, "%s:cell %u:%u:%u", path, s.cell, s.line, s.column);
+    else buf_printf(&loc, "%s:%u:%u", path, s.line, s.column);
     buf_printf(xml, "    <testcase name=\"%s ", oom_diagnostic_code(d));
     put(xml, buf_str(&loc));
     buf_puts(xml, "\" classname=\"");
     put(xml, path);
     buf_printf(xml, "\" file=\"");
     put(xml, path);
-    buf_printf(xml, "\" line=\"%u\">\n      <failure type=\"%s\" message=\"", s.line, oom_diagnostic_code(d));
+    /* line: of the file, which for a notebook is its JSON; the cell's in the text */
+    buf_printf(xml, "\" line=\"%u\">\n      <failure type=\"%s\" message=\"", s.cell ? s.file_line : s.line,
+               oom_diagnostic_code(d));
     put(xml, oom_diagnostic_message(d));
     buf_puts(xml, "\">");
     put(xml, buf_str(&loc));

@@ -2,6 +2,7 @@
  * the rules with their docs, results with 1-based code-point regions, fixes. */
 #include <jansson.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "emit/ci.h"
@@ -42,6 +43,11 @@ static json_t *uri(const char *path) {
 
 static json_t *region(const oom_document *doc, uint32_t start, uint32_t end) {
   ci_point s = emit__ci_point(doc, start), e = emit__ci_point(doc, end);
+  /* a notebook: the lines of its file that hold the cell's lines (a JSON
+   * string's columns are not the code's: none given) */
+  if (s.cell)
+    return json_pack("{s:I, s:I}", "startLine", (json_int_t)s.file_line, "endLine",
+                     (json_int_t)(e.file_line >= s.file_line ? e.file_line : s.file_line));
   return json_pack("{s:I, s:I, s:I, s:I}", "startLine", (json_int_t)s.line, "startColumn", (json_int_t)s.column,
                    "endLine", (json_int_t)e.line, "endColumn", (json_int_t)e.column);
 }
@@ -55,6 +61,19 @@ void emit__sarif_result(json_t *results, const oom_document *doc, const oom_diag
                         level(oom_diagnostic_severity(d)), "message", "text",
                         emit__ci_jstr(oom_diagnostic_message(d)), "locations", loc);
   const oom_fix *fix = oom_diagnostic_fix(d);
+  ci_point at = emit__ci_point(doc, oom_diagnostic_start(d).byte);
+  if (at.cell) {
+    /* a notebook: the region is the lines of the .ipynb that hold the
+     * code; the cell and the position in it (Ruff's `cell`) are
+     * properties; fixes are left out, as their edits are the cell's */
+    char name[32];
+    snprintf(name, sizeof name, "cell %u", at.cell);
+    json_object_set_new(json_array_get(json_object_get(r, "locations"), 0), "logicalLocations",
+                        json_pack("[{s:s, s:s}]", "name", name, "kind", "module"));
+    json_object_set_new(r, "properties", json_pack("{s:I, s:I, s:I}", "cell", (json_int_t)at.cell, "cellLine",
+                                                   (json_int_t)at.line, "cellColumn", (json_int_t)at.column));
+    fix = NULL;
+  }
   if (fix && oom_fix_edit_count(fix)) {
     json_t *reps = json_array();
     for (size_t i = 0; i < oom_fix_edit_count(fix); i++) {

@@ -110,6 +110,16 @@ static void put_line(FILE *out, const char *line, size_t n) {
 }
 
 
+/* A notebook's place: "cell 3:" before the row, and the row in the cell. */
+static uint32_t shown_row(const oom_document *doc, uint32_t row, char *cell, size_t cell_len) {
+  uint32_t in_cell;
+  uint32_t n = oom_document_cell(doc, row, &in_cell);
+  if (n) snprintf(cell, cell_len, "cell %u:", n);
+  else cell[0] = '\0';
+  return in_cell;
+}
+
+
 static void emit_full(emitter *e, const oom_document *doc, const oom_diagnostic *d) {
   FILE *out = e->out;
   size_t tlen;
@@ -119,11 +129,13 @@ static void emit_full(emitter *e, const oom_document *doc, const oom_diagnostic 
   const char *line = line_at(text, tlen, s.byte, &llen);
   uint32_t col = oom_column_convert(line, llen, s.column, OOM_UNITS_CODEPOINTS);
   const oom_fix *fix = oom_diagnostic_fix(d);
-  fprintf(out, "%s%s%s:%u:%u: %s%s%s%s %s\n", paint(e, C_BOLD), oom_document_path(doc), paint(e, C_RESET), s.row + 1,
-          col + 1, paint(e, severity_color(oom_diagnostic_severity(d))), oom_diagnostic_code(d), paint(e, C_RESET),
+  char cell[32];
+  uint32_t row = shown_row(doc, s.row, cell, sizeof cell);
+  fprintf(out, "%s%s%s:%s%u:%u: %s%s%s%s %s\n", paint(e, C_BOLD), oom_document_path(doc), paint(e, C_RESET), cell,
+          row + 1, col + 1, paint(e, severity_color(oom_diagnostic_severity(d))), oom_diagnostic_code(d), paint(e, C_RESET),
           fixable_mark(e, d), oom_diagnostic_message(d));
   char rowbuf[16];
-  int w = snprintf(rowbuf, sizeof rowbuf, "%u", s.row + 1);
+  int w = snprintf(rowbuf, sizeof rowbuf, "%u", row + 1);
   fprintf(out, "%s%*s |%s\n", paint(e, C_BLUE), w, "", paint(e, C_RESET));
   fprintf(out, "%s%s |%s ", paint(e, C_BLUE), rowbuf, paint(e, C_RESET));
   put_line(out, line, llen);
@@ -169,8 +181,10 @@ static void emit_concise(emitter *e, const oom_document *doc, const oom_diagnost
   size_t llen;
   const char *line = line_at(text, tlen, s.byte, &llen);
   uint32_t col = oom_column_convert(line, llen, s.column, OOM_UNITS_CODEPOINTS);
-  fprintf(e->out, "%s%s%s:%u:%u: %s%s%s%s %s\n", paint(e, C_BOLD), oom_document_path(doc), paint(e, C_RESET),
-          s.row + 1, col + 1, paint(e, severity_color(oom_diagnostic_severity(d))), oom_diagnostic_code(d),
+  char cell[32];
+  uint32_t row = shown_row(doc, s.row, cell, sizeof cell);
+  fprintf(e->out, "%s%s%s:%s%u:%u: %s%s%s%s %s\n", paint(e, C_BOLD), oom_document_path(doc), paint(e, C_RESET),
+          cell, row + 1, col + 1, paint(e, severity_color(oom_diagnostic_severity(d))), oom_diagnostic_code(d),
           paint(e, C_RESET), fixable_mark(e, d), oom_diagnostic_message(d));
 }
 

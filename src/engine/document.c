@@ -99,6 +99,8 @@ void oom_document_free(oom_document *self) {
   lint_memo_free(&self->memo);
   free(self->path);
   free(self->text);
+  free(self->cell_rows);
+  free(self->file_rows);
   free(self);
 }
 
@@ -445,6 +447,55 @@ oom_position oom_document_position(const oom_document *self, uint32_t byte) {
    * owner passed it as const), and one thread uses a document at a time */
   if (!self->line_starts) document_index_lines((oom_document *)self);
   return document_position(self, byte);
+}
+
+
+void oom_document_set_cells(oom_document *self, const uint32_t *rows, size_t count) {
+  free(self->cell_rows);
+  self->cell_rows = count ? oom_xmalloc(count * sizeof *rows) : NULL;
+  if (count) memcpy(self->cell_rows, rows, count * sizeof *rows);
+  self->ncells = count;
+}
+
+
+size_t oom_document_cell_count(const oom_document *self) {
+  return self->ncells;
+}
+
+
+uint32_t oom_document_cell(const oom_document *self, uint32_t row, uint32_t *cell_row) {
+  *cell_row = row;
+  if (!self->ncells) return 0;
+  size_t lo = 0, hi = self->ncells; /* the last cell starting at or before ROW */
+  while (hi - lo > 1) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (self->cell_rows[mid] <= row) lo = mid;
+    else hi = mid;
+  }
+  /* the separator line after a cell (where an unclosed bracket's error
+   * lands) counts as that cell's last line */
+  if (lo + 1 < self->ncells && row + 1 == self->cell_rows[lo + 1] && row > self->cell_rows[lo]) row--;
+  *cell_row = row >= self->cell_rows[lo] ? row - self->cell_rows[lo] : 0;
+  return (uint32_t)lo + 1;
+}
+
+
+uint32_t oom_document_cell_start(const oom_document *self, uint32_t cell) {
+  return cell >= 1 && cell <= self->ncells ? self->cell_rows[cell - 1] : 0;
+}
+
+
+void oom_document_set_file_rows(oom_document *self, const uint32_t *file_rows, size_t count) {
+  free(self->file_rows);
+  self->file_rows = count ? oom_xmalloc(count * sizeof *file_rows) : NULL;
+  if (count) memcpy(self->file_rows, file_rows, count * sizeof *file_rows);
+  self->nfile_rows = count;
+}
+
+
+uint32_t oom_document_file_row(const oom_document *self, uint32_t row) {
+  if (!self->nfile_rows) return row;
+  return self->file_rows[row < self->nfile_rows ? row : self->nfile_rows - 1];
 }
 
 

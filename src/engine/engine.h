@@ -311,6 +311,10 @@ struct oom_document {
   uint32_t dirty_lo, dirty_hi;
   int64_t delta;
   lint_memo memo;
+  uint32_t *cell_rows; /* a notebook's: the module row where each code cell starts */
+  size_t ncells;
+  uint32_t *file_rows; /* a notebook's: each module row's line in the .ipynb file */
+  size_t nfile_rows;
 };
 
 /** Lint DOC again after edits, analysing only the top-level definition the

@@ -116,7 +116,8 @@ static json_t *quick_fix(const lsp_server *self, const lsp_document *doc, const 
   const json_t *edits = json_object_get(fix, "edits");
   if (!json_array_size(edits)) return NULL; /* a suggestion without edits */
   /* the fix's positions are those of the text it was computed on */
-  if (json_integer_value(json_object_get(data, "version")) != doc->version) return NULL;
+  int64_t linted = doc->notebook ? doc->notebook->version : doc->version; /* a cell: its notebook's lint */
+  if (json_integer_value(json_object_get(data, "version")) != linted) return NULL;
   const char *applicability = json_string_value(json_object_get(fix, "applicability"));
   bool safe = applicability && !strcmp(applicability, "safe");
   buf title = {0};
@@ -207,7 +208,8 @@ void lsp_code_action(lsp_server *self, json_t *id, const json_t *params) {
     for (size_t k = 0; k < seen.len; k++) free(seen.items[k]);
     vec_free(&seen);
   }
-  if (!wanted(only, FIX_ALL)) {
+  /* a notebook cell's fix-all would need the whole notebook's edits: not offered */
+  if (!wanted(only, FIX_ALL) || doc->notebook) {
     lsp_send_result(&self->out, id, actions);
     return;
   }

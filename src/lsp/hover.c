@@ -71,7 +71,10 @@ json_t *lsp_hover(lsp_server *self, const json_t *params) {
   json_t *h = noqa_hover(self, uri, line, n, lsp_units_to_byte(line, n, character, self->units), row);
   if (h) return h;
 
-  json_t *diagnostics = lsp_linting_snapshot(self->linting, uri, NULL, NULL, NULL, 0);
+  /* a notebook cell's are its notebook's, moved into the cell */
+  json_t *diagnostics = doc->notebook ? lsp_notebook_cell_diagnostics(self, doc->notebook, uri)
+                                      : lsp_linting_snapshot(self->linting, uri, NULL, NULL, NULL, 0);
+  const char *linted = doc->notebook ? doc->notebook->uri : uri;
   buf text = {0};
   json_t *range = NULL;
   VEC(const char *) codes = {0}; /* each rule's doc once */
@@ -90,7 +93,8 @@ json_t *lsp_hover(lsp_server *self, const json_t *params) {
     for (size_t k = 0; k < codes.len; k++) seen = seen || !strcmp(codes.items[k], code);
     /* the rules of the linter that reported it: a configuration's
      * rules-dir may have added this one */
-    if (seen || !lsp_linting_rule_doc(self->linting, uri, code, rule_doc, &text)) buf_printf(&text, "**%s**", code);
+    if (seen || !lsp_linting_rule_doc(self->linting, linted, code, rule_doc, &text))
+      buf_printf(&text, "**%s**", code);
     vec_push(&codes, code);
   }
   vec_free(&codes);

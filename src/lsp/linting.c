@@ -9,6 +9,7 @@
 
 #include "lsp/diagnostics.h"
 #include "lsp/linting.h"
+#include "lsp/notebook.h"
 #include "lsp/uri.h"
 #include "util/alloc.h"
 #include "util/vec.h"
@@ -35,6 +36,10 @@ typedef struct slot {
   lsp_config *config; /* what the last lint used (a reference): hover reads its rules */
   bool confirm;       /* the last lint was partial: a whole-file lint is due at CONFIRM_AT */
   struct timespec confirm_at;
+  /* a notebook's module: its diagnostics are published to these code
+   * cells' URIs (lsp/notebook.c), set with the text they belong to */
+  char **cells;
+  size_t ncells;
 } slot;
 
 /* A partial relint (oom_document_relint) is confirmed by a whole-file lint
@@ -85,6 +90,14 @@ static void free_edits(slot *s) {
 }
 
 
+static void free_cells(slot *s) {
+  for (size_t i = 0; i < s->ncells; i++) free(s->cells[i]);
+  free(s->cells);
+  s->cells = NULL;
+  s->ncells = 0;
+}
+
+
 static void slot_free(slot *s) {
   free_edits(s);
   vec_free(&s->edits);
@@ -92,6 +105,7 @@ static void slot_free(slot *s) {
   oom_document_free(s->doc);
   json_decref(s->diagnostics);
   lsp_config_release(s->config);
+  free_cells(s);
   free(s->uri);
   free(s->path);
   free(s);
@@ -358,6 +372,15 @@ static lsp_config *config_for(lsp_linting *self, slot *s) {
 }
 
 
+/* A notebook's diagnostics, to its cells: pushed whether or not the client
+ * pulls, as a pull names a cell, which has no lint of its own. Locked. */
+static void publish_cells(lsp_linting *self, slot *s, int64_t version) {
+  size_t len = 0;
+  const char *text = s->doc ? oom_document_text(s->doc, &len) : "";
+  lsp_notebook_publish(self->config.out, text, len, s->diagnostics, s->cells, s->ncells, version);
+}
+
+
 /* Lint S's whole document after a partial relint, and publish only when
  * that changes its diagnostics. Locked; unlocks while it lints. */
 static void confirm(lsp_linting *self, slot *s) {
@@ -380,7 +403,8 @@ static void confirm(lsp_linting *self, slot *s) {
   json_decref(s->diagnostics);
   s->diagnostics = diagnostics;
   s->result_id = ++self->lint_count;
-  if (self->config.publish)
+  if (s->ncells) publish_cells(self, s, version);
+  else if (self->config.publish)
     lsp_send_notification(self->config.out, "textDocument/publishDiagnostics",
                           json_pack("{s:s, s:I, s:O}", "uri", s->uri, "version", (json_int_t)version, "diagnostics",
                                     diagnostics));
@@ -528,7 +552,9 @@ static void *run(void *arg) {
     s->result_id = ++self->lint_count;
     s->done = target;
     if (s->done == s->wanted) {
-      if (self->config.publish) {
+      if (s->ncells) {
+        publish_cells(self, s, version);
+      } else if (self->config.publish) {
         /* under the lock, so a close's clearing cannot overtake this */
         lsp_send_notification(self->config.out, "textDocument/publishDiagnostics",
                                json_pack("{s:s, s:I, s:O}", "uri", s->uri, "version", (json_int_t)version,
@@ -661,6 +687,47 @@ void lsp_linting_open(lsp_linting *self, const char *uri, const char *path, int6
 
 /* Past this many queued edits a fresh copy is cheaper than replaying them. */
 #define MAX_QUEUED_EDITS 256
+
+
+void lsp_linting_notebook(lsp_linting *self, const char *uri, const char *path, int64_t version, const char *text,
+                          size_t length, const lsp_byte_edit *edit, char *const *cells, size_t ncells) {
+  char **copy = oom_xcalloc(ncells + 1, sizeof *copy);
+  for (size_t i = 0; i < ncells; i++) copy[i] = oom_xstrdup(cells[i]);
+  char *reset = oom_xstrndup(text, length);
+  queued_edit e = {0, 0, NULL, 0};
+  if (edit) e = (queued_edit){edit->start, edit->end, oom_xstrndup(edit->text, edit->length), edit->length};
+  /* the text and its cells change together, so no lint publishes one with
+   * the other's cells */
+  pthread_mutex_lock(&self->lock);
+  slot *s = find(self, uri);
+  if (s && edit && s->edits.len < MAX_QUEUED_EDITS) {
+    vec_push(&s->edits, e);
+    e.text = NULL;
+  } else {
+    if (!s) {
+      s = oom_xcalloc(1, sizeof *s);
+      s->uri = oom_xstrdup(uri);
+      s->path = oom_xstrdup(path);
+      vec_push(&self->slots, s);
+    }
+    free_edits(s);
+    free(s->reset);
+    s->reset = reset;
+    s->reset_len = length;
+    s->has_reset = true;
+    reset = NULL;
+  }
+  s->version = version;
+  s->wanted++;
+  free_cells(s);
+  s->cells = copy;
+  s->ncells = ncells;
+  pthread_cond_signal(&self->wake);
+  pthread_mutex_unlock(&self->lock);
+  free(reset);
+  free(e.text);
+}
+
 
 bool lsp_linting_change(lsp_linting *self, const char *uri, int64_t version, const lsp_byte_edit *edits,
                         size_t count) {

@@ -55,6 +55,13 @@ bool lsp_linting_change(lsp_linting *self, const char *uri, int64_t version, con
                         size_t count);
 /** Queue a whole new text (a full-document change). */
 void lsp_linting_reset(lsp_linting *self, const char *uri, int64_t version, const char *text, size_t length);
+/** Open or change the module of a notebook at URI to TEXT: by EDIT (the
+ *  one change from the last text, so that an edit inside one definition
+ *  relints only it) when given and the document is open, else by the whole
+ *  text. Its diagnostics are published to CELLS (NCELLS code cells' URIs,
+ *  copied; the module's cells in order), not to URI. */
+void lsp_linting_notebook(lsp_linting *self, const char *uri, const char *path, int64_t version, const char *text,
+                          size_t length, const lsp_byte_edit *edit, char *const *cells, size_t ncells);
 /** Forget the document; deferred requests on it are answered at once. */
 void lsp_linting_close(lsp_linting *self, const char *uri);
 /** Lint every document again with OVER (consumed) instead; when its rules

@@ -60,6 +60,24 @@ static void remove_document(lsp_server *self, const char *uri) {
 }
 
 
+void lsp_server_remove_document(lsp_server *self, const char *uri) {
+  remove_document(self, uri);
+}
+
+
+lsp_document *lsp_server_add_document(lsp_server *self, const char *uri, int64_t version, const char *text,
+                                      size_t length) {
+  remove_document(self, uri);
+  lsp_document *d = oom_xcalloc(1, sizeof *d);
+  d->uri = oom_xstrdup(uri);
+  d->path = lsp_uri_to_path(uri);
+  d->version = version;
+  lsp_text_init(&d->text, text, length);
+  vec_push(&self->docs, d);
+  return d;
+}
+
+
 static const char *uri_of(const json_t *params) {
   return json_string_value(json_object_get(json_object_get(params, "textDocument"), "uri"));
 }
@@ -195,6 +213,10 @@ static json_t *initialize(lsp_server *self, const json_t *params) {
     "{s:s, s:{s:b, s:i, s:{s:b}}, s:{s:[s, s, s], s:b}, s:b}", "positionEncoding", encoding, "textDocumentSync",
     "openClose", 1, "change", 2, "save", "includeText", 0, "codeActionProvider", "codeActionKinds", "quickfix",
     "source.fixAll", "source.fixAll.oomlint", "resolveProvider", 0, "hoverProvider", 1);
+  /* notebooks: Jupyter's, their Python cells (VS Code syncs them this way) */
+  json_object_set_new(capabilities, "notebookDocumentSync",
+                      json_pack("{s:[{s:{s:s}, s:[{s:s}]}], s:b}", "notebookSelector", "notebook", "notebookType",
+                                "jupyter-notebook", "cells", "language", "python", "save", 0));
   json_object_set_new(capabilities, "workspace",
                       json_pack("{s:{s:b, s:b}}", "workspaceFolders", "supported", 1, "changeNotifications", 1));
   if (self->pull)
@@ -555,6 +577,9 @@ static void notification(lsp_server *self, const char *method, const json_t *par
   }
   if (!self->initialized) return; /* the protocol drops notifications before initialize */
   if (!strcmp(method, "textDocument/didOpen")) did_open(self, params);
+  else if (!strcmp(method, "notebookDocument/didOpen")) lsp_notebook_did_open(self, params);
+  else if (!strcmp(method, "notebookDocument/didChange")) lsp_notebook_did_change(self, params);
+  else if (!strcmp(method, "notebookDocument/didClose")) lsp_notebook_did_close(self, params);
   else if (!strcmp(method, "textDocument/didChange")) did_change(self, params);
   else if (!strcmp(method, "textDocument/didClose")) did_close(self, params);
   else if (!strcmp(method, "workspace/didChangeConfiguration")) did_change_configuration(self, params);
@@ -640,6 +665,8 @@ int lsp_serve(const lsp_options *options, int in_fd, int out_fd, FILE *log) {
   }
   for (size_t i = 0; i < self.docs.len; i++) document_free(self.docs.items[i]);
   vec_free(&self.docs);
+  for (size_t i = 0; i < self.notebooks.len; i++) lsp_notebook_free(self.notebooks.items[i]);
+  vec_free(&self.notebooks);
   config_overrides_free(&self.settings);
   json_decref(self.editor_settings);
   for (size_t i = 0; i < self.roots.len; i++) free(self.roots.items[i]);

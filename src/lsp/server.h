@@ -11,6 +11,7 @@
 #include "config/config.h"
 #include "lsp/linting.h"
 #include "lsp/lsp.h"
+#include "lsp/notebook.h"
 #include "lsp/rpc.h"
 #include "lsp/text.h"
 #include "lsp/uri.h"
@@ -22,9 +23,10 @@ typedef struct {
   char *uri, *path;
   int64_t version;
   lsp_text text;
+  lsp_notebook *notebook; /* a notebook cell's: linted with its notebook, not alone */
 } lsp_document;
 
-typedef struct {
+typedef struct lsp_server {
   lsp_writer out;
   FILE *log;
   lsp_linting *linting;
@@ -39,11 +41,17 @@ typedef struct {
   VEC(char *) roots;          /* the workspace folders' paths, folded; the first one anchors rulesDir */
   json_t *editor_settings;    /* the client's last settings, read again when the first folder changes */
   VEC(lsp_document *) docs;
+  VEC(lsp_notebook *) notebooks;
   bool initialized, shutdown, exited;
   int64_t next_request_id;  /* of requests the server sends */
 } lsp_server;
 
 lsp_document *lsp_server_document(lsp_server *self, const char *uri);
+/** Open a document the server keeps without linting it alone (a notebook
+ *  cell), or drop one; the lint thread never hears of them. */
+lsp_document *lsp_server_add_document(lsp_server *self, const char *uri, int64_t version, const char *text,
+                                      size_t length);
+void lsp_server_remove_document(lsp_server *self, const char *uri);
 void lsp_log(lsp_server *self, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /** window/showMessage; TYPE 1 error, 2 warning, 3 info. */
 void lsp_show_message(lsp_server *self, int type, const char *message);

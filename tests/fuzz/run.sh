@@ -16,7 +16,7 @@ bin=${1:?usage: run.sh FUZZ_BUILD_DIR [SECONDS] [TARGET...]}
 secs=${2:-60}
 shift $(($# < 2 ? $# : 2))
 targets=("$@")
-[[ ${#targets[@]} -gt 0 ]] || targets=(fuzz_lint fuzz_lsp_read fuzz_fix fuzz_config)
+[[ ${#targets[@]} -gt 0 ]] || targets=(fuzz_lint fuzz_lsp_read fuzz_fix fuzz_config fuzz_notebook)
 work=${FUZZ_WORK:-$(mktemp -d)}
 status=0
 for t in "${targets[@]}"; do
@@ -27,6 +27,7 @@ for t in "${targets[@]}"; do
   fuzz_lint | fuzz_fix) seeds=("$root"/tests/fixtures "$here"/seeds/lint) ;;
   fuzz_lsp_read) seeds=("$here"/seeds/lsp) ;;
   fuzz_config) seeds=("$here"/seeds/config) ;;
+  fuzz_notebook) seeds=("$root"/tests/fixtures) ;; # the *.ipynb fixtures (the *.py ones fail fast)
   esac
   # seeds are read, never written: new inputs go to the work corpus
   log=$work/$t.log

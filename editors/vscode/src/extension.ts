@@ -36,6 +36,9 @@ async function start(): Promise<void> {
     documentSelector: [
       { scheme: "file", language: "python" },
       { scheme: "untitled", language: "python" },
+      // Jupyter notebooks' Python cells: the server lints a notebook's code
+      // cells as one module (LSP notebook sync) and answers per cell
+      { notebook: { notebookType: "jupyter-notebook" }, language: "python" },
     ],
     initializationOptions: serverSettings(),
     synchronize: { configurationSection: "oomlint" },
