@@ -248,6 +248,12 @@ struct oom_linter {
   uint32_t nslots;
   uint32_t max_answers;    /* the most nanswers of a shape */
   int report_capture;
+  /* the node types the patterns start at (linter.c), which the run reads to
+   * know which nodes of a very wide node may start a match (run.c);
+   * ANY_ROOT: some pattern may start at other types too */
+  TSSymbol *roots;
+  uint32_t nroots;
+  bool any_root;
   bool *enabled;           /* per rule, from the selection */
   const oom_rule *syntax_rule;
   const oom_rule *unused_noqa_rule;

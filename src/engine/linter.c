@@ -427,6 +427,46 @@ static TSQuery *compile_stubbed(const buf *src) {
 }
 
 
+/* The node type pattern P of QUERY starts at, read from its text SRC (the
+ * query's source: the same offsets): the first node after the pattern's
+ * grouping parentheses. 0 when it may start at other types: a wildcard, an
+ * alternation, an anonymous node, a supertype, a pattern of siblings. */
+static TSSymbol pattern_root(const TSQuery *query, uint32_t p, const char *src, size_t len) {
+  if (!ts_query_is_pattern_rooted(query, p)) return 0;
+  size_t i = ts_query_start_byte_for_pattern(query, p);
+  for (;;) {
+    while (i < len && (src[i] == ' ' || src[i] == '\t' || src[i] == '\n' || src[i] == '\r')) i++;
+    if (i < len && src[i] == ';') {
+      while (i < len && src[i] != '\n') i++;
+    } else if (i < len && src[i] == '(') {
+      i++;
+    } else {
+      break;
+    }
+  }
+  size_t n = 0;
+  while (i + n < len && (src[i + n] == '_' || (src[i + n] >= 'a' && src[i + n] <= 'z') ||
+                         (src[i + n] >= 'A' && src[i + n] <= 'Z') || (src[i + n] >= '0' && src[i + n] <= '9')))
+    n++;
+  if (n == 0 || (n == 1 && src[i] == '_') || (i + n < len && src[i + n] == '/')) return 0;
+  const TSLanguage *lang = parse_language();
+  TSSymbol s = ts_language_symbol_for_name(lang, src + i, (uint32_t)n, true);
+  return s && ts_language_symbol_type(lang, s) == TSSymbolTypeRegular ? s : 0;
+}
+
+
+static void note_root(oom_linter *self, TSSymbol s) {
+  if (!s) {
+    self->any_root = true;
+    return;
+  }
+  for (uint32_t i = 0; i < self->nroots; i++)
+    if (self->roots[i] == s) return;
+  self->roots = oom_xrealloc(self->roots, (self->nroots + 1) * sizeof *self->roots);
+  self->roots[self->nroots++] = s;
+}
+
+
 static bool compile(oom_linter *self, buf *err) {
   buf src = {0};
   for (size_t i = 0; i < self->rules.len; i++) {
@@ -491,6 +531,7 @@ static bool compile(oom_linter *self, buf *err) {
     }
     self->patterns[p].rule = ri;
     self->patterns[p].next_variant = -1;
+    note_root(self, pattern_root(self->query, p, src.data, src.len));
     oom_rule *r = self->rules.items[ri];
     if (!predicates_compile(self->query, p, r, self->patterns, &self->patterns[p], &self->nslots, err)) {
       buf_free(&src);
@@ -605,6 +646,7 @@ void oom_linter_free(oom_linter *self) {
     free(self->patterns[p].capture_map);
   }
   free(self->patterns);
+  free(self->roots);
   if (self->query) ts_query_delete(self->query);
   for (size_t i = 0; i < self->rules.len; i++) {
     rulefile_free(self->rules.items[i]);

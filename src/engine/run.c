@@ -193,6 +193,177 @@ static void once_per_function(oom_document *doc, size_t first, const facts *mode
 }
 
 
+/* What one run's matches are evaluated with. */
+typedef struct {
+  const oom_linter *linter;
+  oom_worker *worker;
+  oom_document *doc;
+  const facts *model;
+  pred_context *ctx;
+  seen_table *seen;
+  signed char *answers;
+  VEC(TSQueryCapture) renamed;
+} run_state;
+
+
+/* The query's matches that start at a node of NODE's subtree overlapping
+ * bytes [START, END). */
+static void run_matches(run_state *r, TSNode node, uint32_t start, uint32_t end) {
+  const oom_linter *linter = r->linter;
+  TSQueryCursor *cursor = r->worker->cursor;
+  ts_query_cursor_set_byte_range(cursor, start, end);
+  ts_query_cursor_exec(cursor, linter->query, node);
+  TSQueryMatch m;
+  while (ts_query_cursor_next_match(cursor, &m)) {
+    memset(r->answers, -1, linter->patterns[m.pattern_index].nanswers);
+    for (int32_t v = (int32_t)m.pattern_index; v >= 0; v = linter->patterns[v].next_variant) {
+      const int32_t *map = linter->patterns[v].capture_map;
+      if (!map) {
+        run_pattern(linter, r->doc, r->model, &linter->patterns[v], &m, r->ctx, r->seen);
+        continue;
+      }
+      /* the match as the variant itself would have had it */
+      r->renamed.len = 0;
+      vec_reserve(&r->renamed, m.capture_count);
+      for (uint16_t i = 0; i < m.capture_count; i++)
+        if (map[m.captures[i].index] >= 0)
+          r->renamed.items[r->renamed.len++] =
+            (TSQueryCapture){m.captures[i].node, (uint32_t)map[m.captures[i].index]};
+      TSQueryMatch mv = {m.id, (uint16_t)v, (uint16_t)r->renamed.len, r->renamed.items};
+      run_pattern(linter, r->doc, r->model, &linter->patterns[v], &mv, r->ctx, r->seen);
+    }
+  }
+  ts_query_cursor_set_byte_range(cursor, 0, UINT32_MAX);
+}
+
+
+/* A node with more children than this comes from a repetition (a list
+ * literal, a call's arguments, a file's statements) of more than 65,535
+ * items, past which tree-sitter 0.20's balancing of repetitions (a 16-bit
+ * depth) leaves their hidden nodes a deep chain: 280 levels on average for
+ * a 2,000,000-item list against 30 for a balanced one. The query cursor
+ * walks that chain up on every node it enters, twice (its status and
+ * parent), so the list's items cost it ten times their share and the run
+ * grows faster than the file. Such a node's children are given to the
+ * query one by one instead: a cursor started at a child has no chain
+ * above it. */
+#define WIDE_CHILDREN 65536u
+
+typedef VEC(TSNode) node_list;
+
+static bool is_wide(TSNode n) {
+  return ts_node_child_count(n) > WIDE_CHILDREN;
+}
+
+/* Whether N's subtree may hold a wide node: each child takes a byte. */
+static bool may_hold_wide(TSNode n) {
+  return ts_node_end_byte(n) - ts_node_start_byte(n) > WIDE_CHILDREN;
+}
+
+static bool may_start_match(const oom_linter *linter, TSNode n) {
+  if (linter->any_root) return true;
+  TSSymbol s = ts_node_symbol(n);
+  for (uint32_t i = 0; i < linter->nroots; i++)
+    if (linter->roots[i] == s) return true;
+  return false;
+}
+
+static bool same_span(TSNode a, TSNode b) {
+  return ts_node_start_byte(a) == ts_node_start_byte(b) && ts_node_end_byte(a) == ts_node_end_byte(b);
+}
+
+
+/* The outermost wide nodes strictly inside UNIT, in file order, each
+ * replaced by its outermost ancestor below UNIT of the same bytes (such a
+ * wrapper, as a statement that is only a list, overlaps no range that
+ * leaves the list out). Only nodes that may hold one are entered. */
+static void find_wide(TSNode unit, node_list *out) {
+  TSTreeCursor c = ts_tree_cursor_new(unit);
+  node_list path = {0}; /* the nodes entered, UNIT first */
+  vec_push(&path, unit);
+  bool at = ts_tree_cursor_goto_first_child(&c);
+  while (at) {
+    TSNode n = ts_tree_cursor_current_node(&c);
+    bool descend = false;
+    if (may_hold_wide(n)) {
+      if (is_wide(n)) {
+        TSNode top = n;
+        for (size_t k = path.len; k-- > 1 && same_span(path.items[k], n);) top = path.items[k];
+        vec_push(out, top);
+      } else {
+        descend = true;
+      }
+    }
+    if (descend && ts_tree_cursor_goto_first_child(&c)) {
+      vec_push(&path, n);
+      continue;
+    }
+    while (!(at = ts_tree_cursor_goto_next_sibling(&c)) && path.len > 1 && ts_tree_cursor_goto_parent(&c)) path.len--;
+  }
+  vec_free(&path);
+  ts_tree_cursor_delete(&c);
+}
+
+
+/* The matches of a wide node W's subtree: those starting at W itself need
+ * the query over W (the slow way, when a pattern may start at W's type or
+ * W wraps a wide node); the others are found child by child. Children that
+ * may hold wide nodes go on UNITS. */
+static void run_wide(run_state *r, TSNode w, node_list *units) {
+  if (!is_wide(w) || may_start_match(r->linter, w)) {
+    run_matches(r, w, 0, UINT32_MAX);
+    return;
+  }
+  TSTreeCursor c = ts_tree_cursor_new(w);
+  for (bool at = ts_tree_cursor_goto_first_child(&c); at; at = ts_tree_cursor_goto_next_sibling(&c)) {
+    TSNode k = ts_tree_cursor_current_node(&c);
+    if (may_hold_wide(k)) vec_push(units, k);
+    else if (ts_node_child_count(k) || may_start_match(r->linter, k)) run_matches(r, k, 0, UINT32_MAX);
+  }
+  ts_tree_cursor_delete(&c);
+}
+
+
+/* Every match in ROOT's subtree, each once: a unit's matches come from the
+ * query over the unit limited to the bytes around its wide nodes (a match
+ * starting at a node that spans two such ranges is found twice, and its
+ * diagnostic made once: the seen table), and from each wide node's
+ * children. A pattern started outside a wide node that must look into it
+ * still does: the query cursor descends for it. */
+static void run_tree(run_state *r, TSNode root) {
+  node_list units = {0}, wide = {0};
+  vec_push(&units, root);
+  while (units.len) {
+    TSNode u = units.items[--units.len];
+    if (is_wide(u)) {
+      run_wide(r, u, &units);
+      continue;
+    }
+    wide.len = 0;
+    if (may_hold_wide(u)) find_wide(u, &wide);
+    uint32_t from = ts_node_start_byte(u);
+    bool covered = false;
+    for (size_t i = 0; i <= wide.len; i++) {
+      uint32_t to = i < wide.len ? ts_node_start_byte(wide.items[i]) : ts_node_end_byte(u);
+      if (to > from) {
+        /* the outer ends open, as a run without wide nodes has them */
+        run_matches(r, u, i == 0 ? 0 : from, i == wide.len ? UINT32_MAX : to);
+        covered = true;
+      }
+      if (i < wide.len) from = ts_node_end_byte(wide.items[i]);
+    }
+    if (!covered) {
+      /* U is all wide nodes: no range starts a match at U */
+      run_matches(r, u, 0, UINT32_MAX);
+      continue;
+    }
+    for (size_t i = 0; i < wide.len; i++) run_wide(r, wide.items[i], &units);
+  }
+  vec_free(&units);
+  vec_free(&wide);
+}
+
+
 bool engine_run(const oom_linter *linter, oom_worker *worker, oom_document *doc, const facts *model,
                 signed char *cache, uint32_t *witness) {
   if (!linter->query) return true;
@@ -204,29 +375,10 @@ bool engine_run(const oom_linter *linter, oom_worker *worker, oom_document *doc,
   signed char *answers = arena_alloc(&doc->arena, linter->max_answers + 1);
   pred_context ctx = {.model = model, .source = doc->text, .length = doc->length, .md = worker->md,
                       .file_cache = cache, .witness = witness, .answers = answers, .tmp = &tmp};
-  ts_query_cursor_exec(worker->cursor, linter->query, model->root);
   seen_table seen = {oom_xcalloc(64, sizeof(oom_diagnostic *)), 64, 0};
-  TSQueryMatch m;
-  VEC(TSQueryCapture) renamed = {0};
-  while (ts_query_cursor_next_match(worker->cursor, &m)) {
-    memset(answers, -1, linter->patterns[m.pattern_index].nanswers);
-    for (int32_t v = (int32_t)m.pattern_index; v >= 0; v = linter->patterns[v].next_variant) {
-      const int32_t *map = linter->patterns[v].capture_map;
-      if (!map) {
-        run_pattern(linter, doc, model, &linter->patterns[v], &m, &ctx, &seen);
-        continue;
-      }
-      /* the match as the variant itself would have had it */
-      renamed.len = 0;
-      vec_reserve(&renamed, m.capture_count);
-      for (uint16_t i = 0; i < m.capture_count; i++)
-        if (map[m.captures[i].index] >= 0)
-          renamed.items[renamed.len++] = (TSQueryCapture){m.captures[i].node, (uint32_t)map[m.captures[i].index]};
-      TSQueryMatch mv = {m.id, (uint16_t)v, (uint16_t)renamed.len, renamed.items};
-      run_pattern(linter, doc, model, &linter->patterns[v], &mv, &ctx, &seen);
-    }
-  }
-  vec_free(&renamed);
+  run_state r = {linter, worker, doc, model, &ctx, &seen, answers, {0}};
+  run_tree(&r, model->root);
+  vec_free(&r.renamed);
   if (once) once_per_function(doc, first, model);
   free(seen.slots);
   buf_free(&tmp);

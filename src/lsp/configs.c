@@ -17,6 +17,10 @@
  * against the grammar): keep a linter per configuration file, but not for
  * every file a large workspace has ever shown us. */
 #define MAX_CACHED 32
+/* How often files seen changing while they are read are read again; after
+ * that the entry keeps the stamps from before the last read, and the next
+ * lookup reads them once more. */
+#define MAX_REREADS 8
 
 struct lsp_config {
   int refs;
@@ -113,6 +117,25 @@ static void stamp_rules(lsp_configs *self, const config *cfg, const config_overr
 }
 
 
+/* A linter from CFG under OVER, with RULES the stamp of its rules folders
+ * as the build read them: a rule file written during the build (an editor
+ * truncates, then writes) would leave a stamp from before the write beside
+ * rules built from the new contents, and the next lookup would build them,
+ * and report their error, again. NULL with *ERROR when it cannot be built. */
+static oom_linter *build_stamped(lsp_configs *self, const config *cfg, const config_overrides *over,
+                                 lsp_rules_stamp *rules, char **error) {
+  for (int rebuild = 0;; rebuild++) {
+    stamp_rules(self, cfg, over, rules);
+    oom_linter *linter = build(over, cfg, error);
+    if (!lsp_rules_stamp_changed(rules, true) || rebuild == MAX_REREADS) return linter;
+    oom_linter_free(linter);
+    free(*error);
+    *error = NULL;
+    lsp_rules_stamp_free(rules);
+  }
+}
+
+
 static lsp_config *entry_new(const char *path) {
   lsp_config *e = oom_xcalloc(1, sizeof *e);
   e->refs = 1;
@@ -187,8 +210,7 @@ bool lsp_configs_set_overrides(lsp_configs *self, config_overrides *over) {
   config none = {0};
   char *error = NULL;
   lsp_rules_stamp rules;
-  stamp_rules(self, &none, over, &rules);
-  oom_linter *linter = build(over, &none, &error);
+  oom_linter *linter = build_stamped(self, &none, over, &rules, &error);
   if (!linter && !self->fallback) {
     /* nothing to keep yet: the built-in rules alone, so that linting goes on */
     report(self, 1, "oomlint settings not applied: ", error ? error : "the rules could not be built", "");
@@ -196,8 +218,7 @@ bool lsp_configs_set_overrides(lsp_configs *self, config_overrides *over) {
     error = NULL;
     config_overrides_free(over);
     lsp_rules_stamp_free(&rules);
-    stamp_rules(self, &none, over, &rules);
-    linter = build(over, &none, &error);
+    linter = build_stamped(self, &none, over, &rules, &error);
   }
   if (!linter) {
     report(self, 1, "oomlint settings not applied: ", error ? error : "the rules could not be built", "");
@@ -230,12 +251,33 @@ static void evict_oldest(lsp_configs *self) {
 }
 
 
+static lsp_file_key key_now(const char *path) {
+  struct stat st;
+  bool exists = stat(path, &st) == 0 && S_ISREG(st.st_mode);
+  return lsp_file_key_of(exists ? &st : NULL);
+}
+
+
 /* Read and build PATH (ST: its stat, NULL when it is missing). */
 static lsp_config *load(lsp_configs *self, const char *path, const struct stat *st) {
   lsp_config *e = entry_new(path);
   e->key = lsp_file_key_of(st);
   char *error = NULL;
-  bool ok = config_load_discovered(path, &e->cfg, &error);
+  bool ok;
+  /* The key must describe the bytes read. A file written while it is read
+   * (an editor truncates, then writes) would otherwise leave a key from
+   * before the write beside the new contents: the next lookup or the
+   * client's notice would see a changed file and report its error again. */
+  for (int reread = 0;; reread++) {
+    memset(&e->cfg, 0, sizeof e->cfg);
+    ok = config_load_discovered(path, &e->cfg, &error);
+    lsp_file_key after = key_now(path);
+    if (lsp_file_key_same(&e->key, &after) || reread == MAX_REREADS) break;
+    config_free(&e->cfg);
+    free(error);
+    error = NULL;
+    e->key = after;
+  }
   if (ok && !e->cfg.path) {
     e->none = true;
   } else if (!ok) {
@@ -243,8 +285,7 @@ static lsp_config *load(lsp_configs *self, const char *path, const struct stat *
     report(self, 1, "oomlint: ", error ? error : path,
            " (the files under it are linted with the default settings until it is fixed)");
   } else {
-    stamp_rules(self, &e->cfg, &self->over, &e->rules);
-    oom_linter *linter = build(&self->over, &e->cfg, &error);
+    oom_linter *linter = build_stamped(self, &e->cfg, &self->over, &e->rules, &error);
     if (!linter || !attach_linter(e, linter)) {
       e->bad = true;
       buf what = {0};
@@ -325,9 +366,8 @@ const char *lsp_configs_root_for(const char *const *roots, size_t nroots, const 
 static void rebuild_fallback(lsp_configs *self) {
   config none = {0};
   lsp_rules_stamp rules;
-  stamp_rules(self, &none, &self->over, &rules);
   char *error = NULL;
-  oom_linter *linter = build(&self->over, &none, &error);
+  oom_linter *linter = build_stamped(self, &none, &self->over, &rules, &error);
   self->rules_generation++;
   if (!linter) {
     report(self, 1, "oomlint settings not applied: ", error ? error : "the rules could not be built", "");

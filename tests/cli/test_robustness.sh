@@ -534,4 +534,35 @@ oom --output-format json many_findings.py
 want_json && want_js 'a.length' 5000
 end
 
+# One list, call or tuple of more than 65,536 children (engine/run.c gives
+# their children to the query one by one): the same findings as a short
+# version, where the wide node is an ordinary one. Each shape is written with
+# N items, every EVERY-th a finding; lines stay the same, columns do not.
+wide_shape() { # wide_shape SHAPE N EVERY
+  awk -v shape="$1" -v n="$2" -v every="$3" 'BEGIN {
+    print "import torch"
+    print "for batch in loader:"
+    print "    loss = model(batch)"
+    pre = shape == "list" ? "    history = [" : shape == "call" ? "    log(" : "    "
+    post = shape == "list" ? "]" : shape == "call" ? ")" : ""
+    printf "%s", pre
+    for (i = 0; i < n; i++) printf "%s%s", (i ? ", " : ""), (i % every == every - 1 ? "torch.load(p)" : "loss")
+    print post
+    print "    torch.cuda.empty_cache()"
+    print "x = torch.load(q)"
+  }' </dev/null
+}
+for shape in list call tuple; do
+  wide_shape "$shape" 8 2 >"short_$shape.py"
+  wide_shape "$shape" 40000 10000 >"wide_$shape.py"
+  begin "a $shape of 40,000 items on one line: the findings of a short one"
+  oom --output-format concise "short_$shape.py"
+  short=$(printf '%s\n' "$OUT" | sed -n 's/^[^:]*:\([0-9]*\):[0-9]*:/\1:/p')
+  oom --timeout 120 --output-format concise "wide_$shape.py"
+  wide=$(printf '%s\n' "$OUT" | sed -n 's/^[^:]*:\([0-9]*\):[0-9]*:/\1:/p')
+  want_rc 1 && want_count ': OOM303 ' 5
+  [ "$wide" = "$short" ] || fail "findings differ: $(_show "$wide") against $(_show "$short")"
+  end
+done
+
 finish

@@ -15,6 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -822,6 +825,151 @@ static void test_rules_stamp(void **state) {
 }
 
 
+/* A rule file rewritten while the rules are built from it (the configs
+ * announce each rules folder just before the build reads it: the test
+ * rewrites the file there): the stamp must be the new file's, or the
+ * client's notice of that write would build the rules, and report their
+ * error, a second time. */
+typedef struct {
+  reports r;
+  const char *tmp;
+  int announced;
+} rewrite_state;
+
+static void report_into(void *ctx, int type, const char *message) {
+  count_report(&((rewrite_state *)ctx)->r, type, message);
+}
+
+static void rewrite_on_first_build(void *ctx, const char *dir) {
+  (void)dir;
+  rewrite_state *w = ctx;
+  if (w->announced++ == 0) write_file(w->tmp, "rules/OOM950-a.scm", "((identifier) @name @report\n");
+}
+
+static void test_rule_file_written_during_build(void **state) {
+  (void)state;
+  char tmp[] = "/tmp/oomlint-rewrite-XXXXXX";
+  assert_non_null(mkdtemp(tmp));
+  write_file(tmp, "oomlint.toml", "rules-dir = \"rules\"\n");
+  write_file(tmp, "rules/OOM950-a.scm",
+             "; code: OOM950\n; name: a\n; severity: warning\n; message: m\n((identifier) @name @report)\n");
+  char *doc = join(tmp, "a.py");
+  rewrite_state w = {.tmp = tmp};
+  const char *roots[] = {tmp};
+  lsp_configs_setup setup = {roots, 1, NULL, false, report_into, &w, rewrite_on_first_build};
+  lsp_configs *c = lsp_configs_new(&setup);
+  config_overrides none = {0};
+  assert_true(lsp_configs_set_overrides(c, &none));
+  assert_ptr_equal(lsp_configs_for(c, doc), lsp_configs_fallback(c));
+  assert_true(w.announced >= 2); /* built again, from what is on disk now */
+  assert_int_equal(w.r.count, 1);
+  assert_non_null(strstr(w.r.last, "the rules could not be built"));
+  /* the client's notice of that write, and later lints: nothing new */
+  lsp_configs_rules_changed(c);
+  assert_ptr_equal(lsp_configs_for(c, doc), lsp_configs_fallback(c));
+  assert_int_equal(w.r.count, 1);
+  lsp_configs_free(c);
+  remove_tree(tmp);
+  free(doc);
+}
+
+
+/* A configuration file rewritten in place (truncated, then written, as
+ * editors and the tests' fs.writeFileSync do) while another thread keeps
+ * linting: each version is reported once, never twice. A lookup that
+ * stats the file between the truncation and the write but reads it after
+ * the write used to keep the empty file's key beside the new contents, and
+ * the next lookup, or the client's notice, reported them again. The window
+ * is narrow: this catches it in most runs, never passes a double report. */
+typedef struct {
+  const char *doc, *path;
+  lsp_configs *c;
+  pthread_mutex_t lock;
+  int seen[64]; /* how often the message of version i was reported */
+  int other;    /* other messages (asserted on the test's thread) */
+  char last[512];
+  bool stop;
+} race;
+
+/* on the linting thread: records, and the test's thread asserts */
+static void race_report(void *ctx, int type, const char *message) {
+  race *x = ctx;
+  const char *k = strstr(message, "unknown key `k");
+  int v = k ? atoi(k + strlen("unknown key `k")) : -1;
+  pthread_mutex_lock(&x->lock);
+  if (type == 1 && v >= 0 && v < 64) {
+    x->seen[v]++;
+  } else {
+    x->other++;
+    snprintf(x->last, sizeof x->last, "%s", message);
+  }
+  pthread_mutex_unlock(&x->lock);
+}
+
+static void *race_linter(void *arg) {
+  race *x = arg;
+  for (;;) {
+    pthread_mutex_lock(&x->lock);
+    bool stop = x->stop;
+    pthread_mutex_unlock(&x->lock);
+    if (stop) break;
+    lsp_configs_for(x->c, x->doc);
+    lsp_configs_forget(x->c, x->path); /* as if the client's notice came now */
+  }
+  return NULL;
+}
+
+static int seen(race *x, int v) {
+  pthread_mutex_lock(&x->lock);
+  int n = x->seen[v];
+  pthread_mutex_unlock(&x->lock);
+  return n;
+}
+
+static void test_config_written_while_linting(void **state) {
+  (void)state;
+  char tmp[] = "/tmp/oomlint-race-XXXXXX";
+  assert_non_null(mkdtemp(tmp));
+  /* a pyproject.toml: its truncated state has no table, so no lookup
+   * builds rules for it (slow); every written version is an error */
+  char *doc = join(tmp, "a.py"), *path = join(tmp, "pyproject.toml");
+  race x = {.doc = doc, .path = path};
+  pthread_mutex_init(&x.lock, NULL);
+  const char *roots[] = {tmp};
+  lsp_configs_setup setup = {roots, 1, NULL, false, race_report, &x, NULL};
+  x.c = lsp_configs_new(&setup);
+  config_overrides none = {0};
+  assert_true(lsp_configs_set_overrides(x.c, &none));
+  pthread_t t;
+  assert_int_equal(pthread_create(&t, NULL, race_linter, &x), 0);
+  for (int v = 0; v < 64; v++) {
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    assert_true(fd >= 0);
+    char text[64];
+    int n = snprintf(text, sizeof text, "[tool.oomlint]\nk%d = %d\n", v, v); /* an unknown key, named for its version */
+    for (int i = 0; i < 50; i++) sched_yield(); /* a lookup may stat the empty file here */
+    assert_int_equal(write(fd, text, (size_t)n), n);
+    close(fd);
+    while (!seen(&x, v)) sched_yield(); /* an event, not a time: the version's report */
+  }
+  /* the last version read again by nothing: stop, then one more look */
+  pthread_mutex_lock(&x.lock);
+  x.stop = true;
+  pthread_mutex_unlock(&x.lock);
+  assert_int_equal(pthread_join(t, NULL), 0);
+  lsp_configs_forget(x.c, path);
+  lsp_configs_for(x.c, doc);
+  if (x.other) fail_msg("%d other messages, the last: %s", x.other, x.last);
+  for (int v = 0; v < 64; v++)
+    if (x.seen[v] != 1) fail_msg("version %d reported %d times", v, x.seen[v]);
+  lsp_configs_free(x.c);
+  pthread_mutex_destroy(&x.lock);
+  remove_tree(tmp);
+  free(doc);
+  free(path);
+}
+
+
 /* Workspace folders changed: the cached files stay, the search follows. */
 static void test_configs_roots(void **state) {
   (void)state;
@@ -876,6 +1024,8 @@ int main(void) {
     cmocka_unit_test(test_configs_cache),
     cmocka_unit_test(test_configs_roots),
     cmocka_unit_test(test_rules_stamp),
+    cmocka_unit_test(test_rule_file_written_during_build),
+    cmocka_unit_test(test_config_written_while_linting),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
