@@ -112,8 +112,18 @@ def main(argv):
         names = [a for a in argv[i + 1:] if not a.startswith("--")]
         measure(set(names))
     truth = load_truth()
+    # PyTorch 2.x on CUDA, where it was measured (truth-gpu.tsv): what oomlint models
+    gpu = {}
+    gpu_path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "truth-gpu.tsv")
+    if os.path.exists(gpu_path):
+        with open(gpu_path) as f:
+            for line in list(f)[1:]:
+                c = line.rstrip("\n").split("\t")
+                if len(c) >= 2 and c[1].isdigit():
+                    gpu[c[0]] = int(c[1])
     table, notes = [], []
     exact = within10 = within25 = reported = 0
+    gpu10 = 0
     total = 0
     for r in rows():
         t = truth.get(r["name"])
@@ -133,6 +143,9 @@ def main(argv):
             act = out["activations_bytes"]
         ta = t["saved_activation_bytes"]
         ratio = act / ta if act is not None and ta else None
+        tg = gpu.get(r["name"])
+        gratio = act / tg if act is not None and tg else None
+        gpu10 += gratio is not None and abs(gratio - 1) <= 0.10
         if params == t["parameters"]:
             exact += 1
         ok = ""
@@ -144,9 +157,10 @@ def main(argv):
         table.append([r["name"], count(t["parameters"]), count(params) + (" =" if params == t["parameters"] else ""),
                       human(t["weights_grads_optimizer_bytes"]), human(wgo), human(ta), human(act),
                       "-" if ratio is None else f"{ratio:.2f}", ok or "no (none)",
+                      human(tg) if tg else "-", "-" if gratio is None else f"{gratio:.2f}",
                       f"{len(out['models'])}" if out else "error", f"{secs:.2f}"])
     head = ["script", "params truth", "params oomlint", "W+G+O truth", "W+G+O oomlint", "activations truth",
-            "activations oomlint", "ratio", "within 10%", "models", "oomlint s"]
+            "activations oomlint", "ratio", "within 10%", "2.x CUDA truth", "ratio 2.x", "models", "oomlint s"]
     if "--markdown" in argv:
         print("| " + " | ".join(head) + " |")
         print("|" + "|".join("---" for _ in head) + "|")
@@ -158,7 +172,8 @@ def main(argv):
             print("  ".join(c.rjust(w) if i else c.ljust(w) for i, (c, w) in enumerate(zip(row, widths))))
     print()
     print(f"Parameters exact: {exact}/{total}; activations reported: {reported}/{total}, "
-          f"within 10%: {within10}/{total}, within 25%: {within25}/{total}.")
+          f"within 10%: {within10}/{total}, within 25%: {within25}/{total}; "
+          f"within 10% of PyTorch 2.x on CUDA: {gpu10}/{len(gpu) or total}.")
     if notes and "--markdown" in argv:
         print()
     for n in notes:
