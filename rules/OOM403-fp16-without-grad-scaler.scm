@@ -19,7 +19,10 @@
 ;   Not reported: bfloat16 autocast without a scaler, autocast used only for
 ;   inference, autocast with `enabled=False`, scalers created with an
 ;   `enabled=` switch, files using accelerate, DeepSpeed or apex (they
-;   scale the loss themselves), and autocast whose device or dtype is not
+;   scale the loss themselves), files whose backward goes through a
+;   wrapper that scales the loss (an AMP optimizer's
+;   `optimizer.backward(loss)`, a class or function of the project that
+;   uses a `GradScaler`), and autocast whose device or dtype is not
 ;   written out literally.
 ;
 ;   ## Why is this bad?
@@ -80,6 +83,7 @@
   (#match? @args "^\\(\\s*[\"']cuda|device_type\\s*=\\s*[\"']cuda")
   (#oom-not-has-arg? @args "dtype" "1")
   (#not-match? @args "enabled\\s*=\\s*False")
+  (#oom-not-file-scales-loss?)
   (#oom-not-file-calls? ".*GradScaler")
   (#oom-not-file-mentions? "(?i)gradscaler|\\.scale\\(|scaler\\.step|accelerator|loss_scal|deepspeed|apex")
   (#oom-in-training-loop? @report))
@@ -92,6 +96,7 @@
   (#match? @args "^\\(\\s*[\"']cuda|device_type\\s*=\\s*[\"']cuda")
   (#oom-not-has-arg? @args "dtype" "1")
   (#not-match? @args "enabled\\s*=\\s*False")
+  (#oom-not-file-scales-loss?)
   (#oom-not-file-calls? ".*GradScaler")
   (#oom-not-file-mentions? "(?i)gradscaler|\\.scale\\(|scaler\\.step|accelerator|loss_scal|deepspeed|apex")
   (#oom-function-trains? @report))
@@ -103,6 +108,7 @@
   (#oom-qualname? @fn "torch\\.cuda\\.amp(\\.autocast_mode)?\\.autocast")
   (#oom-not-has-arg? @args "dtype" "1")
   (#not-match? @args "enabled\\s*=\\s*False|^\\(\\s*False")
+  (#oom-not-file-scales-loss?)
   (#oom-not-file-calls? ".*GradScaler")
   (#oom-not-file-mentions? "(?i)gradscaler|\\.scale\\(|scaler\\.step|accelerator|loss_scal|deepspeed|apex")
   (#oom-in-training-loop? @report))
@@ -114,6 +120,7 @@
   (#oom-qualname? @fn "torch\\.cuda\\.amp(\\.autocast_mode)?\\.autocast")
   (#oom-not-has-arg? @args "dtype" "1")
   (#not-match? @args "enabled\\s*=\\s*False|^\\(\\s*False")
+  (#oom-not-file-scales-loss?)
   (#oom-not-file-calls? ".*GradScaler")
   (#oom-not-file-mentions? "(?i)gradscaler|\\.scale\\(|scaler\\.step|accelerator|loss_scal|deepspeed|apex")
   (#oom-function-trains? @report))
@@ -126,6 +133,7 @@
   (#oom-arg? @args "dtype" "(\\w+\\.)?(float16|half)")
   (#oom-qualname? @fn "torch\\.(autocast|amp(\\.autocast_mode)?\\.autocast|cuda\\.amp(\\.autocast_mode)?\\.autocast)")
   (#not-match? @args "(?i)[\"'](cpu|mps|xla|xpu|hpu)|enabled\\s*=\\s*False")
+  (#oom-not-file-scales-loss?)
   (#oom-not-file-calls? ".*GradScaler")
   (#oom-not-file-mentions? "(?i)gradscaler|\\.scale\\(|scaler\\.step|accelerator|loss_scal|deepspeed|apex")
   (#oom-in-training-loop? @report))
@@ -137,6 +145,7 @@
   (#oom-arg? @args "dtype" "(\\w+\\.)?(float16|half)")
   (#oom-qualname? @fn "torch\\.(autocast|amp(\\.autocast_mode)?\\.autocast|cuda\\.amp(\\.autocast_mode)?\\.autocast)")
   (#not-match? @args "(?i)[\"'](cpu|mps|xla|xpu|hpu)|enabled\\s*=\\s*False")
+  (#oom-not-file-scales-loss?)
   (#oom-not-file-calls? ".*GradScaler")
   (#oom-not-file-mentions? "(?i)gradscaler|\\.scale\\(|scaler\\.step|accelerator|loss_scal|deepspeed|apex")
   (#oom-function-trains? @report))

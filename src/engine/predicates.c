@@ -107,6 +107,10 @@ static const struct {
    "`#oom-function-trains? @x`: the function holding `@x` (or a function of this file it calls) calls "
    "`.backward()`; at module level, the file does"},
   {"oom-file-trains", PRED_FILE_TRAINS, ARGS_NONE, 0, 0, "`#oom-file-trains?`: the file calls `.backward()` somewhere"},
+  {"oom-file-scales-loss", PRED_FILE_SCALES_LOSS, ARGS_NONE, 0, 0,
+   "`#oom-file-scales-loss?`: some code of the file scales the loss it backpropagates: it makes a `GradScaler` or "
+   "calls `scaler.scale(loss)`, apex's `amp.scale_loss`, a wrapper's `optimizer.backward(loss)` (an AMP optimizer, "
+   "`accelerator.backward`), or a function or class of the project whose summary says it scales the loss"},
   {"oom-loop-calls", PRED_LOOP_CALLS, ARGS_CAPTURE_STRING, 1, 1,
    "`#oom-loop-calls? @x \"RE\"`: the per-iteration loop holding `@x`, or a function of this file it calls, calls "
    "a function or method whose last name RE matches in full"},
@@ -205,7 +209,8 @@ static int cost(pred_kind kind) {
   switch (kind) {
   case PRED_EQ:
   case PRED_ANY_OF:
-  case PRED_FILE_TRAINS: return 0;
+  case PRED_FILE_TRAINS:
+  case PRED_FILE_SCALES_LOSS: return 0;
   case PRED_KIND:
   case PRED_IN_LOOP:
   case PRED_EVERY_ITERATION:
@@ -671,6 +676,8 @@ static bool eval(const predicate *p, const TSQueryMatch *m, pred_context *ctx) {
     return facts_function_backward_at(ctx->model, pos);
   case PRED_FILE_TRAINS:
     return ctx->model->file_backward;
+  case PRED_FILE_SCALES_LOSS:
+    return ctx->model->file_scales_loss;
   case PRED_LOOP_CALLS: {
     re_ctx r = {p->re, ctx};
     return facts_loop_calls(ctx->model, pos, re_callback, &r);

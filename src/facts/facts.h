@@ -51,6 +51,7 @@ typedef struct {
   bool returns_scalar_loss;
   bool returns_model;      /* returns an nn.Module instance */
   bool returns_device_arg; /* returns data moved to a device (`return data.to(device)`) */
+  bool scales_loss;        /* backpropagates through a loss scaler or a wrapper's `.backward(loss)`, itself or through callees */
   uint8_t nelems;          /* returns tuples of this length (0: not a tuple, or of several lengths) */
   bool elems_varied;       /* returns tuples of different lengths, or tuples and other values */
   uint8_t elems[FACTS_MAX_ELEMS]; /* per element of the returned tuples: TAINT_GRAPH | TAINT_SCALAR */
@@ -147,6 +148,7 @@ typedef struct {
   char **module_names, **loader_names, **producers;
   size_t nmodule_names, nloader_names, nproducers;
   bool file_backward;
+  bool file_scales_loss;
 } facts_seed;
 
 /* ---- what the modules a file imports say (src/project) ---- */
@@ -210,6 +212,7 @@ typedef struct facts {
   unsigned char *taint;        /* TAINT_* per source byte; see graph.c */
   struct facts_field_memo *field_memo; /* while the facts are built (facts__field) */
   bool file_backward;          /* some code calls .backward() */
+  bool file_scales_loss;       /* some code scales the loss it backpropagates (facts_function.scales_loss) */
   uint32_t max_depth;          /* of the syntax tree */
   const facts_seed *seed;      /* NULL but in a partial relint */
   const facts_imports *imports; /* NULL: the file is read alone */

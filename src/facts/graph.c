@@ -975,6 +975,37 @@ static uint32_t project_training(const facts *f, TSNode callee) {
 }
 
 
+/* Whether CALL scales the loss it backpropagates: a GradScaler made or its
+ * `scaler.scale(loss)`, apex's `amp.scale_loss(...)`, a wrapper's
+ * `optimizer.backward(loss)` (fairseq's and mmcv's AMP optimizers,
+ * `accelerator.backward(loss)`, DeepSpeed's engine), or a function or class
+ * of the project whose summary says it scales. */
+static bool scales_loss_call(const facts *f, TSNode call, buf *tmp) {
+  TSNode callee = FACT_FIELD(f, call, function);
+  if (ts_node_is_null(callee)) return false;
+  uint32_t len;
+  const char *name = last_name(f, callee, &len);
+  if (len == 10 && !memcmp(name, "scale_loss", 10)) return true;
+  if (len >= 10 && !memcmp(name + len - 10, "GradScaler", 10)) return true;
+  if (NODE_IS(callee, "attribute")) {
+    TSNode obj = FACT_FIELD(f, callee, object);
+    TSNode args = FACT_FIELD(f, call, arguments);
+    TSNode first = ts_node_is_null(args) || !ts_node_named_child_count(args) ? NULL_NODE : ts_node_named_child(args, 0);
+    uint32_t olen, alen;
+    const char *o = facts_text(f, obj, &olen);
+    if (len == 5 && !memcmp(name, "scale", 5) && !ts_node_is_null(first) && optimizer_like(o, olen)) return true;
+    if (len == 8 && !memcmp(name, "backward", 8) && !ts_node_is_null(first) && !NODE_IS(first, "keyword_argument")) {
+      const char *a = last_name(f, first, &alen);
+      /* `loss.backward(grad)` passes a gradient; `optimizer.backward(loss)` a loss */
+      if (looks_like_loss(a, alen) && !looks_like_loss(o, olen) && !(facts_qualname(f, obj, tmp) && !strcmp(buf_str(tmp), "torch.autograd")))
+        return true;
+    }
+  }
+  facts_symbol sym;
+  return f->imports && facts_project_symbol(f, callee, &sym) && (sym.flags & SYM_SCALES_LOSS);
+}
+
+
 /* Which functions train (call backward / step), through callees too, those
  * of this file and of the project's other modules. */
 void facts__summaries(facts *f);
@@ -989,8 +1020,11 @@ void facts__summaries(facts *f) {
     if (pt & SYM_BACKWARD) bw = true;
     else if (pt & SYM_TRAINS) st = true;
     if (bw) f->file_backward = true;
+    bool sc = scales_loss_call(f, c->call, &tmp);
+    if (sc) f->file_scales_loss = true;
     if (c->function < 0) continue;
     facts_function *fn = &f->functions.items[c->function];
+    if (sc) fn->scales_loss = true;
     if (bw) fn->backward = fn->trains = true;
     else if (st) fn->trains = true;
     if ((bw || st) && c->loop < 0 && (!pt || (pt & SYM_STEP))) fn->step = true;
@@ -1004,7 +1038,9 @@ void facts__summaries(facts *f) {
       if (g < 0 || g == c->function) continue;
       facts_function *fn = &f->functions.items[c->function], *callee = &f->functions.items[g];
       bool step = callee->step && c->loop < 0;
-      if ((callee->trains && !fn->trains) || (callee->backward && !fn->backward) || (step && !fn->step)) {
+      if ((callee->trains && !fn->trains) || (callee->backward && !fn->backward) || (step && !fn->step) ||
+          (callee->scales_loss && !fn->scales_loss)) {
+        fn->scales_loss |= callee->scales_loss;
         fn->trains |= callee->trains;
         fn->backward |= callee->backward;
         fn->step |= step;
