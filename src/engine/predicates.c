@@ -107,6 +107,10 @@ static const struct {
    "`#oom-function-trains? @x`: the function holding `@x` (or a function of this file it calls) calls "
    "`.backward()`; at module level, the file does"},
   {"oom-file-trains", PRED_FILE_TRAINS, ARGS_NONE, 0, 0, "`#oom-file-trains?`: the file calls `.backward()` somewhere"},
+  {"oom-arg-from-outside", PRED_ARG_FROM_OUTSIDE, ARGS_CAPTURE_STRING, 1, 1,
+   "`#oom-arg-from-outside? @args \"NAME\"`: the argument list passes keyword NAME a value made outside this "
+   "file's constructors: a parameter, an alias, or a name bound (on any branch) from a call of something not "
+   "named as a class, such as `parser.parse_json_file(...)` or `parser.parse_args_into_dataclasses()`"},
   {"oom-file-scales-loss", PRED_FILE_SCALES_LOSS, ARGS_NONE, 0, 0,
    "`#oom-file-scales-loss?`: some code of the file scales the loss it backpropagates: it makes a `GradScaler` or "
    "calls `scaler.scale(loss)`, apex's `amp.scale_loss`, a wrapper's `optimizer.backward(loss)` (an AMP optimizer, "
@@ -678,6 +682,8 @@ static bool eval(const predicate *p, const TSQueryMatch *m, pred_context *ctx) {
     return ctx->model->file_backward;
   case PRED_FILE_SCALES_LOSS:
     return ctx->model->file_scales_loss;
+  case PRED_ARG_FROM_OUTSIDE:
+    return facts_arg_from_outside(ctx->model, n, p->strings[0]);
   case PRED_LOOP_CALLS: {
     re_ctx r = {p->re, ctx};
     return facts_loop_calls(ctx->model, pos, re_callback, &r);

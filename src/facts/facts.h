@@ -68,7 +68,8 @@ enum {
   TAINT_SEEN = 1,   /* the analysis evaluated the name here */
   TAINT_GRAPH = 2,  /* and it carried an autograd graph */
   TAINT_SCALAR = 4, /* and it held a scalar loss */
-  TAINT_DIVIDED = 8 /* and it had been divided on its way here */
+  TAINT_DIVIDED = 8, /* and it had been divided on its way here */
+  TAINT_ARG = 16     /* only in the elements of returned tuples: computed from the function's parameters */
 };
 
 /* what a loop body does itself (nested loops and functions excluded) */
@@ -321,6 +322,11 @@ bool facts_sliced_in_loop(const facts *self, TSNode node);
 /** Whether class name NODE derives from a class RE (MATCH) matches. */
 bool facts_class_derives(const facts *self, TSNode node, bool (*match)(void *ctx, const char *name, size_t len),
                          void *ctx);
+/** Whether the argument list ARGS passes KEYWORD a value made outside this
+ *  file's constructors: a parameter, an alias, or a name bound on some
+ *  branch from a call not named as a class (`parser.parse_json_file(...)` on
+ *  one branch of an `if`, `parse_args_into_dataclasses()` on the other). */
+bool facts_arg_from_outside(const facts *self, TSNode args, const char *keyword);
 /** The function index named NAME (a same-file function or `self.method`), -1. */
 int facts_function_named(const facts *self, TSNode callee);
 

@@ -21,7 +21,13 @@
 #define MAX_DEPTH 200
 #define MAX_ROUNDS 4
 
-enum { V_GRAPH = 1, V_SCALAR = 2, V_DIVIDED = 4 };
+/* V_ARG: computed from a parameter of the function analysed (which carries
+ * a graph when the caller's argument does): it flows where V_GRAPH flows and
+ * is never recorded; only the elements of returned tuples keep it
+ * (TAINT_ARG), so that a caller can tell `loss, mse = helper(pred, y)`'s
+ * `mse` from a float the helper returns beside it. */
+enum { V_GRAPH = 1, V_SCALAR = 2, V_DIVIDED = 4, V_ARG = 8 };
+#define V_FLOW (V_GRAPH | V_ARG)
 
 typedef struct {
   const char *name;
@@ -341,7 +347,7 @@ static unsigned eval_call(analysis *a, state *st, TSNode e) {
         bool loss = (ql > 5 && !strcmp(q + ql - 5, "_loss")) || !strcmp(q + 20, "cross_entropy") ||
                     !strcmp(q + 20, "nll_loss") || !strcmp(q + 20, "binary_cross_entropy") ||
                     !strcmp(q + 20, "binary_cross_entropy_with_logits") || !strcmp(q + 20, "kl_div");
-        return loss ? V_GRAPH | V_SCALAR : (argflags & V_GRAPH);
+        return loss ? V_GRAPH | V_SCALAR : (argflags & V_FLOW);
       }
       static const char *const constructors[] = {"tensor", "zeros", "ones", "empty", "full", "rand", "randn",
                                                  "randint", "arange", "linspace", "eye", "from_numpy",
@@ -349,31 +355,31 @@ static unsigned eval_call(analysis *a, state *st, TSNode e) {
                                                  "rand_like", "empty_like", "full_like", "manual_seed", NULL};
       if (!strncmp(q, "torch.", 6) && !strchr(q + 6, '.')) {
         if (in_list(q + 6, strlen(q + 6), constructors)) return 0;
-        return argflags & V_GRAPH;
+        return argflags & V_FLOW;
       }
       if (!strncmp(q, "numpy.", 6) || !strncmp(q, "math.", 5)) return 0;
     }
     unsigned of = eval(a, st, obj);
     if (in_list(t, len, CLEANING_METHODS)) return 0;
     if (in_list(t, len, PRESERVING_METHODS)) {
-      unsigned r = of & (V_GRAPH | V_DIVIDED);
+      unsigned r = of & (V_FLOW | V_DIVIDED);
       if ((of & V_GRAPH) && in_list(t, len, SCALAR_REDUCTIONS)) r |= V_SCALAR;
       else if (of & V_SCALAR) r |= V_SCALAR; /* .to(), .float() of a scalar */
       if (len == 3 && !memcmp(t, "div", 3)) r |= V_DIVIDED;
       return r;
     }
     /* other methods of a graph value mostly keep the graph */
-    return of & V_GRAPH;
+    return of & V_FLOW;
   }
   if (NODE_IS(callee, "identifier")) {
     t = facts_text(f, callee, &len);
     if (in_list(t, len, CLEAN_BUILTINS)) return 0;
-    if (in_list(t, len, JOIN_BUILTINS)) return argflags & V_GRAPH;
+    if (in_list(t, len, JOIN_BUILTINS)) return argflags & V_FLOW;
     if (facts_qualname(f, callee, &a->tmp) && !strncmp(buf_str(&a->tmp), "torch.nn.functional.", 20)) {
       const char *q = buf_str(&a->tmp) + 20;
       size_t ql = strlen(q);
       if ((ql > 5 && !strcmp(q + ql - 5, "_loss")) || !strcmp(q, "cross_entropy")) return V_GRAPH | V_SCALAR;
-      return argflags & V_GRAPH;
+      return argflags & V_FLOW;
     }
   }
   return 0;
@@ -427,13 +433,13 @@ static unsigned eval(analysis *a, state *st, TSNode e) {
       unsigned of = eval(a, st, obj);
       if (in_list(an, len, CLEAN_ATTRS)) r = 0;
       else if (len == 4 && !memcmp(an, "loss", 4)) r = (of & V_GRAPH) ? V_GRAPH | V_SCALAR : 0;
-      else r = of & V_GRAPH;
+      else r = of & V_FLOW;
     }
   } else if (!strcmp(type, "call")) {
     r = eval_call(a, st, e);
   } else if (!strcmp(type, "subscript")) {
     TSNode value = FACT_FIELD(a->f, e, value);
-    r = eval(a, st, value) & V_GRAPH;
+    r = eval(a, st, value) & V_FLOW;
     TSNode index = FACT_FIELD(a->f, e, subscript);
     if (returns_indices(f, value) && !ts_node_is_null(index) && text_is(f, index, "1")) r = 0; /* `x.max(1)[1]` */
     uint32_t n = ts_node_named_child_count(e);
@@ -442,7 +448,7 @@ static unsigned eval(analysis *a, state *st, TSNode e) {
     unsigned l = eval(a, st, FACT_FIELD(a->f, e, left));
     unsigned rr = eval(a, st, FACT_FIELD(a->f, e, right));
     TSNode op = FACT_FIELD(a->f, e, operator);
-    r = (l | rr) & V_GRAPH;
+    r = (l | rr) & V_FLOW;
     /* a loss scaled by a number is still a scalar loss */
     if (((l & V_SCALAR) || (rr & V_SCALAR)) && (!(l & V_GRAPH) || (l & V_SCALAR)) && (!(rr & V_GRAPH) || (rr & V_SCALAR)))
       r |= V_SCALAR;
@@ -456,11 +462,11 @@ static unsigned eval(analysis *a, state *st, TSNode e) {
   } else if (!strcmp(type, "conditional_expression") || !strcmp(type, "list") || !strcmp(type, "tuple") ||
              !strcmp(type, "set") || !strcmp(type, "expression_list")) {
     TSNode c;
-    for (children k = children_of(e); children_next(&k, &c);) r |= eval(a, st, c) & V_GRAPH;
+    for (children k = children_of(e); children_next(&k, &c);) r |= eval(a, st, c) & V_FLOW;
   } else if (!strcmp(type, "dictionary")) {
     TSNode pair;
     for (children k = children_of(e); children_next(&k, &pair);)
-      if (NODE_IS(pair, "pair")) r |= eval(a, st, FACT_FIELD(a->f, pair, value)) & V_GRAPH;
+      if (NODE_IS(pair, "pair")) r |= eval(a, st, FACT_FIELD(a->f, pair, value)) & V_FLOW;
   } else if (!strcmp(type, "comparison_operator") || !strcmp(type, "boolean_operator") ||
              !strcmp(type, "not_operator") || !strcmp(type, "keyword_argument")) {
     TSNode c;
@@ -521,6 +527,87 @@ static bool returned_elements(analysis *a, TSNode right, uint32_t n, uint8_t *el
 }
 
 
+/* The call a model name was made by (`model = Net(cfg).cuda()`, `self.net =
+ * Net()`): its last assignment before POS, in FN for a plain name; through
+ * `.to()`-like chains. A null node when there is none. */
+static TSNode model_constructor(const facts *f, TSNode callee, int fn) {
+  static const char *const same[] = {"to", "cuda", "cpu", "train", "eval", "half", "float", "bfloat16", "double", NULL};
+  bool attr = !NODE_IS(callee, "identifier");
+  uint32_t len, pos = ts_node_start_byte(callee);
+  const char *t = facts_text(f, callee, &len);
+  TSNode value = NULL_NODE;
+  for (size_t i = 0; i < f->assigns.len; i++) {
+    TSNode left = f->assigns.items[i].left;
+    if (ts_node_start_byte(left) >= pos) break;
+    uint32_t l2;
+    const char *t2 = facts_text(f, left, &l2);
+    if (l2 == len && !memcmp(t, t2, len) && (attr || facts_function_at(f, ts_node_start_byte(left)) == fn))
+      value = f->assigns.items[i].right;
+  }
+  for (int guard = 0; guard < 8 && !ts_node_is_null(value) && NODE_IS(value, "call"); guard++) {
+    TSNode c = FACT_FIELD(f, value, function);
+    if (ts_node_is_null(c) || !NODE_IS(c, "attribute")) return value;
+    uint32_t ml;
+    const char *m = last_name(f, c, &ml);
+    if (!in_list(m, ml, same)) return value;
+    value = FACT_FIELD(f, c, object);
+  }
+  return NULL_NODE;
+}
+
+
+/* Whether RIGHT calls a model whose class's `forward` (this file's, or a
+ * class of the project) returns tuples of N elements: ELEMS then holds
+ * them. `out, ratio = model(x)` with `return self.fc(x), x.size(0) / 8`. */
+static bool forward_elements(analysis *a, TSNode right, uint32_t n, uint8_t *elems) {
+  facts *f = a->f;
+  while (!ts_node_is_null(right) && (NODE_IS(right, "parenthesized_expression") || NODE_IS(right, "await")))
+    right = ts_node_named_child(right, 0);
+  if (ts_node_is_null(right) || !NODE_IS(right, "call")) return false;
+  TSNode callee = FACT_FIELD(f, right, function);
+  if (ts_node_is_null(callee) || !trackable(f, callee) || !facts_is_model(f, callee)) return false;
+  TSNode made = model_constructor(f, callee, a->function);
+  TSNode klass = ts_node_is_null(made) ? made : FACT_FIELD(f, made, function);
+  if (ts_node_is_null(klass) || (!NODE_IS(klass, "identifier") && !NODE_IS(klass, "attribute"))) return false;
+  uint32_t len;
+  const char *name = facts_text(f, klass, &len);
+  for (size_t i = 0; i < f->functions.len && NODE_IS(klass, "identifier"); i++) {
+    const facts_function *fn = &f->functions.items[i];
+    if (fn->klass < 0 || fn->name_len != 7 || memcmp(fn->name, "forward", 7)) continue;
+    const facts_class *k = &f->classes.items[fn->klass];
+    if (k->name_len != len || memcmp(k->name, name, len)) continue;
+    if (fn->elems_varied || fn->nelems != n) return false;
+    memcpy(elems, fn->elems, n);
+    return true;
+  }
+  if (!f->imports || !facts_qualname(f, klass, &a->tmp)) return false;
+  buf_puts(&a->tmp, ".forward");
+  facts_symbol sym;
+  if (!f->imports->lookup(f->imports, buf_str(&a->tmp), a->tmp.len, &sym) || !(sym.flags & SYM_FUNCTION) ||
+      sym.nelems != n)
+    return false;
+  memcpy(elems, sym.elems, n);
+  return true;
+}
+
+
+/* Whether a call's arguments carry a graph, for the elements of its
+ * returned tuple computed from them (TAINT_ARG): an argument does, or an
+ * element computed from them is backpropagated (LEFT's names marked). */
+static bool arguments_carry_graph(analysis *a, state *st, TSNode right, TSNode left, const uint8_t *elems, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode t = ts_node_named_child(left, i);
+    uint32_t len;
+    const char *name = trackable(a->f, t) ? facts_text(a->f, t, &len) : NULL;
+    if (name && (elems[i] & (TAINT_ARG | TAINT_GRAPH)) && marked(a, name, len, NULL)) return true;
+  }
+  while (!ts_node_is_null(right) && (NODE_IS(right, "parenthesized_expression") || NODE_IS(right, "await")))
+    right = ts_node_named_child(right, 0);
+  if (ts_node_is_null(right) || !NODE_IS(right, "call")) return false;
+  return eval_args(a, st, FACT_FIELD(a->f, right, arguments)) & V_GRAPH;
+}
+
+
 static void assign(analysis *a, state *st, TSNode left, TSNode right, unsigned flags) {
   if (ts_node_is_null(left)) return;
   if (trackable(a->f, left)) {
@@ -532,12 +619,17 @@ static void assign(analysis *a, state *st, TSNode left, TSNode right, unsigned f
     uint32_t n = ts_node_named_child_count(left);
     bool pair = returns_indices(a->f, right);
     uint8_t elems[FACTS_MAX_ELEMS];
-    bool known = n <= FACTS_MAX_ELEMS && returned_elements(a, right, n, elems);
+    bool known = n <= FACTS_MAX_ELEMS && !a->no_grad &&
+                 (returned_elements(a, right, n, elems) || forward_elements(a, right, n, elems));
+    bool from_args = false;
+    for (uint32_t i = 0; known && i < n && !from_args; i++) from_args = elems[i] & TAINT_ARG;
+    if (from_args) from_args = arguments_carry_graph(a, st, right, left, elems, n);
     for (uint32_t i = 0; i < n; i++) {
       TSNode t = ts_node_named_child(left, i);
       unsigned tf = pair && i == 1 ? 0 : flags & V_GRAPH; /* `_, predicted = torch.max(out, 1)` */
       /* `loss, acc = step(batch)`: each name what that element carries */
-      if (known) tf = ((elems[i] & TAINT_GRAPH) ? V_GRAPH : 0) | ((elems[i] & TAINT_SCALAR) ? V_SCALAR : 0);
+      if (known) tf = ((elems[i] & TAINT_GRAPH) || (from_args && (elems[i] & TAINT_ARG)) ? V_GRAPH : 0) |
+                      ((elems[i] & TAINT_SCALAR) ? V_SCALAR : 0);
       if (trackable(a->f, t)) set_name(a, st, t, pair && i == 1 ? 0 : evidence(a, t, right, tf));
     }
     return;
@@ -570,7 +662,7 @@ static void run_expression(analysis *a, state *st, TSNode e) {
     if (trackable(a->f, left)) {
       unsigned nf = lf;
       if (!ts_node_is_null(op) && (NODE_IS(op, "+=") || NODE_IS(op, "-=") || NODE_IS(op, "*=") || NODE_IS(op, "@=")))
-        nf = a->no_grad ? lf : (lf | (rf & V_GRAPH));
+        nf = a->no_grad ? lf : (lf | (rf & V_FLOW));
       if (!ts_node_is_null(op) && NODE_IS(op, "/=")) nf |= V_DIVIDED;
       set_name(a, st, left, nf);
     }
@@ -701,7 +793,8 @@ static void record_elements(analysis *a, state *st, facts_function *fn, TSNode v
   for (uint32_t i = 0; i < n; i++) {
     /* evaluated again: the tuple's own evaluation joined its elements */
     unsigned r = eval(a, st, ts_node_named_child(value, i));
-    uint8_t t = (uint8_t)(((r & V_GRAPH) ? TAINT_GRAPH : 0) | ((r & V_SCALAR) ? TAINT_SCALAR : 0));
+    uint8_t t = (uint8_t)(((r & V_GRAPH) ? TAINT_GRAPH : 0) | ((r & V_SCALAR) ? TAINT_SCALAR : 0) |
+                          ((r & V_ARG) && !(r & V_GRAPH) ? TAINT_ARG : 0));
     if (first || (fn->elems[i] | t) != fn->elems[i]) a->changed = true;
     fn->elems[i] = first ? t : (uint8_t)(fn->elems[i] | t);
   }
@@ -1062,6 +1155,22 @@ void facts__summaries(facts *f) {
 }
 
 
+/* The parameters of the function analysed (but `self` and `cls`) hold what
+ * its callers pass: V_ARG. */
+static void bind_parameters(analysis *a, state *st, TSNode params) {
+  uint32_t n = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params);
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode p = ts_node_named_child(params, i);
+    if (!NODE_IS(p, "identifier")) {
+      TSNode name = FACT_FIELD(a->f, p, name);
+      p = ts_node_is_null(name) && ts_node_named_child_count(p) ? ts_node_named_child(p, 0) : name;
+    }
+    if (ts_node_is_null(p) || !NODE_IS(p, "identifier") || text_is(a->f, p, "self") || text_is(a->f, p, "cls")) continue;
+    set_name(a, st, p, V_ARG);
+  }
+}
+
+
 static void analyse(facts *f, int function, bool *changed) {
   analysis a = {f, function, false, 0, false, false, {0}, {0}};
   collect_evidence(&a);
@@ -1069,6 +1178,7 @@ static void analyse(facts *f, int function, bool *changed) {
   if (function < 0) {
     run_block(&a, &st, f->root);
   } else {
+    bind_parameters(&a, &st, FACT_FIELD(f, f->functions.items[function].node, parameters));
     run_block(&a, &st, FACT_FIELD(f, f->functions.items[function].node, body));
   }
   if (a.changed) *changed = true;
