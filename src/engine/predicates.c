@@ -81,6 +81,10 @@ static const struct {
    "`#oom-outlives-iteration? @x`: `@x` (a name, `self.attr`, or a subscript/attribute of one) names storage that "
    "outlives one iteration of the enclosing per-iteration loop: bound before the loop (a parameter, a global, "
    "`self.x`) and not bound again earlier in the same iteration"},
+  {"oom-outlives-epoch", PRED_OUTLIVES_EPOCH, ARGS_CAPTURE, 0, 0,
+   "`#oom-outlives-epoch? @x`: `@x`, outside any per-iteration loop, names storage that outlives an epoch's or a "
+   "step's work: in an epoch loop after its batch loop, storage bound before the epoch loop; after a batch loop, "
+   "`self.x`; in a Lightning `training_step`, `self.x`"},
   {"oom-in-training-loop", PRED_IN_TRAINING_LOOP, ARGS_CAPTURE, 0, 0,
    "`#oom-in-training-loop? @x`: `@x` is in a per-iteration loop whose body (or a function of this file it calls) "
    "calls `.backward()` or `optimizer.step()`"},
@@ -94,7 +98,9 @@ static const struct {
   {"oom-reset-after-backward", PRED_RESET_AFTER_BACKWARD, ARGS_CAPTURE, 0, 0,
    "`#oom-reset-after-backward? @s`: `@s`, an accumulation `acc += v` or `acc = acc + v` in a per-iteration loop, "
    "sums a window only: `acc` is bound again later in the same iteration (reset after the optimizer step) and `v` "
-   "is backpropagated in it (`v.backward()`, `scaler.scale(v).backward()`, `accelerator.backward(v)`)"},
+   "is backpropagated in it (`v.backward()`, `scaler.scale(v).backward()`, `accelerator.backward(v)`); or the loop "
+   "runs over the layers or features of one step (no loader, no backward or step of its own) and `acc` is "
+   "backpropagated after it in the same function"},
   {"oom-frozen", PRED_FROZEN, ARGS_CAPTURE, 0, 0,
    "`#oom-frozen? @x`: the model `@x` has its parameters frozen where it is called: `.requires_grad_(False)` on it "
    "(at the end of a chain such as `m.eval().requires_grad_(False)` too) at module level, in the same function or "
@@ -675,13 +681,15 @@ static bool eval(const predicate *p, const TSQueryMatch *m, pred_context *ctx) {
   case PRED_FROZEN:
     return facts_is_frozen(ctx->model, n);
   case PRED_RESET_AFTER_BACKWARD:
-    return facts_reset_after_backward(ctx->model, n);
+    return facts_reset_after_backward(ctx->model, n) || facts_backpropagated_after_loop(ctx->model, n);
   case PRED_FUNCTION_TRAINS:
     return facts_function_backward_at(ctx->model, pos);
   case PRED_FILE_TRAINS:
     return ctx->model->file_backward;
   case PRED_FILE_SCALES_LOSS:
     return ctx->model->file_scales_loss;
+  case PRED_OUTLIVES_EPOCH:
+    return facts_outlives_epoch(ctx->model, n);
   case PRED_ARG_FROM_OUTSIDE:
     return facts_arg_from_outside(ctx->model, n, p->strings[0]);
   case PRED_LOOP_CALLS: {

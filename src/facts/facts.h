@@ -291,6 +291,18 @@ bool facts_in_module_method(const facts *self, int fn);
  *  same iteration (a reset after the optimizer step) and `v` is
  *  backpropagated in that iteration, which frees what its graph saved. */
 bool facts_reset_after_backward(const facts *self, TSNode stmt);
+/** Whether STMT, an accumulation in a loop over the layers, features or
+ *  losses of one step (no loader, no backward or step of its own), sums a
+ *  loss that is backpropagated after the loop in the same function
+ *  (`for f, t in zip(feats, targets): style_loss += mse(f, t)`, then
+ *  `style_loss.backward()`): one step's loss, not a running sum. */
+bool facts_backpropagated_after_loop(const facts *self, TSNode stmt);
+/** Whether NODE, outside any batch loop, names storage that outlives an
+ *  epoch's or a step's work: in an epoch loop after its batch loop, a list
+ *  bound before the epoch loop; after a batch loop, the instance's own
+ *  (`self.train_losses`); in a Lightning `training_step`, the instance's
+ *  own (`self.training_step_outputs`). */
+bool facts_outlives_epoch(const facts *self, TSNode node);
 /** Whether NODE names storage that outlives an iteration of its loop. */
 bool facts_outlives_iteration(const facts *self, TSNode node);
 /** Whether the function holding POS is named as an evaluation (`evaluate`,

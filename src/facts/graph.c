@@ -1244,3 +1244,107 @@ facts_value facts_value_of(const facts *self, TSNode node) {
   v.divided = r & V_DIVIDED;
   return v;
 }
+
+
+/* Whether CALL backpropagates the name NAME: `name.backward()`,
+ * `scaler.scale(name).backward()`, `accelerator.backward(name)`. */
+static bool backpropagates(const facts *f, TSNode call, const char *name, uint32_t len) {
+  TSNode fn = FACT_FIELD(f, call, function);
+  if (ts_node_is_null(fn) || !NODE_IS(fn, "attribute") || !text_is(f, FACT_FIELD(f, fn, attribute), "backward"))
+    return false;
+  TSNode obj = FACT_FIELD(f, fn, object);
+  TSNode args[2] = {FACT_FIELD(f, call, arguments), NODE_IS(obj, "call") ? FACT_FIELD(f, obj, arguments) : NULL_NODE};
+  uint32_t l;
+  const char *t = facts_text(f, obj, &l);
+  if (l == len && !memcmp(t, name, len)) return true;
+  for (int k = 0; k < 2; k++) {
+    if (ts_node_is_null(args[k]) || !ts_node_named_child_count(args[k])) continue;
+    t = facts_text(f, ts_node_named_child(args[k], 0), &l);
+    if (l == len && !memcmp(t, name, len)) return true;
+  }
+  return false;
+}
+
+
+bool facts_backpropagated_after_loop(const facts *self, TSNode stmt) {
+  TSNode acc = FACT_FIELD(self, stmt, left);
+  if (ts_node_is_null(acc) || !NODE_IS(acc, "identifier")) return false;
+  uint32_t pos = ts_node_start_byte(stmt);
+  /* the loop the sum outlives: the outermost per-iteration loop of its function */
+  int loop = facts_iteration_loop_at(self, pos);
+  if (loop < 0) return false;
+  int fn = self->loops.items[loop].function;
+  for (int o = self->loops.items[loop].outer; o >= 0 && self->loops.items[o].function == fn; o = self->loops.items[o].outer)
+    if (self->loops.items[o].per_iteration) loop = o;
+  const facts_loop *l = &self->loops.items[loop];
+  /* a loop over batches: the sum holds every batch's graph until the backward */
+  if (l->evidence & (LOOP_CALLS_BACKWARD | LOOP_CALLS_STEP | LOOP_ITERATES_LOADER)) return false;
+  uint32_t len;
+  const char *name = facts_text(self, acc, &len);
+  facts_span scope = fn >= 0 ? self->functions.items[fn].body : (facts_span){0, (uint32_t)self->length + 1};
+  uint32_t after = ts_node_end_byte(l->node);
+  for (size_t i = facts_first_call_at(self, after); i < self->calls.len; i++) {
+    const facts_call *c = &self->calls.items[i];
+    if (ts_node_start_byte(c->call) >= scope.end) break;
+    if (c->function == fn && backpropagates(self, c->call, name, len)) return true;
+  }
+  return false;
+}
+
+
+/* Whether a per-iteration loop of function FN lies in SPAN before POS. */
+static bool batch_loop_before(const facts *f, int fn, facts_span span, uint32_t pos) {
+  for (size_t i = 0; i < f->loops.len; i++) {
+    const facts_loop *l = &f->loops.items[i];
+    uint32_t s = ts_node_start_byte(l->node);
+    if (s >= pos) break;
+    if (l->function == fn && l->per_iteration && s >= span.start && ts_node_end_byte(l->node) <= pos) return true;
+  }
+  return false;
+}
+
+
+/* Whether the name NAME (LEN bytes) is bound in FN before START, is one of
+ * its parameters, or is bound at module level. */
+static bool bound_before(const facts *f, int fn, const char *name, uint32_t len, uint32_t start) {
+  size_t first, end;
+  facts_bindings_named(f, name, len, &first, &end);
+  for (size_t i = first; i < end; i++) {
+    const facts_binding *b = &f->bindings.items[i];
+    int bf = facts_function_at(f, b->pos);
+    if (fn >= 0 && b->pos >= f->functions.items[fn].whole.start && b->pos < f->functions.items[fn].body.start)
+      return true; /* a parameter */
+    if (bf == -1 || (bf == fn && b->pos < start)) return true;
+  }
+  return false;
+}
+
+
+bool facts_outlives_epoch(const facts *self, TSNode node) {
+  uint32_t pos = ts_node_start_byte(node);
+  if (facts_iteration_loop_at(self, pos) >= 0) return false; /* a batch loop's storage: oom-outlives-iteration? */
+  int fn = facts_function_at(self, pos);
+  TSNode base = node;
+  for (int guard = 0; guard < 16 && !ts_node_is_null(base) && !NODE_IS(base, "identifier"); guard++)
+    base = NODE_IS(base, "attribute") ? FACT_FIELD(self, base, object)
+           : NODE_IS(base, "subscript") ? FACT_FIELD(self, base, value) : NULL_NODE;
+  if (ts_node_is_null(base)) return false;
+  bool self_attr = text_is(self, base, "self") && NODE_IS(node, "attribute");
+  /* Lightning's training step: `self.training_step_outputs` lives for the epoch */
+  if (self_attr && fn >= 0 && self->functions.items[fn].klass >= 0 && facts_innermost_loop_at(self, pos) < 0) {
+    const facts_function *m = &self->functions.items[fn];
+    /* Lightning runs validation_step and test_step without gradients */
+    if (m->name_len == 13 && !memcmp(m->name, "training_step", 13)) return true;
+  }
+  /* after the batch loop, in the epoch loop around it or, for storage of the
+   * instance, in the function that ran it */
+  int loop = facts_innermost_loop_at(self, pos);
+  facts_span span = loop >= 0 ? self->loops.items[loop].body
+                    : fn >= 0 ? self->functions.items[fn].body : (facts_span){0, (uint32_t)self->length + 1};
+  if (!batch_loop_before(self, fn, span, pos)) return false;
+  if (self_attr) return true;
+  if (loop < 0) return false; /* a local list of one call */
+  uint32_t len;
+  const char *name = facts_text(self, base, &len);
+  return bound_before(self, fn, name, len, ts_node_start_byte(self->loops.items[loop].node));
+}
