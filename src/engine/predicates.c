@@ -81,6 +81,13 @@ static const struct {
    "`#oom-outlives-iteration? @x`: `@x` (a name, `self.attr`, or a subscript/attribute of one) names storage that "
    "outlives one iteration of the enclosing per-iteration loop: bound before the loop (a parameter, a global, "
    "`self.x`) and not bound again earlier in the same iteration"},
+  {"oom-moves-arg-to-device", PRED_MOVES_ARG_TO_DEVICE, ARGS_CAPTURE, 0, 0,
+   "`#oom-moves-arg-to-device? @f`: the callee `@f` (a function of this file, or of the project through its "
+   "summary) returns its first argument moved to a device (`def batchify(data, bsz): ... return data.to(device)`)"},
+  {"oom-batched-in-loop", PRED_BATCHED_IN_LOOP, ARGS_CAPTURE, 0, 0,
+   "`#oom-batched-in-loop? @x`: the name `@x` is taken batch by batch: subscripted in a per-iteration loop (of any "
+   "function, for a module-level name), or given in one to a function of this file that subscripts it "
+   "(`get_batch(train_data, i)`); `self.x` subscripted in a method of its class"},
   {"oom-outlives-epoch", PRED_OUTLIVES_EPOCH, ARGS_CAPTURE, 0, 0,
    "`#oom-outlives-epoch? @x`: `@x`, outside any per-iteration loop, names storage that outlives an epoch's or a "
    "step's work: in an epoch loop after its batch loop, storage bound before the epoch loop; after a batch loop, "
@@ -688,6 +695,10 @@ static bool eval(const predicate *p, const TSQueryMatch *m, pred_context *ctx) {
     return ctx->model->file_backward;
   case PRED_FILE_SCALES_LOSS:
     return ctx->model->file_scales_loss;
+  case PRED_MOVES_ARG_TO_DEVICE:
+    return facts_moves_arg_to_device(ctx->model, n);
+  case PRED_BATCHED_IN_LOOP:
+    return facts_batched_in_loop(ctx->model, n);
   case PRED_OUTLIVES_EPOCH:
     return facts_outlives_epoch(ctx->model, n);
   case PRED_ARG_FROM_OUTSIDE:

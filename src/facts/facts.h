@@ -324,6 +324,14 @@ bool facts_accumulates_gradients(const facts *self, uint32_t pos);
  *  for all of them); a null node when the loop does not accumulate or K
  *  cannot be told. */
 TSNode facts_accumulation_steps(const facts *self, uint32_t pos);
+/** Whether CALLEE returns its first argument moved to a device (a function
+ *  of this file, or of the project: SYM_TO_DEVICE). */
+bool facts_moves_arg_to_device(const facts *self, TSNode callee);
+/** Whether the name NODE is taken batch by batch: subscripted in a
+ *  per-iteration loop (any function's, for a module-level name), or given in
+ *  one to a function of this file that subscripts it (`get_batch(train_data,
+ *  i)`); for `self.x`, subscripted in its class. */
+bool facts_batched_in_loop(const facts *self, TSNode node);
 /** Whether NODE holds a whole dataset / a float64 NumPy array. */
 bool facts_is_dataset(const facts *self, TSNode node);
 bool facts_is_numpy_float64(const facts *self, TSNode node);

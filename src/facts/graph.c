@@ -11,6 +11,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "parse/children.h"
 #include "parse/fields.h"
@@ -1101,9 +1102,11 @@ static bool scales_loss_call(const facts *f, TSNode call, buf *tmp) {
 
 /* Which functions train (call backward / step), through callees too, those
  * of this file and of the project's other modules. */
+void facts__device_returns(facts *f);
 void facts__summaries(facts *f);
 void facts__summaries(facts *f) {
   buf tmp = {0};
+  facts__device_returns(f);
   for (size_t i = 0; i < f->calls.len; i++) {
     const facts_call *c = &f->calls.items[i];
     bool bw = is_backward(f, c->call, &tmp);
@@ -1347,4 +1350,130 @@ bool facts_outlives_epoch(const facts *self, TSNode node) {
   uint32_t len;
   const char *name = facts_text(self, base, &len);
   return bound_before(self, fn, name, len, ts_node_start_byte(self->loops.items[loop].node));
+}
+
+
+/* Whether the argument list ARGS of a `.to(...)` names a device and no dtype. */
+static bool device_args(const facts *f, TSNode args) {
+  uint32_t len;
+  const char *t = facts_text(f, args, &len);
+  bool device = false;
+  for (uint32_t k = 0; k < len; k++) {
+    if (!strncasecmp(t + k, "cpu", 3) || !strncasecmp(t + k, "dtype", 5) || !strncmp(t + k, "torch.float", 11) ||
+        !strncmp(t + k, "torch.half", 10) || !strncmp(t + k, "torch.long", 10))
+      return false;
+    if (!strncasecmp(t + k, "cuda", 4) || !strncasecmp(t + k, "device", 6) || !strncasecmp(t + k, "gpu", 3) ||
+        !strncasecmp(t + k, "rank", 4))
+      device = true;
+  }
+  return device;
+}
+
+
+/* Which functions return their first argument moved to a device:
+ * `def batchify(data, bsz, device): ...; return data.to(device)` (the name
+ * rebound from itself on the way: `data = data.view(bsz, -1)`). */
+void facts__device_returns(facts *f);
+void facts__device_returns(facts *f) {
+  for (size_t i = 0; i < f->returns.len; i++) {
+    int fn = f->returns.items[i].function;
+    if (fn < 0) continue;
+    facts_function *g = &f->functions.items[fn];
+    TSNode value = ts_node_named_child(f->returns.items[i].call, 0);
+    if (ts_node_is_null(value) || !NODE_IS(value, "call")) continue;
+    TSNode callee = FACT_FIELD(f, value, function);
+    if (ts_node_is_null(callee) || !NODE_IS(callee, "attribute")) continue;
+    TSNode attr = FACT_FIELD(f, callee, attribute);
+    if (!text_is(f, attr, "cuda") && !(text_is(f, attr, "to") && device_args(f, FACT_FIELD(f, value, arguments))))
+      continue;
+    /* down the chain to the name: `data.t().contiguous().to(device)` */
+    TSNode obj = FACT_FIELD(f, callee, object);
+    for (int guard = 0; guard < 16 && !ts_node_is_null(obj) && NODE_IS(obj, "call"); guard++) {
+      TSNode c = FACT_FIELD(f, obj, function);
+      obj = ts_node_is_null(c) || !NODE_IS(c, "attribute") ? NULL_NODE : FACT_FIELD(f, c, object);
+    }
+    if (ts_node_is_null(obj) || !NODE_IS(obj, "identifier")) continue;
+    TSNode params = FACT_FIELD(f, g->node, parameters);
+    uint32_t n = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params);
+    for (uint32_t k = 0; k < n; k++) {
+      TSNode p = ts_node_named_child(params, k);
+      if (!NODE_IS(p, "identifier")) {
+        TSNode name = FACT_FIELD(f, p, name);
+        p = ts_node_is_null(name) && ts_node_named_child_count(p) ? ts_node_named_child(p, 0) : name;
+      }
+      if (ts_node_is_null(p) || text_is(f, p, "self") || text_is(f, p, "cls")) continue;
+      uint32_t l1, l2;
+      const char *a = facts_text(f, p, &l1), *b = facts_text(f, obj, &l2);
+      if (l1 == l2 && !memcmp(a, b, l1)) g->returns_device_arg = true;
+      break; /* the first argument only */
+    }
+  }
+}
+
+
+bool facts_moves_arg_to_device(const facts *self, TSNode callee) {
+  int g = facts_function_named(self, callee);
+  if (g >= 0) return self->functions.items[g].returns_device_arg;
+  facts_symbol sym;
+  return self->imports && facts_project_symbol(self, callee, &sym) && (sym.flags & SYM_FUNCTION) &&
+         (sym.flags & SYM_TO_DEVICE);
+}
+
+
+/* Whether function G subscripts its parameter number K (`source[i:i + n]`). */
+static bool slices_parameter(const facts *f, int g, uint32_t k) {
+  TSNode params = FACT_FIELD(f, f->functions.items[g].node, parameters);
+  if (ts_node_is_null(params) || k >= ts_node_named_child_count(params)) return false;
+  TSNode p = ts_node_named_child(params, k);
+  if (!NODE_IS(p, "identifier")) return false;
+  uint32_t len;
+  const char *name = facts_text(f, p, &len);
+  for (size_t i = 0; i < f->subscripts.len; i++) {
+    const facts_ref *r = &f->subscripts.items[i];
+    if (r->len == len && !memcmp(r->name, name, len) && facts_function_at(f, r->pos) == g) return true;
+  }
+  return false;
+}
+
+
+bool facts_batched_in_loop(const facts *self, TSNode node) {
+  uint32_t len;
+  const char *name = facts_text(self, node, &len);
+  int fn = facts_function_at(self, ts_node_start_byte(node));
+  if (NODE_IS(node, "attribute")) {
+    /* `self.data`: indexed by a method of its class (`__getitem__`, `get_batch`) */
+    if (fn < 0 || self->functions.items[fn].klass < 0) return false;
+    TSNode k = self->classes.items[self->functions.items[fn].klass].node;
+    const char *s = self->source + ts_node_start_byte(k), *end = self->source + ts_node_end_byte(k);
+    for (const char *p = s; p && p + len < end; p++) {
+      p = memchr(p, name[0], (size_t)(end - p));
+      if (!p || p + len >= end) break;
+      if (!memcmp(p, name, len) && p[len] == '[') return true;
+    }
+    return false;
+  }
+  if (!NODE_IS(node, "identifier")) return false;
+  /* sliced in a batch loop of its scope (any function, for a module-level name) */
+  for (size_t i = 0; i < self->subscripts.len; i++) {
+    const facts_ref *r = &self->subscripts.items[i];
+    if (r->len == len && !memcmp(r->name, name, len) && (fn < 0 || facts_function_at(self, r->pos) == fn) &&
+        facts_iteration_loop_at(self, r->pos) >= 0)
+      return true;
+  }
+  /* or given, in a batch loop, to a function that slices it (`get_batch(train_data, i)`) */
+  for (size_t i = 0; i < self->calls.len; i++) {
+    const facts_call *c = &self->calls.items[i];
+    if ((fn >= 0 && c->function != fn) || c->loop < 0) continue;
+    TSNode args = FACT_FIELD(self, c->call, arguments);
+    uint32_t n = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
+    for (uint32_t k = 0; k < n; k++) {
+      uint32_t l2;
+      const char *t = facts_text(self, ts_node_named_child(args, k), &l2);
+      if (l2 != len || memcmp(t, name, len)) continue;
+      int g = facts_function_named(self, FACT_FIELD(self, c->call, function));
+      if (g >= 0 && slices_parameter(self, g, k) && facts_iteration_loop_at(self, ts_node_start_byte(c->call)) >= 0)
+        return true;
+    }
+  }
+  return false;
 }
