@@ -494,6 +494,10 @@ bool facts_is_numpy_float64(const facts *self, TSNode node) {
     if (!NODE_IS(node, "call")) break;
     TSNode fn = FIELD(node, function);
     TSNode args = FIELD(node, arguments);
+    if (facts_float64_call(self, node)) {
+      r = true;
+      break;
+    }
     if (!facts_qualname(self, fn, &q)) break;
     const char *s = buf_str(&q);
     static const char *const random[] = {"rand", "randn", "random", "uniform", "normal", "random_sample",

@@ -51,6 +51,7 @@ typedef struct {
   bool returns_scalar_loss;
   bool returns_model;      /* returns an nn.Module instance */
   bool returns_device_arg; /* returns data moved to a device (`return data.to(device)`) */
+  bool returns_float64;    /* returns float64 NumPy data (`np.random.randn(n, d)`, `.astype(np.float64)`) */
   bool scales_loss;        /* backpropagates through a loss scaler or a wrapper's `.backward(loss)`, itself or through callees */
   uint8_t nelems;          /* returns tuples of this length (0: not a tuple, or of several lengths) */
   bool elems_varied;       /* returns tuples of different lengths, or tuples and other values */
@@ -324,6 +325,10 @@ bool facts_accumulates_gradients(const facts *self, uint32_t pos);
  *  for all of them); a null node when the loop does not accumulate or K
  *  cannot be told. */
 TSNode facts_accumulation_steps(const facts *self, uint32_t pos);
+/** Whether the call CALL gives float64 NumPy data: `.astype(np.float64)`
+ *  (or `"float64"`, `float`, `np.double`), `np.float64(...)`, or a function
+ *  of this file or of the project (SYM_FLOAT64) that returns such data. */
+bool facts_float64_call(const facts *self, TSNode call);
 /** Whether CALLEE returns its first argument moved to a device (a function
  *  of this file, or of the project: SYM_TO_DEVICE). */
 bool facts_moves_arg_to_device(const facts *self, TSNode callee);

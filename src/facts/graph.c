@@ -1103,10 +1103,12 @@ static bool scales_loss_call(const facts *f, TSNode call, buf *tmp) {
 /* Which functions train (call backward / step), through callees too, those
  * of this file and of the project's other modules. */
 void facts__device_returns(facts *f);
+static void float64_returns(facts *f);
 void facts__summaries(facts *f);
 void facts__summaries(facts *f) {
   buf tmp = {0};
   facts__device_returns(f);
+  float64_returns(f);
   for (size_t i = 0; i < f->calls.len; i++) {
     const facts_call *c = &f->calls.items[i];
     bool bw = is_backward(f, c->call, &tmp);
@@ -1476,4 +1478,60 @@ bool facts_batched_in_loop(const facts *self, TSNode node) {
     }
   }
   return false;
+}
+
+
+/* Whether NODE names float64 as a NumPy dtype: `np.float64`, `np.double`,
+ * `"float64"`, the builtin `float`. */
+static bool float64_dtype(const facts *f, TSNode node, buf *q) {
+  if (NODE_IS(node, "string")) {
+    uint32_t len;
+    const char *t = facts_text(f, node, &len);
+    return len == 9 && !memcmp(t + 1, "float64", 7);
+  }
+  if (NODE_IS(node, "identifier") && text_is(f, node, "float") && !facts_qualname(f, node, q)) return true;
+  return facts_qualname(f, node, q) && (!strcmp(buf_str(q), "numpy.float64") || !strcmp(buf_str(q), "numpy.double"));
+}
+
+
+bool facts_float64_call(const facts *self, TSNode call) {
+  TSNode callee = FACT_FIELD(self, call, function);
+  TSNode args = FACT_FIELD(self, call, arguments);
+  if (ts_node_is_null(callee)) return false;
+  buf q = {0};
+  bool r = false;
+  uint32_t len;
+  const char *m = last_name(self, callee, &len);
+  if (NODE_IS(callee, "attribute") && len == 6 && !memcmp(m, "astype", 6) && !ts_node_is_null(args) &&
+      ts_node_named_child_count(args))
+    r = float64_dtype(self, ts_node_named_child(args, 0), &q);
+  else if (facts_qualname(self, callee, &q))
+    r = !strcmp(buf_str(&q), "numpy.float64") || !strcmp(buf_str(&q), "numpy.double");
+  if (!r) {
+    int g = facts_function_named(self, callee);
+    facts_symbol sym;
+    if (g >= 0) r = self->functions.items[g].returns_float64;
+    else r = self->imports && facts_project_symbol(self, callee, &sym) && (sym.flags & SYM_FUNCTION) &&
+             (sym.flags & SYM_FLOAT64);
+  }
+  buf_free(&q);
+  return r;
+}
+
+
+/* Which functions return float64 NumPy data, alone or in a tuple:
+ * `return np.random.randn(n, 8), labels` in a data module. */
+static void float64_returns(facts *f) {
+  for (size_t i = 0; i < f->returns.len; i++) {
+    int fn = f->returns.items[i].function;
+    if (fn < 0 || f->functions.items[fn].returns_float64) continue;
+    TSNode value = ts_node_named_child(f->returns.items[i].call, 0);
+    if (ts_node_is_null(value)) continue;
+    bool tuple = NODE_IS(value, "expression_list") || NODE_IS(value, "tuple");
+    uint32_t n = tuple ? ts_node_named_child_count(value) : 1;
+    for (uint32_t k = 0; k < n && k < FACTS_MAX_ELEMS; k++) {
+      TSNode e = tuple ? ts_node_named_child(value, k) : value;
+      if (facts_is_numpy_float64(f, e) && !facts_cast_after(f, e)) f->functions.items[fn].returns_float64 = true;
+    }
+  }
 }
