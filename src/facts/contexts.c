@@ -484,6 +484,10 @@ bool facts_is_numpy_float64(const facts *self, TSNode node) {
   bool r = false;
   for (int guard = 0; guard < 6 && !ts_node_is_null(node); guard++) {
     if (NODE_IS(node, "identifier")) {
+      if (facts_unpacked_float64(self, node)) {
+        r = true;
+        break;
+      }
       node = last_value(self, node);
       continue;
     }

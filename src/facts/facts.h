@@ -52,6 +52,7 @@ typedef struct {
   bool returns_model;      /* returns an nn.Module instance */
   bool returns_device_arg; /* returns data moved to a device (`return data.to(device)`) */
   bool returns_float64;    /* returns float64 NumPy data (`np.random.randn(n, d)`, `.astype(np.float64)`) */
+  uint8_t float64_elems;   /* bit K: element K of a returned tuple is float64 NumPy data */
   bool scales_loss;        /* backpropagates through a loss scaler or a wrapper's `.backward(loss)`, itself or through callees */
   uint8_t nelems;          /* returns tuples of this length (0: not a tuple, or of several lengths) */
   bool elems_varied;       /* returns tuples of different lengths, or tuples and other values */
@@ -178,6 +179,7 @@ typedef struct {
   uint32_t flags;                  /* SYM_* */
   uint8_t nelems;                  /* a function returning a tuple: its length (0: not a tuple) */
   uint8_t elems[FACTS_MAX_ELEMS];  /* per element: TAINT_GRAPH | TAINT_SCALAR */
+  uint8_t float64_elems;           /* bit K: element K of the returned tuples is float64 NumPy data */
 } facts_symbol;
 
 typedef struct facts_imports facts_imports;
@@ -329,6 +331,10 @@ TSNode facts_accumulation_steps(const facts *self, uint32_t pos);
  *  (or `"float64"`, `float`, `np.double`), `np.float64(...)`, or a function
  *  of this file or of the project (SYM_FLOAT64) that returns such data. */
 bool facts_float64_call(const facts *self, TSNode call);
+/** Whether the name NODE was unpacked from an element a function (of this
+ *  file or of the project) returns as float64 NumPy data: `X, y =
+ *  make_data()` with `return np.random.randn(n, 8), labels`. */
+bool facts_unpacked_float64(const facts *self, TSNode node);
 /** Whether CALLEE returns its first argument moved to a device (a function
  *  of this file, or of the project: SYM_TO_DEVICE). */
 bool facts_moves_arg_to_device(const facts *self, TSNode callee);

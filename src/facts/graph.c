@@ -1524,14 +1524,47 @@ bool facts_float64_call(const facts *self, TSNode call) {
 static void float64_returns(facts *f) {
   for (size_t i = 0; i < f->returns.len; i++) {
     int fn = f->returns.items[i].function;
-    if (fn < 0 || f->functions.items[fn].returns_float64) continue;
+    if (fn < 0) continue;
     TSNode value = ts_node_named_child(f->returns.items[i].call, 0);
     if (ts_node_is_null(value)) continue;
     bool tuple = NODE_IS(value, "expression_list") || NODE_IS(value, "tuple");
     uint32_t n = tuple ? ts_node_named_child_count(value) : 1;
     for (uint32_t k = 0; k < n && k < FACTS_MAX_ELEMS; k++) {
       TSNode e = tuple ? ts_node_named_child(value, k) : value;
-      if (facts_is_numpy_float64(f, e) && !facts_cast_after(f, e)) f->functions.items[fn].returns_float64 = true;
+      if (!facts_is_numpy_float64(f, e) || facts_cast_after(f, e)) continue;
+      if (tuple) f->functions.items[fn].float64_elems |= (uint8_t)(1u << k);
+      else f->functions.items[fn].returns_float64 = true;
     }
   }
+}
+
+
+bool facts_unpacked_float64(const facts *self, TSNode node) {
+  uint32_t len, pos = ts_node_start_byte(node);
+  const char *name = facts_text(self, node, &len);
+  int fn = facts_function_at(self, pos);
+  size_t first, end;
+  facts_bindings_named(self, name, len, &first, &end);
+  /* the last binding of the name before NODE in its scope */
+  const facts_binding *last = NULL;
+  for (size_t i = first; i < end; i++)
+    if (self->bindings.items[i].pos < pos && facts_function_at(self, self->bindings.items[i].pos) == fn)
+      last = &self->bindings.items[i];
+  if (!last || last->kind != BINDING_OTHER) return false;
+  TSNode target = ts_node_descendant_for_byte_range(self->root, last->pos, last->pos + last->name_len);
+  TSNode list = ts_node_parent(target);
+  if (ts_node_is_null(list) || !(NODE_IS(list, "pattern_list") || NODE_IS(list, "tuple_pattern"))) return false;
+  TSNode up = ts_node_parent(list);
+  if (ts_node_is_null(up) || !NODE_IS(up, "assignment")) return false;
+  TSNode right = FACT_FIELD(self, up, right);
+  if (ts_node_is_null(right) || !NODE_IS(right, "call")) return false;
+  uint32_t k = 0, n = ts_node_named_child_count(list);
+  while (k < n && !ts_node_eq(ts_node_named_child(list, k), target)) k++;
+  if (k >= n || k >= FACTS_MAX_ELEMS) return false;
+  TSNode callee = FACT_FIELD(self, right, function);
+  int g = facts_function_named(self, callee);
+  if (g >= 0) return (self->functions.items[g].float64_elems >> k) & 1u;
+  facts_symbol sym;
+  return self->imports && facts_project_symbol(self, callee, &sym) && (sym.flags & SYM_FUNCTION) &&
+         ((sym.float64_elems >> k) & 1u);
 }

@@ -186,6 +186,7 @@ static facts_symbol function_symbol(const facts_function *fn) {
   if (fn->returns_device_arg) s.flags |= SYM_TO_DEVICE;
   if (fn->scales_loss) s.flags |= SYM_SCALES_LOSS;
   if (fn->returns_float64) s.flags |= SYM_FLOAT64;
+  s.float64_elems = fn->float64_elems;
   if (!fn->elems_varied && fn->nelems > 0 && fn->nelems <= FACTS_MAX_ELEMS) {
     s.nelems = fn->nelems;
     memcpy(s.elems, fn->elems, fn->nelems);
