@@ -20,9 +20,11 @@
 ;   The file must call `.backward()`, or the code must be in a loop that
 ;   runs once per batch. Also reported: float64 made in a `Dataset`'s
 ;   `__getitem__` (`.astype(np.float64)`, `torch.from_numpy` of a float64
-;   array), which the DataLoader collates into float64 batches, and
-;   `torch.from_numpy(x)` of data a function of this file or another module
-;   of the project returns as float64 (`x = make_data()`).
+;   array), which the DataLoader collates into float64 batches (an
+;   `.astype` only in files that convert nothing to float32 themselves),
+;   and `torch.from_numpy(x)` of data a function of this file or another
+;   module of the project returns as float64 (`x = make_data()`, `x, y =
+;   make_data()`).
 ;
 ;   Not reported: arrays created with `dtype=np.float32` or converted with
 ;   `.astype(np.float32)`, conversions followed at once by `.float()` or
@@ -200,6 +202,7 @@
   arguments: (argument_list . (_) @dtype)) @report
   (#eq? @method "astype")
   (#oom-not-cast-after? @report)
+  (#oom-not-file-mentions? "\\.float\\(\\)|float32|\\.to\\(\\s*(dtype\\s*=\\s*)?torch\\.float\\b")
   (#oom-in-method? @report "__getitem__" "torch\\.utils\\.data(\\.dataset)?\\.(Dataset|IterableDataset)")
   (#oom-numpy-float64? @report))
 
