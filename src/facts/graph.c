@@ -1109,6 +1109,11 @@ void facts__summaries(facts *f) {
   buf tmp = {0};
   facts__device_returns(f);
   float64_returns(f);
+  for (size_t i = 0; i < f->returns.len; i++) {
+    TSNode value = ts_node_named_child(f->returns.items[i].call, 0);
+    if (f->returns.items[i].function >= 0 && (NODE_IS(value, "expression_list") || NODE_IS(value, "tuple")))
+      f->functions.items[f->returns.items[i].function].returns_tuple = true;
+  }
   for (size_t i = 0; i < f->calls.len; i++) {
     const facts_call *c = &f->calls.items[i];
     bool bw = is_backward(f, c->call, &tmp);
@@ -1183,7 +1188,9 @@ static void analyse(facts *f, int function, bool *changed) {
   if (function < 0) {
     run_block(&a, &st, f->root);
   } else {
-    bind_parameters(&a, &st, FACT_FIELD(f, f->functions.items[function].node, parameters));
+    /* only the elements of returned tuples keep V_ARG: elsewhere it is dead weight */
+    if (f->functions.items[function].returns_tuple)
+      bind_parameters(&a, &st, FACT_FIELD(f, f->functions.items[function].node, parameters));
     run_block(&a, &st, FACT_FIELD(f, f->functions.items[function].node, body));
   }
   if (a.changed) *changed = true;
@@ -1522,6 +1529,13 @@ bool facts_float64_call(const facts *self, TSNode call) {
 /* Which functions return float64 NumPy data, alone or in a tuple:
  * `return np.random.randn(n, 8), labels` in a data module. */
 static void float64_returns(facts *f) {
+  /* float64 NumPy data starts at a NumPy call: a file that does not import
+   * NumPy returns none of its own (passing on a project function's is left
+   * out) */
+  bool numpy = false;
+  for (size_t i = 0; i < f->imported_modules.len && !numpy; i++)
+    numpy = !strncmp(f->imported_modules.items[i], "numpy", 5);
+  if (!numpy) return;
   for (size_t i = 0; i < f->returns.len; i++) {
     int fn = f->returns.items[i].function;
     if (fn < 0) continue;
