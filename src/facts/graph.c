@@ -1081,14 +1081,15 @@ static bool scales_loss_call(const facts *f, TSNode call, buf *tmp) {
   const char *name = last_name(f, callee, &len);
   if (len == 10 && !memcmp(name, "scale_loss", 10)) return true;
   if (len >= 10 && !memcmp(name + len - 10, "GradScaler", 10)) return true;
-  if (NODE_IS(callee, "attribute")) {
+  bool scale = len == 5 && !memcmp(name, "scale", 5), backward = len == 8 && !memcmp(name, "backward", 8);
+  if ((scale || backward) && NODE_IS(callee, "attribute")) {
     TSNode obj = FACT_FIELD(f, callee, object);
     TSNode args = FACT_FIELD(f, call, arguments);
     TSNode first = ts_node_is_null(args) || !ts_node_named_child_count(args) ? NULL_NODE : ts_node_named_child(args, 0);
     uint32_t olen, alen;
     const char *o = facts_text(f, obj, &olen);
-    if (len == 5 && !memcmp(name, "scale", 5) && !ts_node_is_null(first) && optimizer_like(o, olen)) return true;
-    if (len == 8 && !memcmp(name, "backward", 8) && !ts_node_is_null(first) && !NODE_IS(first, "keyword_argument")) {
+    if (scale && !ts_node_is_null(first) && optimizer_like(o, olen)) return true;
+    if (backward && !ts_node_is_null(first) && !NODE_IS(first, "keyword_argument")) {
       const char *a = last_name(f, first, &alen);
       /* `loss.backward(grad)` passes a gradient; `optimizer.backward(loss)` a loss */
       if (looks_like_loss(a, alen) && !looks_like_loss(o, olen) && !(facts_qualname(f, obj, tmp) && !strcmp(buf_str(tmp), "torch.autograd")))
