@@ -196,10 +196,15 @@
 
 ; float64 made in a Dataset's `__getitem__`: the DataLoader collates it into
 ; float64 batches, whatever file trains on them
+; (the shape of OOM102's `xs.append(v)`, which the query then runs once)
 ((call
   function: (attribute
+    object: (_) @array
     attribute: (identifier) @method)
-  arguments: (argument_list . (_) @dtype)) @report
+  arguments: (argument_list
+    .
+    (_) @dtype
+    .)) @report
   (#eq? @method "astype")
   (#oom-not-cast-after? @report)
   (#oom-not-file-mentions? "\\.float\\(\\)|float32|\\.to\\(\\s*(dtype\\s*=\\s*)?torch\\.float\\b")
