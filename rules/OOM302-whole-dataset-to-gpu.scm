@@ -139,16 +139,19 @@
   (#oom-moves-arg-to-device? @fn)
   (#oom-batched-in-loop? @name))
 
-; `self.data = torch.from_numpy(np.load(path)).cuda()` in a data module (the
-; shape of OOM102's `self.x = v`, which the query then runs once)
+; `self.data = torch.from_numpy(np.load(path)).cuda()` in a data module
 ((assignment
   left: (attribute
     object: (identifier) @self) @name
-  right: [(identifier) (call) (attribute) (subscript)] @data) @report
+  right: (call
+    function: (attribute
+      object: (_) @data
+      attribute: (identifier) @method)
+    arguments: (argument_list) @args) @report)
   (#eq? @self "self")
-  (#oom-kind? @data "call")
-  (#match? @data "(?i)\\.(cuda\\(\\s*\\)|to\\([^()]*(cuda|device|gpu|rank)[^()]*\\))$")
-  (#not-match? @data "(?i)\\.to\\([^()]*([\"']cpu|[\"']mps|dtype|torch\\.(float|double|half|bfloat|int|long|short|bool|uint|complex))[^()]*\\)$")
+  (#any-of? @method "to" "cuda")
+  (#not-match? @args "(?i)[\"']cpu|[\"']mps|dtype|torch\\.(float|double|half|bfloat|int|long|short|bool|uint|complex)")
+  (#match? @args "(?i)^\\(\\)$|cuda|device|gpu|rank|^\\(\\s*\\d")
   (#oom-file-mentions? "(?i)cuda|gpu")
   (#oom-not-in-loop? @report)
   (#oom-dataset? @data)
