@@ -29,6 +29,10 @@
 ;   iteration (`running_loss = 0` after the optimizer step), of values
 ;   backpropagated in that iteration (torchtune's recipes): backward frees
 ;   what their graphs saved, and the reset drops the rest every few steps.
+;   Nor a sum over the layers, feature maps or losses of one step (a loop
+;   with no loader, backward or optimizer step of its own) that is
+;   backpropagated after the loop in the same function: that is the loss of
+;   the step, made anew at each call.
 ;
 ;   ## Why is this bad?
 ;   A tensor that has autograd history points to the operations that made

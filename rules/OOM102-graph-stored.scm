@@ -14,11 +14,19 @@
 ;   - `self.x = v`
 ;
 ;   The container must outlive the iteration: bound before the loop, a
-;   parameter, a global, or an attribute of `self`. `v` carries a graph when
-;   it comes from a model call or a loss, when `.backward()` is called on it,
-;   or when it is arithmetic, indexing or a graph-preserving method of such a
-;   value. `.cpu()` does not clean a value: the copy on the CPU still has the
-;   graph of the GPU computation behind it.
+;   parameter, a global, or an attribute of `self`. Storage outside the
+;   batch loop counts too when it outlives the work of an epoch or a step:
+;   a list bound before the epoch loop and appended to after the batch loop
+;   (`train_losses.append(running_loss / n)`), the instance's own list after
+;   a batch loop, and Lightning's `self.training_step_outputs.append(...)`
+;   in `training_step` (Lightning runs the other steps without
+;   gradients).
+;
+;   `v` carries a graph when it comes from a model call or a loss, when
+;   `.backward()` is called on it, or when it is arithmetic, indexing or a
+;   graph-preserving method of such a value. `.cpu()` does not clean a
+;   value: the copy on the CPU still has the graph of the GPU computation
+;   behind it.
 ;
 ;   Not reported: values stored after `.detach()`, `.item()`, `.tolist()`,
 ;   `.cpu().numpy()` or `.data`, values computed under `torch.no_grad()` or
@@ -156,4 +164,37 @@
   (#oom-in-loop? @report)
   (#oom-not-in-no-grad? @report)
   (#oom-outlives-iteration? @container)
+  (#oom-graph? @value))
+
+; after the batch loop: `train_losses.append(running_loss / n)` in the epoch
+; loop, `self.train_losses.append(...)` after it, and Lightning's
+; `self.training_step_outputs.append(...)` in a step
+((call
+  function: (attribute
+    object: (_) @container
+    attribute: (identifier) @method)
+  arguments: (argument_list
+    .
+    (_) @value
+    .)) @report
+  (#eq? @method "append")
+  (#oom-kind? @value "identifier|call|attribute|subscript|binary_operator|unary_operator|parenthesized_expression|conditional_expression")
+  (#oom-not-in-no-grad? @report)
+  (#oom-outlives-epoch? @container)
+  (#oom-graph? @value))
+
+((call
+  function: (attribute
+    object: (_) @container
+    attribute: (identifier) @method)
+  arguments: (argument_list
+    .
+    (dictionary
+      (pair
+        value: (_) @value @report))
+    .))
+  (#eq? @method "append")
+  (#oom-kind? @value "identifier|call|attribute|subscript|binary_operator|unary_operator|parenthesized_expression|conditional_expression")
+  (#oom-not-in-no-grad? @report)
+  (#oom-outlives-epoch? @container)
   (#oom-graph? @value))

@@ -12,6 +12,14 @@
 ;   `torch.tensor` / `torch.from_numpy` / `torch.as_tensor` of one, or a
 ;   name such as `X_train`, `train_data` or `*.data`.
 ;
+;   A project's helper counts as the move when it returns its first
+;   argument moved to the device (`def batchify(data, bsz): ... return
+;   data.to(device)`, in this file or another module of the project) and
+;   its result is then taken batch by batch: sliced in a batch loop, or
+;   given in one to a function that slices it (`get_batch(train_data, i)`).
+;   So does a data module keeping a dataset on the GPU (`self.data =
+;   torch.from_numpy(np.load(path)).cuda()`) that its methods index.
+;
 ;   Not reported: moving a model, moving each batch inside the loop, moving
 ;   small constant tensors (normalization statistics, class weights),
 ;   `.to()` calls that change only the dtype or go to the CPU, datasets that
@@ -119,3 +127,32 @@
   (#oom-not-in-loop? @report)
   (#oom-dataset? @data)
   (#oom-sliced-in-loop? @data))
+
+; `train_data = batchify(corpus.train, bsz)`, a function (of this file or of
+; the project) that returns its argument moved to the device
+((assignment
+  left: (identifier) @name
+  right: (call
+    function: (_) @fn
+    arguments: (argument_list . (_) @data)) @report)
+  (#oom-not-in-loop? @report)
+  (#oom-moves-arg-to-device? @fn)
+  (#oom-batched-in-loop? @name))
+
+; `self.data = torch.from_numpy(np.load(path)).cuda()` in a data module
+((assignment
+  left: (attribute
+    object: (identifier) @self) @name
+  right: (call
+    function: (attribute
+      object: (_) @data
+      attribute: (identifier) @method)
+    arguments: (argument_list) @args) @report)
+  (#eq? @self "self")
+  (#any-of? @method "to" "cuda")
+  (#not-match? @args "(?i)[\"']cpu|[\"']mps|dtype|torch\\.(float|double|half|bfloat|int|long|short|bool|uint|complex)")
+  (#match? @args "(?i)^\\(\\)$|cuda|device|gpu|rank|^\\(\\s*\\d")
+  (#oom-file-mentions? "(?i)cuda|gpu")
+  (#oom-not-in-loop? @report)
+  (#oom-dataset? @data)
+  (#oom-batched-in-loop? @name))

@@ -18,9 +18,17 @@
 ;     `np.loadtxt`, `np.genfromtxt`, `np.array` of float literals).
 ;
 ;   The file must call `.backward()`, or the code must be in a loop that
-;   runs once per batch. Not reported: arrays created with
-;   `dtype=np.float32` or converted with `.astype(np.float32)`, conversions
-;   followed at once by `.float()` or `.to(torch.float32)`, integer data,
+;   runs once per batch. Also reported: float64 made in a `Dataset`'s
+;   `__getitem__` (`.astype(np.float64)`, `torch.from_numpy` of a float64
+;   array), which the DataLoader collates into float64 batches (an
+;   `.astype` only in files that convert nothing to float32 themselves),
+;   and `torch.from_numpy(x)` of data a function of this file or another
+;   module of the project returns as float64 (`x = make_data()`, `x, y =
+;   make_data()`).
+;
+;   Not reported: arrays created with `dtype=np.float32` or converted with
+;   `.astype(np.float32)`, conversions followed at once by `.float()` or
+;   `.to(torch.float32)`, integer data,
 ;   code under `torch.no_grad()`, small schedules made with
 ;   `torch.linspace`/`torch.arange`, metric arithmetic such as
 ;   `correct.double() / total`, tensors made from a list or tuple written
@@ -185,3 +193,29 @@
   (#oom-numpy-float64? @array)
   (#oom-not-cast-after? @report)
   (#oom-not-in-no-grad? @report))
+
+; float64 made in a Dataset's `__getitem__`: the DataLoader collates it into
+; float64 batches, whatever file trains on them
+; (the shape of OOM102's `xs.append(v)`, which the query then runs once)
+((call
+  function: (attribute
+    object: (_) @array
+    attribute: (identifier) @method)
+  arguments: (argument_list
+    .
+    (_) @dtype
+    .)) @report
+  (#eq? @method "astype")
+  (#oom-not-cast-after? @report)
+  (#oom-not-file-mentions? "\\.float\\(\\)|float32|\\.to\\(\\s*(dtype\\s*=\\s*)?torch\\.float\\b")
+  (#oom-in-method? @report "__getitem__" "torch\\.utils\\.data(\\.dataset)?\\.(Dataset|IterableDataset)")
+  (#oom-numpy-float64? @report))
+
+((call
+  function: (_) @fn
+  arguments: (argument_list . (_) @array) @args) @report
+  (#oom-qualname? @fn "torch\\.(from_numpy|tensor|as_tensor)")
+  (#oom-not-has-arg? @args "dtype" "1")
+  (#oom-in-method? @report "__getitem__" "torch\\.utils\\.data(\\.dataset)?\\.(Dataset|IterableDataset)")
+  (#oom-numpy-float64? @array)
+  (#oom-not-cast-after? @report))

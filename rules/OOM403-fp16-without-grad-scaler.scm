@@ -19,7 +19,10 @@
 ;   Not reported: bfloat16 autocast without a scaler, autocast used only for
 ;   inference, autocast with `enabled=False`, scalers created with an
 ;   `enabled=` switch, files using accelerate, DeepSpeed or apex (they
-;   scale the loss themselves), and autocast whose device or dtype is not
+;   scale the loss themselves), files whose backward goes through a
+;   wrapper that scales the loss (an AMP optimizer's
+;   `optimizer.backward(loss)`, a class or function of the project that
+;   uses a `GradScaler`), and autocast whose device or dtype is not
 ;   written out literally. Only code counts as a scaler: a comment, a
 ;   docstring or a message that mentions `GradScaler` does not.
 ;
@@ -81,6 +84,7 @@
   (#match? @args "^\\(\\s*[\"']cuda|device_type\\s*=\\s*[\"']cuda")
   (#oom-not-has-arg? @args "dtype" "1")
   (#not-match? @args "enabled\\s*=\\s*False")
+  (#oom-not-file-scales-loss?)
   (#oom-not-file-calls? ".*GradScaler")
   (#oom-not-file-mentions? "(?:#[^\\n]*|\"\"\"[\\s\\S]*?\"\"\"|'''[\\s\\S]*?'''|(?<=help=)[rbfuRBFU]{0,2}(?:\"(?:[^\"\\\\\\n]|\\\\.)*\"|'(?:[^'\\\\\\n]|\\\\.)*')|(?<![=:])(?<![=:] )[rbfuRBFU]{0,2}(?:\"(?:[^\"\\\\\\n]|\\\\.)*\"|'(?:[^'\\\\\\n]|\\\\.)*'))(*SKIP)(*F)|(?i:gradscaler|\\.scale\\(|scaler\\.step|accelerator|loss_scal|deepspeed|apex)")
   (#oom-in-training-loop? @report))
@@ -93,6 +97,7 @@
   (#match? @args "^\\(\\s*[\"']cuda|device_type\\s*=\\s*[\"']cuda")
   (#oom-not-has-arg? @args "dtype" "1")
   (#not-match? @args "enabled\\s*=\\s*False")
+  (#oom-not-file-scales-loss?)
   (#oom-not-file-calls? ".*GradScaler")
   (#oom-not-file-mentions? "(?:#[^\\n]*|\"\"\"[\\s\\S]*?\"\"\"|'''[\\s\\S]*?'''|(?<=help=)[rbfuRBFU]{0,2}(?:\"(?:[^\"\\\\\\n]|\\\\.)*\"|'(?:[^'\\\\\\n]|\\\\.)*')|(?<![=:])(?<![=:] )[rbfuRBFU]{0,2}(?:\"(?:[^\"\\\\\\n]|\\\\.)*\"|'(?:[^'\\\\\\n]|\\\\.)*'))(*SKIP)(*F)|(?i:gradscaler|\\.scale\\(|scaler\\.step|accelerator|loss_scal|deepspeed|apex)")
   (#oom-function-trains? @report))
@@ -104,6 +109,7 @@
   (#oom-qualname? @fn "torch\\.cuda\\.amp(\\.autocast_mode)?\\.autocast")
   (#oom-not-has-arg? @args "dtype" "1")
   (#not-match? @args "enabled\\s*=\\s*False|^\\(\\s*False")
+  (#oom-not-file-scales-loss?)
   (#oom-not-file-calls? ".*GradScaler")
   (#oom-not-file-mentions? "(?:#[^\\n]*|\"\"\"[\\s\\S]*?\"\"\"|'''[\\s\\S]*?'''|(?<=help=)[rbfuRBFU]{0,2}(?:\"(?:[^\"\\\\\\n]|\\\\.)*\"|'(?:[^'\\\\\\n]|\\\\.)*')|(?<![=:])(?<![=:] )[rbfuRBFU]{0,2}(?:\"(?:[^\"\\\\\\n]|\\\\.)*\"|'(?:[^'\\\\\\n]|\\\\.)*'))(*SKIP)(*F)|(?i:gradscaler|\\.scale\\(|scaler\\.step|accelerator|loss_scal|deepspeed|apex)")
   (#oom-in-training-loop? @report))
@@ -115,6 +121,7 @@
   (#oom-qualname? @fn "torch\\.cuda\\.amp(\\.autocast_mode)?\\.autocast")
   (#oom-not-has-arg? @args "dtype" "1")
   (#not-match? @args "enabled\\s*=\\s*False|^\\(\\s*False")
+  (#oom-not-file-scales-loss?)
   (#oom-not-file-calls? ".*GradScaler")
   (#oom-not-file-mentions? "(?:#[^\\n]*|\"\"\"[\\s\\S]*?\"\"\"|'''[\\s\\S]*?'''|(?<=help=)[rbfuRBFU]{0,2}(?:\"(?:[^\"\\\\\\n]|\\\\.)*\"|'(?:[^'\\\\\\n]|\\\\.)*')|(?<![=:])(?<![=:] )[rbfuRBFU]{0,2}(?:\"(?:[^\"\\\\\\n]|\\\\.)*\"|'(?:[^'\\\\\\n]|\\\\.)*'))(*SKIP)(*F)|(?i:gradscaler|\\.scale\\(|scaler\\.step|accelerator|loss_scal|deepspeed|apex)")
   (#oom-function-trains? @report))
@@ -127,6 +134,7 @@
   (#oom-arg? @args "dtype" "(\\w+\\.)?(float16|half)")
   (#oom-qualname? @fn "torch\\.(autocast|amp(\\.autocast_mode)?\\.autocast|cuda\\.amp(\\.autocast_mode)?\\.autocast)")
   (#not-match? @args "(?i)[\"'](cpu|mps|xla|xpu|hpu)|enabled\\s*=\\s*False")
+  (#oom-not-file-scales-loss?)
   (#oom-not-file-calls? ".*GradScaler")
   (#oom-not-file-mentions? "(?:#[^\\n]*|\"\"\"[\\s\\S]*?\"\"\"|'''[\\s\\S]*?'''|(?<=help=)[rbfuRBFU]{0,2}(?:\"(?:[^\"\\\\\\n]|\\\\.)*\"|'(?:[^'\\\\\\n]|\\\\.)*')|(?<![=:])(?<![=:] )[rbfuRBFU]{0,2}(?:\"(?:[^\"\\\\\\n]|\\\\.)*\"|'(?:[^'\\\\\\n]|\\\\.)*'))(*SKIP)(*F)|(?i:gradscaler|\\.scale\\(|scaler\\.step|accelerator|loss_scal|deepspeed|apex)")
   (#oom-in-training-loop? @report))
@@ -138,6 +146,7 @@
   (#oom-arg? @args "dtype" "(\\w+\\.)?(float16|half)")
   (#oom-qualname? @fn "torch\\.(autocast|amp(\\.autocast_mode)?\\.autocast|cuda\\.amp(\\.autocast_mode)?\\.autocast)")
   (#not-match? @args "(?i)[\"'](cpu|mps|xla|xpu|hpu)|enabled\\s*=\\s*False")
+  (#oom-not-file-scales-loss?)
   (#oom-not-file-calls? ".*GradScaler")
   (#oom-not-file-mentions? "(?:#[^\\n]*|\"\"\"[\\s\\S]*?\"\"\"|'''[\\s\\S]*?'''|(?<=help=)[rbfuRBFU]{0,2}(?:\"(?:[^\"\\\\\\n]|\\\\.)*\"|'(?:[^'\\\\\\n]|\\\\.)*')|(?<![=:])(?<![=:] )[rbfuRBFU]{0,2}(?:\"(?:[^\"\\\\\\n]|\\\\.)*\"|'(?:[^'\\\\\\n]|\\\\.)*'))(*SKIP)(*F)|(?i:gradscaler|\\.scale\\(|scaler\\.step|accelerator|loss_scal|deepspeed|apex)")
   (#oom-function-trains? @report))

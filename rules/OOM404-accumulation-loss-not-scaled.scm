@@ -13,7 +13,9 @@
 ;   the loss to `backward()`. `scaler.scale(loss).backward()` is checked
 ;   for `loss`.
 ;
-;   Not reported: losses divided anywhere in the iteration, loops inside
+;   Not reported: updates that run whole every few batches (`backward()`
+;   and the optimizer step under the same `if step % k == 0:`, which sums
+;   no micro-batches), losses divided anywhere in the iteration, loops inside
 ;   `accelerator.accumulate(...)` or other `.accumulate(` contexts (which
 ;   scale the loss themselves), `accelerator.backward(loss)`,
 ;   DeepSpeed's `engine.backward(loss)`, ColossalAI's

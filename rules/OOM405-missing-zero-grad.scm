@@ -14,8 +14,12 @@
 ;   Not reported: loops that call `zero_grad` anywhere in their body
 ;   (including `zero_grad(set_to_none=True)` and calls in a helper of the
 ;   same file), files that clear gradients by hand (`p.grad = None`,
-;   `p.grad.zero_()`), optimizer steps that take a closure (LBFGS), and
-;   learning-rate schedulers.
+;   `p.grad.zero_()`), optimizer steps that take a closure (LBFGS),
+;   learning-rate schedulers, and optimizers bound anew in the iteration
+;   that steps them: a loop that builds a model and its optimizer per
+;   iteration (a sweep over widths, a test of several optimizers) or one over
+;   the optimizers a wrapper holds (`for opt in self.optimizers.values():
+;   opt.step()`), whose `zero_grad` is a method of its own.
 ;
 ;   ## Why is this bad?
 ;   `backward()` does not overwrite `.grad`; it adds to it. Without
@@ -68,6 +72,7 @@
   (#oom-not-has-arg? @args "closure" "0")
   (#oom-not-file-mentions? "\\.grad\\s*=\\s*None|\\.grad\\.(zero_|detach_)\\(")
   (#oom-in-training-loop? @report)
+  (#oom-outlives-iteration? @optimizer)
   (#oom-not-loop-calls? @report "zero_grad"))
 
 ; scaler.step(optimizer)
@@ -82,4 +87,5 @@
   (#not-match? @optimizer "(?i)sched")
   (#oom-not-file-mentions? "\\.grad\\s*=\\s*None|\\.grad\\.(zero_|detach_)\\(")
   (#oom-in-training-loop? @report)
+  (#oom-outlives-iteration? @optimizer)
   (#oom-not-loop-calls? @report "zero_grad"))

@@ -19,9 +19,12 @@
 ;     `preprocess_logits_for_metrics` and without `eval_accumulation_steps`
 ;     anywhere in the file.
 ;
-;   Arguments passed through `**kwargs`, and batch sizes that are not
-;   integer literals (read from the command line or a config file), are not
-;   reported. It is a hint, hence `info`: the model may be small enough.
+;   Arguments passed through `**kwargs`, batch sizes that are not
+;   integer literals (read from the command line or a config file), and a
+;   `Trainer` whose `args=` come from outside the file (parsed by
+;   `HfArgumentParser` from a JSON file or the command line, on either
+;   branch of an `if`; a parameter of the function) are not reported: the
+;   settings may be there. It is a hint, hence `info`: the model may be small enough.
 ;
 ;   Test modules (that import `pytest`, `unittest` or `hypothesis`, or
 ;   define a pytest class `Test...`) are not reported: a test is not a
@@ -90,5 +93,6 @@
   (#oom-not-file-mentions? "(?m)^class Test\\w*\\s*[(:]")
   (#eq? @key "compute_metrics")
   (#oom-not-has-arg? @args "preprocess_logits_for_metrics")
+  (#oom-not-arg-from-outside? @args "args")
   (#oom-file-calls? "transformers\\.AutoModelFor(CausalLM|Seq2SeqLM|MaskedLM)\\.from_pretrained")
   (#oom-not-file-mentions? "eval_accumulation_steps"))

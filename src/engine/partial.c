@@ -295,6 +295,13 @@ static facts_seed own_seed(const oom_document *doc, const unit *u) {
   s.nproducers = outside(doc, u, m->producers, m->nproducers, s.producers);
   s.file_backward = m->file_backward && (mentions(doc->text, 0, u->start, "backward", 8, true) ||
                                          mentions(doc->text, u->end, (uint32_t)doc->length, "backward", 8, true));
+  /* a scaler outside the unit: GradScaler, `.scale(loss)`, a wrapper's `.backward(loss)` */
+  static const char *const scaling[] = {"GradScaler", "scale", "backward"};
+  for (size_t i = 0; i < 3 && m->file_scales_loss && !s.file_scales_loss; i++) {
+    uint32_t len = (uint32_t)strlen(scaling[i]);
+    s.file_scales_loss = mentions(doc->text, 0, u->start, scaling[i], len, true) ||
+                         mentions(doc->text, u->end, (uint32_t)doc->length, scaling[i], len, true);
+  }
   return s;
 }
 

@@ -88,6 +88,17 @@ static const struct {
    "`#oom-outlives-iteration? @x`: `@x` (a name, `self.attr`, or a subscript/attribute of one) names storage that "
    "outlives one iteration of the enclosing per-iteration loop: bound before the loop (a parameter, a global, "
    "`self.x`) and not bound again earlier in the same iteration"},
+  {"oom-moves-arg-to-device", PRED_MOVES_ARG_TO_DEVICE, ARGS_CAPTURE, 0, 0,
+   "`#oom-moves-arg-to-device? @f`: the callee `@f` (a function of this file, or of the project through its "
+   "summary) returns its first argument moved to a device (`def batchify(data, bsz): ... return data.to(device)`)"},
+  {"oom-batched-in-loop", PRED_BATCHED_IN_LOOP, ARGS_CAPTURE, 0, 0,
+   "`#oom-batched-in-loop? @x`: the name `@x` is taken batch by batch: subscripted in a per-iteration loop (of any "
+   "function, for a module-level name), or given in one to a function of this file that subscripts it "
+   "(`get_batch(train_data, i)`); `self.x` subscripted in a method of its class"},
+  {"oom-outlives-epoch", PRED_OUTLIVES_EPOCH, ARGS_CAPTURE, 0, 0,
+   "`#oom-outlives-epoch? @x`: `@x`, outside any per-iteration loop, names storage that outlives an epoch's or a "
+   "step's work: in an epoch loop after its batch loop, storage bound before the epoch loop; after a batch loop, "
+   "`self.x`; in a Lightning `training_step`, `self.x`"},
   {"oom-in-training-loop", PRED_IN_TRAINING_LOOP, ARGS_CAPTURE, 0, 0,
    "`#oom-in-training-loop? @x`: `@x` is in a per-iteration loop whose body (or a function of this file it calls) "
    "calls `.backward()` or `optimizer.step()`"},
@@ -101,7 +112,9 @@ static const struct {
   {"oom-reset-after-backward", PRED_RESET_AFTER_BACKWARD, ARGS_CAPTURE, 0, 0,
    "`#oom-reset-after-backward? @s`: `@s`, an accumulation `acc += v` or `acc = acc + v` in a per-iteration loop, "
    "sums a window only: `acc` is bound again later in the same iteration (reset after the optimizer step) and `v` "
-   "is backpropagated in it (`v.backward()`, `scaler.scale(v).backward()`, `accelerator.backward(v)`)"},
+   "is backpropagated in it (`v.backward()`, `scaler.scale(v).backward()`, `accelerator.backward(v)`); or the loop "
+   "runs over the layers or features of one step (no loader, no backward or step of its own) and `acc` is "
+   "backpropagated after it in the same function"},
   {"oom-frozen", PRED_FROZEN, ARGS_CAPTURE, 0, 0,
    "`#oom-frozen? @x`: the model `@x` has its parameters frozen where it is called: `.requires_grad_(False)` on it "
    "(at the end of a chain such as `m.eval().requires_grad_(False)` too) at module level, in the same function or "
@@ -121,6 +134,14 @@ static const struct {
    "`#oom-function-trains? @x`: the function holding `@x` (or a function of this file it calls) calls "
    "`.backward()`; at module level, the file does"},
   {"oom-file-trains", PRED_FILE_TRAINS, ARGS_NONE, 0, 0, "`#oom-file-trains?`: the file calls `.backward()` somewhere"},
+  {"oom-arg-from-outside", PRED_ARG_FROM_OUTSIDE, ARGS_CAPTURE_STRING, 1, 1,
+   "`#oom-arg-from-outside? @args \"NAME\"`: the argument list passes keyword NAME a value made outside this "
+   "file's constructors: a parameter, an alias, or a name bound (on any branch) from a call of something not "
+   "named as a class, such as `parser.parse_json_file(...)` or `parser.parse_args_into_dataclasses()`"},
+  {"oom-file-scales-loss", PRED_FILE_SCALES_LOSS, ARGS_NONE, 0, 0,
+   "`#oom-file-scales-loss?`: some code of the file scales the loss it backpropagates: it makes a `GradScaler` or "
+   "calls `scaler.scale(loss)`, apex's `amp.scale_loss`, a wrapper's `optimizer.backward(loss)` (an AMP optimizer, "
+   "`accelerator.backward`), or a function or class of the project whose summary says it scales the loss"},
   {"oom-loop-calls", PRED_LOOP_CALLS, ARGS_CAPTURE_STRING, 1, 1,
    "`#oom-loop-calls? @x \"RE\"`: the per-iteration loop holding `@x`, or a function of this file it calls, calls "
    "a function or method whose last name RE matches in full"},
@@ -219,7 +240,8 @@ static int cost(pred_kind kind) {
   switch (kind) {
   case PRED_EQ:
   case PRED_ANY_OF:
-  case PRED_FILE_TRAINS: return 0;
+  case PRED_FILE_TRAINS:
+  case PRED_FILE_SCALES_LOSS: return 0;
   case PRED_KIND:
   case PRED_IN_LOOP:
   case PRED_EVERY_ITERATION:
@@ -688,11 +710,21 @@ static bool eval(const predicate *p, const TSQueryMatch *m, pred_context *ctx) {
   case PRED_FROZEN:
     return facts_is_frozen(ctx->model, n);
   case PRED_RESET_AFTER_BACKWARD:
-    return facts_reset_after_backward(ctx->model, n);
+    return facts_reset_after_backward(ctx->model, n) || facts_backpropagated_after_loop(ctx->model, n);
   case PRED_FUNCTION_TRAINS:
     return facts_function_backward_at(ctx->model, pos);
   case PRED_FILE_TRAINS:
     return ctx->model->file_backward;
+  case PRED_FILE_SCALES_LOSS:
+    return ctx->model->file_scales_loss;
+  case PRED_MOVES_ARG_TO_DEVICE:
+    return facts_moves_arg_to_device(ctx->model, n);
+  case PRED_BATCHED_IN_LOOP:
+    return facts_batched_in_loop(ctx->model, n);
+  case PRED_OUTLIVES_EPOCH:
+    return facts_outlives_epoch(ctx->model, n);
+  case PRED_ARG_FROM_OUTSIDE:
+    return facts_arg_from_outside(ctx->model, n, p->strings[0]);
   case PRED_LOOP_CALLS: {
     re_ctx r = {p->re, ctx};
     return facts_loop_calls(ctx->model, pos, re_callback, &r);

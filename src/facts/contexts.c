@@ -333,6 +333,18 @@ static TSNode guard_modulus(const facts *self, uint32_t pos, facts_span body) {
 }
 
 
+/* Whether one periodic `if` of the loop BODY holds both A and B: the backward
+ * and the step of an update that runs every few batches together
+ * (`if step % 4 == 0: zero_grad(); backward(); step()`) sum no micro-batches. */
+static bool same_periodic(const facts *self, uint32_t a, uint32_t b, facts_span body) {
+  for (size_t i = 0; i < self->periodic.len; i++) {
+    facts_span p = self->periodic.items[i].body;
+    if (p.start >= body.start && p.start <= a && a < p.end && p.start <= b && b < p.end) return true;
+  }
+  return false;
+}
+
+
 /* Whether the per-iteration loop at POS steps an optimizer only under `%`
  * tests; *STEPS is then the K those tests share (`X % K == 0`), or a null
  * node when one of them has none or two of them differ. */
@@ -357,9 +369,9 @@ static bool accumulation(const facts *self, uint32_t pos, TSNode *steps) {
     for (uint32_t k = 0; k + 3 <= len; k++)
       if (!strncmp(obj + k, "opt", 3) || (k + 6 <= len && !strncmp(obj + k, "scaler", 6))) opt = true;
     if (!opt) continue;
-    if (!facts_periodic_at(self, s, loop)) {
+    if (!facts_periodic_at(self, s, loop) || same_periodic(self, s, pos, body)) {
       *steps = NULL_NODE;
-      return false; /* steps every batch */
+      return false; /* steps every batch, or after each backward (a whole update every few batches) */
     }
     TSNode k = guard_modulus(self, s, body);
     if (ts_node_is_null(k)) {
@@ -515,6 +527,10 @@ bool facts_is_numpy_float64(const facts *self, TSNode node) {
   bool r = false;
   for (int guard = 0; guard < 6 && !ts_node_is_null(node); guard++) {
     if (NODE_IS(node, "identifier")) {
+      if (facts_unpacked_float64(self, node)) {
+        r = true;
+        break;
+      }
       node = last_value(self, node);
       continue;
     }
@@ -525,6 +541,10 @@ bool facts_is_numpy_float64(const facts *self, TSNode node) {
     if (!NODE_IS(node, "call")) break;
     TSNode fn = FIELD(node, function);
     TSNode args = FIELD(node, arguments);
+    if (facts_float64_call(self, node)) {
+      r = true;
+      break;
+    }
     if (!facts_qualname(self, fn, &q)) break;
     const char *s = buf_str(&q);
     static const char *const random[] = {"rand", "randn", "random", "uniform", "normal", "random_sample",

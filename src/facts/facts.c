@@ -5,6 +5,7 @@
 #include "parse/fields.h"
 #include "facts/facts.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -820,4 +821,67 @@ bool facts_project_symbol(const facts *self, TSNode node, facts_symbol *out) {
   }
   if (e->found) *out = e->symbol;
   return e->found;
+}
+
+
+/* Whether the binding of a name at BYTE (LEN bytes) takes a value made
+ * outside this file's constructors: a parameter, a loop or `with` target, or
+ * a call of something not named as a class (`parser.parse_json_file(...)`,
+ * `get_config()`), alone or unpacked (`model_args, training_args = ...`). */
+static bool bound_from_outside(const facts *self, uint32_t byte, uint32_t len) {
+  TSNode n = ts_node_descendant_for_byte_range(self->root, byte, byte + len);
+  TSNode up = ts_node_parent(n);
+  if (!ts_node_is_null(up) && (NODE_IS(up, "pattern_list") || NODE_IS(up, "tuple_pattern") ||
+                               NODE_IS(up, "list_pattern") || NODE_IS(up, "tuple")))
+    up = ts_node_parent(up);
+  if (ts_node_is_null(up)) return false;
+  if (!NODE_IS(up, "assignment")) return !NODE_IS(up, "module") && !NODE_IS(up, "block"); /* parameters, targets */
+  TSNode value = FIELD(up, right);
+  while (!ts_node_is_null(value) && NODE_IS(value, "assignment")) value = FIELD(value, right);
+  if (ts_node_is_null(value) || !NODE_IS(value, "call")) return false;
+  TSNode callee = FIELD(value, function);
+  if (ts_node_is_null(callee)) return false;
+  if (NODE_IS(callee, "attribute")) callee = FIELD(callee, attribute);
+  uint32_t clen;
+  const char *c = facts_text(self, callee, &clen);
+  return clen && !isupper((unsigned char)c[0]);
+}
+
+
+bool facts_arg_from_outside(const facts *self, TSNode args, const char *keyword) {
+  if (ts_node_is_null(args)) return false;
+  size_t klen = strlen(keyword);
+  TSNode value = NULL_NODE;
+  uint32_t n = ts_node_named_child_count(args);
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode a = ts_node_named_child(args, i);
+    if (NODE_IS(a, "dictionary_splat")) return true; /* `**kwargs` may pass it */
+    if (!NODE_IS(a, "keyword_argument") || ts_node_is_null(FIELD(a, name))) continue;
+    uint32_t len;
+    const char *t = facts_text(self, FIELD(a, name), &len);
+    if (len == klen && !memcmp(t, keyword, klen)) value = FIELD(a, value);
+  }
+  if (ts_node_is_null(value) || !NODE_IS(value, "identifier")) return !ts_node_is_null(value) && !NODE_IS(value, "call");
+  uint32_t len;
+  const char *name = facts_text(self, value, &len);
+  uint32_t pos = ts_node_start_byte(value);
+  int fn = facts_function_at(self, pos);
+  size_t first, end;
+  facts_bindings_named(self, name, len, &first, &end);
+  /* the bindings of its own scope, else the module's (a global read in a function) */
+  for (int scope = fn, round = 0; round < 2; scope = -1, round++) {
+    bool any = false;
+    for (size_t i = first; i < end; i++) {
+      const facts_binding *b = &self->bindings.items[i];
+      int bf = facts_function_at(self, b->pos);
+      if (scope >= 0 && bf != scope && b->pos >= self->functions.items[scope].whole.start &&
+          b->pos < self->functions.items[scope].body.start)
+        bf = scope; /* a parameter */
+      if (bf != scope || b->kind == BINDING_IMPORT) continue;
+      any = true;
+      if (b->kind == BINDING_ALIAS || bound_from_outside(self, b->pos, b->name_len)) return true;
+    }
+    if (any || fn < 0) return false;
+  }
+  return false;
 }

@@ -52,6 +52,10 @@ typedef struct {
   bool returns_scalar_loss;
   bool returns_model;      /* returns an nn.Module instance */
   bool returns_device_arg; /* returns data moved to a device (`return data.to(device)`) */
+  bool returns_float64;    /* returns float64 NumPy data (`np.random.randn(n, d)`, `.astype(np.float64)`) */
+  uint8_t float64_elems;   /* bit K: element K of a returned tuple is float64 NumPy data */
+  bool scales_loss;        /* backpropagates through a loss scaler or a wrapper's `.backward(loss)`, itself or through callees */
+  bool returns_tuple;      /* some `return` of it gives a tuple (`return a, b`) */
   uint8_t nelems;          /* returns tuples of this length (0: not a tuple, or of several lengths) */
   bool elems_varied;       /* returns tuples of different lengths, or tuples and other values */
   uint8_t elems[FACTS_MAX_ELEMS]; /* per element of the returned tuples: TAINT_GRAPH | TAINT_SCALAR */
@@ -68,7 +72,8 @@ enum {
   TAINT_SEEN = 1,   /* the analysis evaluated the name here */
   TAINT_GRAPH = 2,  /* and it carried an autograd graph */
   TAINT_SCALAR = 4, /* and it held a scalar loss */
-  TAINT_DIVIDED = 8 /* and it had been divided on its way here */
+  TAINT_DIVIDED = 8, /* and it had been divided on its way here */
+  TAINT_ARG = 16     /* only in the elements of returned tuples: computed from the function's parameters */
 };
 
 /* what a loop body does itself (nested loops and functions excluded) */
@@ -148,6 +153,7 @@ typedef struct {
   char **module_names, **loader_names, **producers;
   size_t nmodule_names, nloader_names, nproducers;
   bool file_backward;
+  bool file_scales_loss;
 } facts_seed;
 
 /* ---- what the modules a file imports say (src/project) ---- */
@@ -175,6 +181,7 @@ typedef struct {
   uint32_t flags;                  /* SYM_* */
   uint8_t nelems;                  /* a function returning a tuple: its length (0: not a tuple) */
   uint8_t elems[FACTS_MAX_ELEMS];  /* per element: TAINT_GRAPH | TAINT_SCALAR */
+  uint8_t float64_elems;           /* bit K: element K of the returned tuples is float64 NumPy data */
 } facts_symbol;
 
 typedef struct facts_imports facts_imports;
@@ -222,6 +229,7 @@ typedef struct facts {
   unsigned char *taint;        /* TAINT_* per source byte; see graph.c */
   struct facts_field_memo *field_memo; /* while the facts are built (facts__field) */
   bool file_backward;          /* some code calls .backward() */
+  bool file_scales_loss;       /* some code scales the loss it backpropagates (facts_function.scales_loss) */
   uint32_t max_depth;          /* of the syntax tree */
   const facts_seed *seed;      /* NULL but in a partial relint */
   const facts_imports *imports; /* NULL: the file is read alone */
@@ -321,6 +329,18 @@ bool facts_in_module_method(const facts *self, int fn);
  *  same iteration (a reset after the optimizer step) and `v` is
  *  backpropagated in that iteration, which frees what its graph saved. */
 bool facts_reset_after_backward(const facts *self, TSNode stmt);
+/** Whether STMT, an accumulation in a loop over the layers, features or
+ *  losses of one step (no loader, no backward or step of its own), sums a
+ *  loss that is backpropagated after the loop in the same function
+ *  (`for f, t in zip(feats, targets): style_loss += mse(f, t)`, then
+ *  `style_loss.backward()`): one step's loss, not a running sum. */
+bool facts_backpropagated_after_loop(const facts *self, TSNode stmt);
+/** Whether NODE, outside any batch loop, names storage that outlives an
+ *  epoch's or a step's work: in an epoch loop after its batch loop, a list
+ *  bound before the epoch loop; after a batch loop, the instance's own
+ *  (`self.train_losses`); in a Lightning `training_step`, the instance's
+ *  own (`self.training_step_outputs`). */
+bool facts_outlives_epoch(const facts *self, TSNode node);
 /** Whether NODE names storage that outlives an iteration of its loop. */
 bool facts_outlives_iteration(const facts *self, TSNode node);
 /** Whether the function holding POS is named as an evaluation (`evaluate`,
@@ -342,6 +362,22 @@ bool facts_accumulates_gradients(const facts *self, uint32_t pos);
  *  for all of them); a null node when the loop does not accumulate or K
  *  cannot be told. */
 TSNode facts_accumulation_steps(const facts *self, uint32_t pos);
+/** Whether the call CALL gives float64 NumPy data: `.astype(np.float64)`
+ *  (or `"float64"`, `float`, `np.double`), `np.float64(...)`, or a function
+ *  of this file or of the project (SYM_FLOAT64) that returns such data. */
+bool facts_float64_call(const facts *self, TSNode call);
+/** Whether the name NODE was unpacked from an element a function (of this
+ *  file or of the project) returns as float64 NumPy data: `X, y =
+ *  make_data()` with `return np.random.randn(n, 8), labels`. */
+bool facts_unpacked_float64(const facts *self, TSNode node);
+/** Whether CALLEE returns its first argument moved to a device (a function
+ *  of this file, or of the project: SYM_TO_DEVICE). */
+bool facts_moves_arg_to_device(const facts *self, TSNode callee);
+/** Whether the name NODE is taken batch by batch: subscripted in a
+ *  per-iteration loop (any function's, for a module-level name), or given in
+ *  one to a function of this file that subscripts it (`get_batch(train_data,
+ *  i)`); for `self.x`, subscripted in its class. */
+bool facts_batched_in_loop(const facts *self, TSNode node);
 /** Whether NODE holds a whole dataset / a float64 NumPy array. */
 bool facts_is_dataset(const facts *self, TSNode node);
 bool facts_is_numpy_float64(const facts *self, TSNode node);
@@ -352,6 +388,11 @@ bool facts_sliced_in_loop(const facts *self, TSNode node);
 /** Whether class name NODE derives from a class RE (MATCH) matches. */
 bool facts_class_derives(const facts *self, TSNode node, bool (*match)(void *ctx, const char *name, size_t len),
                          void *ctx);
+/** Whether the argument list ARGS passes KEYWORD a value made outside this
+ *  file's constructors: a parameter, an alias, or a name bound on some
+ *  branch from a call not named as a class (`parser.parse_json_file(...)` on
+ *  one branch of an `if`, `parse_args_into_dataclasses()` on the other). */
+bool facts_arg_from_outside(const facts *self, TSNode args, const char *keyword);
 /** The function index named NAME (a same-file function or `self.method`), -1. */
 int facts_function_named(const facts *self, TSNode callee);
 

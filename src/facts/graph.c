@@ -11,6 +11,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "parse/children.h"
 #include "parse/fields.h"
@@ -21,7 +22,13 @@
 #define MAX_DEPTH 200
 #define MAX_ROUNDS 4
 
-enum { V_GRAPH = 1, V_SCALAR = 2, V_DIVIDED = 4 };
+/* V_ARG: computed from a parameter of the function analysed (which carries
+ * a graph when the caller's argument does): it flows where V_GRAPH flows and
+ * is never recorded; only the elements of returned tuples keep it
+ * (TAINT_ARG), so that a caller can tell `loss, mse = helper(pred, y)`'s
+ * `mse` from a float the helper returns beside it. */
+enum { V_GRAPH = 1, V_SCALAR = 2, V_DIVIDED = 4, V_ARG = 8 };
+#define V_FLOW (V_GRAPH | V_ARG)
 
 typedef struct {
   const char *name;
@@ -341,7 +348,7 @@ static unsigned eval_call(analysis *a, state *st, TSNode e) {
         bool loss = (ql > 5 && !strcmp(q + ql - 5, "_loss")) || !strcmp(q + 20, "cross_entropy") ||
                     !strcmp(q + 20, "nll_loss") || !strcmp(q + 20, "binary_cross_entropy") ||
                     !strcmp(q + 20, "binary_cross_entropy_with_logits") || !strcmp(q + 20, "kl_div");
-        return loss ? V_GRAPH | V_SCALAR : (argflags & V_GRAPH);
+        return loss ? V_GRAPH | V_SCALAR : (argflags & V_FLOW);
       }
       static const char *const constructors[] = {"tensor", "zeros", "ones", "empty", "full", "rand", "randn",
                                                  "randint", "arange", "linspace", "eye", "from_numpy",
@@ -349,31 +356,31 @@ static unsigned eval_call(analysis *a, state *st, TSNode e) {
                                                  "rand_like", "empty_like", "full_like", "manual_seed", NULL};
       if (!strncmp(q, "torch.", 6) && !strchr(q + 6, '.')) {
         if (in_list(q + 6, strlen(q + 6), constructors)) return 0;
-        return argflags & V_GRAPH;
+        return argflags & V_FLOW;
       }
       if (!strncmp(q, "numpy.", 6) || !strncmp(q, "math.", 5)) return 0;
     }
     unsigned of = eval(a, st, obj);
     if (in_list(t, len, CLEANING_METHODS)) return 0;
     if (in_list(t, len, PRESERVING_METHODS)) {
-      unsigned r = of & (V_GRAPH | V_DIVIDED);
+      unsigned r = of & (V_FLOW | V_DIVIDED);
       if ((of & V_GRAPH) && in_list(t, len, SCALAR_REDUCTIONS)) r |= V_SCALAR;
       else if (of & V_SCALAR) r |= V_SCALAR; /* .to(), .float() of a scalar */
       if (len == 3 && !memcmp(t, "div", 3)) r |= V_DIVIDED;
       return r;
     }
     /* other methods of a graph value mostly keep the graph */
-    return of & V_GRAPH;
+    return of & V_FLOW;
   }
   if (NODE_IS(callee, "identifier")) {
     t = facts_text(f, callee, &len);
     if (in_list(t, len, CLEAN_BUILTINS)) return 0;
-    if (in_list(t, len, JOIN_BUILTINS)) return argflags & V_GRAPH;
+    if (in_list(t, len, JOIN_BUILTINS)) return argflags & V_FLOW;
     if (facts_qualname(f, callee, &a->tmp) && !strncmp(buf_str(&a->tmp), "torch.nn.functional.", 20)) {
       const char *q = buf_str(&a->tmp) + 20;
       size_t ql = strlen(q);
       if ((ql > 5 && !strcmp(q + ql - 5, "_loss")) || !strcmp(q, "cross_entropy")) return V_GRAPH | V_SCALAR;
-      return argflags & V_GRAPH;
+      return argflags & V_FLOW;
     }
   }
   return 0;
@@ -427,13 +434,13 @@ static unsigned eval(analysis *a, state *st, TSNode e) {
       unsigned of = eval(a, st, obj);
       if (in_list(an, len, CLEAN_ATTRS)) r = 0;
       else if (len == 4 && !memcmp(an, "loss", 4)) r = (of & V_GRAPH) ? V_GRAPH | V_SCALAR : 0;
-      else r = of & V_GRAPH;
+      else r = of & V_FLOW;
     }
   } else if (!strcmp(type, "call")) {
     r = eval_call(a, st, e);
   } else if (!strcmp(type, "subscript")) {
     TSNode value = FACT_FIELD(a->f, e, value);
-    r = eval(a, st, value) & V_GRAPH;
+    r = eval(a, st, value) & V_FLOW;
     TSNode index = FACT_FIELD(a->f, e, subscript);
     if (returns_indices(f, value) && !ts_node_is_null(index) && text_is(f, index, "1")) r = 0; /* `x.max(1)[1]` */
     uint32_t n = ts_node_named_child_count(e);
@@ -442,7 +449,7 @@ static unsigned eval(analysis *a, state *st, TSNode e) {
     unsigned l = eval(a, st, FACT_FIELD(a->f, e, left));
     unsigned rr = eval(a, st, FACT_FIELD(a->f, e, right));
     TSNode op = FACT_FIELD(a->f, e, operator);
-    r = (l | rr) & V_GRAPH;
+    r = (l | rr) & V_FLOW;
     /* a loss scaled by a number is still a scalar loss */
     if (((l & V_SCALAR) || (rr & V_SCALAR)) && (!(l & V_GRAPH) || (l & V_SCALAR)) && (!(rr & V_GRAPH) || (rr & V_SCALAR)))
       r |= V_SCALAR;
@@ -456,11 +463,11 @@ static unsigned eval(analysis *a, state *st, TSNode e) {
   } else if (!strcmp(type, "conditional_expression") || !strcmp(type, "list") || !strcmp(type, "tuple") ||
              !strcmp(type, "set") || !strcmp(type, "expression_list")) {
     TSNode c;
-    for (children k = children_of(e); children_next(&k, &c);) r |= eval(a, st, c) & V_GRAPH;
+    for (children k = children_of(e); children_next(&k, &c);) r |= eval(a, st, c) & V_FLOW;
   } else if (!strcmp(type, "dictionary")) {
     TSNode pair;
     for (children k = children_of(e); children_next(&k, &pair);)
-      if (NODE_IS(pair, "pair")) r |= eval(a, st, FACT_FIELD(a->f, pair, value)) & V_GRAPH;
+      if (NODE_IS(pair, "pair")) r |= eval(a, st, FACT_FIELD(a->f, pair, value)) & V_FLOW;
   } else if (!strcmp(type, "comparison_operator") || !strcmp(type, "boolean_operator") ||
              !strcmp(type, "not_operator") || !strcmp(type, "keyword_argument")) {
     TSNode c;
@@ -521,6 +528,87 @@ static bool returned_elements(analysis *a, TSNode right, uint32_t n, uint8_t *el
 }
 
 
+/* The call a model name was made by (`model = Net(cfg).cuda()`, `self.net =
+ * Net()`): its last assignment before POS, in FN for a plain name; through
+ * `.to()`-like chains. A null node when there is none. */
+static TSNode model_constructor(const facts *f, TSNode callee, int fn) {
+  static const char *const same[] = {"to", "cuda", "cpu", "train", "eval", "half", "float", "bfloat16", "double", NULL};
+  bool attr = !NODE_IS(callee, "identifier");
+  uint32_t len, pos = ts_node_start_byte(callee);
+  const char *t = facts_text(f, callee, &len);
+  TSNode value = NULL_NODE;
+  for (size_t i = 0; i < f->assigns.len; i++) {
+    TSNode left = f->assigns.items[i].left;
+    if (ts_node_start_byte(left) >= pos) break;
+    uint32_t l2;
+    const char *t2 = facts_text(f, left, &l2);
+    if (l2 == len && !memcmp(t, t2, len) && (attr || facts_function_at(f, ts_node_start_byte(left)) == fn))
+      value = f->assigns.items[i].right;
+  }
+  for (int guard = 0; guard < 8 && !ts_node_is_null(value) && NODE_IS(value, "call"); guard++) {
+    TSNode c = FACT_FIELD(f, value, function);
+    if (ts_node_is_null(c) || !NODE_IS(c, "attribute")) return value;
+    uint32_t ml;
+    const char *m = last_name(f, c, &ml);
+    if (!in_list(m, ml, same)) return value;
+    value = FACT_FIELD(f, c, object);
+  }
+  return NULL_NODE;
+}
+
+
+/* Whether RIGHT calls a model whose class's `forward` (this file's, or a
+ * class of the project) returns tuples of N elements: ELEMS then holds
+ * them. `out, ratio = model(x)` with `return self.fc(x), x.size(0) / 8`. */
+static bool forward_elements(analysis *a, TSNode right, uint32_t n, uint8_t *elems) {
+  facts *f = a->f;
+  while (!ts_node_is_null(right) && (NODE_IS(right, "parenthesized_expression") || NODE_IS(right, "await")))
+    right = ts_node_named_child(right, 0);
+  if (ts_node_is_null(right) || !NODE_IS(right, "call")) return false;
+  TSNode callee = FACT_FIELD(f, right, function);
+  if (ts_node_is_null(callee) || !trackable(f, callee) || !facts_is_model(f, callee)) return false;
+  TSNode made = model_constructor(f, callee, a->function);
+  TSNode klass = ts_node_is_null(made) ? made : FACT_FIELD(f, made, function);
+  if (ts_node_is_null(klass) || (!NODE_IS(klass, "identifier") && !NODE_IS(klass, "attribute"))) return false;
+  uint32_t len;
+  const char *name = facts_text(f, klass, &len);
+  for (size_t i = 0; i < f->functions.len && NODE_IS(klass, "identifier"); i++) {
+    const facts_function *fn = &f->functions.items[i];
+    if (fn->klass < 0 || fn->name_len != 7 || memcmp(fn->name, "forward", 7)) continue;
+    const facts_class *k = &f->classes.items[fn->klass];
+    if (k->name_len != len || memcmp(k->name, name, len)) continue;
+    if (fn->elems_varied || fn->nelems != n) return false;
+    memcpy(elems, fn->elems, n);
+    return true;
+  }
+  if (!f->imports || !facts_qualname(f, klass, &a->tmp)) return false;
+  buf_puts(&a->tmp, ".forward");
+  facts_symbol sym;
+  if (!f->imports->lookup(f->imports, buf_str(&a->tmp), a->tmp.len, &sym) || !(sym.flags & SYM_FUNCTION) ||
+      sym.nelems != n)
+    return false;
+  memcpy(elems, sym.elems, n);
+  return true;
+}
+
+
+/* Whether a call's arguments carry a graph, for the elements of its
+ * returned tuple computed from them (TAINT_ARG): an argument does, or an
+ * element computed from them is backpropagated (LEFT's names marked). */
+static bool arguments_carry_graph(analysis *a, state *st, TSNode right, TSNode left, const uint8_t *elems, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode t = ts_node_named_child(left, i);
+    uint32_t len;
+    const char *name = trackable(a->f, t) ? facts_text(a->f, t, &len) : NULL;
+    if (name && (elems[i] & (TAINT_ARG | TAINT_GRAPH)) && marked(a, name, len, NULL)) return true;
+  }
+  while (!ts_node_is_null(right) && (NODE_IS(right, "parenthesized_expression") || NODE_IS(right, "await")))
+    right = ts_node_named_child(right, 0);
+  if (ts_node_is_null(right) || !NODE_IS(right, "call")) return false;
+  return eval_args(a, st, FACT_FIELD(a->f, right, arguments)) & V_GRAPH;
+}
+
+
 static void assign(analysis *a, state *st, TSNode left, TSNode right, unsigned flags) {
   if (ts_node_is_null(left)) return;
   if (trackable(a->f, left)) {
@@ -532,12 +620,17 @@ static void assign(analysis *a, state *st, TSNode left, TSNode right, unsigned f
     uint32_t n = ts_node_named_child_count(left);
     bool pair = returns_indices(a->f, right);
     uint8_t elems[FACTS_MAX_ELEMS];
-    bool known = n <= FACTS_MAX_ELEMS && returned_elements(a, right, n, elems);
+    bool known = n <= FACTS_MAX_ELEMS && !a->no_grad &&
+                 (returned_elements(a, right, n, elems) || forward_elements(a, right, n, elems));
+    bool from_args = false;
+    for (uint32_t i = 0; known && i < n && !from_args; i++) from_args = elems[i] & TAINT_ARG;
+    if (from_args) from_args = arguments_carry_graph(a, st, right, left, elems, n);
     for (uint32_t i = 0; i < n; i++) {
       TSNode t = ts_node_named_child(left, i);
       unsigned tf = pair && i == 1 ? 0 : flags & V_GRAPH; /* `_, predicted = torch.max(out, 1)` */
       /* `loss, acc = step(batch)`: each name what that element carries */
-      if (known) tf = ((elems[i] & TAINT_GRAPH) ? V_GRAPH : 0) | ((elems[i] & TAINT_SCALAR) ? V_SCALAR : 0);
+      if (known) tf = ((elems[i] & TAINT_GRAPH) || (from_args && (elems[i] & TAINT_ARG)) ? V_GRAPH : 0) |
+                      ((elems[i] & TAINT_SCALAR) ? V_SCALAR : 0);
       if (trackable(a->f, t)) set_name(a, st, t, pair && i == 1 ? 0 : evidence(a, t, right, tf));
     }
     return;
@@ -570,7 +663,7 @@ static void run_expression(analysis *a, state *st, TSNode e) {
     if (trackable(a->f, left)) {
       unsigned nf = lf;
       if (!ts_node_is_null(op) && (NODE_IS(op, "+=") || NODE_IS(op, "-=") || NODE_IS(op, "*=") || NODE_IS(op, "@=")))
-        nf = a->no_grad ? lf : (lf | (rf & V_GRAPH));
+        nf = a->no_grad ? lf : (lf | (rf & V_FLOW));
       if (!ts_node_is_null(op) && NODE_IS(op, "/=")) nf |= V_DIVIDED;
       set_name(a, st, left, nf);
     }
@@ -701,7 +794,8 @@ static void record_elements(analysis *a, state *st, facts_function *fn, TSNode v
   for (uint32_t i = 0; i < n; i++) {
     /* evaluated again: the tuple's own evaluation joined its elements */
     unsigned r = eval(a, st, ts_node_named_child(value, i));
-    uint8_t t = (uint8_t)(((r & V_GRAPH) ? TAINT_GRAPH : 0) | ((r & V_SCALAR) ? TAINT_SCALAR : 0));
+    uint8_t t = (uint8_t)(((r & V_GRAPH) ? TAINT_GRAPH : 0) | ((r & V_SCALAR) ? TAINT_SCALAR : 0) |
+                          ((r & V_ARG) && !(r & V_GRAPH) ? TAINT_ARG : 0));
     if (first || (fn->elems[i] | t) != fn->elems[i]) a->changed = true;
     fn->elems[i] = first ? t : (uint8_t)(fn->elems[i] | t);
   }
@@ -975,11 +1069,52 @@ static uint32_t project_training(const facts *f, TSNode callee) {
 }
 
 
+/* Whether CALL scales the loss it backpropagates: a GradScaler made or its
+ * `scaler.scale(loss)`, apex's `amp.scale_loss(...)`, a wrapper's
+ * `optimizer.backward(loss)` (fairseq's and mmcv's AMP optimizers,
+ * `accelerator.backward(loss)`, DeepSpeed's engine), or a function or class
+ * of the project whose summary says it scales. */
+static bool scales_loss_call(const facts *f, TSNode call, buf *tmp) {
+  TSNode callee = FACT_FIELD(f, call, function);
+  if (ts_node_is_null(callee)) return false;
+  uint32_t len;
+  const char *name = last_name(f, callee, &len);
+  if (len == 10 && !memcmp(name, "scale_loss", 10)) return true;
+  if (len >= 10 && !memcmp(name + len - 10, "GradScaler", 10)) return true;
+  bool scale = len == 5 && !memcmp(name, "scale", 5), backward = len == 8 && !memcmp(name, "backward", 8);
+  if ((scale || backward) && NODE_IS(callee, "attribute")) {
+    TSNode obj = FACT_FIELD(f, callee, object);
+    TSNode args = FACT_FIELD(f, call, arguments);
+    TSNode first = ts_node_is_null(args) || !ts_node_named_child_count(args) ? NULL_NODE : ts_node_named_child(args, 0);
+    uint32_t olen, alen;
+    const char *o = facts_text(f, obj, &olen);
+    if (scale && !ts_node_is_null(first) && optimizer_like(o, olen)) return true;
+    if (backward && !ts_node_is_null(first) && !NODE_IS(first, "keyword_argument")) {
+      const char *a = last_name(f, first, &alen);
+      /* `loss.backward(grad)` passes a gradient; `optimizer.backward(loss)` a loss */
+      if (looks_like_loss(a, alen) && !looks_like_loss(o, olen) && !(facts_qualname(f, obj, tmp) && !strcmp(buf_str(tmp), "torch.autograd")))
+        return true;
+    }
+  }
+  facts_symbol sym;
+  return f->imports && facts_project_symbol(f, callee, &sym) && (sym.flags & SYM_SCALES_LOSS);
+}
+
+
 /* Which functions train (call backward / step), through callees too, those
  * of this file and of the project's other modules. */
+void facts__device_returns(facts *f);
+static void float64_returns(facts *f);
 void facts__summaries(facts *f);
 void facts__summaries(facts *f) {
   buf tmp = {0};
+  facts__device_returns(f);
+  float64_returns(f);
+  for (size_t i = 0; i < f->returns.len; i++) {
+    TSNode value = ts_node_named_child(f->returns.items[i].call, 0);
+    if (f->returns.items[i].function >= 0 && (NODE_IS(value, "expression_list") || NODE_IS(value, "tuple")))
+      f->functions.items[f->returns.items[i].function].returns_tuple = true;
+  }
   for (size_t i = 0; i < f->calls.len; i++) {
     const facts_call *c = &f->calls.items[i];
     bool bw = is_backward(f, c->call, &tmp);
@@ -989,8 +1124,11 @@ void facts__summaries(facts *f) {
     if (pt & SYM_BACKWARD) bw = true;
     else if (pt & SYM_TRAINS) st = true;
     if (bw) f->file_backward = true;
+    bool sc = scales_loss_call(f, c->call, &tmp);
+    if (sc) f->file_scales_loss = true;
     if (c->function < 0) continue;
     facts_function *fn = &f->functions.items[c->function];
+    if (sc) fn->scales_loss = true;
     if (bw) fn->backward = fn->trains = true;
     else if (st) fn->trains = true;
     if ((bw || st) && c->loop < 0 && (!pt || (pt & SYM_STEP))) fn->step = true;
@@ -1004,7 +1142,9 @@ void facts__summaries(facts *f) {
       if (g < 0 || g == c->function) continue;
       facts_function *fn = &f->functions.items[c->function], *callee = &f->functions.items[g];
       bool step = callee->step && c->loop < 0;
-      if ((callee->trains && !fn->trains) || (callee->backward && !fn->backward) || (step && !fn->step)) {
+      if ((callee->trains && !fn->trains) || (callee->backward && !fn->backward) || (step && !fn->step) ||
+          (callee->scales_loss && !fn->scales_loss)) {
+        fn->scales_loss |= callee->scales_loss;
         fn->trains |= callee->trains;
         fn->backward |= callee->backward;
         fn->step |= step;
@@ -1026,6 +1166,22 @@ void facts__summaries(facts *f) {
 }
 
 
+/* The parameters of the function analysed (but `self` and `cls`) hold what
+ * its callers pass: V_ARG. */
+static void bind_parameters(analysis *a, state *st, TSNode params) {
+  uint32_t n = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params);
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode p = ts_node_named_child(params, i);
+    if (!NODE_IS(p, "identifier")) {
+      TSNode name = FACT_FIELD(a->f, p, name);
+      p = ts_node_is_null(name) && ts_node_named_child_count(p) ? ts_node_named_child(p, 0) : name;
+    }
+    if (ts_node_is_null(p) || !NODE_IS(p, "identifier") || text_is(a->f, p, "self") || text_is(a->f, p, "cls")) continue;
+    set_name(a, st, p, V_ARG);
+  }
+}
+
+
 static void analyse(facts *f, int function, bool *changed) {
   analysis a = {f, function, false, 0, false, false, {0}, {0}};
   collect_evidence(&a);
@@ -1033,6 +1189,9 @@ static void analyse(facts *f, int function, bool *changed) {
   if (function < 0) {
     run_block(&a, &st, f->root);
   } else {
+    /* only the elements of returned tuples keep V_ARG: elsewhere it is dead weight */
+    if (f->functions.items[function].returns_tuple)
+      bind_parameters(&a, &st, FACT_FIELD(f, f->functions.items[function].node, parameters));
     run_block(&a, &st, FACT_FIELD(f, f->functions.items[function].node, body));
   }
   if (a.changed) *changed = true;
@@ -1097,4 +1256,330 @@ facts_value facts_value_of(const facts *self, TSNode node) {
   v.scalar = r & V_SCALAR;
   v.divided = r & V_DIVIDED;
   return v;
+}
+
+
+/* Whether CALL backpropagates the name NAME: `name.backward()`,
+ * `scaler.scale(name).backward()`, `accelerator.backward(name)`. */
+static bool backpropagates(const facts *f, TSNode call, const char *name, uint32_t len) {
+  TSNode fn = FACT_FIELD(f, call, function);
+  if (ts_node_is_null(fn) || !NODE_IS(fn, "attribute") || !text_is(f, FACT_FIELD(f, fn, attribute), "backward"))
+    return false;
+  TSNode obj = FACT_FIELD(f, fn, object);
+  TSNode args[2] = {FACT_FIELD(f, call, arguments), NODE_IS(obj, "call") ? FACT_FIELD(f, obj, arguments) : NULL_NODE};
+  uint32_t l;
+  const char *t = facts_text(f, obj, &l);
+  if (l == len && !memcmp(t, name, len)) return true;
+  for (int k = 0; k < 2; k++) {
+    if (ts_node_is_null(args[k]) || !ts_node_named_child_count(args[k])) continue;
+    t = facts_text(f, ts_node_named_child(args[k], 0), &l);
+    if (l == len && !memcmp(t, name, len)) return true;
+  }
+  return false;
+}
+
+
+bool facts_backpropagated_after_loop(const facts *self, TSNode stmt) {
+  TSNode acc = FACT_FIELD(self, stmt, left);
+  if (ts_node_is_null(acc) || !NODE_IS(acc, "identifier")) return false;
+  uint32_t pos = ts_node_start_byte(stmt);
+  /* the loop the sum outlives: the outermost per-iteration loop of its function */
+  int loop = facts_iteration_loop_at(self, pos);
+  if (loop < 0) return false;
+  int fn = self->loops.items[loop].function;
+  for (int o = self->loops.items[loop].outer; o >= 0 && self->loops.items[o].function == fn; o = self->loops.items[o].outer)
+    if (self->loops.items[o].per_iteration) loop = o;
+  const facts_loop *l = &self->loops.items[loop];
+  /* a loop over batches: the sum holds every batch's graph until the backward */
+  if (l->evidence & (LOOP_CALLS_BACKWARD | LOOP_CALLS_STEP | LOOP_ITERATES_LOADER)) return false;
+  uint32_t len;
+  const char *name = facts_text(self, acc, &len);
+  facts_span scope = fn >= 0 ? self->functions.items[fn].body : (facts_span){0, (uint32_t)self->length + 1};
+  uint32_t after = ts_node_end_byte(l->node);
+  for (size_t i = facts_first_call_at(self, after); i < self->calls.len; i++) {
+    const facts_call *c = &self->calls.items[i];
+    if (ts_node_start_byte(c->call) >= scope.end) break;
+    if (c->function == fn && backpropagates(self, c->call, name, len)) return true;
+  }
+  return false;
+}
+
+
+/* Whether a per-iteration loop of function FN lies in SPAN before POS. */
+static bool batch_loop_before(const facts *f, int fn, facts_span span, uint32_t pos) {
+  for (size_t i = 0; i < f->loops.len; i++) {
+    const facts_loop *l = &f->loops.items[i];
+    uint32_t s = ts_node_start_byte(l->node);
+    if (s >= pos) break;
+    if (l->function == fn && l->per_iteration && s >= span.start && ts_node_end_byte(l->node) <= pos) return true;
+  }
+  return false;
+}
+
+
+/* Whether the name NAME (LEN bytes) is bound in FN before START, is one of
+ * its parameters, or is bound at module level. */
+static bool bound_before(const facts *f, int fn, const char *name, uint32_t len, uint32_t start) {
+  size_t first, end;
+  facts_bindings_named(f, name, len, &first, &end);
+  for (size_t i = first; i < end; i++) {
+    const facts_binding *b = &f->bindings.items[i];
+    int bf = facts_function_at(f, b->pos);
+    if (fn >= 0 && b->pos >= f->functions.items[fn].whole.start && b->pos < f->functions.items[fn].body.start)
+      return true; /* a parameter */
+    if (bf == -1 || (bf == fn && b->pos < start)) return true;
+  }
+  return false;
+}
+
+
+bool facts_outlives_epoch(const facts *self, TSNode node) {
+  uint32_t pos = ts_node_start_byte(node);
+  if (facts_iteration_loop_at(self, pos) >= 0) return false; /* a batch loop's storage: oom-outlives-iteration? */
+  int fn = facts_function_at(self, pos);
+  TSNode base = node;
+  for (int guard = 0; guard < 16 && !ts_node_is_null(base) && !NODE_IS(base, "identifier"); guard++)
+    base = NODE_IS(base, "attribute") ? FACT_FIELD(self, base, object)
+           : NODE_IS(base, "subscript") ? FACT_FIELD(self, base, value) : NULL_NODE;
+  if (ts_node_is_null(base)) return false;
+  bool self_attr = text_is(self, base, "self") && NODE_IS(node, "attribute");
+  /* Lightning's training step: `self.training_step_outputs` lives for the epoch */
+  if (self_attr && fn >= 0 && self->functions.items[fn].klass >= 0 && facts_innermost_loop_at(self, pos) < 0) {
+    const facts_function *m = &self->functions.items[fn];
+    /* Lightning runs validation_step and test_step without gradients */
+    if (m->name_len == 13 && !memcmp(m->name, "training_step", 13)) return true;
+  }
+  /* after the batch loop, in the epoch loop around it or, for storage of the
+   * instance, in the function that ran it */
+  int loop = facts_innermost_loop_at(self, pos);
+  facts_span span = loop >= 0 ? self->loops.items[loop].body
+                    : fn >= 0 ? self->functions.items[fn].body : (facts_span){0, (uint32_t)self->length + 1};
+  if (!batch_loop_before(self, fn, span, pos)) return false;
+  if (self_attr) return true;
+  if (loop < 0) return false; /* a local list of one call */
+  uint32_t len;
+  const char *name = facts_text(self, base, &len);
+  return bound_before(self, fn, name, len, ts_node_start_byte(self->loops.items[loop].node));
+}
+
+
+/* Whether the argument list ARGS of a `.to(...)` names a device and no dtype. */
+static bool device_args(const facts *f, TSNode args) {
+  uint32_t len;
+  const char *t = facts_text(f, args, &len);
+  bool device = false;
+  for (uint32_t k = 0; k < len; k++) {
+    if (!strncasecmp(t + k, "cpu", 3) || !strncasecmp(t + k, "dtype", 5) || !strncmp(t + k, "torch.float", 11) ||
+        !strncmp(t + k, "torch.half", 10) || !strncmp(t + k, "torch.long", 10))
+      return false;
+    if (!strncasecmp(t + k, "cuda", 4) || !strncasecmp(t + k, "device", 6) || !strncasecmp(t + k, "gpu", 3) ||
+        !strncasecmp(t + k, "rank", 4))
+      device = true;
+  }
+  return device;
+}
+
+
+/* Which functions return their first argument moved to a device:
+ * `def batchify(data, bsz, device): ...; return data.to(device)` (the name
+ * rebound from itself on the way: `data = data.view(bsz, -1)`). */
+void facts__device_returns(facts *f);
+void facts__device_returns(facts *f) {
+  for (size_t i = 0; i < f->returns.len; i++) {
+    int fn = f->returns.items[i].function;
+    if (fn < 0) continue;
+    facts_function *g = &f->functions.items[fn];
+    TSNode value = ts_node_named_child(f->returns.items[i].call, 0);
+    if (ts_node_is_null(value) || !NODE_IS(value, "call")) continue;
+    TSNode callee = FACT_FIELD(f, value, function);
+    if (ts_node_is_null(callee) || !NODE_IS(callee, "attribute")) continue;
+    TSNode attr = FACT_FIELD(f, callee, attribute);
+    if (!text_is(f, attr, "cuda") && !(text_is(f, attr, "to") && device_args(f, FACT_FIELD(f, value, arguments))))
+      continue;
+    /* down the chain to the name: `data.t().contiguous().to(device)` */
+    TSNode obj = FACT_FIELD(f, callee, object);
+    for (int guard = 0; guard < 16 && !ts_node_is_null(obj) && NODE_IS(obj, "call"); guard++) {
+      TSNode c = FACT_FIELD(f, obj, function);
+      obj = ts_node_is_null(c) || !NODE_IS(c, "attribute") ? NULL_NODE : FACT_FIELD(f, c, object);
+    }
+    if (ts_node_is_null(obj) || !NODE_IS(obj, "identifier")) continue;
+    TSNode params = FACT_FIELD(f, g->node, parameters);
+    uint32_t n = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params);
+    for (uint32_t k = 0; k < n; k++) {
+      TSNode p = ts_node_named_child(params, k);
+      if (!NODE_IS(p, "identifier")) {
+        TSNode name = FACT_FIELD(f, p, name);
+        p = ts_node_is_null(name) && ts_node_named_child_count(p) ? ts_node_named_child(p, 0) : name;
+      }
+      if (ts_node_is_null(p) || text_is(f, p, "self") || text_is(f, p, "cls")) continue;
+      uint32_t l1, l2;
+      const char *a = facts_text(f, p, &l1), *b = facts_text(f, obj, &l2);
+      if (l1 == l2 && !memcmp(a, b, l1)) g->returns_device_arg = true;
+      break; /* the first argument only */
+    }
+  }
+}
+
+
+bool facts_moves_arg_to_device(const facts *self, TSNode callee) {
+  int g = facts_function_named(self, callee);
+  if (g >= 0) return self->functions.items[g].returns_device_arg;
+  facts_symbol sym;
+  return self->imports && facts_project_symbol(self, callee, &sym) && (sym.flags & SYM_FUNCTION) &&
+         (sym.flags & SYM_TO_DEVICE);
+}
+
+
+/* Whether function G subscripts its parameter number K (`source[i:i + n]`). */
+static bool slices_parameter(const facts *f, int g, uint32_t k) {
+  TSNode params = FACT_FIELD(f, f->functions.items[g].node, parameters);
+  if (ts_node_is_null(params) || k >= ts_node_named_child_count(params)) return false;
+  TSNode p = ts_node_named_child(params, k);
+  if (!NODE_IS(p, "identifier")) return false;
+  uint32_t len;
+  const char *name = facts_text(f, p, &len);
+  for (size_t i = 0; i < f->subscripts.len; i++) {
+    const facts_ref *r = &f->subscripts.items[i];
+    if (r->len == len && !memcmp(r->name, name, len) && facts_function_at(f, r->pos) == g) return true;
+  }
+  return false;
+}
+
+
+bool facts_batched_in_loop(const facts *self, TSNode node) {
+  uint32_t len;
+  const char *name = facts_text(self, node, &len);
+  int fn = facts_function_at(self, ts_node_start_byte(node));
+  if (NODE_IS(node, "attribute")) {
+    /* `self.data`: indexed by a method of its class (`__getitem__`, `get_batch`) */
+    if (fn < 0 || self->functions.items[fn].klass < 0) return false;
+    TSNode k = self->classes.items[self->functions.items[fn].klass].node;
+    const char *s = self->source + ts_node_start_byte(k), *end = self->source + ts_node_end_byte(k);
+    for (const char *p = s; p && p + len < end; p++) {
+      p = memchr(p, name[0], (size_t)(end - p));
+      if (!p || p + len >= end) break;
+      if (!memcmp(p, name, len) && p[len] == '[') return true;
+    }
+    return false;
+  }
+  if (!NODE_IS(node, "identifier")) return false;
+  /* sliced in a batch loop of its scope (any function, for a module-level name) */
+  for (size_t i = 0; i < self->subscripts.len; i++) {
+    const facts_ref *r = &self->subscripts.items[i];
+    if (r->len == len && !memcmp(r->name, name, len) && (fn < 0 || facts_function_at(self, r->pos) == fn) &&
+        facts_iteration_loop_at(self, r->pos) >= 0)
+      return true;
+  }
+  /* or given, in a batch loop, to a function that slices it (`get_batch(train_data, i)`) */
+  for (size_t i = 0; i < self->calls.len; i++) {
+    const facts_call *c = &self->calls.items[i];
+    if ((fn >= 0 && c->function != fn) || c->loop < 0) continue;
+    TSNode args = FACT_FIELD(self, c->call, arguments);
+    uint32_t n = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
+    for (uint32_t k = 0; k < n; k++) {
+      uint32_t l2;
+      const char *t = facts_text(self, ts_node_named_child(args, k), &l2);
+      if (l2 != len || memcmp(t, name, len)) continue;
+      int g = facts_function_named(self, FACT_FIELD(self, c->call, function));
+      if (g >= 0 && slices_parameter(self, g, k) && facts_iteration_loop_at(self, ts_node_start_byte(c->call)) >= 0)
+        return true;
+    }
+  }
+  return false;
+}
+
+
+/* Whether NODE names float64 as a NumPy dtype: `np.float64`, `np.double`,
+ * `"float64"`, the builtin `float`. */
+static bool float64_dtype(const facts *f, TSNode node, buf *q) {
+  if (NODE_IS(node, "string")) {
+    uint32_t len;
+    const char *t = facts_text(f, node, &len);
+    return len == 9 && !memcmp(t + 1, "float64", 7);
+  }
+  if (NODE_IS(node, "identifier") && text_is(f, node, "float") && !facts_qualname(f, node, q)) return true;
+  return facts_qualname(f, node, q) && (!strcmp(buf_str(q), "numpy.float64") || !strcmp(buf_str(q), "numpy.double"));
+}
+
+
+bool facts_float64_call(const facts *self, TSNode call) {
+  TSNode callee = FACT_FIELD(self, call, function);
+  TSNode args = FACT_FIELD(self, call, arguments);
+  if (ts_node_is_null(callee)) return false;
+  buf q = {0};
+  bool r = false;
+  uint32_t len;
+  const char *m = last_name(self, callee, &len);
+  if (NODE_IS(callee, "attribute") && len == 6 && !memcmp(m, "astype", 6) && !ts_node_is_null(args) &&
+      ts_node_named_child_count(args))
+    r = float64_dtype(self, ts_node_named_child(args, 0), &q);
+  else if (facts_qualname(self, callee, &q))
+    r = !strcmp(buf_str(&q), "numpy.float64") || !strcmp(buf_str(&q), "numpy.double");
+  if (!r) {
+    int g = facts_function_named(self, callee);
+    facts_symbol sym;
+    if (g >= 0) r = self->functions.items[g].returns_float64;
+    else r = self->imports && facts_project_symbol(self, callee, &sym) && (sym.flags & SYM_FUNCTION) &&
+             (sym.flags & SYM_FLOAT64);
+  }
+  buf_free(&q);
+  return r;
+}
+
+
+/* Which functions return float64 NumPy data, alone or in a tuple:
+ * `return np.random.randn(n, 8), labels` in a data module. */
+static void float64_returns(facts *f) {
+  /* float64 NumPy data starts at a NumPy call: a file that does not import
+   * NumPy returns none of its own (passing on a project function's is left
+   * out) */
+  bool numpy = false;
+  for (size_t i = 0; i < f->imported_modules.len && !numpy; i++)
+    numpy = !strncmp(f->imported_modules.items[i], "numpy", 5);
+  if (!numpy) return;
+  for (size_t i = 0; i < f->returns.len; i++) {
+    int fn = f->returns.items[i].function;
+    if (fn < 0) continue;
+    TSNode value = ts_node_named_child(f->returns.items[i].call, 0);
+    if (ts_node_is_null(value)) continue;
+    bool tuple = NODE_IS(value, "expression_list") || NODE_IS(value, "tuple");
+    uint32_t n = tuple ? ts_node_named_child_count(value) : 1;
+    for (uint32_t k = 0; k < n && k < FACTS_MAX_ELEMS; k++) {
+      TSNode e = tuple ? ts_node_named_child(value, k) : value;
+      if (!facts_is_numpy_float64(f, e) || facts_cast_after(f, e)) continue;
+      if (tuple) f->functions.items[fn].float64_elems |= (uint8_t)(1u << k);
+      else f->functions.items[fn].returns_float64 = true;
+    }
+  }
+}
+
+
+bool facts_unpacked_float64(const facts *self, TSNode node) {
+  uint32_t len, pos = ts_node_start_byte(node);
+  const char *name = facts_text(self, node, &len);
+  int fn = facts_function_at(self, pos);
+  size_t first, end;
+  facts_bindings_named(self, name, len, &first, &end);
+  /* the last binding of the name before NODE in its scope */
+  const facts_binding *last = NULL;
+  for (size_t i = first; i < end; i++)
+    if (self->bindings.items[i].pos < pos && facts_function_at(self, self->bindings.items[i].pos) == fn)
+      last = &self->bindings.items[i];
+  if (!last || last->kind != BINDING_OTHER) return false;
+  TSNode target = ts_node_descendant_for_byte_range(self->root, last->pos, last->pos + last->name_len);
+  TSNode list = ts_node_parent(target);
+  if (ts_node_is_null(list) || !(NODE_IS(list, "pattern_list") || NODE_IS(list, "tuple_pattern"))) return false;
+  TSNode up = ts_node_parent(list);
+  if (ts_node_is_null(up) || !NODE_IS(up, "assignment")) return false;
+  TSNode right = FACT_FIELD(self, up, right);
+  if (ts_node_is_null(right) || !NODE_IS(right, "call")) return false;
+  uint32_t k = 0, n = ts_node_named_child_count(list);
+  while (k < n && !ts_node_eq(ts_node_named_child(list, k), target)) k++;
+  if (k >= n || k >= FACTS_MAX_ELEMS) return false;
+  TSNode callee = FACT_FIELD(self, right, function);
+  int g = facts_function_named(self, callee);
+  if (g >= 0) return (self->functions.items[g].float64_elems >> k) & 1u;
+  facts_symbol sym;
+  return self->imports && facts_project_symbol(self, callee, &sym) && (sym.flags & SYM_FUNCTION) &&
+         ((sym.float64_elems >> k) & 1u);
 }

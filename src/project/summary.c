@@ -184,6 +184,9 @@ static facts_symbol function_symbol(const facts_function *fn) {
   if (fn->step) s.flags |= SYM_STEP;
   if (fn->no_grad) s.flags |= SYM_NO_GRAD;
   if (fn->returns_device_arg) s.flags |= SYM_TO_DEVICE;
+  if (fn->scales_loss) s.flags |= SYM_SCALES_LOSS;
+  if (fn->returns_float64) s.flags |= SYM_FLOAT64;
+  s.float64_elems = fn->float64_elems;
   if (!fn->elems_varied && fn->nelems > 0 && fn->nelems <= FACTS_MAX_ELEMS) {
     s.nelems = fn->nelems;
     memcpy(s.elems, fn->elems, fn->nelems);
@@ -219,12 +222,17 @@ project_summary *project_summary_build(const facts *f, const project_module *m, 
                  (fn->name_len == 8 && !memcmp(fn->name, "__call__", 8));
     if (fn->klass >= 0 && entry && facts_wholly_no_grad(f, (int)i)) no_grad[fn->klass] = true;
   }
+  /* a class one of whose methods scales the loss (an AMP optimizer wrapper) */
+  bool *scales = oom_xcalloc(f->classes.len + 1, sizeof *scales);
+  for (size_t i = 0; i < f->functions.len; i++)
+    if (f->functions.items[i].klass >= 0 && f->functions.items[i].scales_loss) scales[f->functions.items[i].klass] = true;
   for (size_t i = 0; i < f->classes.len; i++) {
     const facts_class *k = &f->classes.items[i];
     if (!k->name || !top_level(k->node)) continue;
     listed[i] = true;
     facts_symbol sym = {0};
-    sym.flags = SYM_CLASS | (k->is_module || k->has_forward ? SYM_MODEL : 0) | (k->is_dataset ? SYM_DATASET : 0);
+    sym.flags = SYM_CLASS | (k->is_module || k->has_forward ? SYM_MODEL : 0) | (k->is_dataset ? SYM_DATASET : 0) |
+                (scales[i] ? SYM_SCALES_LOSS : 0);
     if (no_grad[i]) sym.flags |= SYM_NO_GRAD;
     project_symbol *ps = add_symbol(a, &syms, k->name, k->name_len, &sym);
     if (!(sym.flags & SYM_MODEL)) record_bases(f, k, a, ps);
@@ -247,6 +255,7 @@ project_summary *project_summary_build(const facts *f, const project_module *m, 
   }
   free(listed);
   free(no_grad);
+  free(scales);
   /* module-level names bound to a model (`model = Net()` in a setup module) */
   for (size_t i = 0; i < f->module_names.len; i++) {
     const char *n = f->module_names.items[i];

@@ -120,7 +120,7 @@ static facts_symbol resolved(project_view *v, const project_module *m, const pro
     facts_symbol t;
     if (!find_ref(v, m, s, r->name, &t, depth + 1)) continue;
     if (r->kind & REF_BASE) {
-      if (t.flags & SYM_CLASS) out.flags |= t.flags & (SYM_MODEL | SYM_DATASET);
+      if (t.flags & SYM_CLASS) out.flags |= t.flags & (SYM_MODEL | SYM_DATASET | SYM_SCALES_LOSS);
     } else if (r->kind & REF_RETURN) {
       /* `return Net()` is a model; `return compute(x)` what compute returns;
        * `return model(x)`, a model bound at module level, a graph */
@@ -129,7 +129,7 @@ static facts_symbol resolved(project_view *v, const project_module *m, const pro
       if ((t.flags & SYM_VALUE) && (t.flags & SYM_MODEL)) out.flags |= SYM_RETURNS_GRAPH;
     } else if (r->kind & REF_CALL) {
       if (!(t.flags & SYM_FUNCTION)) continue;
-      out.flags |= t.flags & (SYM_TRAINS | SYM_BACKWARD);
+      out.flags |= t.flags & (SYM_TRAINS | SYM_BACKWARD | SYM_SCALES_LOSS);
       if ((t.flags & SYM_STEP) && !(r->kind & REF_CALL_IN_LOOP)) out.flags |= SYM_STEP;
     }
   }
