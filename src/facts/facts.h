@@ -52,6 +52,7 @@ typedef struct {
   bool returns_scalar_loss;
   bool returns_model;      /* returns an nn.Module instance */
   bool returns_device_arg; /* returns data moved to a device (`return data.to(device)`) */
+  bool slices_first_arg;   /* subscripts its first parameter (`source[i:i + n]`) */
   bool returns_float64;    /* returns float64 NumPy data (`np.random.randn(n, d)`, `.astype(np.float64)`) */
   uint8_t float64_elems;   /* bit K: element K of a returned tuple is float64 NumPy data */
   bool scales_loss;        /* backpropagates through a loss scaler or a wrapper's `.backward(loss)`, itself or through callees */
@@ -174,7 +175,8 @@ enum {
   SYM_TO_DEVICE = 1u << 11,     /* returns its first argument moved to a device (`batchify(data, bsz, device)`) */
   SYM_SCALES_LOSS = 1u << 12,   /* scales the loss it backpropagates (GradScaler, an AMP optimizer) */
   SYM_DATASET = 1u << 13,       /* a class deriving torch's Dataset */
-  SYM_FLOAT64 = 1u << 14        /* returns float64 NumPy data or tensors */
+  SYM_FLOAT64 = 1u << 14,       /* returns float64 NumPy data or tensors */
+  SYM_SLICES_ARG = 1u << 15     /* slices its first argument (`get_batch(source, i)`: `source[i:i + n]`) */
 };
 
 typedef struct {

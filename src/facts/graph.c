@@ -1383,26 +1383,77 @@ static bool device_args(const facts *f, TSNode args) {
 /* Which functions return their first argument moved to a device:
  * `def batchify(data, bsz, device): ...; return data.to(device)` (the name
  * rebound from itself on the way: `data = data.view(bsz, -1)`). */
+/* The name VALUE moves to a device: `NAME.chain().cuda()` or
+ * `NAME....to(device)`; a null node when VALUE is no such call. */
+static TSNode moved_name(const facts *f, TSNode value) {
+  if (ts_node_is_null(value) || !NODE_IS(value, "call")) return NULL_NODE;
+  TSNode callee = FACT_FIELD(f, value, function);
+  if (ts_node_is_null(callee) || !NODE_IS(callee, "attribute")) return NULL_NODE;
+  TSNode attr = FACT_FIELD(f, callee, attribute);
+  if (!text_is(f, attr, "cuda") && !(text_is(f, attr, "to") && device_args(f, FACT_FIELD(f, value, arguments))))
+    return NULL_NODE;
+  /* down the chain to the name: `data.t().contiguous().to(device)` */
+  TSNode obj = FACT_FIELD(f, callee, object);
+  for (int guard = 0; guard < 16 && !ts_node_is_null(obj) && NODE_IS(obj, "call"); guard++) {
+    TSNode c = FACT_FIELD(f, obj, function);
+    obj = ts_node_is_null(c) || !NODE_IS(c, "attribute") ? NULL_NODE : FACT_FIELD(f, c, object);
+  }
+  return !ts_node_is_null(obj) && NODE_IS(obj, "identifier") ? obj : NULL_NODE;
+}
+
+
+/* The name of function G's first parameter, not self or cls; NULL if none. */
+static const char *first_parameter(const facts *f, int g, uint32_t *len) {
+  TSNode params = FACT_FIELD(f, f->functions.items[g].node, parameters);
+  uint32_t n = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params);
+  for (uint32_t k = 0; k < n; k++) {
+    TSNode p = ts_node_named_child(params, k);
+    if (!NODE_IS(p, "identifier")) return NULL;
+    if (text_is(f, p, "self") || text_is(f, p, "cls")) continue;
+    return facts_text(f, p, len);
+  }
+  return NULL;
+}
+
+
 void facts__device_returns(facts *f);
 void facts__device_returns(facts *f) {
+  /* functions that slice their first argument, for importers that pass a
+   * whole dataset to them in a batch loop (`get_batch(train_data, i)`) */
+  for (size_t i = 0; i < f->subscripts.len; i++) {
+    const facts_ref *r = &f->subscripts.items[i];
+    int g = facts_function_at(f, r->pos);
+    if (g < 0 || f->functions.items[g].slices_first_arg) continue;
+    uint32_t len;
+    const char *name = first_parameter(f, g, &len);
+    if (name && len == r->len && !memcmp(name, r->name, len)) f->functions.items[g].slices_first_arg = true;
+  }
   for (size_t i = 0; i < f->returns.len; i++) {
     int fn = f->returns.items[i].function;
     if (fn < 0) continue;
     facts_function *g = &f->functions.items[fn];
     TSNode value = ts_node_named_child(f->returns.items[i].call, 0);
-    if (ts_node_is_null(value) || !NODE_IS(value, "call")) continue;
-    TSNode callee = FACT_FIELD(f, value, function);
-    if (ts_node_is_null(callee) || !NODE_IS(callee, "attribute")) continue;
-    TSNode attr = FACT_FIELD(f, callee, attribute);
-    if (!text_is(f, attr, "cuda") && !(text_is(f, attr, "to") && device_args(f, FACT_FIELD(f, value, arguments))))
-      continue;
-    /* down the chain to the name: `data.t().contiguous().to(device)` */
-    TSNode obj = FACT_FIELD(f, callee, object);
-    for (int guard = 0; guard < 16 && !ts_node_is_null(obj) && NODE_IS(obj, "call"); guard++) {
-      TSNode c = FACT_FIELD(f, obj, function);
-      obj = ts_node_is_null(c) || !NODE_IS(c, "attribute") ? NULL_NODE : FACT_FIELD(f, c, object);
+    TSNode obj = moved_name(f, value);
+    if (ts_node_is_null(obj) && !ts_node_is_null(value) && NODE_IS(value, "identifier")) {
+      /* `return data` after `data = data.cuda()` in the function, perhaps
+       * under `if args.cuda:` (awd-lstm-lm's batchify): on a GPU run, the
+       * argument comes back on the device */
+      uint32_t vl;
+      const char *v = facts_text(f, value, &vl);
+      for (size_t k = 0; k < f->assigns.len && ts_node_is_null(obj); k++) {
+        const facts_assign *a = &f->assigns.items[k];
+        uint32_t at = ts_node_start_byte(a->left);
+        if (at < g->body.start || at >= ts_node_start_byte(value) || !NODE_IS(a->left, "identifier")) continue;
+        uint32_t ll;
+        const char *l = facts_text(f, a->left, &ll);
+        if (ll != vl || memcmp(l, v, vl) != 0 || facts_function_at(f, at) != fn) continue;
+        TSNode moved = moved_name(f, a->right);
+        uint32_t ml;
+        const char *m = ts_node_is_null(moved) ? NULL : facts_text(f, moved, &ml);
+        if (m && ml == vl && !memcmp(m, v, vl)) obj = moved;
+      }
     }
-    if (ts_node_is_null(obj) || !NODE_IS(obj, "identifier")) continue;
+    if (ts_node_is_null(obj)) continue;
     TSNode params = FACT_FIELD(f, g->node, parameters);
     uint32_t n = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params);
     for (uint32_t k = 0; k < n; k++) {
@@ -1446,6 +1497,46 @@ static bool slices_parameter(const facts *f, int g, uint32_t k) {
 }
 
 
+/* Whether CALL, in a batch loop, passes NAME (LEN bytes) as its argument K
+ * to a function that slices it: of this file, or of the project (its first
+ * argument). */
+static bool sliced_by_callee(const facts *self, TSNode call, uint32_t k) {
+  TSNode callee = FACT_FIELD(self, call, function);
+  int g = facts_function_named(self, callee);
+  if (g >= 0) return slices_parameter(self, g, k);
+  facts_symbol sym;
+  return k == 0 && self->imports && facts_project_symbol(self, callee, &sym) && (sym.flags & SYM_FUNCTION) &&
+         (sym.flags & SYM_SLICES_ARG);
+}
+
+
+/* Whether NAME (LEN bytes) is taken batch by batch inside function FN (-1:
+ * anywhere): sliced in a batch loop there, or given in one to a function
+ * that slices it. */
+static bool batched_in(const facts *self, const char *name, uint32_t len, int fn) {
+  for (size_t i = 0; i < self->subscripts.len; i++) {
+    const facts_ref *r = &self->subscripts.items[i];
+    if (r->len == len && !memcmp(r->name, name, len) && (fn < 0 || facts_function_at(self, r->pos) == fn) &&
+        facts_iteration_loop_at(self, r->pos) >= 0)
+      return true;
+  }
+  for (size_t i = 0; i < self->calls.len; i++) {
+    const facts_call *c = &self->calls.items[i];
+    if ((fn >= 0 && c->function != fn) || c->loop < 0) continue;
+    TSNode args = FACT_FIELD(self, c->call, arguments);
+    uint32_t n = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
+    for (uint32_t k = 0; k < n; k++) {
+      uint32_t l2;
+      const char *t = facts_text(self, ts_node_named_child(args, k), &l2);
+      if (l2 == len && !memcmp(t, name, len) && sliced_by_callee(self, c->call, k) &&
+          facts_iteration_loop_at(self, ts_node_start_byte(c->call)) >= 0)
+        return true;
+    }
+  }
+  return false;
+}
+
+
 bool facts_batched_in_loop(const facts *self, TSNode node) {
   uint32_t len;
   const char *name = facts_text(self, node, &len);
@@ -1463,17 +1554,14 @@ bool facts_batched_in_loop(const facts *self, TSNode node) {
     return false;
   }
   if (!NODE_IS(node, "identifier")) return false;
-  /* sliced in a batch loop of its scope (any function, for a module-level name) */
-  for (size_t i = 0; i < self->subscripts.len; i++) {
-    const facts_ref *r = &self->subscripts.items[i];
-    if (r->len == len && !memcmp(r->name, name, len) && (fn < 0 || facts_function_at(self, r->pos) == fn) &&
-        facts_iteration_loop_at(self, r->pos) >= 0)
-      return true;
-  }
-  /* or given, in a batch loop, to a function that slices it (`get_batch(train_data, i)`) */
+  /* sliced in a batch loop of its scope (any function, for a module-level
+   * name), or given there to a function that slices it (`get_batch(train_data, i)`) */
+  if (batched_in(self, name, len, fn)) return true;
+  /* or given to a function of this file that does so with its parameter
+   * (`evaluate(val_data)`, whose loop calls `get_batch(data_source, i)`) */
   for (size_t i = 0; i < self->calls.len; i++) {
     const facts_call *c = &self->calls.items[i];
-    if ((fn >= 0 && c->function != fn) || c->loop < 0) continue;
+    if (fn >= 0 && c->function != fn) continue;
     TSNode args = FACT_FIELD(self, c->call, arguments);
     uint32_t n = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
     for (uint32_t k = 0; k < n; k++) {
@@ -1481,8 +1569,13 @@ bool facts_batched_in_loop(const facts *self, TSNode node) {
       const char *t = facts_text(self, ts_node_named_child(args, k), &l2);
       if (l2 != len || memcmp(t, name, len)) continue;
       int g = facts_function_named(self, FACT_FIELD(self, c->call, function));
-      if (g >= 0 && slices_parameter(self, g, k) && facts_iteration_loop_at(self, ts_node_start_byte(c->call)) >= 0)
-        return true;
+      TSNode params = g >= 0 ? FACT_FIELD(self, self->functions.items[g].node, parameters) : NULL_NODE;
+      if (ts_node_is_null(params) || k >= ts_node_named_child_count(params)) continue;
+      TSNode p = ts_node_named_child(params, k);
+      if (!NODE_IS(p, "identifier")) continue;
+      uint32_t pl;
+      const char *pn = facts_text(self, p, &pl);
+      if (batched_in(self, pn, pl, g)) return true;
     }
   }
   return false;

@@ -184,6 +184,7 @@ static facts_symbol function_symbol(const facts_function *fn) {
   if (fn->step) s.flags |= SYM_STEP;
   if (fn->no_grad) s.flags |= SYM_NO_GRAD;
   if (fn->returns_device_arg) s.flags |= SYM_TO_DEVICE;
+  if (fn->slices_first_arg) s.flags |= SYM_SLICES_ARG;
   if (fn->scales_loss) s.flags |= SYM_SCALES_LOSS;
   if (fn->returns_float64) s.flags |= SYM_FLOAT64;
   s.float64_elems = fn->float64_elems;
