@@ -885,3 +885,45 @@ bool facts_arg_from_outside(const facts *self, TSNode args, const char *keyword)
   }
   return false;
 }
+
+
+bool facts_instance_method_symbol(const facts *self, TSNode callee, facts_symbol *out) {
+  if (!self->imports || ts_node_is_null(callee) || !NODE_IS(callee, "attribute")) return false;
+  TSNode obj = FIELD(callee, object), attr = FIELD(callee, attribute);
+  if (ts_node_is_null(obj) || ts_node_is_null(attr) || !NODE_IS(obj, "identifier")) return false;
+  uint32_t len, alen;
+  const char *name = facts_text(self, obj, &len), *method = facts_text(self, attr, &alen);
+  if (len == 4 && !memcmp(name, "self", 4)) return false;
+  /* every binding of the name in the file must be an assignment building
+   * the same class: a global made in the `__main__` block and used by a
+   * function above it (bindings are sorted by name: no scan of the file) */
+  size_t lo, hi;
+  facts_bindings_named(self, name, len, &lo, &hi);
+  if (lo == hi || hi - lo > 8) return false;
+  buf q = {0}, first = {0};
+  bool found = false, agree = true;
+  for (size_t i = lo; i < hi && agree; i++) {
+    const facts_binding *b = &self->bindings.items[i];
+    buf_clear(&q);
+    if (b->kind != BINDING_OTHER || ts_node_is_null(b->value) || !NODE_IS(b->value, "call") ||
+        !facts_qualname(self, FIELD(b->value, function), &q)) {
+      agree = false;
+    } else if (!found) {
+      buf_puts(&first, buf_str(&q));
+      found = true;
+    } else if (strcmp(buf_str(&first), buf_str(&q)) != 0) {
+      agree = false;
+    }
+  }
+  bool ok = false;
+  facts_symbol klass;
+  if (found && agree && self->imports->lookup(self->imports, buf_str(&first), first.len, &klass) &&
+      (klass.flags & SYM_CLASS)) {
+    buf_putc(&first, '.');
+    buf_append(&first, method, alen);
+    ok = self->imports->lookup(self->imports, buf_str(&first), first.len, out) && (out->flags & SYM_FUNCTION);
+  }
+  buf_free(&q);
+  buf_free(&first);
+  return ok;
+}

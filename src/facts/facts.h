@@ -255,6 +255,10 @@ void facts_build_with(facts *self, TSNode root, const char *source, size_t lengt
 /** What the project says of the name or attribute chain NODE (a callee, a
  *  base class) after alias resolution; false when it is not the project's. */
 bool facts_project_symbol(const facts *self, TSNode node, facts_symbol *out);
+/** The summary of the method CALLEE (`trainer.train_step`) calls, when its
+ *  object is a name every assignment of the file binds to an instance of
+ *  the same class of another module of the project. */
+bool facts_instance_method_symbol(const facts *self, TSNode callee, facts_symbol *out);
 void facts_free(facts *self);
 
 /** Resolve NAME-or-attribute-chain NODE (or a call's callee) through imports

@@ -315,6 +315,14 @@ static unsigned eval_call(analysis *a, state *st, TSNode e) {
   if (ts_node_is_null(callee)) return 0;
   uint32_t len;
   const char *t;
+  /* `self.forward(...)` or `self(...)` in a method of an nn.Module: the
+   * module's own forward pass (a trainer module's `train_step` returns it) */
+  if (a->function >= 0 && f->functions.items[a->function].klass >= 0 &&
+      f->classes.items[f->functions.items[a->function].klass].is_module &&
+      (text_is(f, callee, "self") ||
+       (NODE_IS(callee, "attribute") && text_is(f, FACT_FIELD(f, callee, object), "self") &&
+        text_is(f, FACT_FIELD(f, callee, attribute), "forward"))))
+    return V_GRAPH;
   /* a model or a loss of this file, or a callee whose output was backpropagated */
   if (facts_is_model(f, callee)) {
     if (NODE_IS(callee, "attribute") && !is_self_attr(f, callee)) eval(a, st, FACT_FIELD(a->f, callee, object));
@@ -336,6 +344,9 @@ static unsigned eval_call(analysis *a, state *st, TSNode e) {
       return ((sym.flags & SYM_RETURNS_GRAPH) ? V_GRAPH : 0) | ((sym.flags & SYM_RETURNS_SCALAR) ? V_SCALAR : 0);
     if (sym.flags & (SYM_CLASS | SYM_MODULE_FILE)) return 0; /* an instance, not a tensor */
   }
+  if (f->imports && facts_instance_method_symbol(f, callee, &sym))
+    /* a method of a project class's instance: `trainer.train_step(...)` */
+    return ((sym.flags & SYM_RETURNS_GRAPH) ? V_GRAPH : 0) | ((sym.flags & SYM_RETURNS_SCALAR) ? V_SCALAR : 0);
   if (NODE_IS(callee, "attribute")) {
     TSNode obj = FACT_FIELD(a->f, callee, object);
     TSNode attr = FACT_FIELD(a->f, callee, attribute);
@@ -1064,7 +1075,11 @@ void facts__index(facts *f) {
  * the project: SYM_TRAINS, SYM_BACKWARD, SYM_STEP of its summary. */
 static uint32_t project_training(const facts *f, TSNode callee) {
   facts_symbol sym;
-  if (!f->imports || !facts_project_symbol(f, callee, &sym) || !(sym.flags & SYM_FUNCTION)) return 0;
+  if (!f->imports) return 0;
+  /* a function of another module, or a method of an instance of its class (`trainer.train_step(...)`) */
+  if (!(facts_project_symbol(f, callee, &sym) && (sym.flags & SYM_FUNCTION)) &&
+      !facts_instance_method_symbol(f, callee, &sym))
+    return 0;
   return sym.flags & (SYM_TRAINS | SYM_BACKWARD | SYM_STEP);
 }
 
