@@ -273,18 +273,10 @@ static void change_text(lsp_server *self, lsp_document *d, const json_t *changes
       lsp_text_init(&d->text, json_string_value(text), json_string_length(text));
       continue;
     }
-    uint32_t l0, c0, l1, c1;
-    if (!lsp_position_parse(json_object_get(range, "start"), &l0, &c0) ||
-        !lsp_position_parse(json_object_get(range, "end"), &l1, &c1)) {
+    size_t start, end;
+    if (!lsp_range_bytes(&d->text, range, self->units, &start, &end)) {
       lsp_log(self, "a notebook cell change with a malformed range: ignored");
       continue;
-    }
-    size_t start = lsp_text_offset(&d->text, l0, c0, self->units);
-    size_t end = lsp_text_offset(&d->text, l1, c1, self->units);
-    if (end < start) {
-      size_t t = start;
-      start = end;
-      end = t;
     }
     lsp_text_replace(&d->text, start, end, json_string_value(text), json_string_length(text));
   }

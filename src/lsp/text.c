@@ -167,3 +167,19 @@ int lsp_position_parse(const json_t *position, uint32_t *line, uint32_t *charact
   *character = cv > UINT32_MAX ? UINT32_MAX : (uint32_t)cv;
   return 1;
 }
+
+
+bool lsp_range_bytes(const lsp_text *self, const json_t *range, oom_units units, size_t *start, size_t *end) {
+  uint32_t l0, c0, l1, c1;
+  if (!lsp_position_parse(json_object_get(range, "start"), &l0, &c0) ||
+      !lsp_position_parse(json_object_get(range, "end"), &l1, &c1))
+    return false;
+  *start = lsp_text_offset(self, l0, c0, units);
+  *end = lsp_text_offset(self, l1, c1, units);
+  if (*end < *start) {
+    size_t t = *start;
+    *start = *end;
+    *end = t;
+  }
+  return true;
+}

@@ -4,6 +4,7 @@
 #define OOM_LSP_TEXT_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -42,5 +43,8 @@ json_t *lsp_position_json(uint32_t line, uint32_t character);
 json_t *lsp_range_json(uint32_t l0, uint32_t c0, uint32_t l1, uint32_t c1);
 /** Read a Position; false when it is not one. */
 int lsp_position_parse(const json_t *position, uint32_t *line, uint32_t *character);
+/** The byte range [*START, *END) of SELF that the LSP RANGE names (start
+ *  and end swapped when reversed); false when RANGE is malformed. */
+bool lsp_range_bytes(const lsp_text *self, const json_t *range, oom_units units, size_t *start, size_t *end);
 
 #endif
