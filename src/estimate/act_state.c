@@ -20,7 +20,7 @@ bool act_is_tensor(const value *v) { return v && (v->kind == V_TENSOR || v->kind
 
 
 bool act_known(const shape *sh) {
-  if (!sh || sh->ndim < 0) return false;
+  if (!sh || sh->ndim < 0 || sh->bits == EST_BITS_UNKNOWN) return false;
   for (int i = 0; i < sh->ndim; i++)
     if (sh->dims[i] < 0) return false;
   return true;

@@ -29,6 +29,8 @@ static bool any_tensor(args *a) {
 static value *cat(interp *st, args *a, bool stack) {
   value *list = arg_get(a, 0, "tensors");
   int64_t dim = act_int_or(arg_get(a, 1, "dim"), 0, 0);
+  /* a list a loop over the data filled: how long the result is is not known (torch.c) */
+  if (list && list->kind == V_LIST && list->u.seq->more) return NULL;
   seq *items = list ? v_iterate(st, list) : NULL;
   if (!items || !items->items.len) return v_unknown(st, "torch.cat of tensors not known");
   const shape *s0 = act_shape_of(items->items.items[0]);
@@ -613,7 +615,11 @@ static int64_t window(interp *st, scope *sc, TSNode sl) {
     size = l;
   }
   int64_t k;
-  return v_as_int(eval(st, sc, size), &k) && k >= 0 ? k : -1;
+  value *kv = eval(st, sc, size);
+  if (v_as_int(kv, &k)) return k >= 0 ? k : -1;
+  /* `seq_len = min(bptt, len(source) - 1 - i)`: the windows are bptt long but the last,
+   * and the longest is the one whose memory counts */
+  return kv->kind == V_UNKNOWN && kv->at_most > 0 ? kv->at_most : -1;
 }
 
 
@@ -648,6 +654,16 @@ value *act_subscript(interp *st, scope *sc, value *v, const TSNode *subs, uint32
     memset(&o, 0, sizeof o);
     o.ndim = 1;
     o.dims[0] = k;
+    return act_make(st, &o, UINT32_MAX, false, true, (TSNode){0});
+  }
+  if (st->act && v->kind == V_TENSOR && !act_known(v->u.tensor) && ns == 1 && NODE_IS(subs[0], "slice") &&
+      v->u.tensor->ndim >= 1 && v->u.tensor->bits != EST_BITS_UNKNOWN) {
+    /* a window of a tensor whose leading dimension only the data knows (a corpus laid
+     * out as bptt x batch): the window's length makes it known */
+    shape o = *v->u.tensor;
+    if (o.dims[0] >= 0) return NULL;
+    o.dims[0] = window(st, sc, subs[0]);
+    if (!act_known(&o)) return NULL;
     return act_make(st, &o, UINT32_MAX, false, true, (TSNode){0});
   }
   if (!st->act || v->kind != V_TENSOR || !act_known(v->u.tensor)) return NULL;

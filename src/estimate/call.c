@@ -244,8 +244,10 @@ static void bind_params(interp *st, scope *fsc, value *fn, TSNode params, args *
         while (!ts_node_is_null(a->node) && k < cn && k < 50 && ct[k] != '\n') k++;
         int wn;
         const char *why = script_cause(v, &wn);
+        int64_t bound = v->at_most;
         v = v_unknown(st, "`%.*s` of `%.*s%s` (%s) is not known: %.*s; give it with --assume %.*s=N", (int)nl, nm, (int)k, ct,
                       ts_node_is_null(a->node) || k < cn ? "..." : "", st_at(st, a->node), wn, why, (int)nl, nm);
+        v->at_most = bound;
       }
     }
     var nv = {{nm, nl}, v};
@@ -333,8 +335,16 @@ static value *numeric_fold(interp *st, args *a, int which) {
   }
   if (!items) return a->pos.items[0]->kind == V_UNKNOWN ? a->pos.items[0] : v_unknown(st, "items that are not known");
   value *acc = which == 2 ? (start ? start : v_int(st, 0)) : NULL;
+  value *unknown = NULL;
+  int64_t bound = 0, k;
   for (uint32_t i = 0; i < items->items.len; i++) {
     value *x = items->items.items[i];
+    if (which == 0 && x->kind == V_UNKNOWN) {
+      /* min(bptt, len(source) - 1 - i): not known, but never more than the known ones */
+      if (!unknown) unknown = x;
+      if (x->at_most > 0 && (!bound || x->at_most < bound)) bound = x->at_most;
+      continue;
+    }
     if (x->kind == V_UNKNOWN) return x;
     if (which == 2) {
       acc = eval_binary(st, "+", acc, x);
@@ -347,6 +357,12 @@ static value *numeric_fold(interp *st, args *a, int which) {
     }
     if (!v_as_num(acc, &p) || !v_as_num(x, &q)) return v_unknown(st, "min/max of values that are not numbers");
     if (which == 0 ? q < p : q > p) acc = x;
+  }
+  if (unknown) {
+    if (acc && v_as_int(acc, &k) && k > 0 && (!bound || k < bound)) bound = k;
+    value *u = v_unknown(st, "%s", unknown->why ? unknown->why : "min() of a value not known");
+    u->at_most = bound;
+    return u;
   }
   return acc ? acc : v_unknown(st, "min/max of nothing");
 }
@@ -673,6 +689,14 @@ static value *list_method(interp *st, value *self, const char *name, args *a) {
       buf_printf(&b, "`.%s()` changes a list", name);
       st_blocked(st, a->node, buf_str(&b));
       buf_free(&b);
+    }
+    /* a list a data loop fills (`idss.append(torch.tensor(ids))` for each line of a
+     * file): how many items is not known, what they are like is */
+    if (self->kind == V_LIST && x && !strcmp(name, "append")) s->more = x;
+    else if (self->kind == V_LIST && x && !strcmp(name, "extend")) {
+      seq *items = v_iterate(st, x);
+      if (items && items->items.len) s->more = items->items.items[0];
+      else if (items && items->more) s->more = items->more;
     }
     return v_unknown(st, "a list changed in code that may not run");
   }

@@ -172,6 +172,7 @@ static value *assumed(interp *st, const char *name, uint32_t n, TSNode t, value 
   value *u = v_unknown(st, "`%.*s` (%s) is not known: %.*s; give it with --assume %.*s=N", (int)k, s, st_at(st, t), wn,
                        why, (int)n, name);
   u->origin = t;
+  u->at_most = v->at_most; /* named, it is no larger */
   return u;
 }
 

@@ -59,15 +59,21 @@ typedef struct klass klass;
 typedef struct scope scope;
 typedef struct param param;
 
-typedef struct { AVEC(value *) items; uint32_t birth; } seq;
+/* MORE: code that may or may not run (a loop over a file's lines) appended items like
+ * this one, how many is not known; ITEMS are those known to be there */
+typedef struct { AVEC(value *) items; uint32_t birth; value *more; } seq;
 typedef struct { AVEC(value *) keys; AVEC(value *) vals; uint32_t birth; scope *live; } dict;
 /* LIVE: globals() of a module, whose entries set are its names */
 
 typedef struct {
   int ndim;                    /* -1: not known */
   int64_t dims[EST_MAX_DIMS];  /* -1: that dimension is not known */
-  int bits;                    /* per element */
+  int bits;                    /* per element; EST_BITS_UNKNOWN: the dtype is not known */
 } shape;
+
+/* a tensor made from Python values the estimate does not know (torch.tensor(ids)):
+ * its dtype is set later (`.type(torch.int64)`, `.long()`) or stays unknown */
+#define EST_BITS_UNKNOWN (-1)
 
 enum { ITER_PARAMETERS, ITER_NAMED_PARAMETERS, ITER_MODULES, ITER_NAMED_MODULES, ITER_CHILDREN, ITER_NAMED_CHILDREN };
 
@@ -95,6 +101,7 @@ struct value {
     struct { value *self; klass *after; } sup;
   } u;
   const char *why; /* V_UNKNOWN: the first reason */
+  int64_t at_most; /* V_UNKNOWN: a bound it never exceeds (`min(bptt, n - i)`), 0 none */
   TSNode origin;   /* V_INT read from an integer literal: that literal */
   TSNode dim0;     /* V_TENSOR: the literal of its leading dimension */
 };

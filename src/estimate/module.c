@@ -439,11 +439,68 @@ static value *tensor_like(interp *st, const shape *sh, int bits) {
 }
 
 
+/* The shape methods of a tensor whose shape is known only in part (a corpus of tokens
+ * whose length only the data knows, laid out as `data.narrow(0, 0, n * bsz).view(bsz,
+ * -1).t()`): the dimensions that are known stay known. The activations estimate does
+ * tensors of known shape; a slice to a known length (act_subscript) makes one. NULL
+ * when NAME is not one of these, or the shape is known in full (activations.c did it). */
+static value *partial_shape_method(interp *st, value *self, const shape *sh, const char *name, args *a) {
+  if (self->kind != V_TENSOR || sh->ndim < 1) return NULL;
+  bool partial = false;
+  for (int i = 0; i < sh->ndim; i++) partial |= sh->dims[i] < 0;
+  if (!partial && sh->bits != EST_BITS_UNKNOWN) return NULL;
+  shape o = *sh;
+  int64_t d0, d1;
+  if (!strcmp(name, "narrow") && a->pos.len == 3) {
+    /* narrow(dim, start, length) */
+    if (!v_as_int(a->pos.items[0], &d0)) return v_unknown(st, "a narrow() along a dimension not known");
+    if (d0 < 0) d0 += sh->ndim;
+    if (d0 < 0 || d0 >= sh->ndim) return v_unknown(st, "a narrow() out of range");
+    if (!v_as_int(a->pos.items[2], &o.dims[d0]) || o.dims[d0] < 0) o.dims[d0] = -1;
+    return tensor_like(st, &o, 0);
+  }
+  if (!strcmp(name, "t") || !strcmp(name, "transpose") || !strcmp(name, "swapaxes")) {
+    if (name[1] == 0) {
+      if (sh->ndim != 2) return v_unknown(st, "t() of a tensor that is not 2-D");
+      d0 = 0, d1 = 1;
+    } else if (a->pos.len != 2 || !v_as_int(a->pos.items[0], &d0) || !v_as_int(a->pos.items[1], &d1)) {
+      return v_unknown(st, "a transpose of dimensions not known");
+    }
+    if (d0 < 0) d0 += sh->ndim;
+    if (d1 < 0) d1 += sh->ndim;
+    if (d0 < 0 || d1 < 0 || d0 >= sh->ndim || d1 >= sh->ndim) return v_unknown(st, "a transpose out of range");
+    o.dims[d0] = sh->dims[d1];
+    o.dims[d1] = sh->dims[d0];
+    return tensor_like(st, &o, 0);
+  }
+  if (!strcmp(name, "view") || !strcmp(name, "reshape")) {
+    /* view(bsz, -1): the sizes given are known, the one inferred is known only when
+     * every dimension of the tensor is */
+    const seq *dims = a->pos.len == 1 && (a->pos.items[0]->kind == V_TUPLE || a->pos.items[0]->kind == V_LIST)
+                          ? a->pos.items[0]->u.seq
+                          : NULL;
+    uint32_t n = dims ? dims->items.len : a->pos.len;
+    if (n < 1 || n > EST_MAX_DIMS) return v_unknown(st, "a view whose shape is not known");
+    o.ndim = (int)n;
+    int inferred = 0;
+    for (uint32_t i = 0; i < n; i++) {
+      value *x = dims ? dims->items.items[i] : a->pos.items[i];
+      if (x->kind == V_EXTERN) return NULL; /* view(dtype) */
+      if (!v_as_int(x, &o.dims[i]) || o.dims[i] < -1) o.dims[i] = -1;
+      if (o.dims[i] == -1 && ++inferred > 1) return v_unknown(st, "a view with two sizes not known");
+    }
+    return tensor_like(st, &o, 0);
+  }
+  return NULL;
+}
+
+
 value *torch_tensor_method(interp *st, value *self, const char *name, args *a) {
   const shape *sh = self->kind == V_PARAM ? &self->u.param->sh : self->u.tensor;
   value *x = a->pos.len ? a->pos.items[0] : NULL;
   value *shaped = act_tensor_method(st, self, name, a); /* shapes and saved tensors: activations.c */
   if (shaped) return shaped;
+  value *v;
   if (!strcmp(name, "numel")) {
     if (self->kind == V_PARAM) return v_int(st, self->u.param->count);
     if (sh->ndim < 0) return v_unknown(st, "the size of a tensor that is not known");
@@ -454,6 +511,7 @@ value *torch_tensor_method(interp *st, value *self, const char *name, args *a) {
     }
     return v_int(st, n);
   }
+  if ((v = partial_shape_method(st, self, sh, name, a))) return v;
   if (!strcmp(name, "dim") || !strcmp(name, "ndimension")) {
     return sh->ndim < 0 ? v_unknown(st, "the rank of a tensor that is not known") : v_int(st, sh->ndim);
   }
@@ -467,7 +525,10 @@ value *torch_tensor_method(interp *st, value *self, const char *name, args *a) {
     }
     return get_attr(st, self, "shape", 5);
   }
-  if (!strcmp(name, "element_size")) return v_int(st, (sh->bits ? sh->bits : 32) / 8);
+  if (!strcmp(name, "element_size")) {
+    if (sh->bits == EST_BITS_UNKNOWN) return v_unknown(st, "the dtype of a tensor that is not known");
+    return v_int(st, (sh->bits ? sh->bits : 32) / 8);
+  }
   if (!strcmp(name, "requires_grad_") && self->kind == V_PARAM) {
     value *r = arg_get(a, 0, "requires_grad");
     bool t = true;
@@ -598,7 +659,7 @@ value *deep_copy(interp *st, value *v) {
 /* ---- inputs ---- */
 
 static int64_t tensor_bytes(const shape *sh) {
-  if (sh->ndim < 0) return -1;
+  if (sh->ndim < 0 || sh->bits == EST_BITS_UNKNOWN) return -1;
   int64_t n = 1;
   for (int i = 0; i < sh->ndim; i++) {
     if (sh->dims[i] < 0) return -1;

@@ -368,7 +368,9 @@ const char *script_cause(const value *v, int *len) {
 value *script_unnamed(interp *st, value *v) {
   const char *tail = v->kind == V_UNKNOWN && v->why ? strstr(v->why, "; give it with --assume ") : NULL;
   if (!tail) return v;
-  return v_unknown(st, "%.*s", (int)(tail - v->why), v->why);
+  value *u = v_unknown(st, "%.*s", (int)(tail - v->why), v->why);
+  u->at_most = v->at_most;
+  return u;
 }
 
 

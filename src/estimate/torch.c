@@ -91,12 +91,22 @@ static value *tensor_from_data(interp *st, value *data) {
   value *cur = data;
   bool floats = false;
   while ((cur->kind == V_LIST || cur->kind == V_TUPLE) && sh->ndim < EST_MAX_DIMS) {
-    sh->dims[sh->ndim++] = cur->u.seq->items.len;
-    if (!cur->u.seq->items.len) break;
-    cur = cur->u.seq->items.items[0];
+    seq *s = cur->u.seq;
+    /* a list a loop over the data filled: its length is not known */
+    sh->dims[sh->ndim++] = s->more ? -1 : (int64_t)s->items.len;
+    if (s->items.len) cur = s->items.items[0];
+    else if (s->more) cur = s->more;
+    else break;
   }
   if (cur->kind == V_FLOAT) floats = true;
-  else if (cur->kind != V_INT && cur->kind != V_BOOL) return v_unknown(st, "a tensor made from data that is not known");
+  else if (cur->kind == V_UNKNOWN && sh->ndim > 0 && sh->dims[sh->ndim - 1] < 0) {
+    /* values read from the data: the shape is known as far as it goes, the dtype is not */
+    sh->bits = EST_BITS_UNKNOWN;
+    value *t = v_new(st, V_TENSOR);
+    t->u.tensor = sh;
+    return t;
+  } else if (cur->kind != V_INT && cur->kind != V_BOOL)
+    return v_unknown(st, "a tensor made from data that is not known");
   sh->bits = floats ? st->default_bits : 64;
   value *t = v_new(st, V_TENSOR);
   t->u.tensor = sh;
@@ -167,6 +177,25 @@ static value *tensor_factory(interp *st, const char *name, args *a) {
     t->u.tensor = sh;
     return t;
   }
+  if (!strcmp(name, "cat") || !strcmp(name, "concat")) {
+    /* the pieces a loop over the data made (`torch.cat(idss)`): as long as they all are
+     * together, which is not known (the activations estimate does known lengths) */
+    value *list = arg_get(a, 0, "tensors");
+    seq *items = list && list->kind == V_LIST ? list->u.seq : NULL;
+    value *like = items && items->more ? items->more : NULL;
+    if (!like || like->kind != V_TENSOR || like->u.tensor->ndim < 1) return NULL;
+    int64_t dim = 0;
+    value *dv = arg_get(a, 1, "dim");
+    if (dv && !v_as_int(dv, &dim)) return v_unknown(st, "torch.cat along a dimension not known");
+    if (dim < 0) dim += like->u.tensor->ndim;
+    if (dim < 0 || dim >= like->u.tensor->ndim) return v_unknown(st, "torch.cat along a dimension out of range");
+    shape *sh = shape_new(st, like->u.tensor->ndim);
+    *sh = *like->u.tensor;
+    sh->dims[dim] = -1;
+    value *t = v_new(st, V_TENSOR);
+    t->u.tensor = sh;
+    return t;
+  }
   if (!strcmp(name, "tensor") || !strcmp(name, "as_tensor")) {
     value *d = arg_get(a, 0, "data");
     if (!d) return v_unknown(st, "torch.tensor() of nothing");
@@ -196,7 +225,7 @@ static value *make_parameter(interp *st, args *a) {
   if (data && data->kind == V_PARAM) return data;
   const shape *sh = data && data->kind == V_TENSOR ? data->u.tensor : NULL;
   int64_t count = 1;
-  bool known = sh && sh->ndim >= 0;
+  bool known = sh && sh->ndim >= 0 && sh->bits != EST_BITS_UNKNOWN;
   for (int i = 0; known && i < sh->ndim; i++) {
     if (sh->dims[i] < 0 || __builtin_mul_overflow(count, sh->dims[i], &count)) known = false;
   }
@@ -426,6 +455,7 @@ static int64_t sample_bytes(const obj *d) {
   int64_t total = 0;
   for (uint32_t i = 0; i < d->sample.len; i++) {
     const shape *s = d->sample.items[i];
+    if (s->bits == EST_BITS_UNKNOWN) return -1;
     int64_t n = 1;
     for (int k = 0; k < s->ndim; k++) {
       if (s->dims[k] < 0) return -1;

@@ -535,6 +535,61 @@ static void test_parameters_as_tensors(void **state) {
 }
 
 
+/* A token corpus read line by line (its length only the data knows), laid out as
+ * BATCH columns and cut into windows of at most BPTT rows, as word-language models do. */
+static const char CORPUS[] =
+  "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n"
+  "def tokenize(path):\n"
+  "    idss = []\n"
+  "    for line in open(path):\n"
+  "        ids = []\n"
+  "        for word in line.split():\n"
+  "            ids.append(vocab[word])\n"
+  "        idss.append(torch.tensor(ids).type(torch.int64))\n"
+  "    return torch.cat(idss)\n"
+  "def batchify(data, bsz):\n"
+  "    nbatch = data.size(0) // bsz\n"
+  "    data = data.narrow(0, 0, nbatch * bsz)\n"
+  "    return data.view(bsz, -1).t().contiguous()\n"
+  "bptt = %d\n"
+  "train_data = batchify(tokenize('train.txt'), %d)\n"
+  "def get_batch(source, i):\n"
+  "    seq_len = min(bptt, len(source) - 1 - i)\n"
+  "    return source[i:i+seq_len], source[i+1:i+1+seq_len].view(-1)\n"
+  "model = nn.Sequential(nn.Embedding(50, 16), nn.Linear(16, 50))\n"
+  "for batch, i in enumerate(range(0, train_data.size(0) - 1, bptt)):\n"
+  "    data, targets = get_batch(%s, i)\n"
+  "    loss = F.cross_entropy(model(data).view(-1, 50), targets)\n"
+  "    loss.backward()\n";
+
+
+static void test_corpus_windows(void **state) {
+  (void)state;
+  char src[sizeof CORPUS + 64];
+  run x;
+  /* windows of 35 rows of 20 columns: the embedding keeps the 35x20 int64 indices
+   * (5,600), the Linear its input 35x20x16x4 = 44,800, cross_entropy the
+   * log-probabilities 700x50x4 = 140,000, the 700 int64 targets 5,600 and 4 */
+  snprintf(src, sizeof src, CORPUS, 35, 20, "train_data");
+  run_source(&x, src);
+  assert_null(first(&x)->act_why);
+  assert_int_equal(first(&x)->micro_batch, 35);
+  assert_int_equal(first(&x)->activations_bytes, 5600 + 44800 + 140000 + 5600 + 4);
+  run_free(&x);
+  /* the window's length and the columns both drive it: 10 rows of 8 columns, 80 tokens */
+  snprintf(src, sizeof src, CORPUS, 10, 8, "train_data");
+  run_source(&x, src);
+  assert_int_equal(first(&x)->activations_bytes, 80 * 8 + 80 * 16 * 4 + 80 * 50 * 4 + 80 * 8 + 4);
+  run_free(&x);
+  /* the whole corpus is as long as the data: not known, and said so */
+  snprintf(src, sizeof src, CORPUS, 35, 20, "train_data.t()");
+  run_source(&x, src);
+  assert_int_equal(first(&x)->activations_bytes, -1);
+  assert_non_null(first(&x)->act_why);
+  run_free(&x);
+}
+
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_mnist_net),
@@ -553,6 +608,7 @@ int main(void) {
     cmocka_unit_test(test_transformer_encoder_layer),
     cmocka_unit_test(test_upsampling_and_padding),
     cmocka_unit_test(test_parameters_as_tensors),
+    cmocka_unit_test(test_corpus_windows),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
