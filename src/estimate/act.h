@@ -91,9 +91,9 @@ typedef struct act_state act_state;
 
 
 /* ---- act_state.c, act_ops.c, act_tensor.c, activations.c ---- */
-/** Upsampling and padding: the output's shape; nothing kept (act_ops.c). */
+/** Upsampling and padding: the output's shape; reflection and replication padding keep their input (act_ops.c). */
 value *act_resize(interp *st, uint32_t line, const char *label, value *x, value *size, value *scale);
-value *act_pad(interp *st, uint32_t line, const char *label, value *x, value *pad);
+value *act_pad(interp *st, uint32_t line, const char *label, value *x, value *pad, bool keeps_input);
 /** Tensor T's storage stays with the model (a buffer, a parameter): never counted. */
 void act_mark_resident(interp *st, value *t);
 /** The pass tensor X belongs to: the one running, or the one that made it; -1. */

@@ -643,7 +643,7 @@ value *act_resize(interp *st, uint32_t line, const char *label, value *x, value 
 
 /* F.pad / nn.ZeroPad2d ...: PAD is (left, right, top, bottom, ...) from the last dim
  * back, or one number for every side; nothing kept */
-value *act_pad(interp *st, uint32_t line, const char *label, value *x, value *pad) {
+value *act_pad(interp *st, uint32_t line, const char *label, value *x, value *pad, bool keeps_input) {
   const shape *in = x->u.tensor;
   shape o = *in;
   int64_t n;
@@ -662,7 +662,13 @@ value *act_pad(interp *st, uint32_t line, const char *label, value *x, value *pa
   }
   for (int i = 0; i < o.ndim; i++)
     if (o.dims[i] < 0) return v_unknown(st, "line %u: %s: a negative size", line, label);
-  return act_make(st, &o, UINT32_MAX, act_info_of(st, x).grad, true, x->dim0);
+  value *out = act_make(st, &o, UINT32_MAX, act_info_of(st, x).grad, true, x->dim0);
+  if (keeps_input) {
+    saved_in si;
+    memset(&si, 0, sizeof si);
+    act_record(st, OP_SAVE_INPUT, line, label, &x, 1, out, &si);
+  }
+  return out;
 }
 
 
@@ -785,7 +791,11 @@ value *act_layer_forward(interp *st, obj *m, args *a) {
     o.dims[c + 2] = up ? in->dims[c + 2] * r : in->dims[c + 2] / r;
     return act_make(st, &o, UINT32_MAX, act_info_of(st, x).grad, true, x->dim0);
   }
-  if (strstr(name, "Pad")) return act_pad(st, line, label, x, ctor_arg(m, 0, "padding"));
+  /* reflection_pad*d and replication_pad*d backward take the input itself (PyTorch's
+   * derivatives.yaml); constant and zero padding keep nothing */
+  if (strstr(name, "Pad"))
+    return act_pad(st, line, label, x, ctor_arg(m, 0, "padding"),
+                   !strncmp(name, "Reflection", 10) || !strncmp(name, "Replication", 11));
   if (named(m, "Flatten")) {
     args b;
     memset(&b, 0, sizeof b);

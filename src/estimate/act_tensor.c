@@ -184,7 +184,12 @@ value *act_torch_call(interp *st, const char *qual, args *a) {
   }
   if (!strcmp(n, "interpolate") || !strcmp(n, "upsample"))
     return act_resize(st, line, label, x, arg_get(a, 1, "size"), arg_get(a, 2, "scale_factor"));
-  if (!strcmp(n, "pad")) return act_pad(st, line, label, x, arg_get(a, 1, "pad"));
+  if (!strcmp(n, "pad")) {
+    value *mode = arg_get(a, 2, "mode");
+    bool keeps = mode && mode->kind == V_STR && ((mode->u.s.n == 7 && !memcmp(mode->u.s.s, "reflect", 7)) ||
+                                                 (mode->u.s.n == 9 && !memcmp(mode->u.s.s, "replicate", 9)));
+    return act_pad(st, line, label, x, arg_get(a, 1, "pad"), keeps);
+  }
   if (!strcmp(n, "matmul") || !strcmp(n, "bmm") || !strcmp(n, "mm")) {
     value *r = a->pos.len > 1 ? a->pos.items[1] : NULL;
     if (!r || !act_is_tensor(r) || !act_known(act_shape_of(r)))
@@ -476,6 +481,21 @@ value *act_tensor_method(interp *st, value *self, const char *name, args *a) {
     shape o = *in;
     o.bits = bits;
     return act_make(st, &o, UINT32_MAX, false, true, self->dim0);
+  }
+  /* x.mul(255), x.div(s), x.add(y), x.sub(y): the operators' arithmetic */
+  static const char *const arith[][2] = {{"mul", "*"}, {"div", "/"}, {"add", "+"}, {"sub", "-"}, {"true_divide", "/"}};
+  for (size_t i = 0; i < sizeof arith / sizeof *arith; i++) {
+    size_t k = strlen(arith[i][0]);
+    if (strncmp(name, arith[i][0], k) != 0 || a->pos.len != 1 || a->kwnames.len) continue;
+    if (name[k] == 0) return act_binary(st, arith[i][1], self, a->pos.items[0]);
+    double num;
+    if (name[k] == '_' && name[k + 1] == 0 && v_as_num(a->pos.items[0], &num)) {
+      /* in place by a number (`batch.div_(255.0)`): what the operator keeps, and the
+       * result is the tensor itself */
+      value *r = act_binary(st, arith[i][1], self, a->pos.items[0]);
+      if (!r || r->kind != V_TENSOR) return r;
+      return act_make(st, in, t.storage, act_info_of(st, r).grad, t.contig, self->dim0);
+    }
   }
   if (!strcmp(name, "backward") || !strcmp(name, "item") || !strcmp(name, "tolist")) return NULL;
   return NULL;

@@ -955,6 +955,22 @@ value *call_method(interp *st, value *self, const char *name, args *a) {
 }
 
 
+/* An instance of a namedtuple class K (its fields in K->args): a tuple of the values given,
+ * each also an attribute by its field's name (`features.relu2_2`). */
+static value *namedtuple_make(interp *st, obj *k, args *a) {
+  obj *o = obj_new(st, OBJ_PLAIN, "namedtuple");
+  o->items = seq_new(st);
+  for (uint32_t i = 0; i < k->args->items.len; i++) {
+    const value *f = k->args->items.items[i];
+    value *v = arg_get(a, (int)i, st_strdup(st, f->u.s.s, f->u.s.n));
+    if (!v) return v_unknown(st, "a namedtuple missing its field `%.*s`", (int)f->u.s.n, f->u.s.s);
+    avec_push(st->a, &o->items->items, v);
+    dict_set_str(st, o->attrs, st_strdup(st, f->u.s.s, f->u.s.n), v);
+  }
+  return v_obj(st, o);
+}
+
+
 value *call_value(interp *st, value *fn, args *a) {
   if (st->stopped) return v_unknown(st, "the estimate stopped: the file takes too long to follow");
   switch (fn->kind) {
@@ -964,6 +980,7 @@ value *call_value(interp *st, value *fn, args *a) {
   case V_METHOD: return call_method(st, fn->u.method.self, fn->u.method.name, a);
   case V_OBJECT:
     if (fn->u.obj->kind == OBJ_MODULE) return act_module_call(st, fn->u.obj, a);
+    if (fn->u.obj->qual && !strcmp(fn->u.obj->qual, "collections.namedtuple")) return namedtuple_make(st, fn->u.obj, a);
     return v_unknown(st, "the result of calling a %s", fn->u.obj->type ? fn->u.obj->type : "object");
   case V_PARTIAL: {
     args m = args_empty(a->node);

@@ -379,6 +379,9 @@ value *torch_module_method(interp *st, value *self, obj *m, const char *name, ar
   if ((!strcmp(name, "add_module") || !strcmp(name, "register_module") || !strcmp(name, "register_parameter")) &&
       a->pos.len == 2) {
     value *k = a->pos.items[0];
+    /* a Sequential's or ModuleList's children run in the order they were registered
+     * (`self.slice1.add_module(str(x), features[x])`) */
+    if (m->items && k->kind == V_STR && !strcmp(name, "add_module")) return container_add(st, m, a->pos.items[1], a->node);
     if (k->kind == V_STR) set_attr(st, self, k->u.s.s, k->u.s.n, a->pos.items[1], a->node);
     else st_note(st, a->node, "%s: not counted", "a layer is registered under a name that is not known");
     return st->none;
@@ -512,6 +515,12 @@ value *torch_tensor_method(interp *st, value *self, const char *name, args *a) {
     return v_int(st, n);
   }
   if ((v = partial_shape_method(st, self, sh, name, a))) return v;
+  if (!strcmp(name, "new_tensor")) {
+    /* batch.new_tensor([0.485, 0.456, 0.406]): data in the tensor's dtype */
+    v = torch_call(st, "torch.tensor", a);
+    if (v->kind == V_TENSOR && !arg_get(a, -1, "dtype")) v->u.tensor->bits = sh->bits;
+    return v;
+  }
   if (!strcmp(name, "dim") || !strcmp(name, "ndimension")) {
     return sh->ndim < 0 ? v_unknown(st, "the rank of a tensor that is not known") : v_int(st, sh->ndim);
   }

@@ -533,15 +533,39 @@ static bool apply_transform(interp *st, value *t, int64_t *c, int64_t *h, int64_
       !strcmp(name, "RandomResizedCrop")) {
     int64_t s;
     if (a0 && v_as_int(a0, &s)) {
-      /* Resize(int) sets the shorter side: exact only for square images */
-      if (!strcmp(name, "Resize") && *h != *w) return false;
-      *h = *w = s;
+      /* Resize(int) sets the shorter side: the other is known only for a square image
+       * (a CenterCrop after it makes it known: ImageFolder's images of any size) */
+      if (!strcmp(name, "Resize") && (*h != *w || *h < 0)) *h = *w = -1;
+      else *h = *w = s;
       return true;
     }
     if (a0 && (a0->kind == V_TUPLE || a0->kind == V_LIST) && a0->u.seq->items.len == 2 &&
         v_as_int(a0->u.seq->items.items[0], h) && v_as_int(a0->u.seq->items.items[1], w))
       return true;
     return false;
+  }
+  if (!strcmp(name, "Lambda")) {
+    /* Lambda(lambda x: x.mul(255)) on the tensor so far: what the function makes of it */
+    if (!*tensor || !a0 || *h < 0 || *w < 0 || *c < 0) return false;
+    shape *sh = shape_new(st, 3);
+    sh->dims[0] = *c;
+    sh->dims[1] = *h;
+    sh->dims[2] = *w;
+    sh->bits = *bits;
+    value *x = v_new(st, V_TENSOR);
+    x->u.tensor = sh;
+    args la;
+    memset(&la, 0, sizeof la);
+    avec_push(st->a, &la.pos, x);
+    value *r = call_value(st, a0, &la);
+    if (r->kind != V_TENSOR || r->u.tensor->ndim != 3 || r->u.tensor->bits == EST_BITS_UNKNOWN) return false;
+    for (int i = 0; i < 3; i++)
+      if (r->u.tensor->dims[i] < 0) return false;
+    *c = r->u.tensor->dims[0];
+    *h = r->u.tensor->dims[1];
+    *w = r->u.tensor->dims[2];
+    if (r->u.tensor->bits) *bits = r->u.tensor->bits;
+    return true;
   }
   if (!strcmp(name, "Grayscale")) {
     value *n = a0 ? a0 : dict_get_str(o->attrs, "num_output_channels", 19);
@@ -1040,6 +1064,30 @@ value *torch_call(interp *st, const char *qual, args *a) {
       !strcmp(qual, "ml_collections.ConfigDict"))
     return namespace_of(st, name, a);
   if (!strcmp(qual, "collections.OrderedDict")) return call_value(st, v_extern(st, "dict"), a);
+  if (!strcmp(qual, "collections.namedtuple")) {
+    /* namedtuple("VggOutputs", ['relu1_2', ...]) or "x y": a class of those fields */
+    value *fields = arg_get(a, 1, "field_names");
+    obj *o = obj_new(st, OBJ_EXTERN, "namedtuple");
+    o->qual = qual;
+    o->args = seq_new(st);
+    if (fields && fields->kind == V_STR) {
+      for (uint32_t i = 0; i < fields->u.s.n;) {
+        while (i < fields->u.s.n && (fields->u.s.s[i] == ' ' || fields->u.s.s[i] == ',')) i++;
+        uint32_t j = i;
+        while (j < fields->u.s.n && fields->u.s.s[j] != ' ' && fields->u.s.s[j] != ',') j++;
+        if (j > i) avec_push(st->a, &o->args->items, v_str(st, fields->u.s.s + i, j - i));
+        i = j;
+      }
+    } else {
+      seq *names = fields ? v_iterate(st, fields) : NULL;
+      if (!names) return v_unknown(st, "a namedtuple whose fields are not known");
+      for (uint32_t i = 0; i < names->items.len; i++) {
+        if (names->items.items[i]->kind != V_STR) return v_unknown(st, "a namedtuple whose fields are not known");
+        avec_push(st->a, &o->args->items, names->items.items[i]);
+      }
+    }
+    return v_obj(st, o);
+  }
   if (!strcmp(qual, "torch.cuda.is_available") || !strcmp(qual, "torch.device")) return v_unknown(st, "the machine it runs on");
   /* a library class: keep its arguments, so that config.hidden_size reads back */
   if (name[0] >= 'A' && name[0] <= 'Z') return extern_object(st, qual, a);

@@ -590,6 +590,51 @@ static void test_corpus_windows(void **state) {
 }
 
 
+static void test_image_folder_and_reflection_pad(void **state) {
+  (void)state;
+  run x;
+  /* ImageFolder's images of any size, Resize(32) then CenterCrop(32): 3x32x32, scaled by
+   * a Lambda; batches of 2. The layers are registered one by one with add_module and
+   * the output comes back in a namedtuple. conv1 keeps its input 2x3x32x32x4 = 24,576;
+   * the reflection pad keeps its input, conv1's output 2x4x32x32x4 = 32,768 (its
+   * backward takes the input itself); conv2 the padded 2x4x34x34x4 = 36,992 */
+  run_source(&x, "import torch\nimport torch.nn as nn\nfrom collections import namedtuple\n"
+                 "from torchvision import datasets, transforms\nfrom torch.utils.data import DataLoader\n"
+                 "t = transforms.Compose([transforms.Resize(32), transforms.CenterCrop(32), transforms.ToTensor(),\n"
+                 "                        transforms.Lambda(lambda x: x.mul(255))])\n"
+                 "loader = DataLoader(datasets.ImageFolder('images', t), batch_size=2)\n"
+                 "class Net(nn.Module):\n"
+                 "    def __init__(self):\n"
+                 "        super().__init__()\n"
+                 "        self.body = nn.Sequential()\n"
+                 "        for i, layer in enumerate([nn.Conv2d(3, 4, 3, padding=1), nn.ReflectionPad2d(1), nn.Conv2d(4, 4, 3)]):\n"
+                 "            self.body.add_module(str(i), layer)\n"
+                 "    def forward(self, x):\n"
+                 "        Out = namedtuple('Out', ['feat', 'size'])\n"
+                 "        return Out(self.body(x), 3)\n"
+                 "model = Net()\n"
+                 "for x, _ in loader:\n"
+                 "    x = x.div_(255.0)\n"
+                 "    model(x).feat.sum().backward()\n");
+  assert_null(first(&x)->act_why);
+  assert_int_equal(first(&x)->parameters, 3 * 4 * 9 + 4 + 4 * 4 * 9 + 4);
+  assert_int_equal(first(&x)->micro_batch, 2);
+  assert_int_equal(first(&x)->activations_bytes, 24576 + 32768 + 36992);
+  run_free(&x);
+  /* a Resize alone leaves the longer side unknown: no batch shape, and it says why */
+  run_source(&x, "import torch.nn as nn\nfrom torchvision import datasets, transforms\n"
+                 "from torch.utils.data import DataLoader\n"
+                 "t = transforms.Compose([transforms.Resize(32), transforms.ToTensor()])\n"
+                 "loader = DataLoader(datasets.ImageFolder('images', t), batch_size=2)\n"
+                 "model = nn.Conv2d(3, 4, 3)\n"
+                 "for x, _ in loader:\n"
+                 "    model(x).sum().backward()\n");
+  assert_int_equal(first(&x)->activations_bytes, -1);
+  assert_non_null(first(&x)->act_why);
+  run_free(&x);
+}
+
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_mnist_net),
@@ -609,6 +654,7 @@ int main(void) {
     cmocka_unit_test(test_upsampling_and_padding),
     cmocka_unit_test(test_parameters_as_tensors),
     cmocka_unit_test(test_corpus_windows),
+    cmocka_unit_test(test_image_folder_and_reflection_pad),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
