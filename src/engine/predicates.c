@@ -64,8 +64,9 @@ static const struct {
    "one iteration of its per-iteration loop, and no inner loop repeats it"},
   {"oom-retained-graph-unused", PRED_RETAINED_UNUSED, ARGS_CAPTURE, 0, 0,
    "`#oom-retained-graph-unused? @x`: `@x`, a backward pass, is in a loop that runs a forward pass of its own "
-   "(a model call, or it iterates a loader) or steps an optimizer, and no backward pass follows it in that "
-   "loop's iteration: a graph it retains is never backpropagated again"},
+   "(a model call, or it iterates a loader) or steps an optimizer, does not iterate values the file stores with "
+   "`.append()`/`.extend()` (stored transitions may share a graph built before the loop), and no backward pass "
+   "follows it in that loop's iteration: a graph it retains is never backpropagated again"},
   {"oom-first-backward", PRED_FIRST_BACKWARD, ARGS_CAPTURE, 0, 0,
    "`#oom-first-backward? @x`: `@x` is the first backward pass directly in the body of its per-iteration loop (no "
    "inner loop between them), whether the iteration has one or several"},

@@ -290,7 +290,9 @@ size_t facts_excepts_at(const facts *self, uint32_t pos, const facts_except **ou
 bool facts_sole_backward(const facts *self, uint32_t pos);
 /** Whether `.backward(retain_graph=True)` at POS keeps a graph no later
  *  backward of its iteration uses: its innermost loop runs a forward pass of
- *  its own or steps an optimizer, and no backward pass follows it there. */
+ *  its own or steps an optimizer, does not iterate values the file stores
+ *  with `.append()` (transitions sharing a graph built before the loop), and
+ *  no backward pass follows it there. */
 bool facts_retained_graph_unused(const facts *self, uint32_t pos);
 /** Whether the call at POS is the first backward pass directly in the body
  *  of its per-iteration loop (no inner loop between them): one per loop,
