@@ -3,7 +3,7 @@
 ; severity: error
 ; message: `{container}` keeps `{value}`, which still carries its autograd graph, past the iteration: every stored graph stays alive; store its `.item()` (a scalar loss) or `.detach()` instead
 ; fix: unsafe: Detach the value (`.item()` for a scalar loss)
-; edit: append-clean @value
+; edit: append-clean @clean
 ; doc:
 ;   ## What it does
 ;   Finds tensors with autograd history that a loop running once per batch
@@ -23,15 +23,27 @@
 ;   gradients).
 ;
 ;   `v` carries a graph when it comes from a model call or a loss, when
-;   `.backward()` is called on it, or when it is arithmetic, indexing or a
-;   graph-preserving method of such a value. `.cpu()` does not clean a
+;   `.backward()` is called on it or on one of its entries
+;   (`output["loss"].backward()` after `output = module.training_step(b)`),
+;   or when it is arithmetic, indexing or a graph-preserving method of such
+;   a value. A container whose elements the loop backpropagates
+;   (`losses[i - 1].backward()`) holds graphs whatever is stored in it, such
+;   as the loss an LBFGS-style `optimizer.step(closure)` returns. `.cpu()` does not clean a
 ;   value: the copy on the CPU still has the graph of the GPU computation
 ;   behind it.
 ;
 ;   Not reported: values stored after `.detach()`, `.item()`, `.tolist()`,
 ;   `.cpu().numpy()` or `.data`, values computed under `torch.no_grad()` or
 ;   `torch.inference_mode()`, and containers created inside the iteration.
-;   Running sums (`acc += v`) are OOM101.
+;   Nor storage that belongs to one step or one call rather than to the
+;   epoch: a local list of a model's `forward` (micro-batches concatenated
+;   before it returns); the outputs of the time steps of one sequence, in a
+;   loop with no loader, backward or optimizer step of its own that feeds a
+;   model's output back into it (`out, h = decoder(x, h)`: every step's
+;   graph is alive through `h` anyway); losses kept for a later loop of the
+;   same function that backpropagates them; one entry per model in a loop
+;   over models (`for net in nets: net(x)`) whose list is made anew in each
+;   round of an enclosing loop. Running sums (`acc += v`) are OOM101.
 ;
 ;   ## Why is this bad?
 ;   A tensor with autograd history keeps alive the operations that produced
@@ -86,13 +98,14 @@
     attribute: (identifier) @method)
   arguments: (argument_list
     .
-    (_) @value
+    (_) @value @clean
     .)) @report
   (#eq? @method "append")
   (#oom-kind? @value "identifier|call|attribute|subscript|binary_operator|unary_operator|parenthesized_expression|conditional_expression")
   (#oom-in-loop? @report)
   (#oom-not-in-no-grad? @report)
   (#oom-outlives-iteration? @container)
+  (#not-oom-step-storage? @container)
   (#oom-graph? @value))
 
 ; xs.append((v, ...)), xs.append([v, ...]), xs.extend([v, ...]),
@@ -105,7 +118,7 @@
   arguments: (argument_list
     .
     (_
-      (_) @value @report) @stored
+      (_) @value @clean @report) @stored
     .))
   (#any-of? @method "append" "extend")
   (#oom-kind? @stored "tuple|list")
@@ -113,6 +126,7 @@
   (#oom-in-loop? @report)
   (#oom-not-in-no-grad? @report)
   (#oom-outlives-iteration? @container)
+  (#not-oom-step-storage? @container)
   (#oom-graph? @value))
 
 ((call
@@ -123,13 +137,14 @@
     .
     (dictionary
       (pair
-        value: (_) @value @report))
+        value: (_) @value @clean @report))
     .))
   (#eq? @method "append")
   (#oom-kind? @value "identifier|call|attribute|subscript|binary_operator|unary_operator|parenthesized_expression|conditional_expression")
   (#oom-in-loop? @report)
   (#oom-not-in-no-grad? @report)
   (#oom-outlives-iteration? @container)
+  (#not-oom-step-storage? @container)
   (#oom-graph? @value))
 
 ; xs += [v, ...] and xs += (v, ...): each stored element is reported
@@ -137,34 +152,62 @@
   left: (_) @container
   operator: "+="
   right: (_
-    (_) @value @report) @stored)
+    (_) @value @clean @report) @stored)
   (#oom-kind? @stored "tuple|list")
   (#oom-kind? @value "identifier|call|attribute|subscript|binary_operator|unary_operator|parenthesized_expression|conditional_expression")
   (#oom-in-loop? @report)
   (#oom-not-in-no-grad? @report)
   (#oom-outlives-iteration? @container)
+  (#not-oom-step-storage? @container)
   (#oom-graph? @value))
 
 ; d[k] = v (arithmetic on the right, `d[k] = d[k] + v`, is OOM101's running sum)
 ((assignment
   left: (subscript
     value: (_) @container)
-  right: [(identifier) (call) (attribute) (subscript)] @value) @report
+  right: [(identifier) (call) (attribute) (subscript)] @value @clean) @report
   (#oom-in-loop? @report)
   (#oom-not-in-no-grad? @report)
   (#oom-outlives-iteration? @container)
+  (#not-oom-step-storage? @container)
   (#oom-graph? @value))
 
 ; self.x = v
 ((assignment
   left: (attribute
     object: (identifier) @self) @container
-  right: [(identifier) (call) (attribute) (subscript)] @value) @report
+  right: [(identifier) (call) (attribute) (subscript)] @value @clean) @report
   (#eq? @self "self")
   (#oom-in-loop? @report)
   (#oom-not-in-no-grad? @report)
   (#oom-outlives-iteration? @container)
   (#oom-graph? @value))
+
+; d[k] = v into a container whose elements the loop backpropagates
+; (`losses[i - 1].backward()` the next time round), the value unknown: the
+; result of an LBFGS-style `optimizer.step(closure)`; also unpacked,
+; `losses[i], cost = optimizer.step(closure)`. No fix: the stored element is
+; not an expression of its own.
+((assignment
+  left: (subscript
+    value: (_) @container)
+  right: (_) @value) @report
+  (#oom-in-loop? @report)
+  (#oom-not-in-no-grad? @report)
+  (#oom-outlives-iteration? @container)
+  (#not-oom-step-storage? @container)
+  (#oom-elements-backpropagated? @container))
+
+((assignment
+  left: (pattern_list
+    (subscript
+      value: (_) @container) @report)
+  right: (_) @value)
+  (#oom-in-loop? @report)
+  (#oom-not-in-no-grad? @report)
+  (#oom-outlives-iteration? @container)
+  (#not-oom-step-storage? @container)
+  (#oom-elements-backpropagated? @container))
 
 ; after the batch loop: `train_losses.append(running_loss / n)` in the epoch
 ; loop, `self.train_losses.append(...)` after it, and Lightning's
@@ -175,7 +218,7 @@
     attribute: (identifier) @method)
   arguments: (argument_list
     .
-    (_) @value
+    (_) @value @clean
     .)) @report
   (#eq? @method "append")
   (#oom-kind? @value "identifier|call|attribute|subscript|binary_operator|unary_operator|parenthesized_expression|conditional_expression")
@@ -191,7 +234,7 @@
     .
     (dictionary
       (pair
-        value: (_) @value @report))
+        value: (_) @value @clean @report))
     .))
   (#eq? @method "append")
   (#oom-kind? @value "identifier|call|attribute|subscript|binary_operator|unary_operator|parenthesized_expression|conditional_expression")

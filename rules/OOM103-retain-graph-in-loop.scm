@@ -35,7 +35,10 @@
 ;   losses backpropagated one after another) does need it, and is not
 ;   reported; nor is a loop with no forward pass or optimizer step of its
 ;   own (one backward per task loss of a graph built before the loop), whose
-;   next round backpropagates through the same graph again.
+;   next round backpropagates through the same graph again, nor a loop over
+;   values stored earlier with `.append()` (a replay memory's transitions:
+;   `for s, a, r in self.data:`), whose states may share the graph of an
+;   encoder run before the loop, backpropagated again in every round.
 ;
 ;   ## Example
 ;   ```python

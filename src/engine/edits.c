@@ -145,9 +145,36 @@ static int edit_cmp(const void *x, const void *y) {
 }
 
 
+/* Whether the name N is a record whose entry its function backpropagates
+ * (`output["loss"].backward()`): a dict or an output object, which has no
+ * `.detach()` of its own. */
+static bool entry_backpropagated(TSNode n, const facts *model) {
+  if (!NODE_IS(n, "identifier")) return false;
+  uint32_t len;
+  const char *name = facts_text(model, n, &len);
+  int fn = facts_function_at(model, ts_node_start_byte(n));
+  for (size_t i = 0; i < model->calls.len; i++) {
+    const facts_call *c = &model->calls.items[i];
+    TSNode callee = FIELD(c->call, function);
+    if (c->function != fn || ts_node_is_null(callee) || !NODE_IS(callee, "attribute") ||
+        !facts_node_is(model, FIELD(callee, attribute), "backward"))
+      continue;
+    TSNode obj = FIELD(callee, object);
+    if (!NODE_IS(obj, "subscript") && !NODE_IS(obj, "attribute")) continue;
+    TSNode root = NODE_IS(obj, "subscript") ? FIELD(obj, value) : FIELD(obj, object);
+    uint32_t rlen;
+    const char *r = ts_node_is_null(root) ? NULL : facts_text(model, root, &rlen);
+    if (r && NODE_IS(root, "identifier") && rlen == len && !memcmp(r, name, len)) return true;
+  }
+  return false;
+}
+
+
 /* `.item()` for a scalar loss, `.detach()` otherwise, parenthesized when the
- * value is not a primary expression */
+ * value is not a primary expression; none for a record holding the loss
+ * (display only: which entries to detach is the author's call) */
 static bool append_clean(edit_vec *v, arena *a, TSNode n, const facts *model) {
+  if (entry_backpropagated(n, model)) return false;
   const char *suffix = facts_value_of(model, n).scalar ? ".item()" : ".detach()";
   const char *t = ts_node_type(n);
   bool primary = !strcmp(t, "identifier") || !strcmp(t, "call") || !strcmp(t, "attribute") ||

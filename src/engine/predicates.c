@@ -64,8 +64,9 @@ static const struct {
    "one iteration of its per-iteration loop, and no inner loop repeats it"},
   {"oom-retained-graph-unused", PRED_RETAINED_UNUSED, ARGS_CAPTURE, 0, 0,
    "`#oom-retained-graph-unused? @x`: `@x`, a backward pass, is in a loop that runs a forward pass of its own "
-   "(a model call, or it iterates a loader) or steps an optimizer, and no backward pass follows it in that "
-   "loop's iteration: a graph it retains is never backpropagated again"},
+   "(a model call, or it iterates a loader) or steps an optimizer, does not iterate values the file stores with "
+   "`.append()`/`.extend()` (stored transitions may share a graph built before the loop), and no backward pass "
+   "follows it in that loop's iteration: a graph it retains is never backpropagated again"},
   {"oom-first-backward", PRED_FIRST_BACKWARD, ARGS_CAPTURE, 0, 0,
    "`#oom-first-backward? @x`: `@x` is the first backward pass directly in the body of its per-iteration loop (no "
    "inner loop between them), whether the iteration has one or several"},
@@ -88,6 +89,15 @@ static const struct {
    "`#oom-outlives-iteration? @x`: `@x` (a name, `self.attr`, or a subscript/attribute of one) names storage that "
    "outlives one iteration of the enclosing per-iteration loop: bound before the loop (a parameter, a global, "
    "`self.x`) and not bound again earlier in the same iteration"},
+  {"oom-step-storage", PRED_STEP_STORAGE, ARGS_CAPTURE, 0, 0,
+   "`#oom-step-storage? @x`: the storage `@x` (a plain name) filled in a per-iteration loop belongs to one step or "
+   "one call, not to the epoch: a local of a model's `forward`; filled by a loop over the time steps of one "
+   "sequence (no loader, backward or optimizer step of its own, a model's output fed back into it: "
+   "`out, h = decoder(x, h)`); read by a later loop of the same function that backpropagates; or filled by a loop "
+   "over models (`for net in nets: net(x)`) and made anew in each iteration of an enclosing loop"},
+  {"oom-elements-backpropagated", PRED_ELEMENTS_BACKPROPAGATED, ARGS_CAPTURE, 0, 0,
+   "`#oom-elements-backpropagated? @x`: elements of the container `@x` are backpropagated in the per-iteration "
+   "loop holding it (`losses[i - 1].backward()`), so what is stored in it carries a graph"},
   {"oom-moves-arg-to-device", PRED_MOVES_ARG_TO_DEVICE, ARGS_CAPTURE, 0, 0,
    "`#oom-moves-arg-to-device? @f`: the callee `@f` (a function of this file, or of the project through its "
    "summary) returns its first argument moved to a device (`def batchify(data, bsz): ... return data.to(device)`)"},
@@ -695,6 +705,10 @@ static bool eval(const predicate *p, const TSQueryMatch *m, pred_context *ctx) {
     return facts_value_of(ctx->model, n).divided;
   case PRED_OUTLIVES_ITERATION:
     return facts_outlives_iteration(ctx->model, n);
+  case PRED_STEP_STORAGE:
+    return facts_step_storage(ctx->model, n);
+  case PRED_ELEMENTS_BACKPROPAGATED:
+    return facts_elements_backpropagated(ctx->model, n);
   case PRED_IN_TRAINING_LOOP: {
     int loop = facts_iteration_loop_at(ctx->model, pos);
     return loop >= 0 && (ctx->model->loops.items[loop].evidence & (LOOP_CALLS_BACKWARD | LOOP_CALLS_STEP));

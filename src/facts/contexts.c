@@ -89,6 +89,162 @@ bool facts_outlives_iteration(const facts *self, TSNode node) {
 }
 
 
+/* Whether identifier N has the text of NAME (LEN bytes). */
+static bool names(const facts *f, TSNode n, const char *name, uint32_t len) {
+  return !ts_node_is_null(n) && NODE_IS(n, "identifier") && same_text(f, n, name, len);
+}
+
+
+/* Whether target T (a name, or a tuple of names: `out, h`) binds NAME. */
+static bool target_binds(const facts *f, TSNode t, const char *name, uint32_t len) {
+  if (names(f, t, name, len)) return true;
+  if (!NODE_IS(t, "pattern_list") && !NODE_IS(t, "tuple_pattern") && !NODE_IS(t, "list_pattern") &&
+      !NODE_IS(t, "tuple"))
+    return false;
+  uint32_t n = ts_node_named_child_count(t);
+  for (uint32_t i = 0; i < n; i++)
+    if (names(f, ts_node_named_child(t, i), name, len)) return true;
+  return false;
+}
+
+
+/* Whether loop L feeds a model's output back into the model: a call of a
+ * model in its body, `out, h = decoder(x, h)`, passes a name it binds. Such
+ * a loop runs over the steps of one sequence, and the graph of every step
+ * is alive through that state anyway. */
+static bool feeds_model_back(const facts *f, const facts_loop *l) {
+  for (size_t i = facts_first_call_at(f, l->body.start); i < f->calls.len; i++) {
+    const facts_call *c = &f->calls.items[i];
+    if (ts_node_start_byte(c->call) >= l->body.end) break;
+    if (c->function != l->function) continue;
+    TSNode parent = ts_node_parent(c->call);
+    if (ts_node_is_null(parent) || !NODE_IS(parent, "assignment")) continue;
+    TSNode left = FIELD(parent, left), args = FIELD(c->call, arguments);
+    if (ts_node_is_null(left) || ts_node_is_null(args)) continue;
+    uint32_t n = ts_node_named_child_count(args);
+    bool fed = false;
+    for (uint32_t k = 0; k < n && !fed; k++) {
+      TSNode a = ts_node_named_child(args, k);
+      if (!NODE_IS(a, "identifier")) continue;
+      uint32_t len;
+      const char *name = facts_text(f, a, &len);
+      fed = target_binds(f, left, name, len);
+    }
+    if (fed && facts_is_model_call(f, FIELD(c->call, function))) return true;
+  }
+  return false;
+}
+
+
+/* Whether loop L calls one of its own loop variables: `for net in nets:
+ * net(x)` runs each model once, a loop over models rather than batches. */
+static bool calls_loop_variable(const facts *f, const facts_loop *l) {
+  if (!NODE_IS(l->node, "for_statement")) return false;
+  TSNode target = FIELD(l->node, left);
+  if (ts_node_is_null(target)) return false;
+  for (size_t i = facts_first_call_at(f, l->body.start); i < f->calls.len; i++) {
+    const facts_call *c = &f->calls.items[i];
+    if (ts_node_start_byte(c->call) >= l->body.end) break;
+    TSNode callee = FIELD(c->call, function);
+    if (c->function != l->function || ts_node_is_null(callee) || !NODE_IS(callee, "identifier")) continue;
+    uint32_t len;
+    const char *name = facts_text(f, callee, &len);
+    if (target_binds(f, target, name, len)) return true;
+  }
+  return false;
+}
+
+
+/* Whether the name NAME (LEN bytes) is read in loop L, its iterable or its
+ * body: a preorder walk with a cursor, no recursion. */
+static bool loop_reads(const facts *f, const facts_loop *l, const char *name, uint32_t len) {
+  TSTreeCursor cur = ts_tree_cursor_new(l->node);
+  bool found = false, done = false;
+  while (!found && !done) {
+    TSNode n = ts_tree_cursor_current_node(&cur);
+    if (NODE_IS(n, "identifier")) found = same_text(f, n, name, len);
+    if (ts_tree_cursor_goto_first_child(&cur)) continue;
+    while (!ts_tree_cursor_goto_next_sibling(&cur))
+      if (!ts_tree_cursor_goto_parent(&cur)) {
+        done = true;
+        break;
+      }
+  }
+  ts_tree_cursor_delete(&cur);
+  return found;
+}
+
+
+bool facts_step_storage(const facts *self, TSNode node) {
+  uint32_t pos = ts_node_start_byte(node);
+  int loop = outer_iteration_loop_at(self, pos);
+  if (loop < 0) return false;
+  TSNode base = base_name(node);
+  if (ts_node_is_null(base) || !NODE_IS(base, "identifier")) return false;
+  uint32_t len;
+  const char *name = facts_text(self, base, &len);
+  if (len == 4 && !memcmp(name, "self", 4)) return false; /* the instance's: outlives the call */
+  const facts_loop *l = &self->loops.items[loop];
+  int fn = l->function;
+  size_t first, end;
+  facts_bindings_named(self, name, len, &first, &end);
+  /* (a) a local of a model's forward: that forward's own intermediate results
+   * (micro-batches concatenated before it returns) */
+  if (fn >= 0 && facts_in_module_method(self, fn)) {
+    bool forward = false;
+    for (int g = fn; g >= 0 && !forward; g = self->functions.items[g].parent)
+      forward = self->functions.items[g].name_len == 7 && !memcmp(self->functions.items[g].name, "forward", 7);
+    facts_span body = self->functions.items[fn].body;
+    for (size_t i = first; i < end && forward; i++) {
+      uint32_t b = self->bindings.items[i].pos;
+      if (b >= body.start && b < body.end && facts_function_at(self, b) == fn) return true;
+    }
+  }
+  /* (b) the time steps of one sequence: no loader, backward or step of the
+   * loop's own, and a model's output fed back into it */
+  if (l->evidence == LOOP_CALLS_MODEL && feeds_model_back(self, l)) return true;
+  /* (c) kept for a later loop of the function that backpropagates it */
+  uint32_t after = ts_node_end_byte(l->node);
+  for (size_t i = (size_t)loop + 1; i < self->loops.len; i++) {
+    const facts_loop *o = &self->loops.items[i];
+    if (o->function != fn || ts_node_start_byte(o->node) < after) continue;
+    if ((o->evidence & LOOP_CALLS_BACKWARD) && loop_reads(self, o, name, len)) return true;
+  }
+  /* (d) a loop over models, the container made anew in each iteration of an
+   * enclosing loop: one entry per model, dropped the next time round */
+  if (calls_loop_variable(self, l))
+    for (int o = l->parent; o >= 0; o = self->loops.items[o].parent)
+      for (size_t i = first; i < end; i++) {
+        uint32_t b = self->bindings.items[i].pos;
+        if (b >= self->loops.items[o].body.start && b < ts_node_start_byte(l->node) &&
+            facts_function_at(self, b) == fn)
+          return true;
+      }
+  return false;
+}
+
+
+bool facts_elements_backpropagated(const facts *self, TSNode node) {
+  int loop = outer_iteration_loop_at(self, ts_node_start_byte(node));
+  if (loop < 0) return false;
+  const facts_loop *l = &self->loops.items[loop];
+  uint32_t len;
+  const char *name = facts_text(self, node, &len);
+  for (size_t i = facts_first_call_at(self, l->body.start); i < self->calls.len; i++) {
+    const facts_call *c = &self->calls.items[i];
+    if (ts_node_start_byte(c->call) >= l->body.end) break;
+    TSNode fn = FIELD(c->call, function);
+    if (c->function != l->function || ts_node_is_null(fn) || !NODE_IS(fn, "attribute") ||
+        !facts_node_is(self, FIELD(fn, attribute), "backward"))
+      continue;
+    /* `losses[i - 1].backward()` */
+    TSNode obj = FIELD(fn, object);
+    if (NODE_IS(obj, "subscript") && same_text(self, FIELD(obj, value), name, len)) return true;
+  }
+  return false;
+}
+
+
 /* Whether CALL, in a loop, runs a backward pass through the name VALUE:
  * `value.backward()`, `scaler.scale(value).backward()`, or a framework's
  * `accelerator.backward(value)` / `booster.backward(loss=value)`. */

@@ -290,7 +290,9 @@ size_t facts_excepts_at(const facts *self, uint32_t pos, const facts_except **ou
 bool facts_sole_backward(const facts *self, uint32_t pos);
 /** Whether `.backward(retain_graph=True)` at POS keeps a graph no later
  *  backward of its iteration uses: its innermost loop runs a forward pass of
- *  its own or steps an optimizer, and no backward pass follows it there. */
+ *  its own or steps an optimizer, does not iterate values the file stores
+ *  with `.append()` (transitions sharing a graph built before the loop), and
+ *  no backward pass follows it there. */
 bool facts_retained_graph_unused(const facts *self, uint32_t pos);
 /** Whether the call at POS is the first backward pass directly in the body
  *  of its per-iteration loop (no inner loop between them): one per loop,
@@ -349,6 +351,18 @@ bool facts_backpropagated_after_loop(const facts *self, TSNode stmt);
 bool facts_outlives_epoch(const facts *self, TSNode node);
 /** Whether NODE names storage that outlives an iteration of its loop. */
 bool facts_outlives_iteration(const facts *self, TSNode node);
+/** Whether the storage NODE (a plain name), filled in a per-iteration loop,
+ *  belongs to one step or one call rather than to the epoch: a local of a
+ *  model's `forward`; filled by a loop over the time steps of one sequence
+ *  (no loader, backward or optimizer step of its own, a model's output fed
+ *  back into it); read by a later loop of the function that backpropagates;
+ *  or filled by a loop over models (`for net in nets: net(x)`) and made anew
+ *  in each iteration of an enclosing loop. */
+bool facts_step_storage(const facts *self, TSNode node);
+/** Whether the elements of the container NODE are backpropagated in the
+ *  per-iteration loop holding it (`losses[i - 1].backward()`): what is
+ *  stored in it carries a graph. */
+bool facts_elements_backpropagated(const facts *self, TSNode node);
 /** Whether the function holding POS is named as an evaluation (`evaluate`,
  *  `validate`, `test_step`...), so all of it is evaluation. */
 bool facts_in_eval_function(const facts *self, uint32_t pos);

@@ -498,6 +498,19 @@ static bool is_producer_name(analysis *a, TSNode callee);
 static void run_block(analysis *a, state *st, TSNode block);
 
 
+/* A method of an object the file knows nothing of (`module.training_step`,
+ * the object a parameter): what it returns is only known from what is done
+ * with it, not a cleaning method such as `.item()`. */
+static bool unknown_method(analysis *a, TSNode callee) {
+  if (!NODE_IS(callee, "attribute") || is_self_attr(a->f, callee)) return false;
+  TSNode obj = FACT_FIELD(a->f, callee, object);
+  uint32_t len;
+  const char *m = last_name(a->f, callee, &len);
+  return !ts_node_is_null(obj) && NODE_IS(obj, "identifier") && !in_list(m, len, CLEANING_METHODS) &&
+         !in_list(m, len, PRESERVING_METHODS) && is_producer_name(a, callee);
+}
+
+
 /* A marked name (its value reaches .backward()) assigned from a call of an
  * unknown callable: that callable produced the graph. */
 static unsigned evidence(analysis *a, TSNode target, TSNode value, unsigned flags) {
@@ -510,9 +523,11 @@ static unsigned evidence(analysis *a, TSNode target, TSNode value, unsigned flag
     value = ts_node_named_child(value, 0);
   if (ts_node_is_null(value) || !NODE_IS(value, "call")) return flags;
   TSNode callee = FACT_FIELD(a->f, value, function);
-  if (ts_node_is_null(callee) || !trackable(a->f, callee) || facts_function_named(a->f, callee) >= 0 ||
-      !is_producer_name(a, callee))
-    return flags;
+  if (ts_node_is_null(callee) || facts_function_named(a->f, callee) >= 0) return flags;
+  /* `output = module.training_step(batch)` then `output["loss"].backward()`:
+   * the method's result holds the graph (the object is unknown, so nothing
+   * else would say so) */
+  if (!(trackable(a->f, callee) && is_producer_name(a, callee)) && !unknown_method(a, callee)) return flags;
   return flags | V_GRAPH | (mflags & V_SCALAR);
 }
 

@@ -825,11 +825,43 @@ static bool runs_project_backward(const facts *f, TSNode call, buf *tmp) {
  * (one backward per task loss of a shared graph, per transition of stored
  * states) backpropagates through the graph built before it again, and
  * needs it kept. */
+/* Whether loop L iterates storage the file fills with `.append()` or
+ * `.extend()` (`for s, a, r in self.data:` after `self.data.append([s, a,
+ * r])`): values kept from earlier work, which may share a graph built
+ * before the loop, not fresh batches of a loader. */
+static bool iterates_filled_storage(const facts *f, const facts_loop *l) {
+  if (!NODE_IS(l->node, "for_statement") || (l->evidence & LOOP_ITERATES_LOADER)) return false;
+  TSNode it = FACT_FIELD(f, l->node, right);
+  /* `enumerate(xs)`, `reversed(xs)` */
+  for (int guard = 0; guard < 2 && !ts_node_is_null(it) && NODE_IS(it, "call"); guard++) {
+    TSNode fn = FACT_FIELD(f, it, function);
+    if (!text_is(f, fn, "enumerate") && !text_is(f, fn, "reversed")) return false;
+    it = first_arg(it);
+  }
+  if (ts_node_is_null(it) || !(NODE_IS(it, "identifier") || NODE_IS(it, "attribute"))) return false;
+  uint32_t len;
+  const char *name = facts_text(f, it, &len);
+  for (size_t i = 0; i < f->calls.len; i++) {
+    TSNode fn = FACT_FIELD(f, f->calls.items[i].call, function);
+    if (ts_node_is_null(fn) || !NODE_IS(fn, "attribute")) continue;
+    TSNode attr = FACT_FIELD(f, fn, attribute);
+    if (!text_is(f, attr, "append") && !text_is(f, attr, "extend")) continue;
+    uint32_t olen;
+    const char *obj = facts_text(f, FACT_FIELD(f, fn, object), &olen);
+    if (olen == len && !memcmp(obj, name, len)) return true;
+  }
+  return false;
+}
+
+
 bool facts_retained_graph_unused(const facts *self, uint32_t pos) {
   int inner = facts_innermost_loop_at(self, pos);
   if (inner < 0) return false;
   const facts_loop *l = &self->loops.items[inner];
   if (!(l->evidence & (LOOP_CALLS_MODEL | LOOP_ITERATES_LOADER | LOOP_CALLS_STEP))) return false;
+  /* a loop over stored transitions: their shared graph is backpropagated
+   * again in the next iteration, so it must be retained */
+  if (iterates_filled_storage(self, l)) return false;
   int fn = l->function;
   buf tmp = {0};
   bool later = false;
