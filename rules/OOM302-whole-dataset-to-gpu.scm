@@ -20,11 +20,27 @@
 ;   So does a data module keeping a dataset on the GPU (`self.data =
 ;   torch.from_numpy(np.load(path)).cuda()`) that its methods index.
 ;
+;   Also reported:
+;
+;   - a dataset class moving its samples to the device at once: an
+;     attribute named for them (`self.data`, `self.images`,
+;     `self.all_fg_masks`, `self.rays`...) set to a tensor moved with
+;     `.to(device)` or `.cuda()` in a `Dataset` (or a class of the file a
+;     `Dataset` derives from), or in a class named as a dataset or an
+;     iterator (or defining `__getitem__`/`__iter__`) that indexes it;
+;   - a loading loop that moves every item to the device and keeps it in a
+;     list or dict (`frames.append(torch.from_numpy(f).cuda())`) that the
+;     batch loop then indexes or iterates;
+;   - a dataset moved at module level and sliced by a function's batch loop
+;     through a local name (`x = xtr if split == "train" else xva`).
+;
 ;   Not reported: moving a model, moving each batch inside the loop, moving
-;   small constant tensors (normalization statistics, class weights),
-;   `.to()` calls that change only the dtype or go to the CPU, datasets that
-;   are used whole (full-batch training), and files that never mention CUDA
-;   or a GPU.
+;   small constant tensors (normalization statistics, class weights, the
+;   camera poses of a dataset), made-up data (`torch.randint` in a smoke
+;   test), `.to()` calls that change only the dtype or go to the CPU,
+;   datasets that are used whole (full-batch training), and files that
+;   never mention CUDA or a GPU (but for a dataset class, whose device
+;   usually comes from its caller).
 ;
 ;   ## Why is this bad?
 ;   A dataset on the GPU takes that memory for the whole run, next to the
@@ -156,3 +172,30 @@
   (#oom-not-in-loop? @report)
   (#oom-dataset? @data)
   (#oom-batched-in-loop? @name))
+
+; `self.images = torch.stack(images).to(device)` in a dataset class, alone
+; or in a tuple assignment: every sample on the device for the whole run
+((call
+  function: (attribute
+    object: (_) @data
+    attribute: (identifier) @method)
+  arguments: (argument_list) @args) @report
+  (#any-of? @method "to" "cuda")
+  (#not-match? @args "(?i)[\"']cpu|[\"']mps|dtype|torch\\.(float|double|half|bfloat|int|long|short|bool|uint|complex)")
+  (#match? @args "(?i)^\\(\\)$|cuda|device|gpu|rank|^\\(\\s*\\d")
+  (#oom-not-in-loop? @report)
+  (#oom-dataset-attribute? @report))
+
+; every frame moved to the device in a loading loop and kept in a list that
+; the batch loop indexes: `cache.append(torch.from_numpy(frame).to(device))`
+((call
+  function: (attribute
+    object: (_) @data
+    attribute: (identifier) @method)
+  arguments: (argument_list) @args) @report
+  (#any-of? @method "to" "cuda")
+  (#not-match? @args "(?i)[\"']cpu|[\"']mps|dtype|torch\\.(float|double|half|bfloat|int|long|short|bool|uint|complex)")
+  (#match? @args "(?i)^\\(\\)$|cuda|device|gpu|rank|^\\(\\s*\\d")
+  (#oom-file-mentions? "(?i)cuda|gpu")
+  (#oom-not-in-loop? @report)
+  (#oom-kept-per-item? @report))

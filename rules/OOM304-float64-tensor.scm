@@ -24,11 +24,14 @@
 ;   `.astype` only in files that convert nothing to float32 themselves),
 ;   and `torch.from_numpy(x)` of data a function of this file or another
 ;   module of the project returns as float64 (`x = make_data()`, `x, y =
-;   make_data()`).
+;   make_data()`). In a model's method, a `torch.nn` layer made float64
+;   (`nn.Linear(d, d).double()`) and a trainable `nn.Parameter` created
+;   float64 are reported whatever file trains the model.
 ;
 ;   Not reported: arrays created with `dtype=np.float32` or converted with
 ;   `.astype(np.float32)`, conversions followed at once by `.float()` or
-;   `.to(torch.float32)`, integer data,
+;   `.to(torch.float32)` (also after the old `Variable(...)` wrapper),
+;   parameters made with `requires_grad=False` and buffers, integer data,
 ;   code under `torch.no_grad()`, small schedules made with
 ;   `torch.linspace`/`torch.arange`, metric arithmetic such as
 ;   `correct.double() / total`, tensors made from a list or tuple written
@@ -219,3 +222,36 @@
   (#oom-in-method? @report "__getitem__" "torch\\.utils\\.data(\\.dataset)?\\.(Dataset|IterableDataset)")
   (#oom-numpy-float64? @array)
   (#oom-not-cast-after? @report))
+
+; a `torch.nn` layer made float64 in a model's method (`self.proj =
+; nn.Linear(d, d).double()`): its weights, gradients and optimizer state are
+; float64 wherever the model is trained, in this file or another
+((call
+  function: (attribute
+    object: (call function: (_) @layer)
+    attribute: (identifier) @old) @fn
+  arguments: (argument_list) @args) @report
+  (#eq? @old "double")
+  (#oom-not-has-arg? @args "memory_format" "0")
+  (#oom-not-file-trains?)
+  (#oom-qualname? @layer "torch\\.nn\\.[A-Z]\\w*")
+  (#oom-in-module-method? @report)
+  (#oom-not-file-calls? "torch\\.autograd\\.(gradcheck|gradgradcheck)(\\..*)?")
+  (#oom-not-in-no-grad? @report))
+
+; a trainable parameter created float64 in a model's method
+; (`self.scale = nn.Parameter(torch.zeros(n, dtype=torch.float64))`)
+((call
+  function: (_) @fn
+  arguments: (argument_list
+    (keyword_argument
+      name: (identifier) @kw
+      value: [(attribute attribute: (identifier) @old) (identifier)] @value) @report)) @call
+  (#eq? @kw "dtype")
+  (#oom-not-file-trains?)
+  (#oom-qualname? @value "torch\\.(float64|double)")
+  (#oom-in-module-method? @call)
+  (#oom-in-parameter? @call)
+  (#oom-not-cast-after? @call)
+  (#oom-not-file-calls? "torch\\.autograd\\.(gradcheck|gradgradcheck)(\\..*)?")
+  (#oom-not-in-no-grad? @call))

@@ -165,7 +165,24 @@ static const struct {
    "`torch.tensor`/`torch.from_numpy`/`torch.as_tensor` of one, or a name like `X_train`, `train_data`, "
    "`dataset.data`"},
   {"oom-sliced-in-loop", PRED_SLICED_IN_LOOP, ARGS_CAPTURE, 0, 0,
-   "`#oom-sliced-in-loop? @x`: the name `@x` is subscripted inside a per-iteration loop"},
+   "`#oom-sliced-in-loop? @x`: the name `@x` is subscripted inside a per-iteration loop of its function; a "
+   "module-level name, also in one of a function that does not bind it itself, as such or through a local alias "
+   "(`x = xtr if split == \"train\" else xte`)"},
+  {"oom-dataset-attribute", PRED_DATASET_ATTRIBUTE, ARGS_CAPTURE, 0, 0,
+   "`#oom-dataset-attribute? @x`: the call `@x` is bound to `self.NAME` (alone or in a tuple assignment) where NAME "
+   "reads as a dataset's samples (`data`, `images`, `frames`, `all_fg_masks`, not `poses`), in a method of a class "
+   "holding a dataset: a torch `Dataset`, a class of this file one derives from, or a class that indexes "
+   "`self.NAME[...]` and defines `__getitem__`/`__iter__`/`__next__` or is named as a Dataset or an Iterator"},
+  {"oom-kept-per-item", PRED_KEPT_PER_ITEM, ARGS_CAPTURE, 0, 0,
+   "`#oom-kept-per-item? @x`: the call `@x`, in a loop that is not a batch loop, moves a tensor made from data "
+   "(`torch.from_numpy(frame)`, `torch.load(path)`) that the loop keeps in a list or dict made empty before it, which "
+   "a batch loop of the same function then subscripts or iterates"},
+  {"oom-in-module-method", PRED_IN_MODULE_METHOD, ARGS_CAPTURE, 0, 0,
+   "`#oom-in-module-method? @x`: `@x` is in a method of a model (a class deriving `nn.Module`, here or in the "
+   "project, or defining `forward`), or in a function nested in one"},
+  {"oom-in-parameter", PRED_IN_PARAMETER, ARGS_CAPTURE, 0, 0,
+   "`#oom-in-parameter? @x`: `@x` is, or is inside, the first argument of `nn.Parameter(...)` without "
+   "`requires_grad=False`: a tensor made to be trained"},
   {"oom-numpy-float64", PRED_NUMPY_FLOAT64, ARGS_CAPTURE, 0, 0,
    "`#oom-numpy-float64? @x`: `@x` is a NumPy array that defaults to float64 (`np.random.rand/randn/...`, "
    "`np.zeros/ones/empty/full/linspace` without `dtype`, `np.loadtxt`, `np.array` of float literals)"},
@@ -260,6 +277,7 @@ static int cost(pred_kind kind) {
   case PRED_IN_TRAINING_LOOP:
   case PRED_FUNCTION_TRAINS:
   case PRED_IN_EVAL_FUNCTION:
+  case PRED_IN_MODULE_METHOD:
   case PRED_FROZEN:
   case PRED_FILE_IMPORTS: return 1;
   case PRED_MATCH:
@@ -268,6 +286,7 @@ static int cost(pred_kind kind) {
   case PRED_ARG:
   case PRED_KEYWORD_ARGS_ONLY:
   case PRED_IN_EXCEPT:
+  case PRED_IN_PARAMETER:
   case PRED_SOLE_BACKWARD:
   case PRED_RETAINED_UNUSED:
   case PRED_FIRST_BACKWARD: return 2;
@@ -749,6 +768,14 @@ static bool eval(const predicate *p, const TSQueryMatch *m, pred_context *ctx) {
     return facts_is_dataset(ctx->model, n);
   case PRED_SLICED_IN_LOOP:
     return facts_sliced_in_loop(ctx->model, n);
+  case PRED_DATASET_ATTRIBUTE:
+    return facts_dataset_attribute(ctx->model, n);
+  case PRED_KEPT_PER_ITEM:
+    return facts_kept_per_item(ctx->model, n);
+  case PRED_IN_MODULE_METHOD:
+    return facts_in_module_method(ctx->model, facts_function_at(ctx->model, pos));
+  case PRED_IN_PARAMETER:
+    return facts_in_parameter(ctx->model, n);
   case PRED_NUMPY_FLOAT64:
     return facts_is_numpy_float64(ctx->model, n);
   case PRED_CAST_AFTER:

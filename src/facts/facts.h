@@ -401,6 +401,23 @@ bool facts_batched_in_loop(const facts *self, TSNode node);
 /** Whether NODE holds a whole dataset / a float64 NumPy array. */
 bool facts_is_dataset(const facts *self, TSNode node);
 bool facts_is_numpy_float64(const facts *self, TSNode node);
+/** Whether CALL, a move to a device, is bound to `self.NAME` (alone or in
+ *  a tuple assignment) where NAME reads as a dataset's samples (`data`,
+ *  `images`, `all_fg_masks`), in a method of a class holding a dataset: a
+ *  torch Dataset, a class of this file a Dataset derives from, or a class
+ *  that indexes `self.NAME[...]` and defines `__getitem__`/`__iter__`/
+ *  `__next__` or is named as a Dataset, DataModule, Iterator or Loader. */
+bool facts_dataset_attribute(const facts *self, TSNode call);
+/** Whether CALL, a move to a device in a loop that is not a batch loop, moves
+ *  a tensor made from data (`torch.from_numpy(frame)`, `torch.load(path)`)
+ *  that the loop keeps in a container made empty before it (`c.append(x)`,
+ *  `c[i] = [x, y]`), which a batch loop of the same function then subscripts
+ *  or iterates: every item on the device at once. */
+bool facts_kept_per_item(const facts *self, TSNode call);
+/** Whether NODE is (inside) the first argument of a trainable parameter:
+ *  `nn.Parameter(NODE)`, `nn.Parameter(1e-5 + NODE)`, without
+ *  `requires_grad=False`. */
+bool facts_in_parameter(const facts *self, TSNode node);
 /** Whether NODE's value is converted right away (`.float()`, `.to(dtype)`). */
 bool facts_cast_after(const facts *self, TSNode node);
 /** Whether the name NODE is subscripted inside a per-iteration loop. */
