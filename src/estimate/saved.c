@@ -25,9 +25,11 @@ void saved_rule(op_kind k, const saved_in *in, saved_out *out) {
   case OP_NONE: break;
   case OP_LINEAR:
     /* weight.grad needs the input; input.grad needs the weight (a parameter,
-     * not counted, unless autocast made a 16-bit copy of it), and mm keeps it
-     * only when the input needs a gradient */
-    keep(in, out, 0);
+     * not counted, unless autocast made a 16-bit copy of it). addmm/mm keep each
+     * only when the other needs a gradient (autograd's codegen saves a tensor
+     * used by one formula only when that output is computed): a frozen weight
+     * (requires_grad=False) keeps no input */
+    if (in->nin < 2 || in->in_grad[1]) keep(in, out, 0);
     if (in->nin > 1 && in->in_grad[0]) keep(in, out, 1);
     break;
   case OP_CONV:

@@ -10,7 +10,7 @@
 
 typedef enum {
   OP_NONE,        /* views, reshapes, add, sub, cat, split, sum, mean: nothing kept */
-  OP_LINEAR,      /* input; the weight (a parameter, or autocast's copy) when the input needs a gradient */
+  OP_LINEAR,      /* input when the weight needs a gradient; the weight (a parameter, or autocast's copy) when the input does */
   OP_CONV,        /* input */
   OP_BATCH_NORM,  /* input + save_mean + save_invstd (fp32, per channel) */
   OP_LAYER_NORM,  /* input + mean + rstd (fp32, per row) */
