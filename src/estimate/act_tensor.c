@@ -44,6 +44,7 @@ static value *cat(interp *st, args *a, bool stack) {
   int64_t total = 0;
   for (uint32_t i = 0; i < items->items.len; i++) {
     const shape *s = act_shape_of(items->items.items[i]);
+    if (!s && items->items.items[i]->kind == V_UNKNOWN && items->items.items[i]->why) return items->items.items[i];
     if (!s || s->ndim != s0->ndim) return v_unknown(st, "torch.cat of tensors not known");
     if (act_info_of(st, items->items.items[i]).grad) grad = true;
     if (!stack) total = total < 0 || s->dims[dim] < 0 ? -1 : total + s->dims[dim];
@@ -382,6 +383,20 @@ value *act_tensor_method(interp *st, value *self, const char *name, args *a) {
     o.ndim--;
     for (int64_t i = 0; i < in->dims[d]; i++) parts[i] = act_make(st, &o, t.storage, t.grad, false, self->dim0);
     return act_tuple_of(st, parts, (uint32_t)in->dims[d]);
+  }
+  if (!strcmp(name, "unfold")) {
+    /* x.unfold(dim, size, step): windows of SIZE every STEP along DIM, the window
+     * a new last dimension; a view, and its backward needs only the sizes */
+    int64_t d = act_int_or(arg_get(a, 0, "dimension"), 0, -99), size = act_int_or(arg_get(a, 1, "size"), 0, -1),
+            step = act_int_or(arg_get(a, 2, "step"), 0, -1);
+    if (d < 0 && d != -99) d += nd;
+    if (d < 0 || d >= nd || size < 0 || step < 1 || size > in->dims[d] || nd + 1 > EST_MAX_DIMS)
+      return v_unknown(st, "line %u: an unfold whose window is not known or wider than the tensor", line);
+    shape o = *in;
+    o.dims[d] = (in->dims[d] - size) / step + 1;
+    o.dims[nd] = size;
+    o.ndim = nd + 1;
+    return act_make(st, &o, t.storage, t.grad, false, self->dim0);
   }
   if (!strcmp(name, "expand")) {
     if (!dims_of_args(st, a, 0, dims, &n) || n < nd) return v_unknown(st, "line %u: an expand not known", line);

@@ -635,6 +635,82 @@ static void test_image_folder_and_reflection_pad(void **state) {
 }
 
 
+/* a progress bar over a loader (tqdm from torch.hub) yields the loader's batches;
+ * a ViT's patches cut by unfold: views, nothing kept until the projection */
+static void test_progress_bar_and_patches(void **state) {
+  (void)state;
+  run x;
+  const char *head = "import torch\nimport torch.nn as nn\nfrom torch.hub import tqdm\n"
+                     "from torchvision import datasets, transforms\nfrom torch.utils.data import DataLoader\n"
+                     "t = transforms.Compose([transforms.Resize((8, 8)), transforms.ToTensor()])\n"
+                     "loader = DataLoader(datasets.CIFAR10('d', train=True, transform=t), batch_size=2)\n"
+                     "class Net(nn.Module):\n"
+                     "    def __init__(self):\n"
+                     "        super().__init__()\n"
+                     "        self.proj = nn.Linear(48, 5)\n"
+                     "        self.tok = nn.Parameter(torch.randn(2, 1, 5))\n"
+                     "    def forward(self, x):\n"
+                     "        b, c, h, w = x.size()\n";
+  const char *tail = "        y = torch.cat((self.tok, self.proj(p)), dim=1)\n"
+                     "        return torch.tanh(y[:, 0])\n"
+                     "model = Net()\n"
+                     "bar = tqdm(loader, desc='train')\n"
+                     "for i, data in enumerate(bar):\n"
+                     "    x, y = data\n"
+                     "    model(x).sum().backward()\n";
+  char src[2048];
+  /* 2 x 3 x 8 x 8 cut into 4 x 4 patches: unfold gives 2 x 3 x 2 x 8 x 4, then
+   * 2 x 3 x 2 x 2 x 4 x 4, permuted to 2 x 2 x 2 x 3 x 4 x 4 and copied by contiguous();
+   * the Linear keeps that copy, 2 x 4 x 48 x 4 = 1,536 bytes; cat keeps nothing, and
+   * tanh keeps its 2 x 5 result, 40 bytes: 1,576 */
+  snprintf(src, sizeof src, "%s%s%s", head,
+           "        p = x.unfold(2, 4, 4).unfold(3, 4, 4).permute(0, 2, 3, 1, 4, 5).contiguous().view(b, 4, -1)\n",
+           tail);
+  run_source(&x, src);
+  assert_null(first(&x)->act_why);
+  assert_int_equal(first(&x)->micro_batch, 2);
+  assert_int_equal(first(&x)->activations_bytes, 1536 + 40);
+  run_free(&x);
+  /* a window wider than the image: not known, and it says so */
+  snprintf(src, sizeof src, "%s%s%s", head, "        p = x.unfold(2, 16, 16).view(b, 4, -1)\n", tail);
+  run_source(&x, src);
+  assert_int_equal(first(&x)->activations_bytes, -1);
+  assert_non_null(strstr(first(&x)->act_why, "unfold"));
+  run_free(&x);
+}
+
+
+/* a Linear whose weight is frozen keeps no input (addmm keeps mat1 only for
+ * mat2's gradient), though its input needs a gradient */
+static void test_frozen_linear(void **state) {
+  (void)state;
+  run x;
+  const char *src = "import torch\nimport torch.nn as nn\n"
+                    "class Net(nn.Module):\n"
+                    "    def __init__(self):\n"
+                    "        super().__init__()\n"
+                    "        self.a = nn.Linear(4, 8)\n"
+                    "        self.b = nn.Linear(8, 3)\n"
+                    "    def forward(self, x):\n"
+                    "        return self.b(self.a(x) + 1)\n"
+                    "model = Net()\n"
+                    "%s"
+                    "model(torch.randn(2, 4)).sum().backward()\n";
+  char text[1024];
+  /* a keeps its input, 2 x 4 x 4 = 32 bytes; + 1 keeps nothing; b keeps its
+   * input 2 x 8 x 4 = 64 while its weight is trained: 96 */
+  snprintf(text, sizeof text, src, "");
+  run_source(&x, text);
+  assert_int_equal(first(&x)->activations_bytes, 32 + 64);
+  run_free(&x);
+  /* ... and 32 once b is frozen */
+  snprintf(text, sizeof text, src, "for p in model.b.parameters():\n    p.requires_grad = False\n");
+  run_source(&x, text);
+  assert_int_equal(first(&x)->activations_bytes, 32);
+  run_free(&x);
+}
+
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_mnist_net),
@@ -655,6 +731,8 @@ int main(void) {
     cmocka_unit_test(test_parameters_as_tensors),
     cmocka_unit_test(test_corpus_windows),
     cmocka_unit_test(test_image_folder_and_reflection_pad),
+    cmocka_unit_test(test_progress_bar_and_patches),
+    cmocka_unit_test(test_frozen_linear),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
