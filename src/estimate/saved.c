@@ -79,6 +79,12 @@ void saved_rule(op_kind k, const saved_in *in, saved_out *out) {
     break;
   case OP_EMBEDDING:
   case OP_GATHER: keep(in, out, 0); break; /* the indices come first */
+  case OP_GATHER_DIM:
+    /* gather's formula, gather_backward(grad, self, dim, index, sparse_grad), is
+     * given self itself, so autograd keeps it beside the index */
+    keep(in, out, 0);
+    keep(in, out, 1);
+    break;
   case OP_MASKED_FILL: keep(in, out, 1); break;
   case OP_CROSS_ENTROPY:
     /* log_softmax keeps its result in the input's dtype and nll_loss the same
