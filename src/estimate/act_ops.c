@@ -277,7 +277,9 @@ static value *scalar_out(interp *st, bool grad) {
 
 value *act_loss(interp *st, op_kind k, uint32_t line, const char *label, value *x, value *target) {
   if (st->act->autocast_bits && k != OP_CROSS_ENTROPY) x = act_cast(st, x, 32);
-  value *out = scalar_out(st, act_info_of(st, x).grad);
+  /* mse_loss(target_values, predictions) (a DQN's): the gradient flows through the target */
+  bool tgrad = target && act_info_of(st, target).grad;
+  value *out = scalar_out(st, act_info_of(st, x).grad || tgrad);
   saved_in si;
   memset(&si, 0, sizeof si);
   value *ins[2] = {x, target};
@@ -285,6 +287,7 @@ value *act_loss(interp *st, op_kind k, uint32_t line, const char *label, value *
   /* backward starts with the gradient of the loss's input, in fp32 for the
    * losses autocast runs in fp32 (nll_loss's of 12,288 x 50,304 logits: 2.47 GB) */
   int32_t pass = act_pass_of(st, x);
+  if (pass < 0 && tgrad) pass = act_pass_of(st, target);
   int64_t g = saved_elems_bytes(act_elems(x->u.tensor), st->act->autocast_bits ? 32 : act_bits_of(st, x->u.tensor));
   if (pass >= 0 && g > st->act->passes.items[pass].transient) st->act->passes.items[pass].transient = g;
   return out;

@@ -122,7 +122,8 @@ value *act_make(interp *st, const shape *sh, uint32_t storage, bool grad, bool c
     int64_t n = act_elems(c);
     storage = new_storage(st, n < 0 ? -1 : saved_elems_bytes(n, act_bits_of(st, c)));
   }
-  tinfo ti = {storage, grad, contig, false};
+  /* under torch.no_grad() nothing made needs a gradient (a DQN's target values) */
+  tinfo ti = {storage, grad && !st->act->no_grad, contig, false};
   avec_push(st->a, &st->act->infos, ti);
   map_put(st, c, st->act->infos.len - 1);
   return t;
@@ -134,7 +135,7 @@ static void describe(interp *st, buf *b, const char *role, const shape *sh) {
   for (int i = 0; i < sh->ndim; i++) buf_printf(b, "%s%lld", i ? "x" : "", (long long)sh->dims[i]);
   if (!sh->ndim) buf_puts(b, "scalar");
   int bits = act_bits_of(st, sh);
-  buf_printf(b, " %s", bits == 16 ? "16-bit" : bits == 64 ? "int64" : bits == 8 ? "bool" : "fp32");
+  buf_printf(b, " %s", bits == 16 ? "16-bit" : bits == 64 ? "int64" : bits == 8 ? "8-bit" : "fp32");
 }
 
 
@@ -240,6 +241,15 @@ static const char *extra_name(op_kind k, int autocast_bits) {
 void act_record(interp *st, op_kind k, uint32_t line, const char *label, value **ins, int nin, value *out,
                    saved_in *si) {
   act_state *A = st->act;
+  if (out && out->kind == V_TENSOR && !A->nframes) {
+    /* an op on a model's output after the model returned (`q(x).gather(1, a)`):
+     * its result belongs to that model's pass too, so that a loss on it does */
+    tinfo to = act_info_of(st, out);
+    if (to.grad && A->storages.items[to.storage].born < 0) {
+      int32_t p = pass_for(st, ins, nin);
+      if (p >= 0) A->storages.items[to.storage].born = p;
+    }
+  }
   if (A->no_grad || k == OP_NONE) return;
   bool grad = false;
   for (int i = 0; i < nin; i++)
@@ -274,7 +284,7 @@ void act_record(interp *st, op_kind k, uint32_t line, const char *label, value *
   for (int i = 0; i < si->nin; i++) {
     if (!(so.inputs >> i & 1) || !ins[i]) continue;
     const char *role = roles[i];
-    if (k == OP_EMBEDDING || k == OP_GATHER) role = "indices";
+    if (k == OP_EMBEDDING || k == OP_GATHER || (k == OP_GATHER_DIM && i == 0)) role = "indices";
     else if (k == OP_MASKED_FILL) role = "mask";
     else if ((k == OP_LINEAR || k == OP_CONV) && i < 2) role = weights[i];
     else if ((k == OP_MATMUL || k == OP_MUL || k == OP_DIV) && i < 2) role = pair[i];

@@ -44,6 +44,7 @@ static value *cat(interp *st, args *a, bool stack) {
   int64_t total = 0;
   for (uint32_t i = 0; i < items->items.len; i++) {
     const shape *s = act_shape_of(items->items.items[i]);
+    if (!s && items->items.items[i]->kind == V_UNKNOWN && items->items.items[i]->why) return items->items.items[i];
     if (!s || s->ndim != s0->ndim) return v_unknown(st, "torch.cat of tensors not known");
     if (act_info_of(st, items->items.items[i]).grad) grad = true;
     if (!stack) total = total < 0 || s->dims[dim] < 0 ? -1 : total + s->dims[dim];
@@ -83,7 +84,8 @@ value *act_torch_call(interp *st, const char *qual, args *a) {
   /* methods that torch.* also has: torch.flatten(x, 1), torch.transpose(x, 0, 1) */
   static const char *const methods[] = {
       "flatten", "reshape",     "transpose",   "permute", "squeeze", "unsqueeze", "split", "chunk", "sum",    "mean",
-      "softmax", "log_softmax", "masked_fill", "tanh",    "sigmoid", "exp",       "relu",  "t",     "unbind", NULL};
+      "softmax", "log_softmax", "masked_fill", "tanh",    "sigmoid", "exp",       "relu",  "t",     "unbind", "gather",
+      NULL};
   for (size_t i = 0; methods[i]; i++)
     if (!strcmp(n, methods[i]) &&
         !(act_after(qual, "torch.nn.functional.") && (!strcmp(n, "softmax") || !strcmp(n, "log_softmax")))) {
@@ -383,6 +385,60 @@ value *act_tensor_method(interp *st, value *self, const char *name, args *a) {
     for (int64_t i = 0; i < in->dims[d]; i++) parts[i] = act_make(st, &o, t.storage, t.grad, false, self->dim0);
     return act_tuple_of(st, parts, (uint32_t)in->dims[d]);
   }
+  if (!strcmp(name, "unfold")) {
+    /* x.unfold(dim, size, step): windows of SIZE every STEP along DIM, the window
+     * a new last dimension; a view, and its backward needs only the sizes */
+    int64_t d = act_int_or(arg_get(a, 0, "dimension"), 0, -99), size = act_int_or(arg_get(a, 1, "size"), 0, -1),
+            step = act_int_or(arg_get(a, 2, "step"), 0, -1);
+    if (d < 0 && d != -99) d += nd;
+    if (d < 0 || d >= nd || size < 0 || step < 1 || size > in->dims[d] || nd + 1 > EST_MAX_DIMS)
+      return v_unknown(st, "line %u: an unfold whose window is not known or wider than the tensor", line);
+    shape o = *in;
+    o.dims[d] = (in->dims[d] - size) / step + 1;
+    o.dims[nd] = size;
+    o.ndim = nd + 1;
+    return act_make(st, &o, t.storage, t.grad, false, self->dim0);
+  }
+  if (!strcmp(name, "gather")) {
+    /* x.gather(dim, index): the index's shape; keeps the index and x */
+    value *index = arg_get(a, 1, "index");
+    int64_t d = act_int_or(arg_get(a, 0, "dim"), 0, -99);
+    if (d < 0 && d != -99) d += nd;
+    if (!index || index->kind != V_TENSOR || !act_known(index->u.tensor) || index->u.tensor->ndim != nd || d < 0 ||
+        d >= nd)
+      return v_unknown(st, "line %u: a gather whose index is not known", line);
+    shape o = *index->u.tensor;
+    o.bits = in->bits;
+    value *out = act_make(st, &o, UINT32_MAX, t.grad, true, self->dim0);
+    saved_in si;
+    memset(&si, 0, sizeof si);
+    value *ins[2] = {index, self};
+    act_record(st, OP_GATHER_DIM, line, act_call_label(st, a->node), ins, 2, out, &si);
+    return out;
+  }
+  if ((!strcmp(name, "max") || !strcmp(name, "min")) && arg_get(a, 0, "dim") &&
+      !act_is_tensor(arg_get(a, 0, "dim"))) {
+    /* x.max(dim): (values, indices); its backward scatters by the int64 indices */
+    int64_t d = act_int_or(arg_get(a, 0, "dim"), 0, -99);
+    bool keep = act_flag_of(arg_get(a, 1, "keepdim"), false);
+    if (d < 0 && d != -99) d += nd;
+    if (d < 0 || d >= nd) return v_unknown(st, "line %u: a %s over a dimension not known", line, name);
+    shape o = *in;
+    if (keep) o.dims[d] = 1;
+    else {
+      for (int i = (int)d; i + 1 < nd; i++) o.dims[i] = o.dims[i + 1];
+      o.ndim--;
+    }
+    value *vals = act_make(st, &o, UINT32_MAX, t.grad, true, self->dim0);
+    o.bits = 64;
+    value *idx = act_make(st, &o, UINT32_MAX, false, true, self->dim0);
+    saved_in si;
+    memset(&si, 0, sizeof si);
+    value *ins[2] = {idx, self};
+    act_record(st, OP_GATHER, line, act_call_label(st, a->node), ins, 2, vals, &si);
+    value *pair[2] = {vals, idx};
+    return act_tuple_of(st, pair, 2);
+  }
   if (!strcmp(name, "expand")) {
     if (!dims_of_args(st, a, 0, dims, &n) || n < nd) return v_unknown(st, "line %u: an expand not known", line);
     shape o = *in;
@@ -540,6 +596,9 @@ value *act_binary(interp *st, const char *op, value *l, value *r) {
   } else {
     o = *act_shape_of(lt ? l : r);
   }
+  /* an 8-bit (uint8, bool) tensor divided, or with a float number, is a float tensor:
+   * Atari frames / 255.0 (64 bits may be int64 or float64: left as they are) */
+  if (o.bits == 8 && (k == OP_DIV || (lt ? r : l)->kind == V_FLOAT)) o.bits = st->default_bits;
   bool grad = (lt && act_info_of(st, l).grad) || (rt && act_info_of(st, r).grad);
   value *out = act_make(st, &o, UINT32_MAX, grad, true,
                         lt && l->kind == V_TENSOR ? l->dim0
@@ -556,11 +615,13 @@ value *act_binary(interp *st, const char *op, value *l, value *r) {
   if (lt && rt) {
     value *ins[2] = {l, r};
     act_record(st, k, act_frame_line(st), act_frame_label(st, op), ins, 2, out, &si);
-  } else if (k == OP_MUL || (k == OP_DIV && lt)) {
-    /* a Python number becomes a 0-dim tensor of 8 bytes, which mul and div keep */
-    value *num = act_fresh(st, 0, NULL, 64, false);
-    value *ins[2] = {lt ? l : r, num};
-    act_record(st, k, act_frame_line(st), act_frame_label(st, op), ins, 2, out, &si);
+  } else {
+    /* a Python number becomes a wrapped 0-dim CPU tensor, which mul and div keep but
+     * PyTorch 2.x hands to no saved-tensor hook and keeps off the GPU (1.13's hooks saw
+     * its 8 bytes; the ViT example's 12 `q * scale` are 96 bytes under 1.13 only):
+     * nothing counted, and the result joins its input's pass */
+    value *ins[1] = {lt ? l : r};
+    act_record(st, OP_NONE, act_frame_line(st), act_frame_label(st, op), ins, 1, out, &si);
   }
   return out;
 }

@@ -627,7 +627,7 @@ static value *eval_subscript(interp *st, scope *sc, TSNode n) {
     value *t = act_subscript(st, sc, v, subs, ns); /* activations.c */
     if (t) return t;
   }
-  if (ns != 1) return v_unknown(st, "a subscript with several indices");
+  if (ns != 1) return v->kind == V_UNKNOWN && v->why ? v : v_unknown(st, "a subscript with several indices");
   if (NODE_IS(subs[0], "slice")) return slice_of(st, sc, subs[0], v);
   return get_item(st, v, eval(st, sc, subs[0]));
 }

@@ -190,7 +190,12 @@ static void assign_target_at(interp *st, scope *sc, TSNode t, value *v) {
     value *o = eval(st, sc, on);
     uint32_t n;
     const char *name = st_text(st, an, &n);
-    set_attr(st, o, name, n, assumed(st, name, n, t, v), t);
+    /* `self.n_hidden = out_features` of a size already named where it came in (a
+     * keyword of the constructor's call, a variable): that name stays the one to give,
+     * since an attribute of every instance of a class (each layer) is no one size */
+    bool named = v->kind == V_UNKNOWN && v->why && strstr(v->why, "; give it with --assume ");
+    value *as = named ? script_assumed(st, name, n) : NULL;
+    set_attr(st, o, name, n, named ? (as ? as : v) : assumed(st, name, n, t, v), t);
   } else if (!strcmp(type, "subscript")) {
     TSNode cn = FIELD(t, value);
     TSNode kn = FIELD(t, subscript);

@@ -379,6 +379,8 @@ value *argparse_method(interp *st, value *self, const char *name, args *a);
 value *script_argv(interp *st, bool with_name);
 /** envs.c: gym environments and their spaces, NumPy products of shapes. */
 value *envs_call(interp *st, const char *qual, args *a);
+/** A method of a library object of RL scripts (a replay buffer's sample()), NULL when SELF is none. */
+value *envs_method(interp *st, value *self, const char *name, args *a);
 bool script_is_env(const value *v);
 /** formats.c: JSON and YAML texts, ast.literal_eval (NULL: not a literal). */
 value *format_json(interp *st, value *text);

@@ -25,9 +25,11 @@ void saved_rule(op_kind k, const saved_in *in, saved_out *out) {
   case OP_NONE: break;
   case OP_LINEAR:
     /* weight.grad needs the input; input.grad needs the weight (a parameter,
-     * not counted, unless autocast made a 16-bit copy of it), and mm keeps it
-     * only when the input needs a gradient */
-    keep(in, out, 0);
+     * not counted, unless autocast made a 16-bit copy of it). addmm/mm keep each
+     * only when the other needs a gradient (autograd's codegen saves a tensor
+     * used by one formula only when that output is computed): a frozen weight
+     * (requires_grad=False) keeps no input */
+    if (in->nin < 2 || in->in_grad[1]) keep(in, out, 0);
     if (in->nin > 1 && in->in_grad[0]) keep(in, out, 1);
     break;
   case OP_CONV:
@@ -77,6 +79,12 @@ void saved_rule(op_kind k, const saved_in *in, saved_out *out) {
     break;
   case OP_EMBEDDING:
   case OP_GATHER: keep(in, out, 0); break; /* the indices come first */
+  case OP_GATHER_DIM:
+    /* gather's formula, gather_backward(grad, self, dim, index, sparse_grad), is
+     * given self itself, so autograd keeps it beside the index */
+    keep(in, out, 0);
+    keep(in, out, 1);
+    break;
   case OP_MASKED_FILL: keep(in, out, 1); break;
   case OP_CROSS_ENTROPY:
     /* log_softmax keeps its result in the input's dtype and nll_loss the same

@@ -10,7 +10,7 @@
 
 typedef enum {
   OP_NONE,        /* views, reshapes, add, sub, cat, split, sum, mean: nothing kept */
-  OP_LINEAR,      /* input; the weight (a parameter, or autocast's copy) when the input needs a gradient */
+  OP_LINEAR,      /* input when the weight needs a gradient; the weight (a parameter, or autocast's copy) when the input does */
   OP_CONV,        /* input */
   OP_BATCH_NORM,  /* input + save_mean + save_invstd (fp32, per channel) */
   OP_LAYER_NORM,  /* input + mean + rstd (fp32, per row) */
@@ -20,7 +20,7 @@ typedef enum {
   OP_SAVE_INPUT,  /* gelu, silu, leaky_relu, elu, mish, log, pow, avg_pool: the input */
   OP_DROPOUT,     /* a bool mask, one byte per element (native_dropout) */
   OP_MAX_POOL,    /* input + int64 indices of the output's size */
-  OP_MUL,         /* each operand when the other one needs a gradient; a Python number is a kept 8-byte tensor */
+  OP_MUL,         /* each operand when the other one needs a gradient; a Python number (a wrapped CPU scalar) is not counted */
   OP_DIV,         /* divisor for the dividend's grad; both for the divisor's */
   OP_MATMUL,      /* each operand when the other one needs a gradient */
   OP_EMBEDDING,   /* the indices */
@@ -29,7 +29,8 @@ typedef enum {
   OP_PAIR_LOSS,   /* mse, l1, bce: input + target */
   OP_SDPA,        /* flash / memory-efficient / cuDNN: q, k, v, output + logsumexp fp32 per query row + philox seed, offset */
   OP_MASKED_FILL, /* the mask */
-  OP_GATHER,      /* index_select / advanced indexing: the int64 indices */
+  OP_GATHER,      /* index_select / advanced indexing / max(dim): the int64 indices */
+  OP_GATHER_DIM,  /* torch.gather: the int64 index and the input (gather_backward takes it) */
   OP_RNN          /* cuDNN RNN/LSTM/GRU: input, hx, cx, output + the reserve space of ROWS elements + 256 bytes */
 } op_kind;
 

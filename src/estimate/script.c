@@ -251,7 +251,7 @@ static value *path_exists(interp *st, value *p, bool file_only) {
 
 value *script_method(interp *st, value *self, const char *name, args *a) {
   value *p = argparse_method(st, self, name, a);
-  if (p) return p;
+  if (p || (self->kind == V_OBJECT && (p = envs_method(st, self, name, a)))) return p;
   if (script_is_file(self)) {
     value *path = dict_get_str(self->u.obj->attrs, "\x01path", 5);
     if (!strcmp(name, "read")) return script_read(st, path, a->node);

@@ -1089,9 +1089,18 @@ value *torch_call(interp *st, const char *qual, args *a) {
     return v_obj(st, o);
   }
   if (!strcmp(qual, "torch.cuda.is_available") || !strcmp(qual, "torch.device")) return v_unknown(st, "the machine it runs on");
+  /* tqdm(iterable, desc=...) (tqdm.tqdm, tqdm.auto.tqdm, torch.hub.tqdm ...) yields
+   * the iterable's items unchanged: a progress bar over a loader is the loader */
+  if (!strcmp(name, "tqdm")) {
+    value *it = arg_get(a, 0, "iterable");
+    return it ? it : v_unknown(st, "a progress bar without an iterable");
+  }
   /* a library class: keep its arguments, so that config.hidden_size reads back */
   if (name[0] >= 'A' && name[0] <= 'Z') return extern_object(st, qual, a);
   if (qual[0] == '.') return v_unknown(st, "`%s` comes from another file of the project", qual + 1);
+  /* torch.tanh(x) of an x not known: why x is not known says more than the call */
+  if (starts(qual, "torch.") && a->pos.len && a->pos.items[0]->kind == V_UNKNOWN && a->pos.items[0]->why)
+    return a->pos.items[0];
   return v_unknown(st, "the result of `%s()`", qual);
 }
 

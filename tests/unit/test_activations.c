@@ -323,9 +323,9 @@ static void test_manual_attention(void **state) {
                  "model = A()\n"
                  "q = torch.randn(2, 2, 8, 4, requires_grad=True)\n"
                  "model(q, q.clone(), q.clone()).sum().backward()\n");
-  /* + w keeps its input, att @ v: 2x2x8x4x4 = 512; `* 0.5` keeps the number as an
-   * 8-byte tensor */
-  assert_int_equal(first(&x)->activations_bytes, 512 + 512 + 64 + 1024 + 512 + 512 + 8);
+  /* + w keeps its input, att @ v: 2x2x8x4x4 = 512; `* 0.5` keeps the number, a
+   * wrapped CPU scalar PyTorch 2.x does not count */
+  assert_int_equal(first(&x)->activations_bytes, 512 + 512 + 64 + 1024 + 512 + 512);
   run_free(&x);
 }
 
@@ -507,9 +507,10 @@ static void test_parameters_as_tensors(void **state) {
   run x;
   /* a vision transformer's ends: the patch conv keeps the images 8x3x32x32x4 = 98,304;
    * expanding the class token and adding a slice of the position embedding keep
-   * nothing (parameters); `* 1.0` keeps the number (8); the head keeps x[:, 0], a view
+   * nothing (parameters); `* 1.0` keeps the number, a wrapped CPU scalar that 2.x's
+   * hooks never see (1.13's saw its 8 bytes: 133,516); the head keeps x[:, 0], a view
    * of the whole 8x17x64x4 = 34,816 storage; cross_entropy 8x10x4 = 320, the target 64
-   * and 4 (PyTorch 1.13 keeps the same 133,516) */
+   * and 4 */
   run_source(&x, "import torch\nimport torch.nn as nn\n"
                  "class ViT(nn.Module):\n"
                  "    def __init__(self, dim=64, n=16, classes=10):\n"
@@ -530,7 +531,7 @@ static void test_parameters_as_tensors(void **state) {
                  "loss.backward()\n");
   assert_null(first(&x)->act_why);
   assert_int_equal(first(&x)->parameters, 3 * 64 * 64 + 64 + 64 + 17 * 64 + 64 * 10 + 10);
-  assert_int_equal(first(&x)->activations_bytes, 98304 + 8 + 34816 + 320 + 64 + 4);
+  assert_int_equal(first(&x)->activations_bytes, 98304 + 34816 + 320 + 64 + 4);
   run_free(&x);
 }
 
@@ -635,6 +636,143 @@ static void test_image_folder_and_reflection_pad(void **state) {
 }
 
 
+/* a progress bar over a loader (tqdm from torch.hub) yields the loader's batches;
+ * a ViT's patches cut by unfold: views, nothing kept until the projection */
+static void test_progress_bar_and_patches(void **state) {
+  (void)state;
+  run x;
+  const char *head = "import torch\nimport torch.nn as nn\nfrom torch.hub import tqdm\n"
+                     "from torchvision import datasets, transforms\nfrom torch.utils.data import DataLoader\n"
+                     "t = transforms.Compose([transforms.Resize((8, 8)), transforms.ToTensor()])\n"
+                     "loader = DataLoader(datasets.CIFAR10('d', train=True, transform=t), batch_size=2)\n"
+                     "class Net(nn.Module):\n"
+                     "    def __init__(self):\n"
+                     "        super().__init__()\n"
+                     "        self.proj = nn.Linear(48, 5)\n"
+                     "        self.tok = nn.Parameter(torch.randn(2, 1, 5))\n"
+                     "    def forward(self, x):\n"
+                     "        b, c, h, w = x.size()\n";
+  const char *tail = "        y = torch.cat((self.tok, self.proj(p)), dim=1)\n"
+                     "        return torch.tanh(y[:, 0])\n"
+                     "model = Net()\n"
+                     "bar = tqdm(loader, desc='train')\n"
+                     "for i, data in enumerate(bar):\n"
+                     "    x, y = data\n"
+                     "    model(x).sum().backward()\n";
+  char src[2048];
+  /* 2 x 3 x 8 x 8 cut into 4 x 4 patches: unfold gives 2 x 3 x 2 x 8 x 4, then
+   * 2 x 3 x 2 x 2 x 4 x 4, permuted to 2 x 2 x 2 x 3 x 4 x 4 and copied by contiguous();
+   * the Linear keeps that copy, 2 x 4 x 48 x 4 = 1,536 bytes; cat keeps nothing, and
+   * tanh keeps its 2 x 5 result, 40 bytes: 1,576 */
+  snprintf(src, sizeof src, "%s%s%s", head,
+           "        p = x.unfold(2, 4, 4).unfold(3, 4, 4).permute(0, 2, 3, 1, 4, 5).contiguous().view(b, 4, -1)\n",
+           tail);
+  run_source(&x, src);
+  assert_null(first(&x)->act_why);
+  assert_int_equal(first(&x)->micro_batch, 2);
+  assert_int_equal(first(&x)->activations_bytes, 1536 + 40);
+  run_free(&x);
+  /* a window wider than the image: not known, and it says so */
+  snprintf(src, sizeof src, "%s%s%s", head, "        p = x.unfold(2, 16, 16).view(b, 4, -1)\n", tail);
+  run_source(&x, src);
+  assert_int_equal(first(&x)->activations_bytes, -1);
+  assert_non_null(strstr(first(&x)->act_why, "unfold"));
+  run_free(&x);
+}
+
+
+/* a Linear whose weight is frozen keeps no input (addmm keeps mat1 only for
+ * mat2's gradient), though its input needs a gradient */
+static void test_frozen_linear(void **state) {
+  (void)state;
+  run x;
+  const char *src = "import torch\nimport torch.nn as nn\n"
+                    "class Net(nn.Module):\n"
+                    "    def __init__(self):\n"
+                    "        super().__init__()\n"
+                    "        self.a = nn.Linear(4, 8)\n"
+                    "        self.b = nn.Linear(8, 3)\n"
+                    "    def forward(self, x):\n"
+                    "        return self.b(self.a(x) + 1)\n"
+                    "model = Net()\n"
+                    "%s"
+                    "model(torch.randn(2, 4)).sum().backward()\n";
+  char text[1024];
+  /* a keeps its input, 2 x 4 x 4 = 32 bytes; + 1 keeps nothing; b keeps its
+   * input 2 x 8 x 4 = 64 while its weight is trained: 96 */
+  snprintf(text, sizeof text, src, "");
+  run_source(&x, text);
+  assert_int_equal(first(&x)->activations_bytes, 32 + 64);
+  run_free(&x);
+  /* ... and 32 once b is frozen */
+  snprintf(text, sizeof text, src, "for p in model.b.parameters():\n    p.requires_grad = False\n");
+  run_source(&x, text);
+  assert_int_equal(first(&x)->activations_bytes, 32);
+  run_free(&x);
+}
+
+
+/* a DQN on Atari frames: the observation wrappers reshape the table's uint8 frames,
+ * a Stable-Baselines3 replay buffer samples batches of them, the target network runs
+ * under no_grad, and the loss's gradient flows through mse_loss's target */
+static const char DQN[] =
+  "import gymnasium as gym\nimport torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n"
+  "from stable_baselines3.common.buffers import ReplayBuffer\n"
+  "def make_env():\n"
+  "    env = gym.make(ENV)\n"
+  "    env = gym.wrappers.ResizeObservation(env, (16, 16))\n"
+  "    env = gym.wrappers.GrayScaleObservation(env)\n"
+  "    env = gym.wrappers.FrameStack(env, 2)\n"
+  "    return env\n"
+  "envs = gym.vector.SyncVectorEnv([make_env])\n"
+  "class Q(nn.Module):\n"
+  "    def __init__(self, env):\n"
+  "        super().__init__()\n"
+  "        self.net = nn.Sequential(nn.Conv2d(2, 4, 4, stride=4), nn.ReLU(), nn.Flatten(),\n"
+  "                                 nn.Linear(64, env.single_action_space.n))\n"
+  "    def forward(self, x):\n"
+  "        return self.net(x / 255.0)\n"
+  "q = Q(envs)\n"
+  "target = Q(envs)\n"
+  "rb = ReplayBuffer(1000, envs.single_observation_space, envs.single_action_space, 'cpu')\n"
+  "data = rb.sample(8)\n"
+  "with torch.no_grad():\n"
+  "    target_max, _ = target(data.next_observations).max(dim=1)\n"
+  "    td = data.rewards.flatten() + 0.99 * target_max * (1 - data.dones.flatten())\n"
+  "old = q(data.observations).gather(1, data.actions).squeeze()\n"
+  "loss = F.mse_loss(td, old)\n"
+  "loss.backward()\n";
+
+static void test_replay_batch(void **state) {
+  (void)state;
+  run x;
+  char src[2048];
+  /* Pong's 210x160x3 uint8 frames resized to 16x16x3, grayed to 16x16, 2 stacked:
+   * 8 observations of 2x16x16 uint8, 4,096 bytes; / 255.0 makes them fp32, which the
+   * conv keeps: 8x2x16x16x4 = 16,384; the ReLU its 8x4x4x4 result, 2,048 (the Linear's
+   * input, the same storage); gather keeps its input, 8x6 fp32 = 192, and the 8x1
+   * int64 actions, 64; mse_loss both sides, 8 fp32 each: 32 + 32. 18,752; the target
+   * network, under no_grad, nothing */
+  snprintf(src, sizeof src, "ENV = 'PongNoFrameskip-v4'\n%s", DQN);
+  run_source(&x, src);
+  assert_true(x.r.nmodels == 2);
+  assert_null(first(&x)->act_why);
+  assert_int_equal(first(&x)->parameters, 2 * 4 * 16 + 4 + 64 * 6 + 6);
+  assert_int_equal(first(&x)->micro_batch, 8);
+  assert_int_equal(first(&x)->input_bytes, 8 * 2 * 16 * 16);
+  assert_int_equal(first(&x)->activations_bytes, 16384 + 2048 + 192 + 64 + 32 + 32);
+  assert_int_equal(x.r.models[1].activations_bytes, 0);
+  run_free(&x);
+  /* CartPole's 4 numbers are no image: the resize wrapper's space is not known,
+   * and the batch says why */
+  snprintf(src, sizeof src, "ENV = 'CartPole-v1'\n%s", DQN);
+  run_source(&x, src);
+  assert_int_equal(first(&x)->activations_bytes, -1);
+  assert_non_null(strstr(first(&x)->act_why, "ResizeObservation"));
+  run_free(&x);
+}
+
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_mnist_net),
@@ -655,6 +793,9 @@ int main(void) {
     cmocka_unit_test(test_parameters_as_tensors),
     cmocka_unit_test(test_corpus_windows),
     cmocka_unit_test(test_image_folder_and_reflection_pad),
+    cmocka_unit_test(test_progress_bar_and_patches),
+    cmocka_unit_test(test_frozen_linear),
+    cmocka_unit_test(test_replay_batch),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

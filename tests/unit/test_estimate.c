@@ -999,6 +999,31 @@ static void test_assume_sizes_only_the_data_knows(void **state) {
   assert_int_equal(m->parameters, 33278 * 8 + 72);
   assert_int_equal(m->nunknown, 0);
   run_free(&x);
+  /* a size named at the constructor's call (num_classes) keeps that name through
+   * `self.n_hidden = out` in a layer built twice: the hint names what the user can give */
+  const char *gat = "import torch\nimport torch.nn as nn\n"
+                    "labels = torch.load('labels.pt')\n"
+                    "class Layer(nn.Module):\n"
+                    "    def __init__(self, i, o):\n"
+                    "        super().__init__()\n"
+                    "        self.n_hidden = o\n"
+                    "        self.W = nn.Parameter(torch.empty(i, self.n_hidden))\n"
+                    "class Net(nn.Module):\n"
+                    "    def __init__(self, hidden, num_classes):\n"
+                    "        super().__init__()\n"
+                    "        self.l1 = Layer(4, hidden)\n"
+                    "        self.l2 = Layer(hidden, num_classes)\n"
+                    "model = Net(hidden=8, num_classes=labels.max().item() + 1)\n";
+  run_script(&x, gat, NULL, 0, NULL, NULL, 0);
+  m = model_named(&x, "model");
+  assert_int_equal(m->parameters, 4 * 8);
+  assert_true(unknown_mentions(m, "--assume num_classes=N"));
+  assert_false(unknown_mentions(m, "--assume n_hidden=N"));
+  run_free(&x);
+  const char *const classes[] = {"num_classes=3"};
+  run_script(&x, gat, NULL, 0, NULL, classes, 1);
+  assert_int_equal(model_named(&x, "model")->parameters, 4 * 8 + 8 * 3);
+  run_free(&x);
   assert_true(estimate_assume_valid("vocab_size=3"));
   assert_false(estimate_assume_valid("vocab_size=three"));
   assert_false(estimate_assume_valid("=3"));

@@ -53,6 +53,17 @@ static void test_linear_and_conv(void **state) {
   /* ... but only when the input needs a gradient: mm keeps mat2 for self's gradient */
   in.in_grad[0] = false;
   assert_int_equal(bytes_of(OP_LINEAR, &in), 18874368);
+  /* a frozen weight (requires_grad=False) under an input that needs a gradient:
+   * addmm keeps mat1 (the input) only for mat2's gradient, so nothing but the
+   * 16-bit weight copy, which the input's gradient reads: 3,538,944 */
+  in.in_grad[0] = true;
+  in.in_grad[1] = false;
+  assert_int_equal(bytes_of(OP_LINEAR, &in), 3538944);
+  /* and in fp32 the weight is the parameter itself: nothing at all */
+  in = ins(64 * 9216, 128 * 9216, 64 * 128);
+  in.in_param[1] = true;
+  in.in_grad[1] = false;
+  assert_int_equal(bytes_of(OP_LINEAR, &in), 0);
   /* nn.Conv2d(3, 64, 7, 2, 3) on 256 x 3 x 224 x 224: the input, 256*3*224*224*4 = 154,140,672 */
   in = ins(256 * 3 * 224 * 224, 64 * 3 * 7 * 7, 256 * 64 * 112 * 112);
   in.in_param[1] = true;
