@@ -248,6 +248,11 @@ bool facts_in_eval_context(const facts *self, TSNode node) {
   uint32_t pos = ts_node_start_byte(node);
   int fn = facts_function_at(self, pos);
   if (facts_in_module_method(self, fn)) return false;
+  /* a unit test checks a module's behaviour in eval mode on a toy input
+   * (dropout off, `graph_module.eval()` then an assert), in a file that need
+   * not import pytest: nothing of a real job's size is at stake */
+  for (int f = fn; f >= 0; f = self->functions.items[f].parent)
+    if (unit_test(self, f)) return false;
   for (int f = fn; f >= 0; f = self->functions.items[f].parent)
     if (eval_function(self, f)) return true;
   /* after `model.eval()` in this scope, before any `model.train()`, for
@@ -268,6 +273,13 @@ bool facts_in_eval_context(const facts *self, TSNode node) {
     if (!model || (olen == len && !memcmp(obj, model, len))) mode = m;
   }
   return mode == 1;
+}
+
+
+bool facts_warm_up_call(const facts *self, TSNode call) {
+  TSNode parent = ts_node_parent(call);
+  if (ts_node_is_null(parent) || !NODE_IS(parent, "expression_statement")) return false;
+  return facts_innermost_loop_at(self, ts_node_start_byte(call)) < 0;
 }
 
 

@@ -262,8 +262,10 @@ static int method_by_name(const facts *f, TSNode callee) {
 
 /* Functions of the file that are called, and only called, with gradients
  * off (an evaluator's `run_batch` called in its `evaluate` under no_grad):
- * their bodies run under their callers' no-grad region. A few rounds for
- * chains of helpers. */
+ * their bodies run under their callers' no-grad region. A function handed
+ * to a call (`partial(get_recog_emb, self.recog)`, `map(embed, images)`)
+ * counts as called there: a callback made under no_grad runs under it. A
+ * few rounds for chains of helpers. */
 static void no_grad_from_callers(facts *f) {
   if (!f->no_grad.len || !f->functions.len) return;
   unsigned char *state = oom_xcalloc(f->functions.len, 1); /* 1: called under no_grad, 2: called with grad */
@@ -276,8 +278,17 @@ static void no_grad_from_callers(facts *f) {
       /* `encoder.pred_imglist(...)`: a method of the file called on another
        * object counts as one of its callers */
       if (g < 0 && !ts_node_is_null(callee) && NODE_IS(callee, "attribute")) g = method_by_name(f, callee);
-      if (g < 0 || g == c->function) continue;
-      state[g] |= facts_in_no_grad(f, ts_node_start_byte(c->call)) ? 1 : 2;
+      unsigned char here = facts_in_no_grad(f, ts_node_start_byte(c->call)) ? 1 : 2;
+      if (g >= 0 && g != c->function) state[g] |= here;
+      TSNode args = FACT_FIELD(f, c->call, arguments);
+      uint32_t n = ts_node_is_null(args) || !NODE_IS(args, "argument_list") ? 0 : ts_node_named_child_count(args);
+      for (uint32_t k = 0; k < n; k++) {
+        TSNode a = ts_node_named_child(args, k);
+        if (NODE_IS(a, "keyword_argument")) a = FACT_FIELD(f, a, value);
+        if (ts_node_is_null(a) || !(NODE_IS(a, "identifier") || NODE_IS(a, "attribute"))) continue;
+        int h = facts_function_named(f, a);
+        if (h >= 0 && h != c->function) state[h] |= here;
+      }
     }
     bool added = false;
     for (size_t i = 0; i < f->functions.len; i++) {
@@ -583,6 +594,34 @@ static void resolve_modules_by_use(facts *f, buf *tmp) {
 }
 
 
+/* Module classes of the file that hold no parameter: they derive nn.Module
+ * alone, define no `__init__` and bind no attribute of `self` (`class
+ * Elementwise(nn.Module): def forward(self, x, y): return x * y + y`).
+ * Their calls record a graph only when an input requires grad. */
+static void mark_parameter_free(facts *f, buf *tmp) {
+  static const char *const module[] = {"torch.nn.Module", "torch.nn.modules.module.Module", NULL};
+  for (size_t i = 0; i < f->classes.len; i++) {
+    facts_class *k = &f->classes.items[i];
+    if (!k->is_module || ts_node_is_null(k->bases)) continue;
+    uint32_t n = ts_node_named_child_count(k->bases);
+    bool alone = n > 0;
+    for (uint32_t j = 0; j < n && alone; j++) alone = qualname_is(f, ts_node_named_child(k->bases, j), module, tmp);
+    k->no_parameters = alone;
+  }
+  for (size_t i = 0; i < f->functions.len; i++) {
+    const facts_function *fn = &f->functions.items[i];
+    if (fn->klass >= 0 && fn->name_len == 8 && !memcmp(fn->name, "__init__", 8))
+      f->classes.items[fn->klass].no_parameters = false;
+  }
+  for (size_t i = 0; i < f->assigns.len; i++) {
+    TSNode left = f->assigns.items[i].left;
+    if (!NODE_IS(left, "attribute") || !text_is(f, FACT_FIELD(f, left, object), "self")) continue;
+    int fn = facts_function_at(f, ts_node_start_byte(left));
+    if (fn >= 0 && f->functions.items[fn].klass >= 0) f->classes.items[f->functions.items[fn].klass].no_parameters = false;
+  }
+}
+
+
 static void resolve_modules(facts *f, buf *tmp) {
   for (bool changed = true; changed;) {
     changed = false;
@@ -609,6 +648,7 @@ static void resolve_modules(facts *f, buf *tmp) {
     resolve_modules_by_use(f, tmp);
     if (f->module_names.len == before && !returned) break;
   }
+  mark_parameter_free(f, tmp);
 }
 
 
