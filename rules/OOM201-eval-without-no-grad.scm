@@ -22,9 +22,12 @@
 ;   - an evaluation function (named `evaluate`, `validate`, `test`,
 ;     `predict`, `inference`, ... or ending in `_eval`, `_validation`,
 ;     `_test`, or, for the calls of one model, the code after that
-;     model's `.eval()` in the same scope: a distillation step that puts
-;     its teacher in eval mode still trains its student) that never calls
-;     `.backward()`, directly or through a function of the file it calls;
+;     model's `.eval()` in the same scope, `model = Net().eval()` included,
+;     or any method of a plain class whose `__init__` puts `self.model` in
+;     eval mode and no method back in training mode: a distillation step
+;     that puts its teacher in eval mode still trains its student) that
+;     never calls `.backward()`, directly or through a function of the
+;     file it calls;
 ;   - a loop that runs once per batch after `model.eval()`, when that loop
 ;     does no training (for example the validation loop of a `fit` function);
 ;   - after `model.eval()` in a function or script that trains, a call of
@@ -44,7 +47,9 @@
 ;   `partial(helper, ...)`) runs under no_grad, of a module whose
 ;   `forward` or `__call__` runs wholly under no_grad (a predictor
 ;   wrapper, in the file or in another module of the project),
-;   `torch.inference_mode()` or `torch.set_grad_enabled(False)`, in
+;   `torch.inference_mode()` or `torch.set_grad_enabled(False)` (or, in an
+;   evaluation context, `torch.set_grad_enabled(split == 'train')`: the
+;   code chooses the mode by phase itself), in
 ;   functions decorated with one of them, under a project's own decorator
 ;   or context whose name contains `no_grad` or `inference_mode` (such as
 ;   YOLOv5's `@smart_inference_mode()`: oomlint does not read the module

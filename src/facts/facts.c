@@ -366,6 +366,9 @@ static void enter(walker *w, TSNode n) {
             facts_region r = {{ts_node_end_byte(n), ts_node_end_byte(parent)}, call};
             if (NODE_IS(a0, "false")) vec_push(&f->set_grad_false, r);
             else if (NODE_IS(a0, "true")) vec_push(&f->set_grad_true, r);
+            /* `torch.set_grad_enabled(split == 'train')`: a mode the code
+             * chooses at run time, until the block ends, as a with-item's */
+            else vec_push(&f->with_items, r);
           }
         }
       }
