@@ -268,10 +268,10 @@ static int cost(pred_kind kind) {
   case PRED_IN_EXCEPT:
   case PRED_SOLE_BACKWARD:
   case PRED_RETAINED_UNUSED:
-  case PRED_FIRST_BACKWARD:
-  case PRED_WARM_UP: return 2;
+  case PRED_FIRST_BACKWARD: return 2;
   case PRED_FILE_CALLS:
-  case PRED_FILE_MENTIONS: return 4;
+  case PRED_FILE_MENTIONS:
+  case PRED_WARM_UP: /* ts_node_parent walks down from the root */ return 4;
   default: return 3;
   }
 }

@@ -633,6 +633,8 @@ void facts_free(facts *self) {
   vec_free(&self->loss_names);
   for (size_t i = 0; i < self->wrapper_names.len; i++) free(self->wrapper_names.items[i]);
   vec_free(&self->wrapper_names);
+  for (size_t i = 0; i < self->parameter_free_names.len; i++) free(self->parameter_free_names.items[i]);
+  vec_free(&self->parameter_free_names);
   vec_free(&self->freezes);
   vec_free(&self->subscripts);
   vec_free(&self->functions_by_name);

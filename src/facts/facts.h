@@ -228,6 +228,7 @@ typedef struct facts {
   VEC(char *) producers;       /* callees whose output reached .backward() */
   VEC(char *) loss_names;      /* names bound to a torch.nn loss (`ce = nn.CrossEntropyLoss()`) */
   VEC(char *) wrapper_names;   /* names bound to an instance of a class whose forward/__call__ runs under no_grad */
+  VEC(char *) parameter_free_names; /* names bound somewhere to an instance of a class with no_parameters */
   VEC(facts_freeze) freezes;   /* in file order */
   unsigned char *taint;        /* TAINT_* per source byte; see graph.c */
   struct facts_field_memo *field_memo; /* while the facts are built (facts__field) */

@@ -259,15 +259,16 @@ static bool freeze_reaches(const facts *f, int g, int fn) {
 static TSNode model_constructor(const facts *f, TSNode callee, int fn);
 
 
-/* Whether CALLEE was made by a class of the file that holds no parameter. */
+/* Whether CALLEE was made by a class of the file that holds no parameter
+ * (facts_class.no_parameters): the model call before it, where it was bound. */
 static bool parameter_free(const facts *self, TSNode callee, int fn) {
-  bool any = false;
-  for (size_t i = 0; i < self->classes.len && !any; i++) any = self->classes.items[i].no_parameters;
-  if (!any) return false; /* most files: no such class, no lookup */
+  uint32_t len;
+  const char *t = facts_text(self, callee, &len);
+  /* most files: no such instance, no lookup */
+  if (!has_str(self->parameter_free_names.items, self->parameter_free_names.len, t, len)) return false;
   TSNode made = model_constructor(self, callee, fn);
   TSNode klass = ts_node_is_null(made) ? made : FACT_FIELD(self, made, function);
   if (ts_node_is_null(klass) || !NODE_IS(klass, "identifier")) return false;
-  uint32_t len;
   const char *name = facts_text(self, klass, &len);
   for (size_t i = 0; i < self->classes.len; i++) {
     const facts_class *k = &self->classes.items[i];
@@ -572,19 +573,21 @@ static TSNode model_constructor(const facts *f, TSNode callee, int fn) {
   uint32_t len, pos = ts_node_start_byte(callee);
   const char *t = facts_text(f, callee, &len);
   TSNode value = NULL_NODE, global = NULL_NODE;
-  bool local = false;
+  /* assignments are in file order: those before POS first, then, when
+   * neither FN nor module level bound the name there, the first module-level
+   * one after it */
   for (size_t i = 0; i < f->assigns.len; i++) {
     TSNode left = f->assigns.items[i].left;
     uint32_t at = ts_node_start_byte(left);
+    if (at >= pos && (!ts_node_is_null(value) || !ts_node_is_null(global) || fn < 0 || attr)) break;
     uint32_t l2;
     const char *t2 = facts_text(f, left, &l2);
     if (l2 != len || memcmp(t, t2, len) != 0) continue;
     int where = attr ? fn : facts_function_at(f, at);
-    if (where == fn) local = true;
     if (at < pos && where == fn) value = f->assigns.items[i].right;
-    else if (where == -1 && (at < pos || ts_node_is_null(global))) global = f->assigns.items[i].right;
+    else if (where == -1 && fn >= 0) global = f->assigns.items[i].right;
   }
-  if (!local && fn >= 0) value = global;
+  if (ts_node_is_null(value)) value = global;
   for (int guard = 0; guard < 8 && !ts_node_is_null(value) && NODE_IS(value, "call"); guard++) {
     TSNode c = FACT_FIELD(f, value, function);
     if (ts_node_is_null(c) || !NODE_IS(c, "attribute")) return value;
