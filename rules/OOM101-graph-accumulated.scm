@@ -29,10 +29,15 @@
 ;   iteration (`running_loss = 0` after the optimizer step), of values
 ;   backpropagated in that iteration (torchtune's recipes): backward frees
 ;   what their graphs saved, and the reset drops the rest every few steps.
-;   Nor a sum over the layers, feature maps or losses of one step (a loop
-;   with no loader, backward or optimizer step of its own) that is
-;   backpropagated after the loop in the same function: that is the loss of
-;   the step, made anew at each call.
+;   Nor a sum built in a loop with no backward or optimizer step of its own
+;   (over the layers, feature maps or losses of one step, or over a whole
+;   loader for one full-batch step) that is backpropagated after the loop
+;   in the same function, itself or through a name bound from it
+;   (`torch.autograd.backward([value_loss] + log_probs, grads)`): that is
+;   the loss of the step, made anew at each call, and its backward frees
+;   the graphs. Nor a recurrence `x = x + f(x)`, whose value is computed by a
+;   call that takes the accumulator itself (a residual or denoising
+;   update): each step feeds the next, it is not a sum of batches.
 ;
 ;   ## Why is this bad?
 ;   A tensor that has autograd history points to the operations that made

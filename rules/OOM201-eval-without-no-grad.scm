@@ -22,9 +22,12 @@
 ;   - an evaluation function (named `evaluate`, `validate`, `test`,
 ;     `predict`, `inference`, ... or ending in `_eval`, `_validation`,
 ;     `_test`, or, for the calls of one model, the code after that
-;     model's `.eval()` in the same scope: a distillation step that puts
-;     its teacher in eval mode still trains its student) that never calls
-;     `.backward()`, directly or through a function of the file it calls;
+;     model's `.eval()` in the same scope, `model = Net().eval()` included,
+;     or any method of a plain class whose `__init__` puts `self.model` in
+;     eval mode and no method back in training mode: a distillation step
+;     that puts its teacher in eval mode still trains its student) that
+;     never calls `.backward()`, directly or through a function of the
+;     file it calls;
 ;   - a loop that runs once per batch after `model.eval()`, when that loop
 ;     does no training (for example the validation loop of a `fit` function);
 ;   - after `model.eval()` in a function or script that trains, a call of
@@ -40,10 +43,13 @@
 ;     `loss_scaler(loss, optimizer)`).
 ;
 ;   Not reported: calls under `with torch.no_grad()`, in a function of
-;   the file whose every call runs under no_grad, of a module whose
+;   the file whose every call (or handing to a call, such as
+;   `partial(helper, ...)`) runs under no_grad, of a module whose
 ;   `forward` or `__call__` runs wholly under no_grad (a predictor
 ;   wrapper, in the file or in another module of the project),
-;   `torch.inference_mode()` or `torch.set_grad_enabled(False)`, in
+;   `torch.inference_mode()` or `torch.set_grad_enabled(False)` (or, in an
+;   evaluation context, `torch.set_grad_enabled(split == 'train')`: the
+;   code chooses the mode by phase itself), in
 ;   functions decorated with one of them, under a project's own decorator
 ;   or context whose name contains `no_grad` or `inference_mode` (such as
 ;   YOLOv5's `@smart_inference_mode()`: oomlint does not read the module
@@ -53,10 +59,16 @@
 ;   `validation_step`, `test_step` and `predict_step` without gradients
 ;   itself), test modules (that import `pytest`, `unittest` or `hypothesis`,
 ;   or define a pytest class `Test...`: their `test_*` functions are not
-;   evaluation loops), files that do not import torch, and calls of a
-;   model whose parameters are frozen with `.requires_grad_(False)`
-;   (StyleGAN's metric samplers): with no parameter and no input that
-;   requires grad, nothing is recorded.
+;   evaluation loops), `test_*` functions that assert, in any file (a
+;   module checked in eval mode on a toy input), files that do not import
+;   torch, calls of a model whose parameters are frozen with
+;   `.requires_grad_(False)` (StyleGAN's metric samplers) or of a module
+;   class of the file that holds none (it derives `nn.Module` alone and
+;   defines no `__init__`): with no parameter and no input that requires
+;   grad, nothing is recorded. Nor a model's own code (a loop over chunks in
+;   its `forward`: its caller decides about gradients), nor a forward run
+;   once for its side effects, its result dropped, outside any loop (a
+;   warm-up that gives lazy layers their shapes before DDP wraps the model).
 ;
 ;   ## Why is this bad?
 ;   With gradient tracking on, every operation of the forward pass records
@@ -130,6 +142,7 @@
   (#oom-not-file-calls? "torch\\.(autograd(\\.functional)?|func)\\.(grad|backward|vjp|jvp|jacobian|hessian|hvp|vhp|jacrev|jacfwd)")
   (#oom-is-model? @fn)
   (#oom-not-frozen? @fn)
+  (#oom-not-warm-up? @report)
   (#oom-in-eval-function? @report)
   (#oom-not-function-trains? @report)
   (#oom-not-in-no-grad? @report))
@@ -147,6 +160,7 @@
   (#oom-not-file-calls? "torch\\.(autograd(\\.functional)?|func)\\.(grad|backward|vjp|jvp|jacobian|hessian|hvp|vhp|jacrev|jacfwd)")
   (#oom-is-model? @fn)
   (#oom-not-frozen? @fn)
+  (#oom-not-warm-up? @report)
   (#oom-in-eval-context? @report)
   (#oom-not-function-trains? @report)
   (#oom-not-in-no-grad? @report))
@@ -164,6 +178,7 @@
   (#oom-not-file-calls? "torch\\.(autograd(\\.functional)?|func)\\.(grad|backward|vjp|jvp|jacobian|hessian|hvp|vhp|jacrev|jacfwd)")
   (#oom-is-model? @fn)
   (#oom-not-frozen? @fn)
+  (#oom-not-warm-up? @report)
   (#oom-in-eval-context? @report)
   (#oom-in-loop? @report)
   (#oom-not-in-training-loop? @report)
@@ -186,7 +201,9 @@
   (#oom-not-file-mentions? "zero_grad\\s*\\(|\\b\\w*opt\\w*\\.step\\s*\\(|[(,]\\s*(self\\.)?\\w*optim\\w*\\s*[,)]")
   (#oom-is-model? @fn)
   (#oom-not-frozen? @fn)
+  (#oom-not-warm-up? @report)
   (#oom-in-loop? @report)
+  (#oom-not-in-model-method? @report)
   (#oom-not-in-no-grad? @report))
 
 ; A forward pass after `model.eval()` in a function that trains, where no
@@ -202,6 +219,7 @@
   (#oom-not-file-calls? "torch\\.(autograd(\\.functional)?|func)\\.(grad|backward|vjp|jvp|jacobian|hessian|hvp|vhp|jacrev|jacfwd)")
   (#oom-is-model? @fn)
   (#oom-not-frozen? @fn)
+  (#oom-not-warm-up? @report)
   (#oom-in-eval-context? @report)
   (#oom-not-backward-follows? @report)
   (#oom-not-in-no-grad? @report))

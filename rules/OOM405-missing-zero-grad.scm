@@ -11,7 +11,11 @@
 ;   any function of the file it calls ever calls `zero_grad()` (on the
 ;   optimizer or on the model).
 ;
-;   Not reported: loops that call `zero_grad` anywhere in their body
+;   Not reported: loops that never call `backward()` (`loss.backward()`,
+;   `accelerator.backward(loss)`, ..., in their body or a helper of the same
+;   file): with no backward pass nothing is added to the gradients (a test
+;   that steps a scheduler, or sets `p.grad` by hand before each step); loops
+;   that call `zero_grad` anywhere in their body
 ;   (including `zero_grad(set_to_none=True)` and calls in a helper of the
 ;   same file), files that clear gradients by hand (`p.grad = None`,
 ;   `p.grad.zero_()`), optimizer steps that take a closure (LBFGS),
@@ -73,6 +77,7 @@
   (#oom-not-file-mentions? "\\.grad\\s*=\\s*None|\\.grad\\.(zero_|detach_)\\(")
   (#oom-in-training-loop? @report)
   (#oom-outlives-iteration? @optimizer)
+  (#oom-loop-calls? @report "\\w*backward")
   (#oom-not-loop-calls? @report "zero_grad"))
 
 ; scaler.step(optimizer)
@@ -88,4 +93,5 @@
   (#oom-not-file-mentions? "\\.grad\\s*=\\s*None|\\.grad\\.(zero_|detach_)\\(")
   (#oom-in-training-loop? @report)
   (#oom-outlives-iteration? @optimizer)
+  (#oom-loop-calls? @report "\\w*backward")
   (#oom-not-loop-calls? @report "zero_grad"))

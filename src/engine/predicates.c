@@ -123,8 +123,9 @@ static const struct {
    "`#oom-reset-after-backward? @s`: `@s`, an accumulation `acc += v` or `acc = acc + v` in a per-iteration loop, "
    "sums a window only: `acc` is bound again later in the same iteration (reset after the optimizer step) and `v` "
    "is backpropagated in it (`v.backward()`, `scaler.scale(v).backward()`, `accelerator.backward(v)`); or the loop "
-   "runs over the layers or features of one step (no loader, no backward or step of its own) and `acc` is "
-   "backpropagated after it in the same function"},
+   "has no backward or step of its own (it runs over the layers or features of one step, or over a loader for one "
+   "full-batch step) and `acc` (or a name bound from it) is backpropagated after it in the same function; or `v` "
+   "is computed by a call that takes `acc` itself (`x = x + 0.1 * block(x)`: a recurrence, not a sum)"},
   {"oom-frozen", PRED_FROZEN, ARGS_CAPTURE, 0, 0,
    "`#oom-frozen? @x`: the model `@x` has its parameters frozen where it is called: `.requires_grad_(False)` on it "
    "(at the end of a chain such as `m.eval().requires_grad_(False)` too) at module level, in the same function or "
@@ -199,6 +200,12 @@ static const struct {
   {"oom-in-any-loop", PRED_IN_ANY_LOOP, ARGS_CAPTURE, 0, 0,
    "`#oom-in-any-loop? @x`: `@x` is in the body of a `for` or `while` loop of its own function, per-iteration or "
    "not"},
+  {"oom-in-model-method", PRED_IN_MODEL_METHOD, ARGS_CAPTURE, 0, 0,
+   "`#oom-in-model-method? @x`: `@x` is in a model's own code: a `forward`, or any method of a class that derives "
+   "`nn.Module` or defines `forward` (or a function nested in one); its caller decides about gradients"},
+  {"oom-warm-up", PRED_WARM_UP, ARGS_CAPTURE, 0, 0,
+   "`#oom-warm-up? @call`: the call `@call` is a statement of its own, its result dropped, outside any loop of its "
+   "function: run once for its side effects (lazy layers' shapes, a first compile), not to compute something"},
 };
 #define NPREDICATES (sizeof PREDICATES / sizeof *PREDICATES)
 
@@ -274,6 +281,7 @@ static int cost(pred_kind kind) {
   case PRED_EVERY_ITERATION:
   case PRED_IN_NO_GRAD:
   case PRED_IN_ANY_LOOP:
+  case PRED_IN_MODEL_METHOD:
   case PRED_IN_TRAINING_LOOP:
   case PRED_FUNCTION_TRAINS:
   case PRED_IN_EVAL_FUNCTION:
@@ -291,7 +299,8 @@ static int cost(pred_kind kind) {
   case PRED_RETAINED_UNUSED:
   case PRED_FIRST_BACKWARD: return 2;
   case PRED_FILE_CALLS:
-  case PRED_FILE_MENTIONS: return 4;
+  case PRED_FILE_MENTIONS:
+  case PRED_WARM_UP: /* ts_node_parent walks down from the root */ return 4;
   default: return 3;
   }
 }
@@ -743,7 +752,8 @@ static bool eval(const predicate *p, const TSQueryMatch *m, pred_context *ctx) {
   case PRED_FROZEN:
     return facts_is_frozen(ctx->model, n);
   case PRED_RESET_AFTER_BACKWARD:
-    return facts_reset_after_backward(ctx->model, n) || facts_backpropagated_after_loop(ctx->model, n);
+    return facts_reset_after_backward(ctx->model, n) || facts_backpropagated_after_loop(ctx->model, n) ||
+           facts_recurrence(ctx->model, n);
   case PRED_FUNCTION_TRAINS:
     return facts_function_backward_at(ctx->model, pos);
   case PRED_FILE_TRAINS:
@@ -795,6 +805,10 @@ static bool eval(const predicate *p, const TSQueryMatch *m, pred_context *ctx) {
   }
   case PRED_IN_ANY_LOOP:
     return facts_innermost_loop_at(ctx->model, pos) >= 0;
+  case PRED_IN_MODEL_METHOD:
+    return facts_in_module_method(ctx->model, facts_function_at(ctx->model, pos));
+  case PRED_WARM_UP:
+    return facts_warm_up_call(ctx->model, n);
   }
   return false;
 }

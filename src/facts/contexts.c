@@ -379,10 +379,13 @@ static bool eval_function(const facts *f, int fn) {
 }
 
 
+static bool grad_mode_chosen(const facts *f, uint32_t pos);
+
+
 bool facts_in_eval_function(const facts *self, uint32_t pos) {
   int fn = facts_function_at(self, pos);
   /* a model's `predict_masks` is its own computation (Segment Anything) */
-  return fn >= 0 && eval_function(self, fn) && !facts_in_module_method(self, fn);
+  return fn >= 0 && eval_function(self, fn) && !facts_in_module_method(self, fn) && !grad_mode_chosen(self, pos);
 }
 
 
@@ -400,10 +403,80 @@ static const char *called_model(const facts *f, TSNode node, uint32_t *len) {
 }
 
 
+/* Whether POS runs under `torch.set_grad_enabled(X)` (a with-item or a
+ * statement before it in its block) with X not a literal: the code turns
+ * gradients on or off itself, by phase (`split == 'train'`); its evaluation
+ * phase is the one without them. */
+static bool grad_mode_chosen(const facts *f, uint32_t pos) {
+  for (size_t i = 0; i < f->with_items.len; i++) {
+    const facts_region *r = &f->with_items.items[i];
+    if (pos < r->span.start || pos >= r->span.end || !NODE_IS(r->candidate, "call")) continue;
+    TSNode fn = FIELD(r->candidate, function);
+    if (NODE_IS(fn, "attribute")) fn = FIELD(fn, attribute);
+    TSNode args = FIELD(r->candidate, arguments);
+    if (ts_node_is_null(fn) || !facts_node_is(f, fn, "set_grad_enabled") || ts_node_is_null(args) ||
+        ts_node_named_child_count(args) != 1)
+      continue;
+    TSNode a0 = ts_node_named_child(args, 0);
+    if (!NODE_IS(a0, "true") && !NODE_IS(a0, "false")) return true;
+  }
+  return false;
+}
+
+
+/* The name CALL, a mode call, is bound to when its result is assigned, at
+ * the end of a chain (`model = Generator(4).eval()`, `net = Net().eval().cuda()`);
+ * NULL when it is not. */
+static const char *assigned_to(const facts *f, TSNode call, uint32_t *len) {
+  TSNode top = call;
+  for (int guard = 0; guard < 4; guard++) {
+    TSNode p = ts_node_parent(top);
+    if (ts_node_is_null(p) || !NODE_IS(p, "attribute")) break;
+    TSNode c = ts_node_parent(p);
+    if (ts_node_is_null(c) || !NODE_IS(c, "call")) break;
+    top = c;
+  }
+  TSNode a = ts_node_parent(top);
+  if (ts_node_is_null(a) || !NODE_IS(a, "assignment") || !ts_node_eq(FIELD(a, right), top)) return NULL;
+  TSNode left = FIELD(a, left);
+  if (ts_node_is_null(left) || !(NODE_IS(left, "identifier") || NODE_IS(left, "attribute"))) return NULL;
+  return facts_text(f, left, len);
+}
+
+
+/* Whether MODEL (`self.x`, LEN bytes), called in method FN of a plain class
+ * (a predictor, a heatmap generator), is put in eval mode by the class's
+ * `__init__` and in training mode by none of its methods. */
+static bool evaluated_since_init(const facts *f, int fn, const char *model, uint32_t len) {
+  int klass = f->functions.items[fn].klass;
+  if (klass < 0 || len < 6 || memcmp(model, "self.", 5) != 0) return false;
+  bool eval = false;
+  for (size_t i = 0; i < f->calls.len; i++) {
+    const facts_call *c = &f->calls.items[i];
+    if (c->function < 0 || f->functions.items[c->function].klass != klass) continue;
+    int m = mode_call(f, c->call);
+    if (m < 0) continue;
+    uint32_t olen;
+    const char *obj = facts_text(f, FIELD(FIELD(c->call, function), object), &olen);
+    if (olen != len || memcmp(obj, model, len) != 0) continue;
+    if (m == 0) return false;
+    const facts_function *g = &f->functions.items[c->function];
+    if (g->name_len == 8 && !memcmp(g->name, "__init__", 8)) eval = true;
+  }
+  return eval;
+}
+
+
 bool facts_in_eval_context(const facts *self, TSNode node) {
   uint32_t pos = ts_node_start_byte(node);
   int fn = facts_function_at(self, pos);
   if (facts_in_module_method(self, fn)) return false;
+  if (grad_mode_chosen(self, pos)) return false;
+  /* a unit test checks a module's behaviour in eval mode on a toy input
+   * (dropout off, `graph_module.eval()` then an assert), in a file that need
+   * not import pytest: nothing of a real job's size is at stake */
+  for (int f = fn; f >= 0; f = self->functions.items[f].parent)
+    if (unit_test(self, f)) return false;
   for (int f = fn; f >= 0; f = self->functions.items[f].parent)
     if (eval_function(self, f)) return true;
   /* after `model.eval()` in this scope, before any `model.train()`, for
@@ -422,8 +495,17 @@ bool facts_in_eval_context(const facts *self, TSNode node) {
     uint32_t olen;
     const char *obj = facts_text(self, FIELD(FIELD(c->call, function), object), &olen);
     if (!model || (olen == len && !memcmp(obj, model, len))) mode = m;
+    else if (m == 1 && (obj = assigned_to(self, c->call, &olen)) && olen == len && !memcmp(obj, model, len)) mode = m;
   }
+  if (mode < 0 && model && fn >= 0) return evaluated_since_init(self, fn, model, len);
   return mode == 1;
+}
+
+
+bool facts_warm_up_call(const facts *self, TSNode call) {
+  TSNode parent = ts_node_parent(call);
+  if (ts_node_is_null(parent) || !NODE_IS(parent, "expression_statement")) return false;
+  return facts_innermost_loop_at(self, ts_node_start_byte(call)) < 0;
 }
 
 

@@ -324,7 +324,7 @@ static void enter(walker *w, TSNode n) {
       vec_push(&f->comments, span_of(n));
     } else if (!strcmp(type, "class_definition")) {
       TSNode name = FIELD(n, name);
-      facts_class k = {n, FIELD(n, superclasses), NULL, 0, false, false, false};
+      facts_class k = {n, FIELD(n, superclasses), NULL, 0, false, false, false, false};
       if (!ts_node_is_null(name)) k.name = facts_text(f, name, &k.name_len);
       vec_push(&f->classes, k);
       /* a class body is a new scope: loops outside do not run it per batch */
@@ -366,6 +366,9 @@ static void enter(walker *w, TSNode n) {
             facts_region r = {{ts_node_end_byte(n), ts_node_end_byte(parent)}, call};
             if (NODE_IS(a0, "false")) vec_push(&f->set_grad_false, r);
             else if (NODE_IS(a0, "true")) vec_push(&f->set_grad_true, r);
+            /* `torch.set_grad_enabled(split == 'train')`: a mode the code
+             * chooses at run time, until the block ends, as a with-item's */
+            else vec_push(&f->with_items, r);
           }
         }
       }
@@ -630,6 +633,8 @@ void facts_free(facts *self) {
   vec_free(&self->loss_names);
   for (size_t i = 0; i < self->wrapper_names.len; i++) free(self->wrapper_names.items[i]);
   vec_free(&self->wrapper_names);
+  for (size_t i = 0; i < self->parameter_free_names.len; i++) free(self->parameter_free_names.items[i]);
+  vec_free(&self->parameter_free_names);
   vec_free(&self->freezes);
   vec_free(&self->subscripts);
   vec_free(&self->functions_by_name);

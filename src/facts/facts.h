@@ -135,6 +135,7 @@ typedef struct {
   bool is_module;
   bool has_forward; /* defines `forward`: a module whatever its bases (diffusers' ModelMixin...) */
   bool is_dataset;  /* derives torch's Dataset (here or in another module of the project) */
+  bool no_parameters; /* derives nn.Module alone and defines no `__init__`: it holds no parameter */
 } facts_class;
 
 typedef struct {
@@ -227,6 +228,7 @@ typedef struct facts {
   VEC(char *) producers;       /* callees whose output reached .backward() */
   VEC(char *) loss_names;      /* names bound to a torch.nn loss (`ce = nn.CrossEntropyLoss()`) */
   VEC(char *) wrapper_names;   /* names bound to an instance of a class whose forward/__call__ runs under no_grad */
+  VEC(char *) parameter_free_names; /* names bound somewhere to an instance of a class with no_parameters */
   VEC(facts_freeze) freezes;   /* in file order */
   unsigned char *taint;        /* TAINT_* per source byte; see graph.c */
   struct facts_field_memo *field_memo; /* while the facts are built (facts__field) */
@@ -310,8 +312,10 @@ facts_value facts_value_of(const facts *self, TSNode node);
 bool facts_is_model(const facts *self, TSNode node);
 /** Whether CALLEE, a model, has its parameters frozen where it is called:
  *  `.requires_grad_(False)` on it at module level, in the calling function
- *  or in its class's `__init__`, and `.requires_grad_(True)` in none of them.
- *  A frozen model's output carries a graph only when its input does. */
+ *  or in its class's `__init__`, and `.requires_grad_(True)` in none of them;
+ *  or it has none, an instance of a class of the file that derives nn.Module
+ *  alone and defines no `__init__` (`x * y + y` in its forward). A frozen
+ *  model's output carries a graph only when its input does. */
 bool facts_is_frozen(const facts *self, TSNode callee);
 /** Whether a call of CALLEE runs a model's forward pass: a model (as
  *  facts_is_model), or a forward-like method or a submodule of one
@@ -337,12 +341,18 @@ bool facts_in_module_method(const facts *self, int fn);
  *  same iteration (a reset after the optimizer step) and `v` is
  *  backpropagated in that iteration, which frees what its graph saved. */
 bool facts_reset_after_backward(const facts *self, TSNode stmt);
-/** Whether STMT, an accumulation in a loop over the layers, features or
- *  losses of one step (no loader, no backward or step of its own), sums a
- *  loss that is backpropagated after the loop in the same function
- *  (`for f, t in zip(feats, targets): style_loss += mse(f, t)`, then
- *  `style_loss.backward()`): one step's loss, not a running sum. */
+/** Whether STMT, an accumulation in a loop with no backward or optimizer
+ *  step of its own (over the layers, features or losses of one step, or a
+ *  whole loader for one full-batch step), sums a loss that is backpropagated
+ *  after the loop in the same function (`for f, t in zip(feats, targets):
+ *  style_loss += mse(f, t)`, then `style_loss.backward()`), itself or
+ *  through a name bound from it: one step's loss, not a running sum. */
 bool facts_backpropagated_after_loop(const facts *self, TSNode stmt);
+/** Whether STMT, an accumulation `x += v` or `x = x + v`, is a recurrence:
+ *  V is computed by a call that takes X itself (`x = x + 0.1 * self.model(x)`,
+ *  a residual or denoising step), each step fed by the last, not a sum of
+ *  independent values. */
+bool facts_recurrence(const facts *self, TSNode stmt);
 /** Whether NODE, outside any batch loop, names storage that outlives an
  *  epoch's or a step's work: in an epoch loop after its batch loop, a list
  *  bound before the epoch loop; after a batch loop, the instance's own
@@ -367,8 +377,13 @@ bool facts_elements_backpropagated(const facts *self, TSNode node);
  *  `validate`, `test_step`...), so all of it is evaluation. */
 bool facts_in_eval_function(const facts *self, uint32_t pos);
 /** Whether NODE is in an evaluation context: a function named as one, or,
- *  for a call of a model, after that model's `.eval()`. */
+ *  for a call of a model, after that model's `.eval()`; never in a model's
+ *  own method nor in a unit test (`def test_...` that asserts). */
 bool facts_in_eval_context(const facts *self, TSNode node);
+/** Whether CALL is a statement of its own (its result dropped) outside any
+ *  loop of its function: a warm-up run once for its side effects (a forward
+ *  pass that gives lazy layers their shapes before DDP wraps the model). */
+bool facts_warm_up_call(const facts *self, TSNode call);
 /** Whether the function holding POS (module level: -1) calls .backward(). */
 bool facts_function_backward_at(const facts *self, uint32_t pos);
 /** The per-iteration loop at POS calls something whose last name RE matches

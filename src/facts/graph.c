@@ -256,8 +256,30 @@ static bool freeze_reaches(const facts *f, int g, int fn) {
 }
 
 
+static TSNode model_constructor(const facts *f, TSNode callee, int fn);
+
+
+/* Whether CALLEE was made by a class of the file that holds no parameter
+ * (facts_class.no_parameters): the model call before it, where it was bound. */
+static bool parameter_free(const facts *self, TSNode callee, int fn) {
+  uint32_t len;
+  const char *t = facts_text(self, callee, &len);
+  /* most files: no such instance, no lookup */
+  if (!has_str(self->parameter_free_names.items, self->parameter_free_names.len, t, len)) return false;
+  TSNode made = model_constructor(self, callee, fn);
+  TSNode klass = ts_node_is_null(made) ? made : FACT_FIELD(self, made, function);
+  if (ts_node_is_null(klass) || !NODE_IS(klass, "identifier")) return false;
+  const char *name = facts_text(self, klass, &len);
+  for (size_t i = 0; i < self->classes.len; i++) {
+    const facts_class *k = &self->classes.items[i];
+    if (k->name_len == len && !memcmp(k->name, name, len)) return k->no_parameters;
+  }
+  return false;
+}
+
+
 bool facts_is_frozen(const facts *self, TSNode callee) {
-  if (ts_node_is_null(callee) || self->freezes.len == 0) return false;
+  if (ts_node_is_null(callee)) return false;
   uint32_t len;
   const char *t = facts_text(self, callee, &len);
   int fn = facts_function_at(self, ts_node_start_byte(callee));
@@ -268,7 +290,7 @@ bool facts_is_frozen(const facts *self, TSNode callee) {
     if (!z->frozen) return false; /* thawed somewhere: a GAN's discriminator, in and out of training */
     frozen = true;
   }
-  return frozen;
+  return frozen || parameter_free(self, callee, fn);
 }
 
 
@@ -555,22 +577,32 @@ static bool returned_elements(analysis *a, TSNode right, uint32_t n, uint8_t *el
 
 
 /* The call a model name was made by (`model = Net(cfg).cuda()`, `self.net =
- * Net()`): its last assignment before POS, in FN for a plain name; through
- * `.to()`-like chains. A null node when there is none. */
+ * Net()`): its last assignment before POS, in FN for a plain name, or, when
+ * FN binds it nowhere, at module level (a script's global model, which its
+ * `test(loader)` reads, bound before the call or, defined above the code
+ * that binds it, after); through `.to()`-like chains. A null node when
+ * there is none. */
 static TSNode model_constructor(const facts *f, TSNode callee, int fn) {
   static const char *const same[] = {"to", "cuda", "cpu", "train", "eval", "half", "float", "bfloat16", "double", NULL};
   bool attr = !NODE_IS(callee, "identifier");
   uint32_t len, pos = ts_node_start_byte(callee);
   const char *t = facts_text(f, callee, &len);
-  TSNode value = NULL_NODE;
+  TSNode value = NULL_NODE, global = NULL_NODE;
+  /* assignments are in file order: those before POS first, then, when
+   * neither FN nor module level bound the name there, the first module-level
+   * one after it */
   for (size_t i = 0; i < f->assigns.len; i++) {
     TSNode left = f->assigns.items[i].left;
-    if (ts_node_start_byte(left) >= pos) break;
+    uint32_t at = ts_node_start_byte(left);
+    if (at >= pos && (!ts_node_is_null(value) || !ts_node_is_null(global) || fn < 0 || attr)) break;
     uint32_t l2;
     const char *t2 = facts_text(f, left, &l2);
-    if (l2 == len && !memcmp(t, t2, len) && (attr || facts_function_at(f, ts_node_start_byte(left)) == fn))
-      value = f->assigns.items[i].right;
+    if (l2 != len || memcmp(t, t2, len) != 0) continue;
+    int where = attr ? fn : facts_function_at(f, at);
+    if (at < pos && where == fn) value = f->assigns.items[i].right;
+    else if (where == -1 && fn >= 0) global = f->assigns.items[i].right;
   }
+  if (ts_node_is_null(value)) value = global;
   for (int guard = 0; guard < 8 && !ts_node_is_null(value) && NODE_IS(value, "call"); guard++) {
     TSNode c = FACT_FIELD(f, value, function);
     if (ts_node_is_null(c) || !NODE_IS(c, "attribute")) return value;
@@ -1309,6 +1341,61 @@ static bool backpropagates(const facts *f, TSNode call, const char *name, uint32
 }
 
 
+/* Whether the subtree NODE holds the name or `self.x` NAME (LEN bytes): as
+ * an argument of a call in it when ARGS, anywhere when not. Iterative. */
+static bool subtree_reads(const facts *f, TSNode node, const char *name, uint32_t len, bool args) {
+  TSTreeCursor c = ts_tree_cursor_new(node);
+  bool found = false;
+  for (int guard = 0; guard < 100000 && !found; guard++) {
+    TSNode k = ts_tree_cursor_current_node(&c);
+    if (args && NODE_IS(k, "argument_list")) {
+      uint32_t n = ts_node_named_child_count(k);
+      for (uint32_t i = 0; i < n && !found; i++) {
+        TSNode a = ts_node_named_child(k, i);
+        if (NODE_IS(a, "keyword_argument")) a = FACT_FIELD(f, a, value);
+        uint32_t l;
+        const char *t = ts_node_is_null(a) ? "" : facts_text(f, a, &l);
+        found = !ts_node_is_null(a) && l == len && !memcmp(t, name, len);
+      }
+    } else if (!args && (NODE_IS(k, "identifier") || NODE_IS(k, "attribute"))) {
+      uint32_t l;
+      const char *t = facts_text(f, k, &l);
+      found = l == len && !memcmp(t, name, len);
+    }
+    if (found) break;
+    if (ts_tree_cursor_goto_first_child(&c)) continue;
+    bool done = false;
+    while (!ts_tree_cursor_goto_next_sibling(&c)) {
+      if (!ts_tree_cursor_goto_parent(&c) || ts_node_eq(ts_tree_cursor_current_node(&c), node)) {
+        done = true;
+        break;
+      }
+    }
+    if (done) break;
+  }
+  ts_tree_cursor_delete(&c);
+  return found;
+}
+
+
+bool facts_recurrence(const facts *self, TSNode stmt) {
+  TSNode acc = FACT_FIELD(self, stmt, left), value = FACT_FIELD(self, stmt, right);
+  if (ts_node_is_null(acc) || ts_node_is_null(value) || !(NODE_IS(acc, "identifier") || is_self_attr(self, acc)))
+    return false;
+  uint32_t len;
+  const char *name = facts_text(self, acc, &len);
+  if (NODE_IS(stmt, "assignment")) {
+    /* `x = x + v` or `x = v + x`: V is the other operand */
+    if (!NODE_IS(value, "binary_operator")) return false;
+    TSNode l = FACT_FIELD(self, value, left), r = FACT_FIELD(self, value, right);
+    uint32_t ll;
+    const char *lt = facts_text(self, l, &ll);
+    value = ll == len && !memcmp(lt, name, len) ? r : l;
+  }
+  return !ts_node_is_null(value) && subtree_reads(self, value, name, len, true);
+}
+
+
 bool facts_backpropagated_after_loop(const facts *self, TSNode stmt) {
   TSNode acc = FACT_FIELD(self, stmt, left);
   if (ts_node_is_null(acc) || !NODE_IS(acc, "identifier")) return false;
@@ -1320,16 +1407,33 @@ bool facts_backpropagated_after_loop(const facts *self, TSNode stmt) {
   for (int o = self->loops.items[loop].outer; o >= 0 && self->loops.items[o].function == fn; o = self->loops.items[o].outer)
     if (self->loops.items[o].per_iteration) loop = o;
   const facts_loop *l = &self->loops.items[loop];
-  /* a loop over batches: the sum holds every batch's graph until the backward */
-  if (l->evidence & (LOOP_CALLS_BACKWARD | LOOP_CALLS_STEP | LOOP_ITERATES_LOADER)) return false;
-  uint32_t len;
-  const char *name = facts_text(self, acc, &len);
+  /* a training loop's running sum: whatever follows the loop, every batch
+   * already had its backward and the sum only keeps their graphs */
+  if (l->evidence & (LOOP_CALLS_BACKWARD | LOOP_CALLS_STEP)) return false;
+  /* the names the sum goes by after the loop: its own, and names bound from
+   * an expression that reads it (`nodes = [value_loss] + actions` for
+   * `torch.autograd.backward(nodes, grads)`) */
+  const char *names[4];
+  uint32_t lens[4];
+  size_t nnames = 1;
+  names[0] = facts_text(self, acc, &lens[0]);
   facts_span scope = fn >= 0 ? self->functions.items[fn].body : (facts_span){0, (uint32_t)self->length + 1};
   uint32_t after = ts_node_end_byte(l->node);
+  for (size_t i = 0; i < self->assigns.len && nnames < 4; i++) {
+    TSNode left = self->assigns.items[i].left, right = self->assigns.items[i].right;
+    uint32_t at = ts_node_start_byte(left);
+    if (at < after || at >= scope.end || !NODE_IS(left, "identifier") || facts_function_at(self, at) != fn) continue;
+    if (subtree_reads(self, right, names[0], lens[0], false)) {
+      names[nnames] = facts_text(self, left, &lens[nnames]);
+      nnames++;
+    }
+  }
   for (size_t i = facts_first_call_at(self, after); i < self->calls.len; i++) {
     const facts_call *c = &self->calls.items[i];
     if (ts_node_start_byte(c->call) >= scope.end) break;
-    if (c->function == fn && backpropagates(self, c->call, name, len)) return true;
+    if (c->function != fn) continue;
+    for (size_t k = 0; k < nnames; k++)
+      if (backpropagates(self, c->call, names[k], lens[k])) return true;
   }
   return false;
 }

@@ -262,11 +262,64 @@ static int method_by_name(const facts *f, TSNode callee) {
 
 /* Functions of the file that are called, and only called, with gradients
  * off (an evaluator's `run_batch` called in its `evaluate` under no_grad):
- * their bodies run under their callers' no-grad region. A few rounds for
- * chains of helpers. */
+ * their bodies run under their callers' no-grad region. A function handed
+ * to a call (`partial(get_recog_emb, self.recog)`, `map(embed, images)`)
+ * counts as called there: a callback made under no_grad runs under it. A
+ * few rounds for chains of helpers. */
+typedef struct {
+  uint32_t pos; /* the call handed the function */
+  int function; /* the function handed */
+} handed_fn;
+typedef VEC(handed_fn) handed_vec;
+
+
+/* Appends to OUT the functions of the file that call C hands as arguments
+ * (`partial(helper, x)`); with ONLY set, just those marked in it. */
+static void handed_by(const facts *f, const facts_call *c, TSTreeCursor *cur, const bool *only, handed_vec *out) {
+  TSNode args = FACT_FIELD(f, c->call, arguments);
+  if (ts_node_is_null(args) || !NODE_IS(args, "argument_list")) return;
+  ts_tree_cursor_reset(cur, args);
+  for (bool more = ts_tree_cursor_goto_first_child(cur); more; more = ts_tree_cursor_goto_next_sibling(cur)) {
+    TSNode a = ts_tree_cursor_current_node(cur);
+    if (NODE_IS(a, "keyword_argument")) a = FACT_FIELD(f, a, value);
+    if (ts_node_is_null(a) || !(NODE_IS(a, "identifier") || NODE_IS(a, "attribute"))) continue;
+    int h = facts_function_named(f, a);
+    if (h < 0 || h == c->function || (only && !only[h])) continue;
+    handed_fn e = {ts_node_start_byte(c->call), h};
+    vec_push(out, e);
+  }
+}
+
+
+/* The functions of the file handed to calls as arguments, found once: the
+ * rounds below only ask where those calls are. First the calls in no-grad
+ * regions (few, and most files hand nothing there); then, only for what
+ * they hand, every call, which tells whether it is also handed with
+ * gradients on. */
+static void handed_functions(const facts *f, handed_vec *out) {
+  TSTreeCursor cur = ts_tree_cursor_new(f->root);
+  handed_vec under = {0};
+  for (size_t r = 0; r < f->no_grad.len; r++)
+    for (size_t i = facts_first_call_at(f, f->no_grad.items[r].start); i < f->calls.len; i++) {
+      if (ts_node_start_byte(f->calls.items[i].call) >= f->no_grad.items[r].end) break;
+      handed_by(f, &f->calls.items[i], &cur, NULL, &under);
+    }
+  if (under.len) {
+    bool *only = oom_xcalloc(f->functions.len, sizeof *only);
+    for (size_t i = 0; i < under.len; i++) only[under.items[i].function] = true;
+    for (size_t i = 0; i < f->calls.len; i++) handed_by(f, &f->calls.items[i], &cur, only, out);
+    free(only);
+  }
+  vec_free(&under);
+  ts_tree_cursor_delete(&cur);
+}
+
+
 static void no_grad_from_callers(facts *f) {
   if (!f->no_grad.len || !f->functions.len) return;
   unsigned char *state = oom_xcalloc(f->functions.len, 1); /* 1: called under no_grad, 2: called with grad */
+  handed_vec handed = {0};
+  handed_functions(f, &handed);
   for (int round = 0; round < 3; round++) {
     memset(state, 0, f->functions.len);
     for (size_t i = 0; i < f->calls.len; i++) {
@@ -279,6 +332,8 @@ static void no_grad_from_callers(facts *f) {
       if (g < 0 || g == c->function) continue;
       state[g] |= facts_in_no_grad(f, ts_node_start_byte(c->call)) ? 1 : 2;
     }
+    for (size_t i = 0; i < handed.len; i++)
+      state[handed.items[i].function] |= facts_in_no_grad(f, handed.items[i].pos) ? 1 : 2;
     bool added = false;
     for (size_t i = 0; i < f->functions.len; i++) {
       facts_function *fn = &f->functions.items[i];
@@ -289,6 +344,7 @@ static void no_grad_from_callers(facts *f) {
     if (!added) break;
     merge_no_grad(f);
   }
+  vec_free(&handed);
   free(state);
 }
 
@@ -583,6 +639,57 @@ static void resolve_modules_by_use(facts *f, buf *tmp) {
 }
 
 
+/* Module classes of the file that hold no parameter: they derive nn.Module
+ * alone, define no `__init__` and bind no attribute of `self` (`class
+ * Elementwise(nn.Module): def forward(self, x, y): return x * y + y`).
+ * Their calls record a graph only when an input requires grad. */
+static void mark_parameter_free(facts *f, buf *tmp) {
+  static const char *const module[] = {"torch.nn.Module", "torch.nn.modules.module.Module", NULL};
+  for (size_t i = 0; i < f->classes.len; i++) {
+    facts_class *k = &f->classes.items[i];
+    if (!k->is_module || ts_node_is_null(k->bases)) continue;
+    uint32_t n = ts_node_named_child_count(k->bases);
+    bool alone = n > 0;
+    for (uint32_t j = 0; j < n && alone; j++) alone = qualname_is(f, ts_node_named_child(k->bases, j), module, tmp);
+    k->no_parameters = alone;
+  }
+  for (size_t i = 0; i < f->functions.len; i++) {
+    const facts_function *fn = &f->functions.items[i];
+    if (fn->klass >= 0 && fn->name_len == 8 && !memcmp(fn->name, "__init__", 8))
+      f->classes.items[fn->klass].no_parameters = false;
+  }
+  for (size_t i = 0; i < f->assigns.len; i++) {
+    TSNode left = f->assigns.items[i].left;
+    if (!NODE_IS(left, "attribute") || !text_is(f, FACT_FIELD(f, left, object), "self")) continue;
+    int fn = facts_function_at(f, ts_node_start_byte(left));
+    if (fn >= 0 && f->functions.items[fn].klass >= 0) f->classes.items[f->functions.items[fn].klass].no_parameters = false;
+  }
+  /* the names bound to their instances (`mem = Elementwise()`, through
+   * `.to(device)`-like chains), which facts_is_frozen looks up first */
+  bool any = false;
+  for (size_t i = 0; i < f->classes.len && !any; i++) any = f->classes.items[i].no_parameters;
+  for (size_t i = 0; i < f->assigns.len && any; i++) {
+    TSNode right = f->assigns.items[i].right;
+    for (int guard = 0; guard < 8 && NODE_IS(right, "call"); guard++) {
+      TSNode callee = FACT_FIELD(f, right, function);
+      if (ts_node_is_null(callee) || !NODE_IS(callee, "attribute")) break;
+      right = FACT_FIELD(f, callee, object);
+    }
+    TSNode callee = NODE_IS(right, "call") ? FACT_FIELD(f, right, function) : NULL_NODE;
+    if (ts_node_is_null(callee) || !NODE_IS(callee, "identifier")) continue;
+    uint32_t len, llen;
+    const char *name = facts_text(f, callee, &len);
+    for (size_t k = 0; k < f->classes.len; k++) {
+      const facts_class *c = &f->classes.items[k];
+      if (!c->no_parameters || c->name_len != len || memcmp(c->name, name, len) != 0) continue;
+      const char *left = facts_text(f, f->assigns.items[i].left, &llen);
+      vec_push(&f->parameter_free_names, oom_xstrndup(left, llen));
+      break;
+    }
+  }
+}
+
+
 static void resolve_modules(facts *f, buf *tmp) {
   for (bool changed = true; changed;) {
     changed = false;
@@ -609,6 +716,7 @@ static void resolve_modules(facts *f, buf *tmp) {
     resolve_modules_by_use(f, tmp);
     if (f->module_names.len == before && !returned) break;
   }
+  mark_parameter_free(f, tmp);
 }
 
 
