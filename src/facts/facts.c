@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "util/alloc.h"
 
@@ -39,9 +40,22 @@ const char *facts_text(const facts *f, TSNode n, uint32_t *len) {
 
 
 bool facts_node_is(const facts *self, TSNode node, const char *s) {
-  uint32_t len;
-  const char *t = facts_text(self, node, &len);
-  return strlen(s) == len && memcmp(t, s, len) == 0;
+  return facts_text_is(self, node, s, (uint32_t)strlen(s));
+}
+
+
+bool facts_text_is(const facts *self, TSNode node, const char *s, uint32_t len) {
+  uint32_t l;
+  const char *t = facts_text(self, node, &l);
+  return l == len && memcmp(t, s, len) == 0;
+}
+
+
+bool facts_text_has_ci(const char *s, uint32_t len, const char *needle) {
+  size_t n = strlen(needle);
+  for (uint32_t i = 0; i + n <= len; i++)
+    if (!strncasecmp(s + i, needle, n)) return true;
+  return false;
 }
 
 

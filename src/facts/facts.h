@@ -453,10 +453,17 @@ int facts_function_named(const facts *self, TSNode callee);
  *  tree-sitter finds a field by walking the children. */
 TSNode facts__field(const facts *self, TSNode node, TSFieldId field);
 #define FACT_FIELD(facts, node, name) facts__field((facts), (node), OOM_FIELD_##name)
+/* Inside src/facts: the index in `assigns` of the last assignment to the
+ * identifier NAME (LEN bytes) before POS in function FN, or -1. */
+long facts__last_assign_before(const facts *self, const char *name, uint32_t len, uint32_t pos, int fn);
 
 /** The source text of NODE (clamped to the source) and its length. */
 const char *facts_text(const facts *self, TSNode node, uint32_t *len);
 /** Whether the source text of NODE equals S. */
 bool facts_node_is(const facts *self, TSNode node, const char *s);
+/** Whether the source text of NODE is the LEN bytes at S. */
+bool facts_text_is(const facts *self, TSNode node, const char *s, uint32_t len);
+/** Whether NEEDLE occurs in the LEN bytes at S, in any case ("Loss" in `train_loss`). */
+bool facts_text_has_ci(const char *s, uint32_t len, const char *needle);
 
 #endif
