@@ -794,6 +794,13 @@ value *act_subscript(interp *st, scope *sc, value *v, const TSNode *subs, uint32
       d++;
       continue;
     }
+    if (st->in_getitem && k->kind == V_UNKNOWN) {
+      /* a map-style dataset's __getitem__ reads one item: `self.data[i]` with i
+       * drawn from what only the data knows (a random pick among a class's indices) */
+      if (d > 0) contig = false;
+      d++;
+      continue;
+    }
     return v_unknown(st, "an index that is not known");
   }
   while (d < in->ndim && o.ndim < EST_MAX_DIMS) o.dims[o.ndim++] = in->dims[d++];

@@ -981,6 +981,10 @@ value *call_value(interp *st, value *fn, args *a) {
   case V_OBJECT:
     if (fn->u.obj->kind == OBJ_MODULE) return act_module_call(st, fn->u.obj, a);
     if (fn->u.obj->qual && !strcmp(fn->u.obj->qual, "collections.namedtuple")) return namedtuple_make(st, fn->u.obj, a);
+    /* a torchvision transform called on an image or a tensor */
+    if (fn->u.obj->kind == OBJ_EXTERN && fn->u.obj->qual && !strncmp(fn->u.obj->qual, "torchvision.transforms.", 23))
+      return a->pos.len == 1 ? torch_transform_call(st, fn, a->pos.items[0], a->node)
+                             : v_unknown(st, "a transform called with %u arguments", a->pos.len);
     return v_unknown(st, "the result of calling a %s", fn->u.obj->type ? fn->u.obj->type : "object");
   case V_PARTIAL: {
     args m = args_empty(a->node);

@@ -225,6 +225,83 @@ static void tentative_end(interp *st) {
 }
 
 
+static const value *var_in(const var *vs, uint32_t n, const char *name, uint32_t len) {
+  for (uint32_t i = 0; i < n; i++)
+    if (vs[i].name.n == len && !memcmp(vs[i].name.s, name, len)) return vs[i].v;
+  return NULL;
+}
+
+
+/* Whether A and B are alike for what follows: 1 the same value or an equal one
+ * (tensors of the same shape and dtype, equal numbers and strings), 2 tensors of
+ * the same known shape whose dtypes differ, 0 otherwise. */
+static int values_agree(const value *a, const value *b, int depth) {
+  if (a == b) return 1;
+  if (!a || !b || a->kind != b->kind || depth > 8) return 0;
+  switch (a->kind) {
+  case V_TENSOR: {
+    const shape *x = a->u.tensor, *y = b->u.tensor;
+    if (x->ndim < 0 || x->ndim != y->ndim) return 0;
+    for (int i = 0; i < x->ndim; i++)
+      if (x->dims[i] < 0 || x->dims[i] != y->dims[i]) return 0;
+    return x->bits == y->bits && x->bits != EST_BITS_UNKNOWN ? 1 : 2;
+  }
+  case V_NONE: return 1;
+  case V_BOOL:
+  case V_INT:
+  case V_FLOAT:
+  case V_STR: return v_equal(a, b) == 1;
+  case V_TUPLE:
+  case V_LIST:
+    if (a->u.seq->items.len != b->u.seq->items.len) return 0;
+    for (uint32_t i = 0; i < a->u.seq->items.len; i++)
+      if (values_agree(a->u.seq->items.items[i], b->u.seq->items.items[i], depth + 1) != 1) return 0;
+    return 1;
+  case V_OBJECT: return a->u.obj == b->u.obj;
+  default: return 0;
+  }
+}
+
+
+/* After an undecided `if`: the value NAME has whichever branch ran, when every
+ * path leaves it alike (a sample's image taken in both branches of `index % 2`);
+ * NULL when they differ or a path leaves it unset. */
+static value *agreed_value(interp *st, const char *name, uint32_t n) {
+  if (!st->npaths) return NULL;
+  const value *first = NULL;
+  int how = 1;
+  /* the value each branch leaves: its own when it assigned one, else the one before the if */
+  const value *before = var_in(st->keep, st->nkeep, name, n);
+  for (uint32_t k = 0; k <= st->npaths; k++) {
+    const value *v;
+    if (k == st->npaths) {
+      if (st->paths_all) break;
+      v = before; /* no else: the path through none of the branches */
+    } else {
+      const value *cur = var_in(st->paths[k], st->npath[k], name, n);
+      const value *prev = k ? var_in(st->paths[k - 1], st->npath[k - 1], name, n) : before;
+      v = cur && cur != prev ? cur : before;
+    }
+    if (!v) return NULL;
+    if (!first) {
+      first = v;
+      continue;
+    }
+    int ag = values_agree(first, v, 0);
+    if (!ag) return NULL;
+    if (ag == 2) how = 2;
+  }
+  if (!first || first->kind == V_UNKNOWN) return NULL;
+  if (how == 1) return (value *)first;
+  /* the same shape, a dtype that depends on the branch: the shape is known */
+  value *t = v_new(st, V_TENSOR);
+  t->u.tensor = shape_new(st, first->u.tensor->ndim);
+  *t->u.tensor = *first->u.tensor;
+  t->u.tensor->bits = EST_BITS_UNKNOWN;
+  return t;
+}
+
+
 static void unknown_targets(interp *st, scope *sc, TSNode t, value *u, int depth) {
   if (depth > 32) return;
   if (NODE_IS(t, "identifier")) {
@@ -237,6 +314,11 @@ static void unknown_targets(interp *st, scope *sc, TSNode t, value *u, int depth
       var *k = &st->keep[i];
       if (k->name.n != n || memcmp(k->name.s, name, n) != 0) continue;
       if (k->v == now->v || (k->v->kind == V_OBJECT && now->v->kind == V_OBJECT && k->v->u.obj == now->v->u.obj)) return;
+    }
+    value *agreed = agreed_value(st, name, n);
+    if (agreed) {
+      if (!now || agreed != now->v) scope_set(st, sc, name, n, agreed);
+      return;
     }
     scope_set(st, sc, name, n, u);
     return;
@@ -356,15 +438,34 @@ static flow exec_if(interp *st, scope *sc, TSNode n) {
     var *keep = sc->vars.len ? arena_alloc(st->a, sc->vars.len * sizeof *keep) : NULL;
     uint32_t nkeep = sc->vars.len;
     if (keep) memcpy(keep, sc->vars.items, nkeep * sizeof *keep);
-    for (uint32_t k = i; k < nc; k++)
+    uint32_t np = nc - i;
+    var **paths = arena_alloc(st->a, np * sizeof *paths);
+    uint32_t *npath = arena_alloc(st->a, np * sizeof *npath);
+    for (uint32_t k = i; k < nc; k++) {
       if (exec_tentative(st, sc, block_of(clauses[k])) == FLOW_STOP) return FLOW_STOP;
+      /* the names as this branch left them, for the ones every branch agrees on */
+      npath[k - i] = sc->vars.len;
+      paths[k - i] = sc->vars.len ? arena_alloc(st->a, sc->vars.len * sizeof **paths) : NULL;
+      if (paths[k - i]) memcpy(paths[k - i], sc->vars.items, sc->vars.len * sizeof **paths);
+    }
     var *outer = st->keep;
     uint32_t nouter = st->nkeep;
+    var **outer_paths = st->paths;
+    uint32_t *outer_npath = st->npath, outer_np = st->npaths;
+    bool outer_all = st->paths_all;
     st->keep = keep;
     st->nkeep = nkeep;
+    st->paths = paths;
+    st->npath = npath;
+    st->npaths = np;
+    st->paths_all = NODE_IS(clauses[nc - 1], "else_clause");
     for (uint32_t k = i; k < nc; k++) forget_assigned_why(st, sc, block_of(clauses[k]), cond, cv);
     st->keep = outer;
     st->nkeep = nouter;
+    st->paths = outer_paths;
+    st->npath = outer_npath;
+    st->npaths = outer_np;
+    st->paths_all = outer_all;
     return FLOW_NORMAL;
   }
   return FLOW_NORMAL;
@@ -375,6 +476,7 @@ static flow exec_if(interp *st, scope *sc, TSNode n) {
 static value *loader_batch(interp *st, obj *loader) {
   int64_t b;
   if (!loader->batch_size || !v_as_int(loader->batch_size, &b)) return v_unknown(st, "a batch of unknown size");
+  if (loader->item) return data_collate(st, loader->item, loader->batch_size, loader->getitem);
   if (!loader->dataset || loader->dataset->kind != V_OBJECT || !loader->dataset->u.obj->sample_known)
     return v_unknown(st, "a batch of a dataset whose samples are not known");
   obj *d = loader->dataset->u.obj;

@@ -150,6 +150,8 @@ struct obj {
   /* OBJ_LOADER */
   value *batch_size;
   value *dataset;
+  value *item;        /* a dataset of the project: what its __getitem__ returned, NULL when not one */
+  TSNode getitem;     /* that __getitem__ */
   /* OBJ_DATASET: one sample */
   AVEC(shape *) sample;
   bool sample_known;
@@ -252,8 +254,15 @@ typedef struct interp {
   TSNode top;               /* the statement under way outside any loop or call */
   TSNode stop_inner;
   value **ints;             /* range()'s integers 0..EST_MAX_ITER, made once and shared (never changed) */
+  int in_getitem;           /* a dataset's __getitem__ is running for a DataLoader's sample (data.c) */
   var *keep;                /* names as they were before an undecided `if` (exec.c) */
   uint32_t nkeep;
+  /* each branch of that `if`: the names as it left them (exec.c), and whether
+   * an else makes the branches every path */
+  var **paths;
+  uint32_t *npath;
+  uint32_t npaths;
+  bool paths_all;
 } interp;
 
 /* ---- values (value.c) ---- */
@@ -395,6 +404,25 @@ void script_wrapped_env(interp *st, obj *o, args *a);
 /** An assumed size for NAME (--assume NAME=VALUE), or NULL. */
 value *script_assumed(interp *st, const char *name, uint32_t n);
 void script_free(interp *st);
+
+/* ---- a project's datasets and the images they load (data.c) ---- */
+/** PIL.Image.open, random_split, Subset: NULL when QUAL is none of them. */
+value *data_call(interp *st, const char *qual, args *a);
+/** A PIL image's methods (convert, split, resize, copy): NULL when SELF is not an image. */
+value *data_image_method(interp *st, value *self, const char *name, args *a);
+bool data_is_image(const value *v);
+/** An image's bands, height and width (-1 where not known). */
+void data_image_dims(const value *img, int64_t *c, int64_t *h, int64_t *w);
+/** IMG as a transform left it: C bands of H x W (-1: not known). */
+value *data_image_of(interp *st, const value *img, int64_t c, int64_t h, int64_t w, TSNode site);
+/** The sample a dataset of the project gives (its __getitem__ run once), NULL when DS is not one. */
+value *data_sample(interp *st, value *ds, TSNode site);
+/** A batch of BATCH_SIZE samples like SAMPLE, as default_collate makes it; GETITEM names the method. */
+value *data_collate(interp *st, value *sample, value *batch_size, TSNode getitem);
+/** The bytes of a batch (tensors, tuples and dicts of them), -1 when any is not known. */
+int64_t data_bytes(const value *v, int depth);
+/** A torchvision transform T called on X (a PIL image or a C x H x W tensor) at SITE. */
+value *torch_transform_call(interp *st, value *t, value *x, TSNode site);
 
 /* ---- layers (layers.c) ---- */
 /** An nn layer built from A, or NULL when QUAL is not a layer oomlint knows. */

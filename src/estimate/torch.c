@@ -476,9 +476,18 @@ static value *data_loader(interp *st, args *a) {
   else if (!bs && a->opaque) bs = v_unknown(st, "batch_size may come through **kwargs");
   else if (!bs) bs = v_int(st, 1);
   o->batch_size = bs;
-  int64_t b, per = -1;
+  int64_t b, per = -1, bytes = -1;
   if (o->dataset && o->dataset->kind == V_OBJECT) per = sample_bytes(o->dataset->u.obj);
-  int64_t bytes = per >= 0 && v_as_int(bs, &b) ? per * b : -1;
+  if (per >= 0 && v_as_int(bs, &b)) bytes = per * b;
+  /* a dataset of the project: its __getitem__, run once here, gives the samples */
+  value *sample = o->dataset ? data_sample(st, o->dataset, a->node) : NULL;
+  if (sample) {
+    o->item = sample;
+    klass *found = NULL;
+    value *fn = class_attr(st, o->dataset->u.obj->klass, "__getitem__", 11, &found);
+    o->getitem = fn && fn->kind == V_FUNCTION ? fn->u.fn.node : NULL_NODE;
+    bytes = data_bytes(data_collate(st, sample, bs, o->getitem), 0);
+  }
   if (bs->kind == V_INT) record_batch(st, bs, "DataLoader batch_size", bytes, a->node);
   return v_obj(st, o);
 }
@@ -585,6 +594,46 @@ static bool apply_transform(interp *st, value *t, int64_t *c, int64_t *h, int64_
 }
 
 
+/* A transform T called on X: a PIL image (its mode's bands, its size where known) or
+ * a C x H x W tensor; an image again until ToTensor makes it a tensor. */
+value *torch_transform_call(interp *st, value *t, value *x, TSNode site) {
+  int64_t c = -1, h = -1, w = -1;
+  int bits = 0;
+  bool tensor = false;
+  if (data_is_image(x)) {
+    data_image_dims(x, &c, &h, &w);
+  } else if (x->kind == V_TENSOR && x->u.tensor->ndim == 3) {
+    c = x->u.tensor->dims[0];
+    h = x->u.tensor->dims[1];
+    w = x->u.tensor->dims[2];
+    bits = x->u.tensor->bits;
+    tensor = true;
+  } else {
+    return x->kind == V_UNKNOWN ? x : v_unknown(st, "a transform of a %s", v_kind_name(x));
+  }
+  if (!apply_transform(st, t, &c, &h, &w, &bits, &tensor, 0))
+    return v_unknown(st, "a transform (%s) oomlint does not follow", st_at(st, site));
+  if (!tensor) return data_image_of(st, x, c, h, w, site);
+  if (c < 0 || h < 0 || w < 0) {
+    /* the size the data has, unless a transform set it: the image's own reason */
+    if (data_is_image(x)) {
+      value *side = get_attr(st, x, h < 0 ? "height" : "width", h < 0 ? 6 : 5);
+      if (c >= 0 && side->kind == V_UNKNOWN && side->why) return side;
+      if (c < 0) return v_unknown(st, "an image of a mode not known (%s) made a tensor", st_at(st, site));
+    }
+    return v_unknown(st, "a transform (%s) of an image whose size is not known", st_at(st, site));
+  }
+  shape *sh = shape_new(st, 3);
+  sh->dims[0] = c;
+  sh->dims[1] = h;
+  sh->dims[2] = w;
+  sh->bits = bits;
+  value *r = v_new(st, V_TENSOR);
+  r->u.tensor = sh;
+  return r;
+}
+
+
 static value *image_dataset(interp *st, const char *name, args *a) {
   static const struct { const char *name; int64_t c, h, w; int tpos; } sets[] = {
     {"MNIST", 1, 28, 28, 2}, {"FashionMNIST", 1, 28, 28, 2}, {"KMNIST", 1, 28, 28, 2}, {"QMNIST", 1, 28, 28, 2},
@@ -595,6 +644,27 @@ static value *image_dataset(interp *st, const char *name, args *a) {
     obj *o = obj_new(st, OBJ_DATASET, st_strdup(st, name, strlen(name)));
     value *t = arg_get(a, sets[i].tpos, "transform");
     int64_t c = sets[i].c, h = sets[i].h, w = sets[i].w;
+    if (c == 1 && h == 28 && sets[i].tpos == 2 && strcmp(name, "QMNIST") != 0) {
+      /* MNIST, FashionMNIST and KMNIST keep every image in `.data` (N x 28 x 28
+       * uint8) and the labels in `.targets` (N int64): 60,000 to train, 10,000 to test */
+      value *train = arg_get(a, 1, "train");
+      bool tr = true;
+      if (train && !v_truth(train, &tr)) tr = true;
+      int64_t n = train && train->kind == V_UNKNOWN ? -1 : tr ? 60000 : 10000;
+      shape *all = shape_new(st, 3);
+      all->dims[0] = n;
+      all->dims[1] = h;
+      all->dims[2] = w;
+      all->bits = 8;
+      shape *labels = shape_new(st, 1);
+      labels->dims[0] = n;
+      labels->bits = 64;
+      value *dv = v_new(st, V_TENSOR), *tv = v_new(st, V_TENSOR);
+      dv->u.tensor = all;
+      tv->u.tensor = labels;
+      dict_set_str(st, o->attrs, "data", dv);
+      dict_set_str(st, o->attrs, "targets", tv);
+    }
     int bits = 0;
     bool tensor = false;
     if (t && apply_transform(st, t, &c, &h, &w, &bits, &tensor, 0) && tensor && h > 0 && w > 0) {
@@ -908,6 +978,7 @@ value *torch_call(interp *st, const char *qual, args *a) {
   const char *name = last_part(qual);
   value *v;
   if ((v = script_call(st, qual, a))) return v;
+  if ((v = data_call(st, qual, a))) return v;
   if (!strcmp(qual, "torch.nn.Parameter") || !strcmp(qual, "torch.nn.parameter.Parameter")) return make_parameter(st, a);
   if (!strcmp(qual, "torch.nn.Sequential") || !strcmp(qual, "torch.nn.ModuleList") ||
       !strcmp(qual, "torch.nn.ModuleDict") || !strcmp(qual, "torch.nn.ParameterList") ||
@@ -1109,6 +1180,7 @@ value *torch_extern_method(interp *st, value *self, const char *name, args *a) {
   obj *o = self->u.obj;
   value *s = script_method(st, self, name, a);
   if (s) return s;
+  if ((s = data_image_method(st, self, name, a))) return s;
   if (o->kind == OBJ_EXTERN && o->qual && !strcmp(last_part(o->qual), "Accelerator") && !strcmp(name, "prepare")) {
     if (a->pos.len == 1) return a->pos.items[0];
     value *t = v_list(st, V_TUPLE);

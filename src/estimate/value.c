@@ -276,6 +276,11 @@ bool v_truth(const value *v, bool *out) {
       *out = v->u.obj->items->items.len != 0;
       return true;
     }
+    /* a torchvision transform defines no __len__ or __bool__ (`if self.transform:`) */
+    if (v->u.obj->kind == OBJ_EXTERN && v->u.obj->qual && !strncmp(v->u.obj->qual, "torchvision.transforms.", 23)) {
+      *out = true;
+      return true;
+    }
     if (v->u.obj->kind == OBJ_EXTERN) return false;
     *out = true;
     return true;

@@ -773,6 +773,100 @@ static void test_replay_batch(void **state) {
 }
 
 
+/* A project's Dataset wrapping MNIST: its __getitem__ runs once for the DataLoader's
+ * samples. Images come from `.data` (N x 28 x 28 uint8) by an index only the data knows,
+ * as float32; both branches of `index % 2` take a 1 x 28 x 28 image and a scalar target,
+ * so the sample is known: batches of 4. The Linear keeps its input, the cat of the two
+ * flattened images: 4 x 1568 x 4 = 25,088 bytes; flatten is a view, sum keeps nothing. */
+static const char PAIRS[] =
+  "import random\nimport torch\nimport torch.nn as nn\n"
+  "from torch.utils.data import Dataset, DataLoader\nfrom torchvision import datasets\n"
+  "class Pairs(Dataset):\n"
+  "    def __init__(self, train):\n"
+  "        self.mnist = datasets.MNIST('data', train=train, download=True)\n"
+  "        self.data = self.mnist.data.unsqueeze(1).clone()\n"
+  "    def __len__(self):\n"
+  "        return self.data.shape[0]\n"
+  "    def __getitem__(self, index):\n"
+  "        a = self.data[random.randint(0, 9)].clone().float()\n"
+  "        if index %% 2 == 0:\n"
+  "            b = self.data[index].clone().float()\n"
+  "            target = torch.tensor(1, dtype=torch.float)\n"
+  "        else:\n"
+  "            b = self.data[random.randint(0, 9)].clone().float()%s\n"
+  "            target = torch.tensor(0, dtype=torch.float)\n"
+  "        return a, b, target\n"
+  "class Net(nn.Module):\n"
+  "    def __init__(self):\n"
+  "        super().__init__()\n"
+  "        self.fc = nn.Linear(2 * 784, 1)\n"
+  "    def forward(self, a, b):\n"
+  "        return self.fc(torch.cat((a.flatten(1), b.flatten(1)), 1))\n"
+  "model = Net()\n"
+  "loader = DataLoader(Pairs(True), batch_size=4)\n"
+  "for a, b, t in loader:\n"
+  "    model(a, b).sum().backward()\n";
+
+
+static void test_project_dataset_pairs(void **state) {
+  (void)state;
+  run x;
+  char src[sizeof PAIRS + 64];
+  snprintf(src, sizeof src, PAIRS, "");
+  run_source(&x, src);
+  assert_null(first(&x)->act_why);
+  assert_int_equal(first(&x)->micro_batch, 4);
+  assert_int_equal(first(&x)->activations_bytes, 4 * 1568 * 4);
+  run_free(&x);
+  /* the branches disagree (a 1 x 14 x 28 crop in one): the second image is not
+   * known, and the reason names the condition */
+  snprintf(src, sizeof src, PAIRS, "[:, :14]");
+  run_source(&x, src);
+  assert_int_equal(first(&x)->activations_bytes, -1);
+  assert_non_null(first(&x)->act_why);
+  assert_non_null(strstr(first(&x)->act_why, "index % 2 == 0"));
+  run_free(&x);
+}
+
+
+/* A project's Dataset of image files (PIL): the Y band of a YCbCr conversion, cropped to
+ * 12 x 12 and resized to 6 x 6 by a Compose it was given, and the 12 x 12 crop as the
+ * target, batches of 2. The conv keeps its input 2x1x6x6x4 = 288 bytes, pixel_shuffle
+ * keeps nothing, mse_loss its input and target, 2x1x12x12x4 = 1,152 bytes each. */
+static void test_project_dataset_images(void **state) {
+  (void)state;
+  run x;
+  run_source(&x, "import torch.nn as nn\nimport torch.nn.functional as F\nfrom PIL import Image\n"
+                 "from torch.utils.data import Dataset, DataLoader\n"
+                 "from torchvision.transforms import Compose, CenterCrop, Resize, ToTensor\n"
+                 "class Folder(Dataset):\n"
+                 "    def __init__(self, files, transform=None, target_transform=None):\n"
+                 "        self.files = files\n"
+                 "        self.transform = transform\n"
+                 "        self.target_transform = target_transform\n"
+                 "    def __getitem__(self, i):\n"
+                 "        y, _, _ = Image.open(self.files[i]).convert('YCbCr').split()\n"
+                 "        target = y.copy()\n"
+                 "        if self.transform:\n"
+                 "            y = self.transform(y)\n"
+                 "        if self.target_transform:\n"
+                 "            target = self.target_transform(target)\n"
+                 "        return y, target\n"
+                 "    def __len__(self):\n"
+                 "        return len(self.files)\n"
+                 "data = Folder(['a.jpg'], Compose([CenterCrop(12), Resize(12 // 2), ToTensor()]),\n"
+                 "              Compose([CenterCrop(12), ToTensor()]))\n"
+                 "loader = DataLoader(dataset=data, batch_size=2)\n"
+                 "model = nn.Sequential(nn.Conv2d(1, 4, 3, padding=1), nn.PixelShuffle(2))\n"
+                 "for x, y in loader:\n"
+                 "    F.mse_loss(model(x), y).backward()\n");
+  assert_null(first(&x)->act_why);
+  assert_int_equal(first(&x)->micro_batch, 2);
+  assert_int_equal(first(&x)->activations_bytes, 288 + 1152 + 1152);
+  run_free(&x);
+}
+
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_mnist_net),
@@ -796,6 +890,8 @@ int main(void) {
     cmocka_unit_test(test_progress_bar_and_patches),
     cmocka_unit_test(test_frozen_linear),
     cmocka_unit_test(test_replay_batch),
+    cmocka_unit_test(test_project_dataset_pairs),
+    cmocka_unit_test(test_project_dataset_images),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

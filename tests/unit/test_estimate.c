@@ -979,6 +979,43 @@ static void test_json_config(void **state) {
 }
 
 
+/* A project's Dataset of image files whose size only the data knows: the estimate asks for
+ * it by name (--assume image_width / image_height) and takes it. random_split's parts give
+ * the dataset's samples. With a 10 x 8 RGB image, batches of 2: the conv keeps its input,
+ * 2x3x8x10x4 = 1,920 bytes. */
+static void test_assume_image_size(void **state) {
+  (void)state;
+  const char *src = "import torch.nn as nn\nfrom PIL import Image\n"
+                    "from torch.utils.data import Dataset, DataLoader, random_split\n"
+                    "from torchvision import transforms\n"
+                    "class Images(Dataset):\n"
+                    "    def __getitem__(self, i):\n"
+                    "        img = Image.open('x.png').convert('RGB')\n"
+                    "        return {'image': transforms.ToTensor()(img), 'label': 1}\n"
+                    "    def __len__(self):\n"
+                    "        return 10\n"
+                    "train, val = random_split(Images(), [8, 2])\n"
+                    "loader = DataLoader(train, batch_size=2)\n"
+                    "model = nn.Conv2d(3, 4, 3)\n"
+                    "for batch in loader:\n"
+                    "    model(batch['image']).sum().backward()\n";
+  run x;
+  run_script(&x, src, NULL, 0, NULL, NULL, 0);
+  const estimate_model *m = model_named(&x, "model");
+  assert_int_equal(m->activations_bytes, -1);
+  assert_non_null(m->act_why);
+  assert_non_null(strstr(m->act_why, "--assume image_"));
+  run_free(&x);
+  const char *const assume[] = {"image_width=10", "image_height=8"};
+  run_script(&x, src, NULL, 0, NULL, assume, 2);
+  m = model_named(&x, "model");
+  assert_null(m->act_why);
+  assert_int_equal(m->micro_batch, 2);
+  assert_int_equal(m->activations_bytes, 2 * 3 * 8 * 10 * 4);
+  run_free(&x);
+}
+
+
 static void test_assume_sizes_only_the_data_knows(void **state) {
   (void)state;
   const char *src = "import torch.nn as nn\n"
@@ -1418,6 +1455,7 @@ int main(void) {
     cmocka_unit_test(test_optimizer_over_two_models),
     cmocka_unit_test(test_attrs_and_dataclass_configs),
     cmocka_unit_test(test_assume_sizes_only_the_data_knows),
+    cmocka_unit_test(test_assume_image_size),
     cmocka_unit_test(test_zoo_by_name),
     cmocka_unit_test(test_env_spaces),
     cmocka_unit_test(test_zoo_architectures_match_the_table),
