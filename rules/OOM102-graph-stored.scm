@@ -32,6 +32,16 @@
 ;   value: the copy on the CPU still has the graph of the GPU computation
 ;   behind it.
 ;
+;   A model call is a call of an `nn.Module`, or of a class another module
+;   of the project defines with `forward` but without deriving `nn.Module`,
+;   unless its bases say it is no module: when every base is `object`,
+;   `ABC` (or `metaclass=ABCMeta`), one of `typing`'s (`Generic[T]`,
+;   `Protocol`) or a class of the project that is itself no module by this
+;   rule, it is a plain class, such as a data transform (PyTorch
+;   Geometric's `ToUndirected` over `BaseTransform(ABC)`), and what it
+;   returns is not a model's output. A class with no base at all, or a base
+;   oomlint cannot find (a library's), stays a model.
+;
 ;   Not reported: values stored after `.detach()`, `.item()`, `.tolist()`,
 ;   `.cpu().numpy()` or `.data`, values computed under `torch.no_grad()` or
 ;   `torch.inference_mode()`, and containers created inside the iteration.

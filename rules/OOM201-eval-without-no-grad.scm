@@ -70,6 +70,17 @@
 ;   once for its side effects, its result dropped, outside any loop (a
 ;   warm-up that gives lazy layers their shapes before DDP wraps the model).
 ;
+;   What counts as a model class: one deriving `nn.Module` (here or through
+;   other classes of the project), and one that defines `forward` without
+;   deriving it, unless its bases say it is no module: when every base is
+;   `object`, `ABC` (or `metaclass=ABCMeta`), one of `typing`'s (`Generic[T]`,
+;   `Protocol`) or a class of the file or the project that is itself no
+;   module by this rule, it is a plain class, such as a data transform
+;   (PyTorch Geometric's `ToUndirected` over `BaseTransform(ABC)`): its calls
+;   are not a model's, and its other methods are not a model's own code. A
+;   class with no base at all, or a base oomlint cannot find (a library's),
+;   stays a model.
+;
 ;   ## Why is this bad?
 ;   With gradient tracking on, every operation of the forward pass records
 ;   itself in the autograd graph and keeps the tensors it needs for a

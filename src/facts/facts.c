@@ -338,7 +338,7 @@ static void enter(walker *w, TSNode n) {
       vec_push(&f->comments, span_of(n));
     } else if (!strcmp(type, "class_definition")) {
       TSNode name = FIELD(n, name);
-      facts_class k = {n, FIELD(n, superclasses), NULL, 0, false, false, false, false};
+      facts_class k = {.node = n, .bases = FIELD(n, superclasses)};
       if (!ts_node_is_null(name)) k.name = facts_text(f, name, &k.name_len);
       vec_push(&f->classes, k);
       /* a class body is a new scope: loops outside do not run it per batch */

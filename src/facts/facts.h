@@ -133,7 +133,10 @@ typedef struct {
   const char *name;
   uint32_t name_len;
   bool is_module;
-  bool has_forward; /* defines `forward`: a module whatever its bases (diffusers' ModelMixin...) */
+  bool has_forward; /* defines `forward`: a model whatever its bases (diffusers' ModelMixin...), unless they
+                       are all plain (see PLAIN) */
+  bool plain;       /* known not to be an nn.Module: every base is object, ABC, one of typing's classes or a
+                       plain class itself, and it has a base or no `forward` (a PyG transform's BaseTransform(ABC)) */
   bool is_dataset;  /* derives torch's Dataset (here or in another module of the project) */
   bool no_parameters; /* derives nn.Module alone and defines no `__init__`: it holds no parameter */
 } facts_class;
@@ -177,7 +180,11 @@ enum {
   SYM_SCALES_LOSS = 1u << 12,   /* scales the loss it backpropagates (GradScaler, an AMP optimizer) */
   SYM_DATASET = 1u << 13,       /* a class deriving torch's Dataset */
   SYM_FLOAT64 = 1u << 14,       /* returns float64 NumPy data or tensors */
-  SYM_SLICES_ARG = 1u << 15     /* slices its first argument (`get_batch(source, i)`: `source[i:i + n]`) */
+  SYM_SLICES_ARG = 1u << 15,    /* slices its first argument (`get_batch(source, i)`: `source[i:i + n]`) */
+  SYM_PLAIN = 1u << 16,         /* a class known not to be an nn.Module (facts_class.plain); in a summary whose
+                                   class refers to bases, only if they all turn out plain (view.c decides) */
+  SYM_FORWARD = 1u << 17        /* summaries only: a class defining `forward` that is a model unless its bases
+                                   turn out plain; the lookup answers SYM_MODEL or SYM_PLAIN instead */
 };
 
 typedef struct {
@@ -262,6 +269,17 @@ void facts_build_with(facts *self, TSNode root, const char *source, size_t lengt
 /** What the project says of the name or attribute chain NODE (a callee, a
  *  base class) after alias resolution; false when it is not the project's. */
 bool facts_project_symbol(const facts *self, TSNode node, facts_symbol *out);
+
+/* What an entry of a class's base list says of the class being an nn.Module */
+enum {
+  FACTS_BASE_OTHER,  /* a class to look up (here, in the project) or one not known */
+  FACTS_BASE_PLAIN,  /* none: object, ABC, `metaclass=ABCMeta`, typing's Generic[T], Protocol, NamedTuple... */
+  FACTS_BASE_SKIP    /* not a base: a keyword such as `metaclass=Meta` or `total=False` */
+};
+/** The FACTS_BASE_* of entry *BASE of a class's base list, TMP a scratch
+ *  buffer; *BASE becomes the class it names without its subscript
+ *  (`Base[T]`: `Base`). */
+int facts_base_kind(const facts *self, TSNode *base, buf *tmp);
 /** The summary of the method CALLEE (`trainer.train_step`) calls, when its
  *  object is a name every assignment of the file binds to an instance of
  *  the same class of another module of the project. */

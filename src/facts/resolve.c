@@ -701,6 +701,86 @@ static void mark_parameter_free(facts *f, buf *tmp) {
 }
 
 
+int facts_base_kind(const facts *f, TSNode *base, buf *tmp) {
+  if (NODE_IS(*base, "keyword_argument")) {
+    static const char *const abc_meta[] = {"abc.ABCMeta", NULL};
+    TSNode name = FACT_FIELD(f, *base, name), value = FACT_FIELD(f, *base, value);
+    if (!ts_node_is_null(name) && text_is(f, name, "metaclass") && !ts_node_is_null(value) &&
+        qualname_is(f, value, abc_meta, tmp))
+      return FACTS_BASE_PLAIN;
+    return FACTS_BASE_SKIP;
+  }
+  if (NODE_IS(*base, "subscript")) {
+    TSNode value = FACT_FIELD(f, *base, value);
+    if (ts_node_is_null(value)) return FACTS_BASE_OTHER;
+    *base = value;
+  }
+  if (NODE_IS(*base, "identifier") && text_is(f, *base, "object")) {
+    /* the builtin, unless the file binds the name */
+    size_t first, end;
+    facts_bindings_named(f, "object", 6, &first, &end);
+    return first == end ? FACTS_BASE_PLAIN : FACTS_BASE_OTHER;
+  }
+  if (!facts_qualname(f, *base, tmp)) return FACTS_BASE_OTHER;
+  const char *q = buf_str(tmp);
+  return !strcmp(q, "abc.ABC") || starts_with(q, "typing.") || starts_with(q, "typing_extensions.")
+             ? FACTS_BASE_PLAIN
+             : FACTS_BASE_OTHER;
+}
+
+
+/* Whether NAME (LEN bytes) names plain classes of the file, and only such:
+ * a name defined twice (`if ...: class T(ABC)` / `else: class T(nn.Module)`)
+ * is plain only when both are. */
+static bool is_plain_class_name(const facts *f, const char *name, uint32_t len) {
+  bool any = false;
+  for (size_t i = 0; i < f->classes.len; i++) {
+    const facts_class *k = &f->classes.items[i];
+    if (k->name_len != len || memcmp(k->name, name, len) != 0) continue;
+    if (!k->plain) return false;
+    any = true;
+  }
+  return any;
+}
+
+
+/* Whether class K is plain by its bases, given the plain classes found so
+ * far: each is object, ABC or typing's, a plain class of the file, or one
+ * of another module of the project that its summary says is plain. With no
+ * base at all it derives object alone, plain too, unless it defines
+ * `forward`: such a class stays a model, as a base not resolved keeps it. */
+static bool plain_by_bases(const facts *f, const facts_class *k, buf *tmp) {
+  uint32_t n = ts_node_is_null(k->bases) ? 0 : ts_node_named_child_count(k->bases), count = 0;
+  for (uint32_t j = 0; j < n; j++) {
+    TSNode base = ts_node_named_child(k->bases, j);
+    int kind = facts_base_kind(f, &base, tmp);
+    if (kind == FACTS_BASE_SKIP) continue;
+    count++;
+    if (kind == FACTS_BASE_PLAIN) continue;
+    uint32_t len;
+    const char *t = facts_text(f, base, &len);
+    if (NODE_IS(base, "identifier") && is_plain_class_name(f, t, len)) continue;
+    if (!project_class(f, base, SYM_PLAIN)) return false;
+  }
+  return count > 0 || !k->has_forward;
+}
+
+
+/* Classes known not to be modules (facts_class.plain), to a fixed point:
+ * a plain class makes the classes deriving it plain in a later pass, and
+ * a cycle of bases never becomes plain (a base not resolved is a model's). */
+static void resolve_plain(facts *f, buf *tmp) {
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t i = 0; i < f->classes.len; i++) {
+      facts_class *k = &f->classes.items[i];
+      if (k->plain || k->is_module || !plain_by_bases(f, k, tmp)) continue;
+      k->plain = changed = true;
+    }
+  }
+}
+
+
 static void resolve_modules(facts *f, buf *tmp) {
   for (bool changed = true; changed;) {
     changed = false;
@@ -714,6 +794,7 @@ static void resolve_modules(facts *f, buf *tmp) {
         if (is_dataset_base(f, ts_node_named_child(k->bases, j), tmp)) k->is_dataset = changed = true;
     }
   }
+  resolve_plain(f, tmp);
   /* bounded: each pass adds a name or stops */
   for (int pass = 0; pass < 4; pass++) {
     size_t before = f->module_names.len;
@@ -800,7 +881,9 @@ bool facts_in_module_method(const facts *f, int fn) {
   for (; fn >= 0; fn = f->functions.items[fn].parent) {
     const facts_function *x = &f->functions.items[fn];
     if (x->name_len >= 7 && !memcmp(x->name, "forward", 7)) return true;
-    if (x->klass >= 0 && (f->classes.items[x->klass].is_module || f->classes.items[x->klass].has_forward)) return true;
+    const facts_class *k = x->klass >= 0 ? &f->classes.items[x->klass] : NULL;
+    /* a class defining `forward` is a model unless its bases say it is not */
+    if (k && (k->is_module || (k->has_forward && !k->plain))) return true;
   }
   return false;
 }

@@ -43,11 +43,13 @@ typedef struct {
 } ref_list;
 
 
-static void add_ref(ref_list *l, arena *a, const char *name, size_t len, uint8_t kind) {
+/* False when the list is full and NAME is not in it: a reference lost. */
+static bool add_ref(ref_list *l, arena *a, const char *name, size_t len, uint8_t kind) {
   for (uint8_t i = 0; i < l->len; i++)
-    if (l->items[i].kind == kind && strlen(l->items[i].name) == len && !memcmp(l->items[i].name, name, len)) return;
-  if (l->len == PROJECT_MAX_REFS) return;
+    if (l->items[i].kind == kind && strlen(l->items[i].name) == len && !memcmp(l->items[i].name, name, len)) return true;
+  if (l->len == PROJECT_MAX_REFS) return false;
   l->items[l->len++] = (project_ref){arena_strndup(a, name, len), kind};
+  return true;
 }
 
 
@@ -90,15 +92,37 @@ static bool ref_name(const facts *f, TSNode node, buf *q) {
 }
 
 
-static void record_bases(const facts *f, const facts_class *k, arena *a, project_symbol *sym) {
-  if (ts_node_is_null(k->bases)) return;
+/* The bases of class K as references of SYM (those of the module itself
+ * and those it imports), and what the module alone says of K being a model:
+ * SYM_MODEL, SYM_PLAIN, SYM_PLAIN | SYM_FORWARD (plain, or else a model by
+ * its `forward`, once every base referred to turns out plain), or 0 (none
+ * known). A base neither plain (object, ABC, typing's) nor referred to is
+ * unknown, like a base the lookup cannot find: it keeps a class defining
+ * `forward` a model, as it always was. */
+static uint32_t record_bases(const facts *f, const facts_class *k, arena *a, project_symbol *sym) {
+  assert(!k->is_module);
   ref_list l = {0};
-  buf q = {0};
-  uint32_t count = ts_node_named_child_count(k->bases);
-  for (uint32_t i = 0; i < count; i++)
-    if (ref_name(f, ts_node_named_child(k->bases, i), &q)) add_ref(&l, a, q.data, q.len, REF_BASE);
+  buf q = {0}, tmp = {0};
+  uint32_t count = ts_node_is_null(k->bases) ? 0 : ts_node_named_child_count(k->bases), explicit = 0;
+  bool unknown = false;
+  for (uint32_t i = 0; i < count; i++) {
+    TSNode base = ts_node_named_child(k->bases, i);
+    int kind = facts_base_kind(f, &base, &tmp);
+    if (kind == FACTS_BASE_SKIP) continue;
+    explicit++;
+    if (kind == FACTS_BASE_PLAIN) continue;
+    if (!ref_name(f, base, &q) || !add_ref(&l, a, q.data, q.len, REF_BASE)) unknown = true;
+  }
   buf_free(&q);
-  keep_refs(&l, a, sym);
+  buf_free(&tmp);
+  uint32_t says;
+  if (!explicit) says = k->has_forward ? SYM_MODEL : SYM_PLAIN;
+  else if (unknown) says = k->has_forward ? SYM_MODEL : 0;
+  else if (!l.len) says = SYM_PLAIN;
+  else says = SYM_PLAIN | (k->has_forward ? SYM_FORWARD : 0);
+  /* a model's bases add nothing a lookup asks */
+  if (!(says & SYM_MODEL)) keep_refs(&l, a, sym);
+  return says;
 }
 
 
@@ -243,7 +267,7 @@ project_summary *project_summary_build(const facts *f, const project_module *m, 
     if (!k->name || !top_level(k->node)) continue;
     listed[i] = true;
     facts_symbol sym = {0};
-    sym.flags = SYM_CLASS | (k->is_module || k->has_forward ? SYM_MODEL : 0) | (k->is_dataset ? SYM_DATASET : 0) |
+    sym.flags = SYM_CLASS | (k->is_module ? SYM_MODEL : 0) | (k->is_dataset ? SYM_DATASET : 0) |
                 (scales[i] ? SYM_SCALES_LOSS : 0);
     if (no_grad[i]) sym.flags |= SYM_NO_GRAD;
     if (call_entry[i] >= 0) {
@@ -254,7 +278,7 @@ project_summary *project_summary_build(const facts *f, const project_module *m, 
       }
     }
     project_symbol *ps = add_symbol(a, &syms, k->name, k->name_len, &sym);
-    if (!(sym.flags & SYM_MODEL)) record_bases(f, k, a, ps);
+    if (!k->is_module) ps->symbol.flags |= record_bases(f, k, a, ps);
   }
   for (size_t i = 0; i < f->functions.len; i++) {
     const facts_function *fn = &f->functions.items[i];

@@ -4,6 +4,7 @@
  * re-exports (`from .resnet import ResNet` in a package's __init__.py) and
  * the summary's references (base classes, returned and called functions of
  * other modules), and recording every module read. */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -96,13 +97,31 @@ static bool find_ref(project_view *v, const project_module *m, const project_sum
                      facts_symbol *out, int depth);
 
 
+/* A class symbol whose SYM_PLAIN waits on its bases (SYM_FORWARD with it:
+ * a model unless they are plain), once they are known plain (PLAIN) or not:
+ * what the importer sees, with neither waiting. */
+static facts_symbol settle_bases(facts_symbol out, bool plain) {
+  if (!plain) {
+    if (out.flags & SYM_FORWARD) out.flags |= SYM_MODEL;
+    out.flags &= ~SYM_PLAIN;
+  }
+  out.flags &= ~SYM_FORWARD;
+  return out;
+}
+
+
 /* SYM of module M (summary S), with what its references add: a class
- * deriving a model or dataset class, a function returning a model or a
- * graph through another function, or training through one it calls. */
+ * deriving a model or dataset class, a class known not to be a module
+ * because its bases are not (a transform defining `forward` over an ABC
+ * base), a function returning a model or a graph through another function,
+ * or training through one it calls. */
 static facts_symbol resolved(project_view *v, const project_module *m, const project_summary *s,
                              const project_symbol *sym, int depth) {
   facts_symbol out = sym->symbol;
-  if (!sym->nrefs || depth >= PROJECT_MAX_DEPTH) return out;
+  if (!sym->nrefs) return out;
+  /* bases not followed are not known plain: a class defining forward over
+   * them is a model, as it always was */
+  if (depth >= PROJECT_MAX_DEPTH) return settle_bases(out, false);
   /* each symbol once per view: a cycle of references (a.f calls b.g calls
    * a.f) reads, inside the cycle, what the module alone says */
   buf key = {0};
@@ -110,17 +129,22 @@ static facts_symbol resolved(project_view *v, const project_module *m, const pro
   project_memo *memo = strmap_get(&v->resolved, key.data, key.len);
   if (memo) {
     buf_free(&key);
-    return memo->busy ? out : memo->symbol;
+    return memo->busy ? settle_bases(out, false) : memo->symbol;
   }
   memo = oom_xcalloc(1, sizeof *memo);
   memo->busy = true;
   strmap_put(&v->resolved, key.data, key.len, memo);
+  bool plain = (out.flags & SYM_PLAIN) != 0;
   for (uint8_t i = 0; i < sym->nrefs; i++) {
     const project_ref *r = &sym->refs[i];
     facts_symbol t;
-    if (!find_ref(v, m, s, r->name, &t, depth + 1)) continue;
+    if (!find_ref(v, m, s, r->name, &t, depth + 1)) {
+      if (r->kind & REF_BASE) plain = false; /* not in the project: unknown */
+      continue;
+    }
     if (r->kind & REF_BASE) {
       if (t.flags & SYM_CLASS) out.flags |= t.flags & (SYM_MODEL | SYM_DATASET | SYM_SCALES_LOSS);
+      if ((t.flags & (SYM_CLASS | SYM_PLAIN)) != (SYM_CLASS | SYM_PLAIN)) plain = false;
     } else if (r->kind & REF_RETURN) {
       /* `return Net()` is a model; `return compute(x)` what compute returns;
        * `return model(x)`, a model bound at module level, a graph */
@@ -138,6 +162,8 @@ static facts_symbol resolved(project_view *v, const project_module *m, const pro
       if ((t.flags & SYM_STEP) && !(r->kind & REF_CALL_IN_LOOP)) out.flags |= SYM_STEP;
     }
   }
+  out = settle_bases(out, plain);
+  assert(!((out.flags & SYM_MODEL) && (out.flags & SYM_PLAIN)));
   if ((out.flags & SYM_MODEL) && (out.flags & SYM_CLASS)) out.flags &= ~SYM_DATASET;
   memo->busy = false;
   memo->symbol = out;

@@ -242,6 +242,47 @@ static void test_qualname_alias_cycle_terminates(void **state) {
 
 /* ---- per-iteration loops ---- */
 
+/* Classes known not to be modules: every base object, ABC, typing's or a
+ * plain class of the file (declared before or after), at a fixed point; a
+ * class defining `forward` with no base, a base not known or deriving
+ * nn.Module, or a cycle of bases is not plain. */
+static void test_plain_classes_by_their_bases(void **state) {
+  (void)state;
+  model m;
+  model_build(&m,
+              "import abc\n"
+              "from abc import ABC\n"
+              "from typing import Generic, Protocol, TypeVar\n"
+              "import torch.nn as nn\n"
+              "from lib import Thing\n"
+              "T = TypeVar('T')\n"
+              "class Late(Early):\n    def forward(self, x):\n        return x\n"
+              "class Early(ABC):\n    def forward(self, x):\n        return x\n"
+              "class Typed(Generic[T], Protocol, object):\n    pass\n"
+              "class Meta(metaclass=abc.ABCMeta):\n    def forward(self, x):\n        return x\n"
+              "class Empty:\n    pass\n"
+              "class Bare:\n    def forward(self, x):\n        return x\n"
+              "class Ext(Thing):\n    def forward(self, x):\n        return x\n"
+              "class Net(nn.Module):\n    pass\n"
+              "class Head(Net, Early):\n    pass\n"
+              "class A(B):\n    pass\n"
+              "class B(A):\n    pass\n");
+  static const struct {
+    const char *name;
+    bool plain;
+  } want[] = {{"Late", true}, {"Early", true}, {"Typed", true}, {"Meta", true}, {"Empty", true}, {"Bare", false},
+              {"Ext", false}, {"Net", false}, {"Head", false}, {"A", false}, {"B", false}};
+  assert_int_equal(m.f.classes.len, sizeof want / sizeof *want);
+  for (size_t i = 0; i < m.f.classes.len; i++) {
+    const facts_class *k = &m.f.classes.items[i];
+    assert_int_equal(k->name_len, strlen(want[i].name));
+    assert_memory_equal(k->name, want[i].name, k->name_len);
+    assert_int_equal(k->plain, want[i].plain);
+  }
+  model_free(&m);
+}
+
+
 static void test_loop_over_loader_name(void **state) {
   (void)state;
   model m;
@@ -878,6 +919,7 @@ int main(void) {
     cmocka_unit_test(test_qualname_rebound_later),
     cmocka_unit_test(test_qualname_use_before_import_in_function),
     cmocka_unit_test(test_qualname_alias_cycle_terminates),
+    cmocka_unit_test(test_plain_classes_by_their_bases),
     cmocka_unit_test(test_loop_over_loader_name),
     cmocka_unit_test(test_loop_over_enumerate_tqdm),
     cmocka_unit_test(test_loop_over_dataloader_variable),

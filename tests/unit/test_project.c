@@ -285,6 +285,75 @@ static void answers_do_not_depend_on_order(void **state) {
 }
 
 
+/* A class defining `forward` without deriving nn.Module is a model unless
+ * its bases say it is not: every one object, ABC, typing's, or a class of
+ * the project known not to be a module in turn (a PyG transform over
+ * BaseTransform(ABC)). No base at all, a base outside the project, a base
+ * deriving nn.Module, a cycle or a chain past the depth bound keep it a
+ * model. */
+static void forward_classes_by_their_bases(void **state) {
+  (void)state;
+  tree t;
+  static const char *const files[] = {
+    "pyproject.toml", "",
+    "base.py", "from abc import ABC\nclass BaseTransform(ABC):\n    def forward(self, x):\n        return x\n",
+    "typed.py", "import abc\nfrom typing import Generic, TypeVar\nT = TypeVar('T')\n"
+                "class Holder(Generic[T], object):\n    pass\n"
+                "class Meta(metaclass=abc.ABCMeta):\n    def forward(self, x):\n        return x\n",
+    "net.py", "import torch.nn as nn\nclass Net(nn.Module):\n    pass\n",
+    "tf.py", "from base import BaseTransform\nfrom typed import Holder\nfrom net import Net\nfrom lib import Thing\n"
+             "class Sym(BaseTransform):\n    def forward(self, x):\n        return x\n"
+             "class Both(BaseTransform, Holder):\n    def forward(self, x):\n        return x\n"
+             "class Again(Sym):\n    def forward(self, x):\n        return x\n"
+             "class Bare:\n    def forward(self, x):\n        return x\n"
+             "class Ext(Thing):\n    def forward(self, x):\n        return x\n"
+             "class Mixed(BaseTransform, Thing):\n    def forward(self, x):\n        return x\n"
+             "class Head(Net):\n    def forward(self, x):\n        return x\n"
+             "class Missing(base.Nothing):\n    def forward(self, x):\n        return x\n",
+    "c1.py", "from c2 import C2\nclass C1(C2):\n    def forward(self, x):\n        return x\n",
+    "c2.py", "from c1 import C1\nclass C2(C1):\n    pass\n",
+    /* d0 derives ABC; each dK derives d(K-1), one module apart */
+    "d0.py", "from abc import ABC\nclass D0(ABC):\n    pass\n",
+    "d1.py", "from d0 import D0\nclass D1(D0):\n    pass\n",
+    "d2.py", "from d1 import D1\nclass D2(D1):\n    def forward(self, x):\n        return x\n",
+    "d3.py", "from d2 import D2\nclass D3(D2):\n    pass\n",
+    "d4.py", "from d3 import D3\nclass D4(D3):\n    pass\n",
+    "d5.py", "from d4 import D4\nclass D5(D4):\n    pass\n",
+    "d6.py", "from d5 import D5\nclass D6(D5):\n    pass\n",
+    "d7.py", "from d6 import D6\nclass D7(D6):\n    pass\n",
+    "d8.py", "from d7 import D7\nclass D8(D7):\n    pass\n",
+    "d9.py", "from d8 import D8\nclass D9(D8):\n    def forward(self, x):\n        return x\n",
+    "train.py", "",
+    NULL};
+  tree_make(&t, files);
+  oom_project *p = oom_project_new();
+  facts_symbol s;
+  static const char *const plain[] = {"base.BaseTransform", "typed.Holder", "typed.Meta", "tf.Sym",
+                                      "tf.Both", "tf.Again", "d2.D2", NULL};
+  static const char *const models[] = {"tf.Bare", "tf.Ext", "tf.Mixed", "tf.Head", "tf.Missing",
+                                       "c1.C1", "net.Net", "d9.D9", NULL};
+  for (int pass = 0; pass < 2; pass++) {
+    for (size_t k = 0; k < 8; k++) {
+      size_t i = pass ? 7 - k : k; /* the second pass asks in the other order */
+      if (plain[i]) {
+        assert_true(ask(p, &t, "train.py", plain[i], &s));
+        assert_int_equal(s.flags & (SYM_CLASS | SYM_MODEL | SYM_PLAIN | SYM_FORWARD), SYM_CLASS | SYM_PLAIN);
+      }
+      assert_true(ask(p, &t, "train.py", models[i], &s));
+      assert_int_equal(s.flags & (SYM_CLASS | SYM_MODEL | SYM_PLAIN | SYM_FORWARD), SYM_CLASS | SYM_MODEL);
+    }
+    /* no forward and a base not known plain: neither */
+    assert_true(ask(p, &t, "train.py", "c2.C2", &s));
+    assert_int_equal(s.flags & SYM_PLAIN, 0);
+    /* the same answers from a fresh index */
+    oom_project_free(p);
+    p = oom_project_new();
+  }
+  oom_project_free(p);
+  tree_remove(&t);
+}
+
+
 static void editor_text_and_dependencies(void **state) {
   (void)state;
   tree t;
@@ -449,6 +518,7 @@ int main(void) {
     cmocka_unit_test(summaries_across_modules),
     cmocka_unit_test(cycles_and_broken_modules),
     cmocka_unit_test(answers_do_not_depend_on_order),
+    cmocka_unit_test(forward_classes_by_their_bases),
     cmocka_unit_test(editor_text_and_dependencies),
     cmocka_unit_test(a_lookup_records_what_it_read),
     cmocka_unit_test(a_summary_tree_is_kept_for_the_expected_lint),
