@@ -461,25 +461,14 @@ static bool evaluated_since_init(const facts *f, int fn, const char *model, uint
 bool facts_in_eval_context(const facts *self, TSNode node) {
   uint32_t pos = ts_node_start_byte(node);
   int fn = facts_function_at(self, pos);
-  /* a model's own code: its caller decides about gradients. A method of a
-   * class that derives nothing is no nn.Module's, though it defines a
-   * `forward` (skorch's NeuralNet, which holds its module in `self.module_`):
-   * there only an explicit `.eval()` of the model it calls counts, below */
-  bool wrapper = false;
-  if (facts_in_module_method(self, fn)) {
-    const facts_function *g = &self->functions.items[fn];
-    wrapper = g->parent < 0 && g->klass >= 0 && !self->classes.items[g->klass].is_module &&
-              !(g->name_len >= 7 && !memcmp(g->name, "forward", 7)) &&
-              !facts_class_has_bases(self, &self->classes.items[g->klass]);
-    if (!wrapper) return false;
-  }
+  if (facts_in_module_method(self, fn)) return false;
   if (grad_mode_chosen(self, pos)) return false;
   /* a unit test checks a module's behaviour in eval mode on a toy input
    * (dropout off, `graph_module.eval()` then an assert), in a file that need
    * not import pytest: nothing of a real job's size is at stake */
   for (int f = fn; f >= 0; f = self->functions.items[f].parent)
     if (unit_test(self, f)) return false;
-  for (int f = fn; f >= 0 && !wrapper; f = self->functions.items[f].parent)
+  for (int f = fn; f >= 0; f = self->functions.items[f].parent)
     if (eval_function(self, f)) return true;
   /* after `model.eval()` in this scope, before any `model.train()`, for
    * calls of that model: a distillation step puts its teacher in eval mode
