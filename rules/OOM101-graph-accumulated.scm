@@ -18,7 +18,14 @@
 ;   bound again earlier in the same iteration. `v` carries a graph when it
 ;   comes from a model call or a loss, when `.backward()` is called on it, or
 ;   when it is arithmetic, indexing or a graph-preserving method (`.mean()`,
-;   `.sum()`, `.view()`, `.cpu()`, ...) of such a value.
+;   `.sum()`, `.view()`, `.cpu()`, ...) of such a value. The entries of a
+;   dict of such values carry it too (`for name, value in losses.items()`,
+;   `for value in losses.values()`), and so do the elements of what a loss
+;   object returns (`loss, terms = self.loss_fn(pred, y)`, where the class
+;   of `self.loss_fn`, in the file or another module of the project, built
+;   directly or by a factory function such as `build_loss(cfg)`, returns
+;   `total, {"box": box_loss, ...}` from its `__call__`), and what a method
+;   of the class returns (`terms = self.train_one_batch(x, y)`).
 ;
 ;   Not reported: values cleaned with `.item()`, `.detach()`, `.tolist()`,
 ;   `.numpy()`, `.data`, `float()` or `int()`; sums computed under

@@ -13,9 +13,12 @@
 ;   handed on, `.eval()`, `.train()`, `.state_dict()` called on it, wrapped
 ;   by DDP, `torch.compile` or `accelerator.prepare`), or of a forward-like
 ;   method or submodule of one (`net.forward(x)`, `model.predict(x)`,
-;   `module.validation_step(batch)`, `self.model.encoder(x)`), that run with
-;   gradient tracking on although nothing will be backpropagated through
-;   them. A loss (`criterion(out, y)`, a `torch.nn` loss) is not a model:
+;   `module.validation_step(batch)`, `self.model.encoder(x)`), or of a
+;   method of the same class that returns a call of one model attribute on
+;   every return (`def infer(self, x): return self.module_(x)`: then
+;   `self.infer(x)` is `self.module_`'s forward pass, and an `.eval()` of
+;   `self.module_` applies to it), that run with gradient tracking on
+;   although nothing will be backpropagated through them. A loss (`criterion(out, y)`, a `torch.nn` loss) is not a model:
 ;   the forward pass before it is what is reported. One diagnostic per
 ;   call, in four places:
 ;
@@ -57,7 +60,8 @@
 ;   calls `.backward()` or `torch.autograd.grad` (adversarial evaluation,
 ;   saliency maps), PyTorch Lightning modules (Lightning runs
 ;   `validation_step`, `test_step` and `predict_step` without gradients
-;   itself), test modules (that import `pytest`, `unittest` or `hypothesis`,
+;   itself; a class that derives nothing, or only `object`, is none: its
+;   own code calls its `validation_step`, as skorch's NeuralNet does), test modules (that import `pytest`, `unittest` or `hypothesis`,
 ;   or define a pytest class `Test...`: their `test_*` functions are not
 ;   evaluation loops), `test_*` functions that assert, in any file (a
 ;   module checked in eval mode on a toy input), files that do not import

@@ -385,6 +385,11 @@ static const char *called_model(const facts *f, TSNode node, uint32_t *len) {
   if (NODE_IS(fn, "attribute") &&
       (facts_node_is(f, FIELD(fn, attribute), "forward") || facts_is_model(f, FIELD(fn, object))))
     fn = FIELD(fn, object);
+  else {
+    /* `self.infer(x)`, a method returning `self.module_(x)`: module_'s call */
+    TSNode delegated = facts_delegated_model(f, fn);
+    if (!ts_node_is_null(delegated)) fn = delegated;
+  }
   return ts_node_is_null(fn) ? NULL : facts_text(f, fn, len);
 }
 
@@ -863,8 +868,46 @@ static bool forward_like(const facts *f, TSNode attr) {
 }
 
 
+TSNode facts_delegated_model(const facts *self, TSNode callee) {
+  if (ts_node_is_null(callee) || !NODE_IS(callee, "attribute")) return NULL_NODE;
+  TSNode obj = FIELD(callee, object);
+  if (ts_node_is_null(obj) || !NODE_IS(obj, "identifier") || !facts_node_is(self, obj, "self")) return NULL_NODE;
+  int caller = facts_function_at(self, ts_node_start_byte(callee));
+  int g = facts_function_named(self, callee);
+  /* a method of the caller's own class (the name alone could be another class's) */
+  if (caller < 0 || g < 0 || g == caller || self->functions.items[g].klass < 0 ||
+      self->functions.items[g].klass != self->functions.items[caller].klass)
+    return NULL_NODE;
+  TSNode model = NULL_NODE;
+  facts_span body = self->functions.items[g].body;
+  for (size_t i = 0; i < self->returns.len; i++) {
+    const facts_call *r = &self->returns.items[i];
+    if (ts_node_start_byte(r->call) < body.start) continue;
+    if (ts_node_start_byte(r->call) >= body.end) break;
+    if (r->function != g) continue;
+    TSNode value = ts_node_named_child(r->call, 0);
+    if (NODE_IS(value, "none")) continue; /* an early exit says nothing */
+    TSNode fn = NODE_IS(value, "call") ? FIELD(value, function) : NULL_NODE;
+    /* every value returned is a call of one model attribute: `self.module_(x)` */
+    if (ts_node_is_null(fn) || !NODE_IS(fn, "attribute") || !facts_node_is(self, FIELD(fn, object), "self") ||
+        !facts_is_model(self, fn))
+      return NULL_NODE;
+    if (!ts_node_is_null(model)) {
+      uint32_t a, b;
+      const char *ta = facts_text(self, model, &a), *tb = facts_text(self, fn, &b);
+      if (a != b || memcmp(ta, tb, a) != 0) return NULL_NODE;
+    }
+    model = fn;
+  }
+  return model;
+}
+
+
 bool facts_is_model_call(const facts *self, TSNode callee) {
   if (ts_node_is_null(callee)) return false;
+  /* `self.infer(x)` whose method returns `self.module_(x)`: the module's call */
+  TSNode delegated = facts_delegated_model(self, callee);
+  if (!ts_node_is_null(delegated)) callee = delegated;
   if (facts_is_model(self, callee)) {
     /* a loss module, or a wrapper that turns gradients off itself */
     uint32_t len;

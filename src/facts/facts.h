@@ -192,6 +192,11 @@ typedef struct {
   uint8_t nelems;                  /* a function returning a tuple: its length (0: not a tuple) */
   uint8_t elems[FACTS_MAX_ELEMS];  /* per element: TAINT_GRAPH | TAINT_SCALAR */
   uint8_t float64_elems;           /* bit K: element K of the returned tuples is float64 NumPy data */
+  /* a class: what calling an instance returns (its `__call__`'s or
+   * `forward`'s tuples); a function: the same of the instance it returns
+   * (`create_loss()` returning `DualLoss(cfg)`). 0: not a known tuple */
+  uint8_t ncall_elems;
+  uint8_t call_elems[FACTS_MAX_ELEMS];
 } facts_symbol;
 
 typedef struct facts_imports facts_imports;
@@ -341,6 +346,11 @@ bool facts_is_frozen(const facts *self, TSNode callee);
  *  (`criterion`, a `torch.nn` loss) nor an instance of a class of the file
  *  whose `forward`/`__call__` runs wholly under no_grad. */
 bool facts_is_model_call(const facts *self, TSNode callee);
+/** The model attribute that CALLEE, `self.<method>` of the caller's own
+ *  class, returns the call of on every return (`def infer(self, x): return
+ *  self.module_(x)`): a call of the method is that model's forward pass.
+ *  A null node when CALLEE is no such method. */
+TSNode facts_delegated_model(const facts *self, TSNode callee);
 /** Whether a backward pass may follow the code at POS in its function: a
  *  `.backward()`, a call of a function that runs one, an optimizer step or
  *  a call handed an optimizer, after POS in the function's text, or before
@@ -354,6 +364,9 @@ bool facts_wholly_no_grad(const facts *self, int fn);
  *  nn.Module or defines `forward`. Its calls of submodules are the model's
  *  own computation, not a training or evaluation loop's. */
 bool facts_in_module_method(const facts *self, int fn);
+/** Whether class K names a base other than `object` (a class that derives
+ *  nothing is no nn.Module, nor a Lightning module, whatever its methods). */
+bool facts_class_has_bases(const facts *self, const facts_class *k);
 /** Whether STMT, an accumulation `acc += v` or `acc = acc + v` in a
  *  per-iteration loop, only sums a window: `acc` is bound again later in the
  *  same iteration (a reset after the optimizer step) and `v` is

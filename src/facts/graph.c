@@ -280,6 +280,9 @@ static bool parameter_free(const facts *self, TSNode callee, int fn) {
 
 bool facts_is_frozen(const facts *self, TSNode callee) {
   if (ts_node_is_null(callee)) return false;
+  /* `self.infer(x)` returning `self.module_(x)`: whether module_ is frozen */
+  TSNode delegated = facts_delegated_model(self, callee);
+  if (!ts_node_is_null(delegated)) callee = delegated;
   uint32_t len;
   const char *t = facts_text(self, callee, &len);
   int fn = facts_function_at(self, ts_node_start_byte(callee));
@@ -624,28 +627,45 @@ static bool forward_elements(analysis *a, TSNode right, uint32_t n, uint8_t *ele
     right = ts_node_named_child(right, 0);
   if (ts_node_is_null(right) || !NODE_IS(right, "call")) return false;
   TSNode callee = FACT_FIELD(f, right, function);
-  if (ts_node_is_null(callee) || !trackable(f, callee) || !facts_is_model(f, callee)) return false;
+  if (ts_node_is_null(callee) || !trackable(f, callee)) return false;
+  /* a model, or an instance of a class of the file or of the project with
+   * a `__call__` (a loss object: `loss, parts = self.loss_fn(pred, y)`) */
+  bool model = facts_is_model(f, callee);
+  if (!model && facts_function_named(f, callee) >= 0) return false;
   TSNode made = model_constructor(f, callee, a->function);
   TSNode klass = ts_node_is_null(made) ? made : FACT_FIELD(f, made, function);
   if (ts_node_is_null(klass) || (!NODE_IS(klass, "identifier") && !NODE_IS(klass, "attribute"))) return false;
   uint32_t len;
   const char *name = facts_text(f, klass, &len);
+  /* the class's `__call__`, else its `forward` (a model's `__call__` runs it) */
+  const facts_function *entry = NULL;
   for (size_t i = 0; i < f->functions.len && NODE_IS(klass, "identifier"); i++) {
     const facts_function *fn = &f->functions.items[i];
-    if (fn->klass < 0 || fn->name_len != 7 || memcmp(fn->name, "forward", 7)) continue;
+    bool call = fn->name_len == 8 && !memcmp(fn->name, "__call__", 8);
+    if (fn->klass < 0 || fn->parent >= 0 || !(call || (fn->name_len == 7 && !memcmp(fn->name, "forward", 7)))) continue;
     const facts_class *k = &f->classes.items[fn->klass];
     if (k->name_len != len || memcmp(k->name, name, len)) continue;
-    if (fn->elems_varied || fn->nelems != n) return false;
-    memcpy(elems, fn->elems, n);
+    if (call || !entry) entry = fn;
+  }
+  if (entry) {
+    if (entry->elems_varied || entry->nelems != n) return false;
+    memcpy(elems, entry->elems, n);
     return true;
   }
   if (!f->imports || !facts_qualname(f, klass, &a->tmp)) return false;
-  buf_puts(&a->tmp, ".forward");
   facts_symbol sym;
-  if (!f->imports->lookup(f->imports, buf_str(&a->tmp), a->tmp.len, &sym) || !(sym.flags & SYM_FUNCTION) ||
-      sym.nelems != n)
-    return false;
-  memcpy(elems, sym.elems, n);
+  size_t base = a->tmp.len;
+  buf_puts(&a->tmp, ".forward");
+  if (model && f->imports->lookup(f->imports, buf_str(&a->tmp), a->tmp.len, &sym) && (sym.flags & SYM_FUNCTION) &&
+      sym.nelems == n) {
+    memcpy(elems, sym.elems, n);
+    return true;
+  }
+  /* a class of the project, or a function returning an instance of one */
+  a->tmp.len = base;
+  a->tmp.data[base] = '\0';
+  if (!f->imports->lookup(f->imports, buf_str(&a->tmp), a->tmp.len, &sym) || sym.ncall_elems != n) return false;
+  memcpy(elems, sym.call_elems, n);
   return true;
 }
 
@@ -731,18 +751,48 @@ static void run_expression(analysis *a, state *st, TSNode e) {
 }
 
 
+/* Whether RIGHT, a loop's iterable, is `d.values()` (else `d.items()`
+ * when entries_flow says it is a dict's entries). */
+static bool values_call(analysis *a, TSNode right) {
+  TSNode callee = NODE_IS(right, "call") ? FACT_FIELD(a->f, right, function) : NULL_NODE;
+  return !ts_node_is_null(callee) && NODE_IS(callee, "attribute") &&
+         text_is(a->f, FACT_FIELD(a->f, callee, attribute), "values");
+}
+
+
+/* What the entries of the dict a loop iterates carry: RF (its evaluation:
+ * the dict's own flags, through the method) when RIGHT is `d.items()` or
+ * `d.values()` with no arguments; 0 for any other iterable. */
+static unsigned entries_flow(analysis *a, TSNode right, unsigned rf) {
+  if (!(rf & V_FLOW) || ts_node_is_null(right) || !NODE_IS(right, "call")) return 0;
+  TSNode callee = FACT_FIELD(a->f, right, function);
+  TSNode args = FACT_FIELD(a->f, right, arguments);
+  if (ts_node_is_null(callee) || !NODE_IS(callee, "attribute") || ts_node_is_null(args) ||
+      ts_node_named_child_count(args) != 0)
+    return 0;
+  TSNode m = FACT_FIELD(a->f, callee, attribute);
+  if (!text_is(a->f, m, "items") && !text_is(a->f, m, "values")) return 0;
+  return rf & (V_FLOW | V_SCALAR);
+}
+
+
 static void run_loop(analysis *a, state *st, TSNode loop) {
   TSNode body = FACT_FIELD(a->f, loop, body);
   if (NODE_IS(loop, "for_statement")) {
-    eval(a, st, FACT_FIELD(a->f, loop, right));
-    /* loop targets hold data, not graphs: rebind them clean */
+    TSNode right = FACT_FIELD(a->f, loop, right);
+    unsigned rf = eval(a, st, right);
+    /* loop targets hold data, not graphs: rebind them clean; but the
+     * entries of a dict of losses (`for name, value in losses.items()`,
+     * `for value in losses.values()`) are what the dict holds */
+    unsigned entries = entries_flow(a, right, rf);
     TSNode left = FACT_FIELD(a->f, loop, left);
     if (!ts_node_is_null(left)) {
-      if (trackable(a->f, left)) set_name(a, st, left, 0);
+      if (trackable(a->f, left)) set_name(a, st, left, values_call(a, right) ? entries : 0);
       else {
         uint32_t n = ts_node_named_child_count(left);
         for (uint32_t i = 0; i < n; i++)
-          if (trackable(a->f, ts_node_named_child(left, i))) set_name(a, st, ts_node_named_child(left, i), 0);
+          if (trackable(a->f, ts_node_named_child(left, i)))
+            set_name(a, st, ts_node_named_child(left, i), i == 1 && n == 2 && !values_call(a, right) ? entries : 0);
       }
     }
   } else {

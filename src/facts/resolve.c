@@ -349,6 +349,15 @@ static void no_grad_from_callers(facts *f) {
 }
 
 
+bool facts_class_has_bases(const facts *f, const facts_class *k) {
+  if (ts_node_is_null(k->bases)) return false;
+  uint32_t n = ts_node_named_child_count(k->bases);
+  for (uint32_t j = 0; j < n; j++)
+    if (!facts_node_is(f, ts_node_named_child(k->bases, j), "object")) return true;
+  return false;
+}
+
+
 static void resolve_no_grad(facts *f, buf *tmp) {
   for (size_t i = 0; i < f->with_items.len; i++)
     if (is_no_grad_expr(f, f->with_items.items[i].candidate, tmp))
@@ -367,13 +376,15 @@ static void resolve_no_grad(facts *f, buf *tmp) {
       }
     }
   }
-  /* Lightning runs validation_step/test_step/predict_step with gradients off */
+  /* Lightning runs validation_step/test_step/predict_step with gradients
+   * off; a class that derives nothing (or only `object`) is no Lightning
+   * module: its own code calls them (skorch's NeuralNet) */
   int *inner = oom_xcalloc(f->functions.len + 1, sizeof *inner);
   facts__innermost_classes(f, inner);
   for (size_t i = 0; i < f->functions.len; i++) {
     facts_function *fn = &f->functions.items[i];
     static const char *const steps[] = {"validation_step", "test_step", "predict_step", NULL};
-    bool method = inner[i] >= 0;
+    bool method = inner[i] >= 0 && facts_class_has_bases(f, &f->classes.items[inner[i]]);
     for (size_t k = 0; steps[k] && method; k++)
       if (fn->name_len == strlen(steps[k]) && !memcmp(fn->name, steps[k], fn->name_len)) {
         fn->no_grad = true;

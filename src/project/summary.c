@@ -247,6 +247,17 @@ project_summary *project_summary_build(const facts *f, const project_module *m, 
                  (fn->name_len == 8 && !memcmp(fn->name, "__call__", 8));
     if (fn->klass >= 0 && entry && facts_wholly_no_grad(f, (int)i)) no_grad[fn->klass] = true;
   }
+  /* what calling an instance of a class returns: its `__call__`'s tuples,
+   * else its `forward`'s (a loss object returning the total and its parts) */
+  int *call_entry = oom_xcalloc(f->classes.len + 1, sizeof *call_entry);
+  for (size_t i = 0; i < f->classes.len; i++) call_entry[i] = -1;
+  for (size_t i = 0; i < f->functions.len; i++) {
+    const facts_function *fn = &f->functions.items[i];
+    if (fn->klass < 0 || fn->parent >= 0) continue;
+    if ((fn->name_len == 8 && !memcmp(fn->name, "__call__", 8)) ||
+        (fn->name_len == 7 && !memcmp(fn->name, "forward", 7) && call_entry[fn->klass] < 0))
+      call_entry[fn->klass] = (int)i;
+  }
   /* a class one of whose methods scales the loss (an AMP optimizer wrapper) */
   bool *scales = oom_xcalloc(f->classes.len + 1, sizeof *scales);
   for (size_t i = 0; i < f->functions.len; i++)
@@ -259,6 +270,13 @@ project_summary *project_summary_build(const facts *f, const project_module *m, 
     sym.flags = SYM_CLASS | (k->is_module ? SYM_MODEL : 0) | (k->is_dataset ? SYM_DATASET : 0) |
                 (scales[i] ? SYM_SCALES_LOSS : 0);
     if (no_grad[i]) sym.flags |= SYM_NO_GRAD;
+    if (call_entry[i] >= 0) {
+      const facts_function *entry = &f->functions.items[call_entry[i]];
+      if (!entry->elems_varied && entry->nelems > 0 && entry->nelems <= FACTS_MAX_ELEMS) {
+        sym.ncall_elems = entry->nelems;
+        memcpy(sym.call_elems, entry->elems, entry->nelems);
+      }
+    }
     project_symbol *ps = add_symbol(a, &syms, k->name, k->name_len, &sym);
     if (!k->is_module) ps->symbol.flags |= record_bases(f, k, a, ps);
   }
@@ -279,6 +297,7 @@ project_summary *project_summary_build(const facts *f, const project_module *m, 
     record_calls(f, (int)i, a, add_symbol(a, &syms, name.data, name.len, &sym));
   }
   free(listed);
+  free(call_entry);
   free(no_grad);
   free(scales);
   /* module-level names bound to a model (`model = Net()` in a setup module) */

@@ -151,6 +151,11 @@ static facts_symbol resolved(project_view *v, const project_module *m, const pro
       if ((t.flags & SYM_MODEL) && (t.flags & (SYM_CLASS | SYM_FUNCTION))) out.flags |= SYM_MODEL;
       if (t.flags & SYM_FUNCTION) out.flags |= t.flags & (SYM_RETURNS_GRAPH | SYM_RETURNS_SCALAR);
       if ((t.flags & SYM_VALUE) && (t.flags & SYM_MODEL)) out.flags |= SYM_RETURNS_GRAPH;
+      /* `return DualLoss(cfg)`: calling what it returns gives what the class's calls give */
+      if ((t.flags & SYM_CLASS) && t.ncall_elems && !out.ncall_elems) {
+        out.ncall_elems = t.ncall_elems;
+        memcpy(out.call_elems, t.call_elems, t.ncall_elems);
+      }
     } else if (r->kind & REF_CALL) {
       if (!(t.flags & SYM_FUNCTION)) continue;
       out.flags |= t.flags & (SYM_TRAINS | SYM_BACKWARD | SYM_SCALES_LOSS);
