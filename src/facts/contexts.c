@@ -3,6 +3,7 @@
  * calls (zero_grad, a periodic optimizer step), class ancestry, and which
  * calls are model calls. Where the data lives (datasets, float64) is in
  * data.c. */
+#include <assert.h>
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -362,6 +363,7 @@ static bool unit_test(const facts *f, int fn) {
  * or in a tuple (`return out` / `return action, state`): a preorder walk of
  * its body with a cursor, nested functions and classes skipped. */
 static bool returns_name(const facts *f, int fn, const char *name, uint32_t len) {
+  assert(fn >= 0 && (size_t)fn < f->functions.len);
   TSTreeCursor cur = ts_tree_cursor_new(f->functions.items[fn].node);
   TSNode root = ts_tree_cursor_current_node(&cur);
   bool found = false, done = false;
@@ -441,6 +443,7 @@ static bool output_handed_back(const facts *f, int fn, TSNode call) {
  * F.cross_entropy(self.predict(x), y)`). A method that turns the output into
  * predictions itself (`.argmax(1)`, `.cpu().numpy()`) is an evaluation. */
 static bool caller_chooses_grad_mode(const facts *f, int fn, TSNode call) {
+  assert(fn >= 0 && (size_t)fn < f->functions.len);
   const facts_function *d = &f->functions.items[fn];
   if (d->klass < 0 || !NODE_IS(call, "call")) return false;
   for (size_t i = 0; i < f->loops.len; i++)
