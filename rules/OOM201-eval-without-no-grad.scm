@@ -69,7 +69,19 @@
 ;   `.requires_grad_(False)` (StyleGAN's metric samplers) or of a module
 ;   class of the file that holds none (it derives `nn.Module` alone and
 ;   defines no `__init__`): with no parameter and no input that requires
-;   grad, nothing is recorded. Nor a model's own code (a loop over chunks in
+;   grad, nothing is recorded. Nor a method named like an evaluation that
+;   is its class's entry point: it neither calls `.eval()` nor loops, and
+;   hands the model's output back as it is (`def predict(self, x): return
+;   self.network(x)`, `self.fake_B = self.netG(self.real_A)`, or a name it
+;   returns): its callers choose the grad mode, an evaluation loop that
+;   runs it under no_grad (often in another module) or the class's own
+;   training step that backpropagates `self.predict(x)`; a method that turns
+;   the output into predictions itself (`.argmax(1)`) is still reported.
+;   Nor code that keeps autograd on on purpose: one branch of an `if` whose
+;   other branch runs under `torch.no_grad()` (`if train: f = enc(x)` /
+;   `else: with torch.no_grad(): f = enc(x)`), or a function named for
+;   gradients (`outputs_with_grad`, `grad_cam`; not `..._no_grad` or
+;   `..._without_grad`). Nor a model's own code (a loop over chunks in
 ;   its `forward`: its caller decides about gradients), nor a forward run
 ;   once for its side effects, its result dropped, outside any loop (a
 ;   warm-up that gives lazy layers their shapes before DDP wraps the model).

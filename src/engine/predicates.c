@@ -114,11 +114,14 @@ static const struct {
    "calls `.backward()` or `optimizer.step()`"},
   {"oom-in-eval-function", PRED_IN_EVAL_FUNCTION, ARGS_CAPTURE, 0, 0,
    "`#oom-in-eval-function? @x`: the function holding `@x` is named as an evaluation (the names of "
-   "`oom-in-eval-context?`), so all of it is evaluation"},
+   "`oom-in-eval-context?`), so all of it is evaluation; not a method that neither calls `.eval()` nor loops and "
+   "hands `@x`'s output back as it is (its callers choose the grad mode), nor `@x` kept with autograd on on purpose "
+   "(a branch whose other branch runs under no_grad, a function named for gradients)"},
   {"oom-in-eval-context", PRED_IN_EVAL_CONTEXT, ARGS_CAPTURE, 0, 0,
    "`#oom-in-eval-context? @x`: `@x` is in a function named `eval`, `evaluate`, `valid(ate)`, `validation`, `test`, "
    "`predict`, `infer(ence)` (optionally followed by `_...`) or ending in `_eval`, `_validation`, `_test`, or "
-   "for a call of a model, after that model's `.eval()` in the same scope before its `.train()`"},
+   "for a call of a model, after that model's `.eval()` in the same scope before its `.train()`; with the "
+   "exceptions of `oom-in-eval-function?`"},
   {"oom-reset-after-backward", PRED_RESET_AFTER_BACKWARD, ARGS_CAPTURE, 0, 0,
    "`#oom-reset-after-backward? @s`: `@s`, an accumulation `acc += v` or `acc = acc + v` in a per-iteration loop, "
    "sums a window only: `acc` is bound again later in the same iteration (reset after the optimizer step) and `v` "
@@ -744,7 +747,7 @@ static bool eval(const predicate *p, const TSQueryMatch *m, pred_context *ctx) {
   case PRED_IN_EVAL_CONTEXT:
     return facts_in_eval_context(ctx->model, n);
   case PRED_IN_EVAL_FUNCTION:
-    return facts_in_eval_function(ctx->model, pos);
+    return facts_in_eval_function(ctx->model, n);
   case PRED_IS_MODEL:
     return facts_is_model_call(ctx->model, n);
   case PRED_BACKWARD_FOLLOWS:

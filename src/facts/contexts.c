@@ -3,6 +3,7 @@
  * calls (zero_grad, a periodic optimizer step), class ancestry, and which
  * calls are model calls. Where the data lives (datasets, float64) is in
  * data.c. */
+#include <assert.h>
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -358,6 +359,104 @@ static bool unit_test(const facts *f, int fn) {
 }
 
 
+/* Whether function FN returns the name NAME (LEN bytes) as it is, alone
+ * or in a tuple (`return out` / `return action, state`): a preorder walk of
+ * its body with a cursor, nested functions and classes skipped. */
+static bool returns_name(const facts *f, int fn, const char *name, uint32_t len) {
+  assert(fn >= 0 && (size_t)fn < f->functions.len);
+  TSTreeCursor cur = ts_tree_cursor_new(f->functions.items[fn].node);
+  TSNode root = ts_tree_cursor_current_node(&cur);
+  bool found = false, done = false;
+  while (!found && !done) {
+    TSNode n = ts_tree_cursor_current_node(&cur);
+    bool nested = !ts_node_eq(n, root) && (NODE_IS(n, "function_definition") || NODE_IS(n, "class_definition") ||
+                                           NODE_IS(n, "lambda"));
+    if (NODE_IS(n, "return_statement") && ts_node_named_child_count(n) == 1) {
+      TSNode v = ts_node_named_child(n, 0);
+      if (NODE_IS(v, "expression_list") || NODE_IS(v, "tuple")) {
+        uint32_t k = ts_node_named_child_count(v);
+        for (uint32_t i = 0; i < k && !found; i++) found = names(f, ts_node_named_child(v, i), name, len);
+      } else
+        found = names(f, v, name, len);
+    }
+    if (!nested && ts_tree_cursor_goto_first_child(&cur)) continue;
+    while (!ts_tree_cursor_goto_next_sibling(&cur))
+      if (!ts_tree_cursor_goto_parent(&cur) || ts_node_eq(ts_tree_cursor_current_node(&cur), root)) {
+        done = true;
+        break;
+      }
+  }
+  ts_tree_cursor_delete(&cur);
+  return found;
+}
+
+
+/* Whether CALL, a model call in method FN, hands the model's output back to
+ * FN's caller unchanged: returned (`return self.network(x)`, through the
+ * model calls that take it: `return self.head(self.body(x))`), kept on the
+ * instance for the caller to read (`self.fake_B = self.gen(self.real_A)`),
+ * or bound to a name returned as it is. */
+static bool output_handed_back(const facts *f, int fn, TSNode call) {
+  TSNode n = call;
+  for (int guard = 0; guard < 16; guard++) {
+    TSNode p = ts_node_parent(n);
+    if (ts_node_is_null(p) || !NODE_IS(p, "argument_list")) break;
+    TSNode outer = ts_node_parent(p);
+    if (ts_node_is_null(outer) || !NODE_IS(outer, "call") || !facts_is_model_call(f, FIELD(outer, function)))
+      return false;
+    n = outer;
+  }
+  TSNode p = ts_node_parent(n);
+  if (ts_node_is_null(p)) return false;
+  if (NODE_IS(p, "expression_list") || NODE_IS(p, "tuple")) {
+    TSNode r = ts_node_parent(p);
+    return !ts_node_is_null(r) && NODE_IS(r, "return_statement");
+  }
+  if (NODE_IS(p, "return_statement")) return true;
+  if (!NODE_IS(p, "assignment") || !ts_node_eq(FIELD(p, right), n)) return false;
+  TSNode left = FIELD(p, left);
+  if (ts_node_is_null(left)) return false;
+  if (NODE_IS(left, "attribute")) return names(f, FIELD(left, object), "self", 4);
+  if (NODE_IS(left, "identifier")) {
+    uint32_t len;
+    const char *name = facts_text(f, left, &len);
+    return returns_name(f, fn, name, len);
+  }
+  if (!NODE_IS(left, "pattern_list") && !NODE_IS(left, "tuple_pattern")) return false;
+  uint32_t k = ts_node_named_child_count(left);
+  for (uint32_t i = 0; i < k; i++) {
+    TSNode t = ts_node_named_child(left, i);
+    uint32_t len;
+    const char *name = facts_text(f, t, &len);
+    if (NODE_IS(t, "identifier") && returns_name(f, fn, name, len)) return true;
+  }
+  return false;
+}
+
+
+/* Whether method FN, named as an evaluation, is an entry point whose callers
+ * choose the grad mode for CALL: FN neither puts a model in eval mode nor
+ * runs a loop of its own, and hands CALL's output back as it is (`def
+ * predict(self, x): return self.network(x)`). An evaluation loop elsewhere
+ * (often in another module) calls it under no_grad, and the class's own
+ * training step may backpropagate its output (`loss =
+ * F.cross_entropy(self.predict(x), y)`). A method that turns the output into
+ * predictions itself (`.argmax(1)`, `.cpu().numpy()`) is an evaluation. */
+static bool caller_chooses_grad_mode(const facts *f, int fn, TSNode call) {
+  assert(fn >= 0 && (size_t)fn < f->functions.len);
+  const facts_function *d = &f->functions.items[fn];
+  if (d->klass < 0 || !NODE_IS(call, "call")) return false;
+  for (size_t i = 0; i < f->loops.len; i++)
+    if (f->loops.items[i].function == fn) return false;
+  for (size_t i = facts_first_call_at(f, d->body.start); i < f->calls.len; i++) {
+    const facts_call *c = &f->calls.items[i];
+    if (ts_node_start_byte(c->call) >= d->body.end) break;
+    if (c->function == fn && mode_call(f, c->call) == 1) return false;
+  }
+  return output_handed_back(f, fn, call);
+}
+
+
 /* Whether function FN is an evaluation by its name (`evaluate`,
  * `validate_epoch`, `test`), and not a unit test. */
 static bool eval_function(const facts *f, int fn) {
@@ -365,13 +464,81 @@ static bool eval_function(const facts *f, int fn) {
 }
 
 
+/* Whether NAME (LEN bytes) asks for gradients: one of its `_`-separated
+ * words is `grad`, `grads`, `gradient(s)` or `gradcam`, not after `no` or
+ * `without` (`outputs_with_grad`, `grad_cam`, `compute_gradients`; not
+ * `predict_no_grad`, `upgrade`, `gradual_unfreeze`). */
+static bool grad_name(const char *name, uint32_t len) {
+  static const char *const words[] = {"grad", "grads", "gradient", "gradients", "gradcam", NULL};
+  uint32_t prev = 0, prev_len = 0;
+  for (uint32_t at = 0; at < len;) {
+    uint32_t end = at;
+    while (end < len && name[end] != '_') end++;
+    uint32_t n = end - at;
+    for (size_t i = 0; words[i] && n; i++)
+      if (strlen(words[i]) == n && !strncasecmp(name + at, words[i], n)) {
+        bool negated = (prev_len == 2 && !strncasecmp(name + prev, "no", 2)) ||
+                       (prev_len == 7 && !strncasecmp(name + prev, "without", 7));
+        if (!negated) return true;
+      }
+    prev = at;
+    prev_len = n;
+    at = end + 1;
+  }
+  return false;
+}
+
+
+/* Whether a no-grad region starts inside SPAN. */
+static bool holds_no_grad(const facts *f, facts_span span) {
+  for (size_t i = 0; i < f->no_grad.len; i++)
+    if (f->no_grad.items[i].start >= span.start && f->no_grad.items[i].start < span.end) return true;
+  return false;
+}
+
+
+static facts_span span_of(TSNode n) {
+  return (facts_span){ts_node_start_byte(n), ts_node_end_byte(n)};
+}
+
+
+/* Whether the call NODE keeps autograd on on purpose: a function named for
+ * gradients (`..._with_grad`) holds it, or it lies in one branch of an
+ * `if` whose other branch runs under no_grad (`if train: f = enc(x)` /
+ * `else: with torch.no_grad(): f = enc(x)`): the code chooses the grad
+ * mode by a condition, as `torch.set_grad_enabled(flag)` would. */
+static bool grad_kept_on_purpose(const facts *f, TSNode node) {
+  uint32_t pos = ts_node_start_byte(node);
+  for (int g = facts_function_at(f, pos); g >= 0; g = f->functions.items[g].parent)
+    if (grad_name(f->functions.items[g].name, f->functions.items[g].name_len)) return true;
+  TSNode child = node;
+  for (TSNode p = ts_node_parent(node); !ts_node_is_null(p); child = p, p = ts_node_parent(p)) {
+    if (NODE_IS(p, "function_definition") || NODE_IS(p, "class_definition")) break;
+    if (!NODE_IS(p, "if_statement")) continue;
+    TSNode cons = FIELD(p, consequence);
+    if (ts_node_is_null(cons)) continue;
+    /* the call in the test is in no branch */
+    if (!ts_node_eq(child, cons) && !NODE_IS(child, "else_clause") && !NODE_IS(child, "elif_clause")) continue;
+    uint32_t n = ts_node_named_child_count(p);
+    for (uint32_t i = 0; i < n; i++) {
+      TSNode b = ts_node_named_child(p, i);
+      bool branch = ts_node_eq(b, cons) || NODE_IS(b, "else_clause") || NODE_IS(b, "elif_clause");
+      if (branch && !ts_node_eq(b, child) && holds_no_grad(f, span_of(b))) return true;
+    }
+  }
+  return false;
+}
+
+
 static bool grad_mode_chosen(const facts *f, uint32_t pos);
 
 
-bool facts_in_eval_function(const facts *self, uint32_t pos) {
+bool facts_in_eval_function(const facts *self, TSNode node) {
+  uint32_t pos = ts_node_start_byte(node);
   int fn = facts_function_at(self, pos);
   /* a model's `predict_masks` is its own computation (Segment Anything) */
-  return fn >= 0 && eval_function(self, fn) && !facts_in_module_method(self, fn) && !grad_mode_chosen(self, pos);
+  return fn >= 0 && eval_function(self, fn) && !facts_in_module_method(self, fn) && !grad_mode_chosen(self, pos) &&
+         !caller_chooses_grad_mode(self, fn, node) && !grad_kept_on_purpose(self, node);
 }
 
 
@@ -458,7 +625,15 @@ static bool evaluated_since_init(const facts *f, int fn, const char *model, uint
 }
 
 
+static bool eval_context(const facts *self, TSNode node);
+
+
 bool facts_in_eval_context(const facts *self, TSNode node) {
+  return eval_context(self, node) && !grad_kept_on_purpose(self, node);
+}
+
+
+static bool eval_context(const facts *self, TSNode node) {
   uint32_t pos = ts_node_start_byte(node);
   int fn = facts_function_at(self, pos);
   if (facts_in_module_method(self, fn)) return false;
@@ -469,7 +644,7 @@ bool facts_in_eval_context(const facts *self, TSNode node) {
   for (int f = fn; f >= 0; f = self->functions.items[f].parent)
     if (unit_test(self, f)) return false;
   for (int f = fn; f >= 0; f = self->functions.items[f].parent)
-    if (eval_function(self, f)) return true;
+    if (eval_function(self, f) && !(f == fn && caller_chooses_grad_mode(self, fn, node))) return true;
   /* after `model.eval()` in this scope, before any `model.train()`, for
    * calls of that model: a distillation step puts its teacher in eval mode
    * and goes on to train the student */

@@ -404,9 +404,9 @@ bool facts_step_storage(const facts *self, TSNode node);
  *  per-iteration loop holding it (`losses[i - 1].backward()`): what is
  *  stored in it carries a graph. */
 bool facts_elements_backpropagated(const facts *self, TSNode node);
-/** Whether the function holding POS is named as an evaluation (`evaluate`,
+/** Whether the function holding NODE is named as an evaluation (`evaluate`,
  *  `validate`, `test_step`...), so all of it is evaluation. */
-bool facts_in_eval_function(const facts *self, uint32_t pos);
+bool facts_in_eval_function(const facts *self, TSNode node);
 /** Whether NODE is in an evaluation context: a function named as one, or,
  *  for a call of a model, after that model's `.eval()`; never in a model's
  *  own method nor in a unit test (`def test_...` that asserts). */
