@@ -160,7 +160,9 @@ static const char *const CLEANING_METHODS[] = {
   "item", "tolist", "numpy", "detach", "detach_", "size", "numel", "dim", "argmax", "argmin", "eq", "ne", "lt",
   "le", "gt", "ge", "long", "int", "bool", "nonzero", "isnan", "isinf", "isfinite", "any", "all", "data_ptr",
   "element_size", "count_nonzero", "equal", "tobytes", "backward", "zero_", "fill_", "copy_", "requires_grad_",
-  "get_device", "is_contiguous", "stride", "storage_offset", "nelement", "type", "__len__", NULL};
+  "get_device", "is_contiguous", "stride", "storage_offset", "nelement", "type", "__len__",
+  /* MXNet's NDArray: a Python number and a NumPy copy, no autograd history */
+  "asscalar", "asnumpy", NULL};
 static const char *const PRESERVING_METHODS[] = {
   "mean", "sum", "view", "reshape", "squeeze", "unsqueeze", "to", "cuda", "cpu", "float", "half", "double",
   "bfloat16", "clone", "contiguous", "flatten", "permute", "transpose", "t", "expand", "expand_as", "repeat",
@@ -1486,6 +1488,71 @@ bool facts_backpropagated_after_loop(const facts *self, TSNode stmt) {
       if (backpropagates(self, c->call, names[k], lens[k])) return true;
   }
   return false;
+}
+
+
+bool facts_step_sum(const facts *self, TSNode stmt) {
+  TSNode acc = FACT_FIELD(self, stmt, left);
+  if (ts_node_is_null(acc) || !NODE_IS(acc, "identifier")) return false;
+  uint32_t pos = ts_node_start_byte(stmt);
+  int loop = facts_iteration_loop_at(self, pos);
+  if (loop < 0) return false;
+  int fn = self->loops.items[loop].function;
+  if (fn < 0) return false; /* a script's sum lives as long as the script */
+  for (int o = self->loops.items[loop].outer; o >= 0 && self->loops.items[o].function == fn; o = self->loops.items[o].outer)
+    if (self->loops.items[o].per_iteration) loop = o;
+  const facts_loop *l = &self->loops.items[loop];
+  /* a loop over a loader, or one that steps the optimizer, runs batches */
+  if (l->evidence & (LOOP_ITERATES_LOADER | LOOP_CALLS_STEP)) return false;
+  /* the sum is the call's own: bound in the function before the loop, not
+   * a parameter (a caller's running sum) */
+  uint32_t len;
+  const char *name = facts_text(self, acc, &len);
+  uint32_t loop_start = ts_node_start_byte(l->node);
+  facts_span body = self->functions.items[fn].body;
+  bool local = false;
+  size_t first, end;
+  facts_bindings_named(self, name, len, &first, &end);
+  for (size_t i = first; i < end; i++) {
+    uint32_t b = self->bindings.items[i].pos;
+    if (b >= self->functions.items[fn].whole.start && b < body.start) return false; /* a parameter */
+    if (b >= body.start && b < loop_start && facts_function_at(self, b) == fn) local = true;
+  }
+  if (!local) return false;
+  /* no forward pass in the loop: its values come from one forward before
+   * it (the loop only slices them and scores the slices), so its calls of
+   * models are all losses */
+  for (size_t i = facts_first_call_at(self, l->body.start); i < self->calls.len; i++) {
+    const facts_call *c = &self->calls.items[i];
+    if (ts_node_start_byte(c->call) >= l->body.end) break;
+    if (c->function != fn) continue;
+    TSNode callee = FACT_FIELD(self, c->call, function);
+    uint32_t cl;
+    const char *ct = ts_node_is_null(callee) ? "" : facts_text(self, callee, &cl);
+    if (!ts_node_is_null(callee) && facts_is_model_call(self, callee) && !looks_like_loss(ct, cl)) return false;
+  }
+  /* after the loop, in the same call: the sum read (returned,
+   * backpropagated, `.item()`), and, when the loop itself differentiates
+   * (`autograd.grad` per domain), the one optimizer step of the call */
+  uint32_t after = ts_node_end_byte(l->node);
+  bool read = false, step = !(l->evidence & LOOP_CALLS_BACKWARD);
+  for (size_t i = facts_first_call_at(self, after); i < self->calls.len && !step; i++) {
+    const facts_call *c = &self->calls.items[i];
+    if (ts_node_start_byte(c->call) >= body.end) break;
+    TSNode callee = FACT_FIELD(self, c->call, function);
+    if (c->function != fn || ts_node_is_null(callee) || !NODE_IS(callee, "attribute") ||
+        !text_is(self, FACT_FIELD(self, callee, attribute), "step"))
+      continue;
+    uint32_t ol;
+    const char *ot = facts_text(self, FACT_FIELD(self, callee, object), &ol);
+    step = facts_optimizer_name(ot, ol);
+  }
+  /* the statements after the loop, at its level and at each block around
+   * it up to the function's body */
+  for (TSNode n = l->node; !read && !ts_node_is_null(n) && !NODE_IS(n, "function_definition"); n = ts_node_parent(n))
+    for (TSNode s = ts_node_next_named_sibling(n); !read && !ts_node_is_null(s); s = ts_node_next_named_sibling(s))
+      read = subtree_reads(self, s, name, len, false);
+  return read && step;
 }
 
 
