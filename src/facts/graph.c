@@ -879,9 +879,14 @@ static void with_alias(analysis *a, state *st, TSNode as) {
 /* What each element of a returned tuple carries (`return loss, mse.item(),
  * logits`), joined over the function's return statements of one length;
  * returns of other lengths or of other values make the elements unknown. */
-static void record_elements(analysis *a, state *st, facts_function *fn, TSNode value) {
+static void record_elements(analysis *a, state *st, facts_function *fn, TSNode value, unsigned flags) {
   if (a->replay || fn->elems_varied) return;
   bool tuple = NODE_IS(value, "tuple") || NODE_IS(value, "expression_list");
+  /* `return loss` beside `return loss, auc` (a flag asks for the metric): a
+   * scalar loss held in a name is 0-d and cannot be unpacked, so callers
+   * that unpack take the tuple; a call is left alone (a loss object may
+   * return a tuple) */
+  if (!tuple && (flags & V_SCALAR) && !NODE_IS(value, "call")) return;
   uint32_t n = tuple ? ts_node_named_child_count(value) : 0;
   if (!tuple || n == 0 || n > FACTS_MAX_ELEMS || (fn->nelems && fn->nelems != n)) {
     /* `return None` on an early exit says nothing about the tuple */
@@ -929,7 +934,7 @@ static void run_statement(analysis *a, state *st, TSNode s) {
         if (g != fn->returns_graph || sc != fn->returns_scalar_loss) a->changed = true;
         fn->returns_graph = g;
         fn->returns_scalar_loss = sc;
-        record_elements(a, st, fn, value);
+        record_elements(a, st, fn, value, r);
       }
     }
   } else if (!strcmp(type, "for_statement") || !strcmp(type, "while_statement")) {
