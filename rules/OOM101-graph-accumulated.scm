@@ -25,7 +25,12 @@
 ;   of `self.loss_fn`, in the file or another module of the project, built
 ;   directly or by a factory function such as `build_loss(cfg)`, returns
 ;   `total, {"box": box_loss, ...}` from its `__call__`), and what a method
-;   of the class returns (`terms = self.train_one_batch(x, y)`).
+;   of the class returns (`terms = self.train_one_batch(x, y)`), and the
+;   elements of what a method of an instance of a project class returns
+;   (`loss, mf, reg = model.pair_loss(u, i)` with `model =
+;   Recommender(cfg).to(device)`), each as that method computes it: from
+;   its arguments, through a `torch.nn` layer built and applied in place
+;   (`nn.LogSigmoid()(x)`) too.
 ;
 ;   Not reported: values cleaned with `.item()`, `.detach()`, `.tolist()`,
 ;   `.numpy()`, `.data`, `float()` or `int()` (and MXNet's `.asscalar()` and

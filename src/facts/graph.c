@@ -342,6 +342,14 @@ static unsigned eval_call(analysis *a, state *st, TSNode e) {
   if (ts_node_is_null(callee)) return 0;
   uint32_t len;
   const char *t;
+  /* `nn.LogSigmoid()(x)`: a layer of torch.nn built and applied at once,
+   * its output computed from the arguments */
+  if (NODE_IS(callee, "call")) {
+    TSNode ctor = FACT_FIELD(f, callee, function);
+    if (ts_node_is_null(ctor) || !facts_qualname(f, ctor, &a->tmp) || strncmp(buf_str(&a->tmp), "torch.nn.", 9)) return 0;
+    const char *last = strrchr(buf_str(&a->tmp), '.') + 1;
+    return isupper((unsigned char)last[0]) ? argflags & V_FLOW : 0;
+  }
   /* `self.forward(...)` or `self(...)` in a method of an nn.Module: the
    * module's own forward pass (a trainer module's `train_step` returns it) */
   if (a->function >= 0 && f->functions.items[a->function].klass >= 0 &&
@@ -574,8 +582,13 @@ static bool returned_elements(analysis *a, TSNode right, uint32_t n, uint8_t *el
     return true;
   }
   facts_symbol sym;
-  if (!a->f->imports || !facts_project_symbol(a->f, callee, &sym) || !(sym.flags & SYM_FUNCTION) || sym.nelems != n)
+  if (!a->f->imports) return false;
+  /* a function of another module, or a method of an instance of a class of
+   * one (`loss, mf, reg = model.pair_loss(u, i)`) */
+  if ((!facts_project_symbol(a->f, callee, &sym) || !(sym.flags & SYM_FUNCTION)) &&
+      !facts_instance_method_symbol(a->f, callee, &sym))
     return false;
+  if (sym.nelems != n) return false;
   memcpy(elems, sym.elems, n);
   return true;
 }
