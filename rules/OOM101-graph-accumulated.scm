@@ -30,7 +30,12 @@
 ;   (`loss, mf, reg = model.pair_loss(u, i)` with `model =
 ;   Recommender(cfg).to(device)`), each as that method computes it: from
 ;   its arguments, through a `torch.nn` layer built and applied in place
-;   (`nn.LogSigmoid()(x)`) too.
+;   (`nn.LogSigmoid()(x)`) too. The elements of a model's output are what
+;   its class's `forward` returns (`loss, acc = model(x, y)` with `acc` made
+;   of comparisons carries no graph), the model followed through wrappers
+;   that keep that forward: `model = nn.DataParallel(model)`, `model =
+;   torch.compile(model)`, a helper such as `model = cuda(model)`; a class
+;   of its own built around the model (`Wrapper(model)`) has its own.
 ;
 ;   Not reported: values cleaned with `.item()`, `.detach()`, `.tolist()`,
 ;   `.numpy()`, `.data`, `float()` or `int()` (and MXNet's `.asscalar()` and

@@ -600,6 +600,25 @@ static bool returned_elements(analysis *a, TSNode right, uint32_t n, uint8_t *el
  * `test(loader)` reads, bound before the call or, defined above the code
  * that binds it, after); through `.to()`-like chains. A null node when
  * there is none. */
+/* Whether VALUE wraps the model NAME (LEN bytes) and returns it or a proxy
+ * that runs its forward: `model = cuda(model)`, `model =
+ * torch.compile(model)`, `model = nn.DataParallel(model)`. A function (a
+ * lower-case callee) or one of torch's data-parallel wrappers; another class
+ * built around the model (`Wrapper(model)`) has a forward of its own. */
+static bool wraps_itself(const facts *f, TSNode value, const char *name, uint32_t len) {
+  static const char *const parallel[] = {"DataParallel", "DistributedDataParallel", "FullyShardedDataParallel", NULL};
+  if (ts_node_is_null(value) || !NODE_IS(value, "call")) return false;
+  TSNode callee = FACT_FIELD(f, value, function), args = FACT_FIELD(f, value, arguments);
+  if (ts_node_is_null(callee) || ts_node_is_null(args) || !ts_node_named_child_count(args)) return false;
+  TSNode first = ts_node_named_child(args, 0);
+  uint32_t al, cl;
+  const char *at = facts_text(f, first, &al);
+  if (NODE_IS(first, "keyword_argument") || al != len || memcmp(at, name, len) != 0) return false;
+  const char *c = last_name(f, callee, &cl);
+  return cl > 0 && (islower((unsigned char)c[0]) || c[0] == '_' || in_list(c, cl, parallel));
+}
+
+
 static TSNode model_constructor(const facts *f, TSNode callee, int fn) {
   static const char *const same[] = {"to", "cuda", "cpu", "train", "eval", "half", "float", "bfloat16", "double", NULL};
   bool attr = !NODE_IS(callee, "identifier");
@@ -616,6 +635,8 @@ static TSNode model_constructor(const facts *f, TSNode callee, int fn) {
     uint32_t l2;
     const char *t2 = facts_text(f, left, &l2);
     if (l2 != len || memcmp(t, t2, len) != 0) continue;
+    /* `model = cuda(model)`: the model is still the one bound before */
+    if (wraps_itself(f, f->assigns.items[i].right, t, len)) continue;
     int where = attr ? fn : facts_function_at(f, at);
     if (at < pos && where == fn) value = f->assigns.items[i].right;
     else if (where == -1 && fn >= 0) global = f->assigns.items[i].right;
