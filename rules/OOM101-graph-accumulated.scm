@@ -35,7 +35,9 @@
 ;   of comparisons carries no graph), the model followed through wrappers
 ;   that keep that forward: `model = nn.DataParallel(model)`, `model =
 ;   torch.compile(model)`, a helper such as `model = cuda(model)`; a class
-;   of its own built around the model (`Wrapper(model)`) has its own.
+;   of its own built around the model (`Wrapper(model)`) has its own. The
+;   class may come from another module of the project, imported by name or
+;   with `from package import *`.
 ;
 ;   Not reported: values cleaned with `.item()`, `.detach()`, `.tolist()`,
 ;   `.numpy()`, `.data`, `float()` or `int()` (and MXNet's `.asscalar()` and

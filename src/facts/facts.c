@@ -184,7 +184,9 @@ static void visit_import_from(facts *f, TSNode n) {
       bound = FIELD(c, alias);
       if (ts_node_is_null(name) || ts_node_is_null(bound)) continue;
     } else if (!NODE_IS(c, "dotted_name")) {
-      continue; /* wildcard */
+      /* a wildcard: names this file never binds may come from MOD */
+      if (NODE_IS(c, "wildcard_import")) vec_push(&f->star_modules, mod);
+      continue;
     }
     char *leaf = dotted_text(f, name);
     buf q = {0};
@@ -638,6 +640,7 @@ void facts_free(facts *self) {
   vec_free(&self->returns);
   vec_free(&self->comments);
   vec_free(&self->imported_modules);
+  vec_free(&self->star_modules);
   vec_free(&self->module_names);
   for (size_t i = 0; i < self->loader_names.len; i++) free(self->loader_names.items[i]);
   vec_free(&self->loader_names);

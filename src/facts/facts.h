@@ -233,6 +233,7 @@ typedef struct facts {
   VEC(facts_call) returns;     /* return statements with a value (CALL is the statement), in file order */
   VEC(facts_span) comments;
   VEC(char *) imported_modules;
+  VEC(char *) star_modules;    /* `from pkg import *`: pkg (owned by imported_modules) */
   VEC(char *) module_names;    /* names (and `self.x`) bound to nn.Module instances */
   VEC(char *) loader_names;    /* names bound to DataLoader(...) */
   VEC(facts_ref) subscripts;   /* `name[...]` */

@@ -654,6 +654,27 @@ static TSNode model_constructor(const facts *f, TSNode callee, int fn) {
 }
 
 
+/* Whether KLASS, a name the file never binds, is a class of a project
+ * module the file imports with `from pkg import *`: OUT then holds its
+ * qualified name (`pkg.Net`). */
+static bool star_class(const facts *f, TSNode klass, buf *out) {
+  if (!f->star_modules.len || !NODE_IS(klass, "identifier")) return false;
+  uint32_t len;
+  const char *name = facts_text(f, klass, &len);
+  size_t first, end;
+  facts_bindings_named(f, name, len, &first, &end);
+  if (first != end) return false; /* bound here: facts_qualname's answer stands */
+  for (size_t i = 0; i < f->star_modules.len; i++) {
+    facts_symbol sym;
+    buf_clear(out);
+    buf_printf(out, "%s.%.*s", f->star_modules.items[i], (int)len, name);
+    if (f->imports->lookup(f->imports, buf_str(out), out->len, &sym) && (sym.flags & SYM_CLASS)) return true;
+  }
+  buf_clear(out);
+  return false;
+}
+
+
 /* Whether RIGHT calls a model whose class's `forward` (this file's, or a
  * class of the project) returns tuples of N elements: ELEMS then holds
  * them. `out, ratio = model(x)` with `return self.fc(x), x.size(0) / 8`. */
@@ -688,8 +709,9 @@ static bool forward_elements(analysis *a, TSNode right, uint32_t n, uint8_t *ele
     memcpy(elems, entry->elems, n);
     return true;
   }
-  if (!f->imports || !facts_qualname(f, klass, &a->tmp)) return false;
+  if (!f->imports) return false;
   facts_symbol sym;
+  if (!facts_qualname(f, klass, &a->tmp) && !star_class(f, klass, &a->tmp)) return false;
   size_t base = a->tmp.len;
   buf_puts(&a->tmp, ".forward");
   if (model && f->imports->lookup(f->imports, buf_str(&a->tmp), a->tmp.len, &sym) && (sym.flags & SYM_FUNCTION) &&
