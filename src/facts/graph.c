@@ -8,6 +8,7 @@
  * The statement and expression walks recurse, bounded by MAX_DEPTH: Python
  * itself refuses code nested that deep, and deeper code is left unanalysed
  * (its names read as clean) rather than risking the stack. */
+#include <assert.h>
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -658,6 +659,7 @@ static TSNode model_constructor(const facts *f, TSNode callee, int fn) {
  * module the file imports with `from pkg import *`: OUT then holds its
  * qualified name (`pkg.Net`). */
 static bool star_class(const facts *f, TSNode klass, buf *out) {
+  assert(f->imports); /* the lookups below answer only with a project index */
   if (!f->star_modules.len || !NODE_IS(klass, "identifier")) return false;
   uint32_t len;
   const char *name = facts_text(f, klass, &len);
@@ -1563,6 +1565,7 @@ bool facts_step_sum(const facts *self, TSNode stmt) {
   for (int o = self->loops.items[loop].outer; o >= 0 && self->loops.items[o].function == fn; o = self->loops.items[o].outer)
     if (self->loops.items[o].per_iteration) loop = o;
   const facts_loop *l = &self->loops.items[loop];
+  assert(l->per_iteration && l->function == fn);
   /* a loop over a loader, or one that steps the optimizer, runs batches */
   if (l->evidence & (LOOP_ITERATES_LOADER | LOOP_CALLS_STEP)) return false;
   /* the sum is the call's own: bound in the function before the loop, not
