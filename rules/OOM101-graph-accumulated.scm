@@ -25,10 +25,23 @@
 ;   of `self.loss_fn`, in the file or another module of the project, built
 ;   directly or by a factory function such as `build_loss(cfg)`, returns
 ;   `total, {"box": box_loss, ...}` from its `__call__`), and what a method
-;   of the class returns (`terms = self.train_one_batch(x, y)`).
+;   of the class returns (`terms = self.train_one_batch(x, y)`), and the
+;   elements of what a method of an instance of a project class returns
+;   (`loss, mf, reg = model.pair_loss(u, i)` with `model =
+;   Recommender(cfg).to(device)`), each as that method computes it: from
+;   its arguments, through a `torch.nn` layer built and applied in place
+;   (`nn.LogSigmoid()(x)`) too. The elements of a model's output are what
+;   its class's `forward` returns (`loss, acc = model(x, y)` with `acc` made
+;   of comparisons carries no graph), the model followed through wrappers
+;   that keep that forward: `model = nn.DataParallel(model)`, `model =
+;   torch.compile(model)`, a helper such as `model = cuda(model)`; a class
+;   of its own built around the model (`Wrapper(model)`) has its own. The
+;   class may come from another module of the project, imported by name or
+;   with `from package import *`.
 ;
 ;   Not reported: values cleaned with `.item()`, `.detach()`, `.tolist()`,
-;   `.numpy()`, `.data`, `float()` or `int()`; sums computed under
+;   `.numpy()`, `.data`, `float()` or `int()` (and MXNet's `.asscalar()` and
+;   `.asnumpy()`); sums computed under
 ;   `torch.no_grad()` / `torch.inference_mode()`; plain numbers; and
 ;   `loss = loss + aux` where `loss` was first assigned in the same
 ;   iteration (that is a new value per iteration, not a running sum); and
@@ -42,7 +55,14 @@
 ;   in the same function, itself or through a name bound from it
 ;   (`torch.autograd.backward([value_loss] + log_probs, grads)`): that is
 ;   the loss of the step, made anew at each call, and its backward frees
-;   the graphs. Nor a recurrence `x = x + f(x)`, whose value is computed by a
+;   the graphs. Nor a sum of the loss terms of one step, local to the
+;   function that makes it: bound in the function before a loop that runs
+;   no loader, no optimizer step and no forward pass (it only scores slices
+;   of one forward made before it: the loss per domain, per frame of a
+;   clip), read after the loop in the same call (returned as a loss term,
+;   backpropagated, `.item()`). When that loop takes gradients itself
+;   (`torch.autograd.grad` per domain), the function must step its optimizer
+;   after the loop: one step per call. Nor a recurrence `x = x + f(x)`, whose value is computed by a
 ;   call that takes the accumulator itself (a residual or denoising
 ;   update): each step feeds the next, it is not a sum of batches.
 ;

@@ -44,7 +44,11 @@
 ;
 ;   Not reported: values stored after `.detach()`, `.item()`, `.tolist()`,
 ;   `.cpu().numpy()` or `.data`, values computed under `torch.no_grad()` or
-;   `torch.inference_mode()`, and containers created inside the iteration.
+;   `torch.inference_mode()`, and containers created inside the iteration;
+;   nor a number a helper returns beside its loss (`_, auc = get_loss(out,
+;   y)` where `get_loss` returns `loss, roc_auc_score(...)`, or the loss
+;   alone when asked: a scalar loss cannot be unpacked, so that return says
+;   nothing about the tuple's elements).
 ;   Nor storage that belongs to one step or one call rather than to the
 ;   epoch: a local list of a model's `forward` (micro-batches concatenated
 ;   before it returns); the outputs of the time steps of one sequence, in a

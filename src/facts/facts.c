@@ -184,7 +184,9 @@ static void visit_import_from(facts *f, TSNode n) {
       bound = FIELD(c, alias);
       if (ts_node_is_null(name) || ts_node_is_null(bound)) continue;
     } else if (!NODE_IS(c, "dotted_name")) {
-      continue; /* wildcard */
+      /* a wildcard: names this file never binds may come from MOD */
+      if (NODE_IS(c, "wildcard_import")) vec_push(&f->star_modules, mod);
+      continue;
     }
     char *leaf = dotted_text(f, name);
     buf q = {0};
@@ -638,6 +640,7 @@ void facts_free(facts *self) {
   vec_free(&self->returns);
   vec_free(&self->comments);
   vec_free(&self->imported_modules);
+  vec_free(&self->star_modules);
   vec_free(&self->module_names);
   for (size_t i = 0; i < self->loader_names.len; i++) free(self->loader_names.items[i]);
   vec_free(&self->loader_names);
@@ -924,8 +927,22 @@ bool facts_instance_method_symbol(const facts *self, TSNode callee, facts_symbol
   for (size_t i = lo; i < hi && agree; i++) {
     const facts_binding *b = &self->bindings.items[i];
     buf_clear(&q);
-    if (b->kind != BINDING_OTHER || ts_node_is_null(b->value) || !NODE_IS(b->value, "call") ||
-        !facts_qualname(self, FIELD(b->value, function), &q)) {
+    /* `Net(cfg).to(device)`: the instance the chain starts from */
+    static const char *const same[] = {"to", "cuda", "cpu", "train", "eval", "half", "float", "double", NULL};
+    TSNode value = b->value;
+    for (int guard = 0; guard < 8 && !ts_node_is_null(value) && NODE_IS(value, "call"); guard++) {
+      TSNode fn = FIELD(value, function);
+      TSNode inner = NODE_IS(fn, "attribute") ? FIELD(fn, object) : NULL_NODE;
+      if (ts_node_is_null(inner) || !NODE_IS(inner, "call")) break;
+      uint32_t ml;
+      const char *m = facts_text(self, FIELD(fn, attribute), &ml);
+      bool chained = false;
+      for (size_t k = 0; same[k] && !chained; k++) chained = strlen(same[k]) == ml && !memcmp(same[k], m, ml);
+      if (!chained) break;
+      value = inner;
+    }
+    if (b->kind != BINDING_OTHER || ts_node_is_null(value) || !NODE_IS(value, "call") ||
+        !facts_qualname(self, FIELD(value, function), &q)) {
       agree = false;
     } else if (!found) {
       buf_puts(&first, buf_str(&q));

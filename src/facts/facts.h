@@ -233,6 +233,7 @@ typedef struct facts {
   VEC(facts_call) returns;     /* return statements with a value (CALL is the statement), in file order */
   VEC(facts_span) comments;
   VEC(char *) imported_modules;
+  VEC(char *) star_modules;    /* `from pkg import *`: pkg (owned by imported_modules) */
   VEC(char *) module_names;    /* names (and `self.x`) bound to nn.Module instances */
   VEC(char *) loader_names;    /* names bound to DataLoader(...) */
   VEC(facts_ref) subscripts;   /* `name[...]` */
@@ -379,6 +380,18 @@ bool facts_reset_after_backward(const facts *self, TSNode stmt);
  *  style_loss += mse(f, t)`, then `style_loss.backward()`), itself or
  *  through a name bound from it: one step's loss, not a running sum. */
 bool facts_backpropagated_after_loop(const facts *self, TSNode stmt);
+/** Whether STMT, an accumulation `acc += v` in a per-iteration loop of a
+ *  function, sums the terms of one step: `acc` is bound in the function
+ *  before the loop (not a parameter), the loop runs no loader, no optimizer
+ *  step and no forward pass (its only model calls are losses, scoring the
+ *  slices of one forward before it: per domain, per frame), and `acc` is
+ *  read after the loop in the same call (returned, backpropagated,
+ *  `.item()`); a loop that differentiates (`autograd.grad` per domain) only
+ *  when the function steps its optimizer after the loop. */
+bool facts_step_sum(const facts *self, TSNode stmt);
+/** Whether S (LEN bytes) names an optimizer (`optimizer`, `opt_d`, a
+ *  GradScaler `scaler`), for its `.step()`. */
+bool facts_optimizer_name(const char *s, size_t len);
 /** Whether STMT, an accumulation `x += v` or `x = x + v`, is a recurrence:
  *  V is computed by a call that takes X itself (`x = x + 0.1 * self.model(x)`,
  *  a residual or denoising step), each step fed by the last, not a sum of

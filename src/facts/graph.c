@@ -8,6 +8,7 @@
  * The statement and expression walks recurse, bounded by MAX_DEPTH: Python
  * itself refuses code nested that deep, and deeper code is left unanalysed
  * (its names read as clean) rather than risking the stack. */
+#include <assert.h>
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -160,7 +161,9 @@ static const char *const CLEANING_METHODS[] = {
   "item", "tolist", "numpy", "detach", "detach_", "size", "numel", "dim", "argmax", "argmin", "eq", "ne", "lt",
   "le", "gt", "ge", "long", "int", "bool", "nonzero", "isnan", "isinf", "isfinite", "any", "all", "data_ptr",
   "element_size", "count_nonzero", "equal", "tobytes", "backward", "zero_", "fill_", "copy_", "requires_grad_",
-  "get_device", "is_contiguous", "stride", "storage_offset", "nelement", "type", "__len__", NULL};
+  "get_device", "is_contiguous", "stride", "storage_offset", "nelement", "type", "__len__",
+  /* MXNet's NDArray: a Python number and a NumPy copy, no autograd history */
+  "asscalar", "asnumpy", NULL};
 static const char *const PRESERVING_METHODS[] = {
   "mean", "sum", "view", "reshape", "squeeze", "unsqueeze", "to", "cuda", "cpu", "float", "half", "double",
   "bfloat16", "clone", "contiguous", "flatten", "permute", "transpose", "t", "expand", "expand_as", "repeat",
@@ -340,6 +343,14 @@ static unsigned eval_call(analysis *a, state *st, TSNode e) {
   if (ts_node_is_null(callee)) return 0;
   uint32_t len;
   const char *t;
+  /* `nn.LogSigmoid()(x)`: a layer of torch.nn built and applied at once,
+   * its output computed from the arguments */
+  if (NODE_IS(callee, "call")) {
+    TSNode ctor = FACT_FIELD(f, callee, function);
+    if (ts_node_is_null(ctor) || !facts_qualname(f, ctor, &a->tmp) || strncmp(buf_str(&a->tmp), "torch.nn.", 9)) return 0;
+    const char *last = strrchr(buf_str(&a->tmp), '.') + 1;
+    return isupper((unsigned char)last[0]) ? argflags & V_FLOW : 0;
+  }
   /* `self.forward(...)` or `self(...)` in a method of an nn.Module: the
    * module's own forward pass (a trainer module's `train_step` returns it) */
   if (a->function >= 0 && f->functions.items[a->function].klass >= 0 &&
@@ -572,8 +583,13 @@ static bool returned_elements(analysis *a, TSNode right, uint32_t n, uint8_t *el
     return true;
   }
   facts_symbol sym;
-  if (!a->f->imports || !facts_project_symbol(a->f, callee, &sym) || !(sym.flags & SYM_FUNCTION) || sym.nelems != n)
+  if (!a->f->imports) return false;
+  /* a function of another module, or a method of an instance of a class of
+   * one (`loss, mf, reg = model.pair_loss(u, i)`) */
+  if ((!facts_project_symbol(a->f, callee, &sym) || !(sym.flags & SYM_FUNCTION)) &&
+      !facts_instance_method_symbol(a->f, callee, &sym))
     return false;
+  if (sym.nelems != n) return false;
   memcpy(elems, sym.elems, n);
   return true;
 }
@@ -585,6 +601,25 @@ static bool returned_elements(analysis *a, TSNode right, uint32_t n, uint8_t *el
  * `test(loader)` reads, bound before the call or, defined above the code
  * that binds it, after); through `.to()`-like chains. A null node when
  * there is none. */
+/* Whether VALUE wraps the model NAME (LEN bytes) and returns it or a proxy
+ * that runs its forward: `model = cuda(model)`, `model =
+ * torch.compile(model)`, `model = nn.DataParallel(model)`. A function (a
+ * lower-case callee) or one of torch's data-parallel wrappers; another class
+ * built around the model (`Wrapper(model)`) has a forward of its own. */
+static bool wraps_itself(const facts *f, TSNode value, const char *name, uint32_t len) {
+  static const char *const parallel[] = {"DataParallel", "DistributedDataParallel", "FullyShardedDataParallel", NULL};
+  if (ts_node_is_null(value) || !NODE_IS(value, "call")) return false;
+  TSNode callee = FACT_FIELD(f, value, function), args = FACT_FIELD(f, value, arguments);
+  if (ts_node_is_null(callee) || ts_node_is_null(args) || !ts_node_named_child_count(args)) return false;
+  TSNode first = ts_node_named_child(args, 0);
+  uint32_t al, cl;
+  const char *at = facts_text(f, first, &al);
+  if (NODE_IS(first, "keyword_argument") || al != len || memcmp(at, name, len) != 0) return false;
+  const char *c = last_name(f, callee, &cl);
+  return cl > 0 && (islower((unsigned char)c[0]) || c[0] == '_' || in_list(c, cl, parallel));
+}
+
+
 static TSNode model_constructor(const facts *f, TSNode callee, int fn) {
   static const char *const same[] = {"to", "cuda", "cpu", "train", "eval", "half", "float", "bfloat16", "double", NULL};
   bool attr = !NODE_IS(callee, "identifier");
@@ -601,6 +636,8 @@ static TSNode model_constructor(const facts *f, TSNode callee, int fn) {
     uint32_t l2;
     const char *t2 = facts_text(f, left, &l2);
     if (l2 != len || memcmp(t, t2, len) != 0) continue;
+    /* `model = cuda(model)`: the model is still the one bound before */
+    if (wraps_itself(f, f->assigns.items[i].right, t, len)) continue;
     int where = attr ? fn : facts_function_at(f, at);
     if (at < pos && where == fn) value = f->assigns.items[i].right;
     else if (where == -1 && fn >= 0) global = f->assigns.items[i].right;
@@ -615,6 +652,28 @@ static TSNode model_constructor(const facts *f, TSNode callee, int fn) {
     value = FACT_FIELD(f, c, object);
   }
   return NULL_NODE;
+}
+
+
+/* Whether KLASS, a name the file never binds, is a class of a project
+ * module the file imports with `from pkg import *`: OUT then holds its
+ * qualified name (`pkg.Net`). */
+static bool star_class(const facts *f, TSNode klass, buf *out) {
+  assert(f->imports); /* the lookups below answer only with a project index */
+  if (!f->star_modules.len || !NODE_IS(klass, "identifier")) return false;
+  uint32_t len;
+  const char *name = facts_text(f, klass, &len);
+  size_t first, end;
+  facts_bindings_named(f, name, len, &first, &end);
+  if (first != end) return false; /* bound here: facts_qualname's answer stands */
+  for (size_t i = 0; i < f->star_modules.len; i++) {
+    facts_symbol sym;
+    buf_clear(out);
+    buf_printf(out, "%s.%.*s", f->star_modules.items[i], (int)len, name);
+    if (f->imports->lookup(f->imports, buf_str(out), out->len, &sym) && (sym.flags & SYM_CLASS)) return true;
+  }
+  buf_clear(out);
+  return false;
 }
 
 
@@ -652,8 +711,9 @@ static bool forward_elements(analysis *a, TSNode right, uint32_t n, uint8_t *ele
     memcpy(elems, entry->elems, n);
     return true;
   }
-  if (!f->imports || !facts_qualname(f, klass, &a->tmp)) return false;
+  if (!f->imports) return false;
   facts_symbol sym;
+  if (!facts_qualname(f, klass, &a->tmp) && !star_class(f, klass, &a->tmp)) return false;
   size_t base = a->tmp.len;
   buf_puts(&a->tmp, ".forward");
   if (model && f->imports->lookup(f->imports, buf_str(&a->tmp), a->tmp.len, &sym) && (sym.flags & SYM_FUNCTION) &&
@@ -877,9 +937,14 @@ static void with_alias(analysis *a, state *st, TSNode as) {
 /* What each element of a returned tuple carries (`return loss, mse.item(),
  * logits`), joined over the function's return statements of one length;
  * returns of other lengths or of other values make the elements unknown. */
-static void record_elements(analysis *a, state *st, facts_function *fn, TSNode value) {
+static void record_elements(analysis *a, state *st, facts_function *fn, TSNode value, unsigned flags) {
   if (a->replay || fn->elems_varied) return;
   bool tuple = NODE_IS(value, "tuple") || NODE_IS(value, "expression_list");
+  /* `return loss` beside `return loss, auc` (a flag asks for the metric): a
+   * scalar loss held in a name is 0-d and cannot be unpacked, so callers
+   * that unpack take the tuple; a call is left alone (a loss object may
+   * return a tuple) */
+  if (!tuple && (flags & V_SCALAR) && !NODE_IS(value, "call")) return;
   uint32_t n = tuple ? ts_node_named_child_count(value) : 0;
   if (!tuple || n == 0 || n > FACTS_MAX_ELEMS || (fn->nelems && fn->nelems != n)) {
     /* `return None` on an early exit says nothing about the tuple */
@@ -927,7 +992,7 @@ static void run_statement(analysis *a, state *st, TSNode s) {
         if (g != fn->returns_graph || sc != fn->returns_scalar_loss) a->changed = true;
         fn->returns_graph = g;
         fn->returns_scalar_loss = sc;
-        record_elements(a, st, fn, value);
+        record_elements(a, st, fn, value, r);
       }
     }
   } else if (!strcmp(type, "for_statement") || !strcmp(type, "while_statement")) {
@@ -1486,6 +1551,72 @@ bool facts_backpropagated_after_loop(const facts *self, TSNode stmt) {
       if (backpropagates(self, c->call, names[k], lens[k])) return true;
   }
   return false;
+}
+
+
+bool facts_step_sum(const facts *self, TSNode stmt) {
+  TSNode acc = FACT_FIELD(self, stmt, left);
+  if (ts_node_is_null(acc) || !NODE_IS(acc, "identifier")) return false;
+  uint32_t pos = ts_node_start_byte(stmt);
+  int loop = facts_iteration_loop_at(self, pos);
+  if (loop < 0) return false;
+  int fn = self->loops.items[loop].function;
+  if (fn < 0) return false; /* a script's sum lives as long as the script */
+  for (int o = self->loops.items[loop].outer; o >= 0 && self->loops.items[o].function == fn; o = self->loops.items[o].outer)
+    if (self->loops.items[o].per_iteration) loop = o;
+  const facts_loop *l = &self->loops.items[loop];
+  assert(l->per_iteration && l->function == fn);
+  /* a loop over a loader, or one that steps the optimizer, runs batches */
+  if (l->evidence & (LOOP_ITERATES_LOADER | LOOP_CALLS_STEP)) return false;
+  /* the sum is the call's own: bound in the function before the loop, not
+   * a parameter (a caller's running sum) */
+  uint32_t len;
+  const char *name = facts_text(self, acc, &len);
+  uint32_t loop_start = ts_node_start_byte(l->node);
+  facts_span body = self->functions.items[fn].body;
+  bool local = false;
+  size_t first, end;
+  facts_bindings_named(self, name, len, &first, &end);
+  for (size_t i = first; i < end; i++) {
+    uint32_t b = self->bindings.items[i].pos;
+    if (b >= self->functions.items[fn].whole.start && b < body.start) return false; /* a parameter */
+    if (b >= body.start && b < loop_start && facts_function_at(self, b) == fn) local = true;
+  }
+  if (!local) return false;
+  /* no forward pass in the loop: its values come from one forward before
+   * it (the loop only slices them and scores the slices), so its calls of
+   * models are all losses */
+  for (size_t i = facts_first_call_at(self, l->body.start); i < self->calls.len; i++) {
+    const facts_call *c = &self->calls.items[i];
+    if (ts_node_start_byte(c->call) >= l->body.end) break;
+    if (c->function != fn) continue;
+    TSNode callee = FACT_FIELD(self, c->call, function);
+    uint32_t cl;
+    const char *ct = ts_node_is_null(callee) ? "" : facts_text(self, callee, &cl);
+    if (!ts_node_is_null(callee) && facts_is_model_call(self, callee) && !looks_like_loss(ct, cl)) return false;
+  }
+  /* after the loop, in the same call: the sum read (returned,
+   * backpropagated, `.item()`), and, when the loop itself differentiates
+   * (`autograd.grad` per domain), the one optimizer step of the call */
+  uint32_t after = ts_node_end_byte(l->node);
+  bool read = false, step = !(l->evidence & LOOP_CALLS_BACKWARD);
+  for (size_t i = facts_first_call_at(self, after); i < self->calls.len && !step; i++) {
+    const facts_call *c = &self->calls.items[i];
+    if (ts_node_start_byte(c->call) >= body.end) break;
+    TSNode callee = FACT_FIELD(self, c->call, function);
+    if (c->function != fn || ts_node_is_null(callee) || !NODE_IS(callee, "attribute") ||
+        !text_is(self, FACT_FIELD(self, callee, attribute), "step"))
+      continue;
+    uint32_t ol;
+    const char *ot = facts_text(self, FACT_FIELD(self, callee, object), &ol);
+    step = facts_optimizer_name(ot, ol);
+  }
+  /* the statements after the loop, at its level and at each block around
+   * it up to the function's body */
+  for (TSNode n = l->node; !read && !ts_node_is_null(n) && !NODE_IS(n, "function_definition"); n = ts_node_parent(n))
+    for (TSNode s = ts_node_next_named_sibling(n); !read && !ts_node_is_null(s); s = ts_node_next_named_sibling(s))
+      read = subtree_reads(self, s, name, len, false);
+  return read && step;
 }
 
 

@@ -825,6 +825,11 @@ static bool looks_like_optimizer(const char *s, size_t len) {
 }
 
 
+bool facts_optimizer_name(const char *s, size_t len) {
+  return looks_like_optimizer(s, len);
+}
+
+
 static bool is_loader_name(const char *s, size_t len) {
   const char *last = s;
   for (size_t i = 0; i < len; i++)
