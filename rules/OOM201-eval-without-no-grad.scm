@@ -67,9 +67,25 @@
 ;   module checked in eval mode on a toy input), files that do not import
 ;   torch, calls of a model whose parameters are frozen with
 ;   `.requires_grad_(False)` (StyleGAN's metric samplers) or of a module
-;   class of the file that holds none (it derives `nn.Module` alone and
-;   defines no `__init__`): with no parameter and no input that requires
-;   grad, nothing is recorded. Nor a model's own code (a loop over chunks in
+;   that holds none: a parameter-free `torch.nn` layer (`nn.LogSoftmax`,
+;   `nn.ReLU`, `nn.Dropout`, pooling...), an `nn.Sequential` or
+;   `nn.ModuleList` of such layers, or an instance of a module class of the
+;   file that derives `nn.Module` (or such a class) alone, stores in `self`
+;   only plain data (numbers, strings, tensors of torch's functions, a
+;   parameter of the method it computes with) and parameter-free layers,
+;   and makes no `nn.Parameter`: with no parameter and no input that
+;   requires grad, nothing is recorded. Nor the shape smoke test of an
+;   untrained model: a model built in the same function or module-level
+;   code (`def test(): net = ResNet18(); y = net(torch.randn(2, 3, 32, 32));
+;   print(y.size())`, a model file's `if __name__ == "__main__":` check),
+;   from a module class of the file or the project, a `torch.nn` layer or a
+;   function of the file that returns one (not with `pretrained=`,
+;   `weights=`... or a weights file among its arguments), in a scope that
+;   loads no weights (`load_state_dict`, `torch.load`, `restore`,
+;   `from_pretrained`...), does not train (`.backward()`, an optimizer's
+;   `step`, `fit`, `.train()`, `.parameters()`) and hands the model to no
+;   call but `print`-like ones: such a model was never trained, its output
+;   is no evaluation. Nor a model's own code (a loop over chunks in
 ;   its `forward`: its caller decides about gradients), nor a forward run
 ;   once for its side effects, its result dropped, outside any loop (a
 ;   warm-up that gives lazy layers their shapes before DDP wraps the model).
@@ -157,6 +173,7 @@
   (#oom-not-file-calls? "torch\\.(autograd(\\.functional)?|func)\\.(grad|backward|vjp|jvp|jacobian|hessian|hvp|vhp|jacrev|jacfwd)")
   (#oom-is-model? @fn)
   (#oom-not-frozen? @fn)
+  (#oom-not-untrained? @fn)
   (#oom-not-warm-up? @report)
   (#oom-in-eval-function? @report)
   (#oom-not-function-trains? @report)
@@ -175,6 +192,7 @@
   (#oom-not-file-calls? "torch\\.(autograd(\\.functional)?|func)\\.(grad|backward|vjp|jvp|jacobian|hessian|hvp|vhp|jacrev|jacfwd)")
   (#oom-is-model? @fn)
   (#oom-not-frozen? @fn)
+  (#oom-not-untrained? @fn)
   (#oom-not-warm-up? @report)
   (#oom-in-eval-context? @report)
   (#oom-not-function-trains? @report)
@@ -193,6 +211,7 @@
   (#oom-not-file-calls? "torch\\.(autograd(\\.functional)?|func)\\.(grad|backward|vjp|jvp|jacobian|hessian|hvp|vhp|jacrev|jacfwd)")
   (#oom-is-model? @fn)
   (#oom-not-frozen? @fn)
+  (#oom-not-untrained? @fn)
   (#oom-not-warm-up? @report)
   (#oom-in-eval-context? @report)
   (#oom-in-loop? @report)
@@ -216,6 +235,7 @@
   (#oom-not-file-mentions? "zero_grad\\s*\\(|\\b\\w*opt\\w*\\.step\\s*\\(|[(,]\\s*(self\\.)?\\w*optim\\w*\\s*[,)]")
   (#oom-is-model? @fn)
   (#oom-not-frozen? @fn)
+  (#oom-not-untrained? @fn)
   (#oom-not-warm-up? @report)
   (#oom-in-loop? @report)
   (#oom-not-in-model-method? @report)
@@ -234,6 +254,7 @@
   (#oom-not-file-calls? "torch\\.(autograd(\\.functional)?|func)\\.(grad|backward|vjp|jvp|jacobian|hessian|hvp|vhp|jacrev|jacfwd)")
   (#oom-is-model? @fn)
   (#oom-not-frozen? @fn)
+  (#oom-not-untrained? @fn)
   (#oom-not-warm-up? @report)
   (#oom-in-eval-context? @report)
   (#oom-not-backward-follows? @report)
