@@ -67,9 +67,25 @@
 ;   module checked in eval mode on a toy input), files that do not import
 ;   torch, calls of a model whose parameters are frozen with
 ;   `.requires_grad_(False)` (StyleGAN's metric samplers) or of a module
-;   class of the file that holds none (it derives `nn.Module` alone and
-;   defines no `__init__`): with no parameter and no input that requires
-;   grad, nothing is recorded. Nor a method named like an evaluation that
+;   that holds none: a parameter-free `torch.nn` layer (`nn.LogSoftmax`,
+;   `nn.ReLU`, `nn.Dropout`, pooling...), an `nn.Sequential` or
+;   `nn.ModuleList` of such layers, or an instance of a module class of the
+;   file that derives `nn.Module` (or such a class) alone, stores in `self`
+;   only plain data (numbers, strings, tensors of torch's functions, a
+;   parameter of the method it computes with) and parameter-free layers,
+;   and makes no `nn.Parameter`: with no parameter and no input that
+;   requires grad, nothing is recorded. Nor the shape smoke test of an
+;   untrained model: a model built in the same function or module-level
+;   code (`def test(): net = ResNet18(); y = net(torch.randn(2, 3, 32, 32));
+;   print(y.size())`, a model file's `if __name__ == "__main__":` check),
+;   from a module class of the file or the project, a `torch.nn` layer or a
+;   function of the file that returns one (not with `pretrained=`,
+;   `weights=`... or a weights file among its arguments), in a scope that
+;   loads no weights (`load_state_dict`, `torch.load`, `restore`,
+;   `from_pretrained`...), does not train (`.backward()`, an optimizer's
+;   `step`, `fit`, `.train()`, `.parameters()`) and hands the model to no
+;   call but `print`-like ones: such a model was never trained, its output
+;   is no evaluation. Nor a method named like an evaluation that
 ;   is its class's entry point: it neither calls `.eval()` nor loops, and
 ;   hands the model's output back as it is (`def predict(self, x): return
 ;   self.network(x)`, `self.fake_B = self.netG(self.real_A)`, or a name it
@@ -169,6 +185,7 @@
   (#oom-not-file-calls? "torch\\.(autograd(\\.functional)?|func)\\.(grad|backward|vjp|jvp|jacobian|hessian|hvp|vhp|jacrev|jacfwd)")
   (#oom-is-model? @fn)
   (#oom-not-frozen? @fn)
+  (#oom-not-untrained? @fn)
   (#oom-not-warm-up? @report)
   (#oom-in-eval-function? @report)
   (#oom-not-function-trains? @report)
@@ -187,6 +204,7 @@
   (#oom-not-file-calls? "torch\\.(autograd(\\.functional)?|func)\\.(grad|backward|vjp|jvp|jacobian|hessian|hvp|vhp|jacrev|jacfwd)")
   (#oom-is-model? @fn)
   (#oom-not-frozen? @fn)
+  (#oom-not-untrained? @fn)
   (#oom-not-warm-up? @report)
   (#oom-in-eval-context? @report)
   (#oom-not-function-trains? @report)
@@ -205,6 +223,7 @@
   (#oom-not-file-calls? "torch\\.(autograd(\\.functional)?|func)\\.(grad|backward|vjp|jvp|jacobian|hessian|hvp|vhp|jacrev|jacfwd)")
   (#oom-is-model? @fn)
   (#oom-not-frozen? @fn)
+  (#oom-not-untrained? @fn)
   (#oom-not-warm-up? @report)
   (#oom-in-eval-context? @report)
   (#oom-in-loop? @report)
@@ -228,6 +247,7 @@
   (#oom-not-file-mentions? "zero_grad\\s*\\(|\\b\\w*opt\\w*\\.step\\s*\\(|[(,]\\s*(self\\.)?\\w*optim\\w*\\s*[,)]")
   (#oom-is-model? @fn)
   (#oom-not-frozen? @fn)
+  (#oom-not-untrained? @fn)
   (#oom-not-warm-up? @report)
   (#oom-in-loop? @report)
   (#oom-not-in-model-method? @report)
@@ -246,6 +266,7 @@
   (#oom-not-file-calls? "torch\\.(autograd(\\.functional)?|func)\\.(grad|backward|vjp|jvp|jacobian|hessian|hvp|vhp|jacrev|jacfwd)")
   (#oom-is-model? @fn)
   (#oom-not-frozen? @fn)
+  (#oom-not-untrained? @fn)
   (#oom-not-warm-up? @report)
   (#oom-in-eval-context? @report)
   (#oom-not-backward-follows? @report)

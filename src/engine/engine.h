@@ -131,6 +131,7 @@ typedef enum {
   PRED_IN_ANY_LOOP,
   PRED_IN_MODEL_METHOD,
   PRED_WARM_UP,
+  PRED_UNTRAINED,
   PRED_ARG,
   PRED_KIND
 } pred_kind;

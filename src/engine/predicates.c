@@ -211,6 +211,13 @@ static const struct {
   {"oom-warm-up", PRED_WARM_UP, ARGS_CAPTURE, 0, 0,
    "`#oom-warm-up? @call`: the call `@call` is a statement of its own, its result dropped, outside any loop of its "
    "function: run once for its side effects (lazy layers' shapes, a first compile), not to compute something"},
+  {"oom-untrained", PRED_UNTRAINED, ARGS_CAPTURE, 0, 0,
+   "`#oom-untrained? @x`: the callee `@x` (`net`, `net.forward`, `net.encoder`) calls a model built in the same "
+   "function (or at module level) and left untrained there: each binding of `net` before the call makes a fresh "
+   "one (a module class of the file or the project, a `torch.nn` layer, a function of the file returning one, "
+   "through `.to()`-like chains), and nothing in that scope loads weights (`load_state_dict`, `torch.load`, "
+   "`restore`, `from_pretrained`...), trains (`.backward()`, `step`, `fit`, `.train()`, `.parameters()`) or hands "
+   "`net` to a call other than `print`-like ones: a shape smoke test"},
 };
 #define NPREDICATES (sizeof PREDICATES / sizeof *PREDICATES)
 
@@ -814,6 +821,8 @@ static bool eval(const predicate *p, const TSQueryMatch *m, pred_context *ctx) {
     return facts_in_module_method(ctx->model, facts_function_at(ctx->model, pos));
   case PRED_WARM_UP:
     return facts_warm_up_call(ctx->model, n);
+  case PRED_UNTRAINED:
+    return facts_untrained_model(ctx->model, n);
   }
   return false;
 }

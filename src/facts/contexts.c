@@ -675,6 +675,272 @@ bool facts_warm_up_call(const facts *self, TSNode call) {
 }
 
 
+/* ---- untrained models: a smoke test is no evaluation ---- */
+
+/* Whether the words of NAME (split at `_` and at camelCase humps, in lower
+ * case) include one of WORDS. */
+static bool has_word(const char *s, uint32_t len, const char *const *words) {
+  uint32_t i = 0;
+  while (i < len) {
+    while (i < len && (s[i] == '_' || !isalnum((unsigned char)s[i]))) i++;
+    uint32_t start = i++;
+    while (i < len && s[i] != '_' && isalnum((unsigned char)s[i]) &&
+           !(isupper((unsigned char)s[i]) && islower((unsigned char)s[i - 1])))
+      i++;
+    if (start >= len) break;
+    for (size_t k = 0; words[k]; k++)
+      if (strlen(words[k]) == i - start && !strncasecmp(words[k], s + start, i - start)) return true;
+  }
+  return false;
+}
+
+
+/* Whether a call of CALLEE (its last name) may give a model its weights or
+ * train it: `load_state_dict`, `torch.load`, `from_pretrained`,
+ * `restore`, `load_checkpoint`; `.backward()`, `optimizer.step()`,
+ * `zero_grad`, `fit`, `.train()`, `.parameters()` (handed to an optimizer). */
+static bool loads_or_trains(const facts *f, TSNode callee) {
+  static const char *const words[] = {"load", "restore", "resume", "pretrained", "checkpoint", "ckpt", "weights",
+                                      "backward", "step", "fit", "train", "training", "optimize", "learn",
+                                      "parameters", "optimizer", NULL};
+  if (NODE_IS(callee, "attribute")) callee = FIELD(callee, attribute);
+  if (ts_node_is_null(callee)) return true;
+  uint32_t len;
+  const char *t = facts_text(f, callee, &len);
+  return has_word(t, len, words) || facts_text_has_ci(t, len, "state_dict") || facts_text_has_ci(t, len, "zero_grad");
+}
+
+
+/* Whether the argument list ARGS hands on the model NAME (LEN bytes): as an
+ * argument, a keyword's value, or an element of a list or tuple argument. */
+static bool hands_on(const facts *f, TSNode args, const char *name, uint32_t len) {
+  uint32_t n = ts_node_named_child_count(args);
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode a = ts_node_named_child(args, i);
+    if (NODE_IS(a, "keyword_argument")) a = FIELD(a, value);
+    else if (NODE_IS(a, "list_splat") || NODE_IS(a, "dictionary_splat")) a = ts_node_named_child(a, 0);
+    if (ts_node_is_null(a)) continue;
+    if (NODE_IS(a, "list") || NODE_IS(a, "tuple")) {
+      if (hands_on(f, a, name, len)) return true;
+      continue;
+    }
+    if (NODE_IS(a, "identifier") && facts_text_is(f, a, name, len)) return true;
+  }
+  return false;
+}
+
+
+/* Whether a call of CALLEE may receive a model without training it or
+ * giving it weights: `print(model)`, `len(model)`, `isinstance(model, T)`. */
+static bool harmless_receiver(const facts *f, TSNode callee) {
+  static const char *const names[] = {"print", "len", "str", "repr", "type", "isinstance", "hasattr", "getattr",
+                                      "id", "format", "info", "debug", NULL};
+  if (NODE_IS(callee, "attribute")) callee = FIELD(callee, attribute);
+  if (ts_node_is_null(callee)) return false;
+  for (size_t i = 0; names[i]; i++)
+    if (facts_node_is(f, callee, names[i])) return true;
+  return false;
+}
+
+
+/* Whether call C is in scope FN: inside it (nested functions included); at
+ * module level (-1), outside the methods of classes (a top-level function
+ * may read the global model). */
+static bool in_scope(const facts *f, const facts_call *c, int fn) {
+  int g = c->function;
+  if (fn >= 0) {
+    for (; g >= 0; g = f->functions.items[g].parent)
+      if (g == fn) return true;
+    return false;
+  }
+  if (g < 0) return true;
+  while (f->functions.items[g].parent >= 0) g = f->functions.items[g].parent;
+  return f->functions.items[g].klass < 0;
+}
+
+
+/* Whether no call in scope FN loads weights, trains, or hands the model NAME
+ * (LEN bytes; NULL: none) to a call that might. */
+static bool scope_leaves_untrained(const facts *f, int fn, const char *name, uint32_t len) {
+  facts_span span = fn >= 0 ? f->functions.items[fn].whole : (facts_span){0, (uint32_t)f->length + 1};
+  for (size_t i = facts_first_call_at(f, span.start); i < f->calls.len; i++) {
+    const facts_call *c = &f->calls.items[i];
+    if (ts_node_start_byte(c->call) >= span.end) break;
+    if (!in_scope(f, c, fn)) continue;
+    TSNode callee = FIELD(c->call, function), args = FIELD(c->call, arguments);
+    if (ts_node_is_null(callee) || loads_or_trains(f, callee)) return false;
+    if (name && !ts_node_is_null(args) && NODE_IS(args, "argument_list") && hands_on(f, args, name, len) &&
+        !harmless_receiver(f, callee))
+      return false;
+  }
+  return true;
+}
+
+
+static bool fresh_model_binding(const facts *f, TSNode value, const char *name, uint32_t len, int depth);
+
+
+/* Whether the argument list ARGS of a model's constructor may give it
+ * weights: a keyword named like `pretrained=`, `weights=`, `checkpoint=`,
+ * `model_path=` that is not `False` or `None`, or a string naming a weights
+ * file (`"resnet.pth"`). */
+static bool passes_weights(const facts *f, TSNode args) {
+  static const char *const words[] = {"pretrained", "pretrain", "weights", "weight", "checkpoint", "ckpt", "resume",
+                                      "restore", "load", "path", "file", "url", NULL};
+  static const char *const suffixes[] = {".pt", ".pth", ".ckpt", ".bin", ".safetensors", ".pkl", ".h5", NULL};
+  uint32_t n = ts_node_named_child_count(args);
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode a = ts_node_named_child(args, i);
+    if (NODE_IS(a, "keyword_argument")) {
+      TSNode key = FIELD(a, name), value = FIELD(a, value);
+      uint32_t klen;
+      const char *k = ts_node_is_null(key) ? "" : facts_text(f, key, &klen);
+      if (ts_node_is_null(key) || !has_word(k, klen, words)) continue;
+      if (ts_node_is_null(value) || (!NODE_IS(value, "false") && !NODE_IS(value, "none"))) return true;
+    } else if (NODE_IS(a, "string")) {
+      uint32_t slen;
+      const char *s = facts_text(f, a, &slen);
+      while (slen > 0 && (s[slen - 1] == '"' || s[slen - 1] == '\'')) slen--;
+      for (size_t k = 0; suffixes[k]; k++) {
+        size_t sl = strlen(suffixes[k]);
+        if (slen >= sl && !strncasecmp(s + slen - sl, suffixes[k], sl)) return true;
+      }
+    }
+  }
+  return false;
+}
+
+
+/* Whether function G of the file builds a fresh model on every return and
+ * neither loads weights nor trains (`def ResNet18(): return ResNet(...)`). */
+static bool builds_fresh_model(const facts *f, int g, int depth) {
+  if (depth > 3 || f->functions.items[g].klass >= 0 || !scope_leaves_untrained(f, g, NULL, 0)) return false;
+  facts_span body = f->functions.items[g].body;
+  bool any = false;
+  for (size_t i = 0; i < f->returns.len; i++) {
+    const facts_call *r = &f->returns.items[i];
+    if (ts_node_start_byte(r->call) < body.start) continue;
+    if (ts_node_start_byte(r->call) >= body.end) break;
+    if (r->function != g) continue;
+    TSNode value = ts_node_named_child(r->call, 0);
+    if (ts_node_is_null(value)) return false;
+    if (NODE_IS(value, "identifier")) {
+      /* `model = Net(...); return model` */
+      uint32_t vlen;
+      const char *v = facts_text(f, value, &vlen);
+      size_t first, end;
+      facts_bindings_named(f, v, vlen, &first, &end);
+      bool bound = false;
+      for (size_t k = first; k < end; k++) {
+        const facts_binding *b = &f->bindings.items[k];
+        if (b->pos < f->functions.items[g].whole.start || b->pos >= body.end) continue;
+        long a = facts__last_assign_before(f, v, vlen, b->pos + 1, g);
+        if (a < 0 || ts_node_start_byte(f->assigns.items[a].left) != b->pos ||
+            !fresh_model_binding(f, f->assigns.items[a].right, v, vlen, depth + 1))
+          return false;
+        bound = true;
+      }
+      if (!bound) return false;
+    } else if (!fresh_model_binding(f, value, NULL, 0, depth + 1)) {
+      return false;
+    }
+    any = true;
+  }
+  return any;
+}
+
+
+/* Whether VALUE, bound to the model NAME (LEN bytes; NULL: none), makes a
+ * fresh, untrained model or keeps NAME's: a call of a module class of the
+ * file, of a model class of another module of the project, of a `torch.nn`
+ * layer, or of a function of the file that returns one of those
+ * (builds_fresh_model); or NAME itself; through `.to()/.cuda()/.eval()`-like
+ * chains. Not a factory that may download weights (torchvision's, timm's,
+ * `from_pretrained`). */
+static bool fresh_model_binding(const facts *f, TSNode value, const char *name, uint32_t len, int depth) {
+  static const char *const same[] = {"to", "cuda", "cpu", "eval", "half", "float", "double", "bfloat16", NULL};
+  for (int guard = 0; guard < 8 && !ts_node_is_null(value); guard++) {
+    if (NODE_IS(value, "parenthesized_expression")) {
+      value = ts_node_named_child(value, 0);
+      continue;
+    }
+    if (NODE_IS(value, "identifier")) return name && facts_text_is(f, value, name, len);
+    if (!NODE_IS(value, "call")) return false;
+    TSNode callee = FIELD(value, function);
+    if (ts_node_is_null(callee)) return false;
+    if (NODE_IS(callee, "attribute")) {
+      TSNode attr = FIELD(callee, attribute);
+      bool chained = false;
+      for (size_t i = 0; same[i] && !ts_node_is_null(attr); i++)
+        if (facts_node_is(f, attr, same[i])) chained = true;
+      if (chained) {
+        value = FIELD(callee, object);
+        continue;
+      }
+    }
+    TSNode args = FIELD(value, arguments);
+    if (!ts_node_is_null(args) && NODE_IS(args, "argument_list") && passes_weights(f, args)) return false;
+    uint32_t clen;
+    const char *c = facts_text(f, callee, &clen);
+    if (NODE_IS(callee, "identifier")) {
+      for (size_t i = 0; i < f->classes.len; i++) {
+        const facts_class *k = &f->classes.items[i];
+        if (k->name_len == clen && !memcmp(k->name, c, clen)) return k->is_module || (k->has_forward && !k->plain);
+      }
+      int g = facts_function_named(f, callee);
+      if (g >= 0) return builds_fresh_model(f, g, depth);
+    }
+    facts_symbol sym;
+    if (f->imports && facts_project_symbol(f, callee, &sym))
+      return (sym.flags & SYM_CLASS) && (sym.flags & SYM_MODEL);
+    buf q = {0};
+    bool layer = false;
+    if (facts_qualname(f, callee, &q)) {
+      const char *s = buf_str(&q);
+      layer = !strncmp(s, "torch.nn.", 9) && isupper((unsigned char)s[9]) && !strchr(s + 9, '.') &&
+              strncmp(s + 9, "Parameter", 9) != 0 && strstr(s + 9, "DataParallel") == NULL;
+    }
+    buf_free(&q);
+    return layer;
+  }
+  return false;
+}
+
+
+bool facts_untrained_model(const facts *self, TSNode callee) {
+  if (ts_node_is_null(callee)) return false;
+  /* `net(x)`, `net.forward(x)`, `net.encoder(x)`: the model `net` */
+  TSNode model = callee;
+  if (NODE_IS(model, "attribute")) model = FIELD(model, object);
+  if (ts_node_is_null(model) || !NODE_IS(model, "identifier") || facts_node_is(self, model, "self")) return false;
+  uint32_t len, pos = ts_node_start_byte(callee);
+  const char *name = facts_text(self, model, &len);
+  int fn = facts_function_at(self, pos);
+  /* every binding of the name in this scope before the call builds a fresh
+   * model (or keeps it: `net = net.to(device)`); a parameter, an import, a
+   * loop or tuple target comes from elsewhere */
+  size_t first, end;
+  facts_bindings_named(self, name, len, &first, &end);
+  bool built = false;
+  for (size_t i = first; i < end; i++) {
+    const facts_binding *b = &self->bindings.items[i];
+    if (b->pos >= pos) continue;
+    int bf = facts_function_at(self, b->pos);
+    if (fn >= 0 && bf != fn && b->pos >= self->functions.items[fn].whole.start &&
+        b->pos < self->functions.items[fn].body.start)
+      return false; /* a parameter */
+    if (bf != fn) continue;
+    if (b->kind == BINDING_IMPORT) return false;
+    long a = facts__last_assign_before(self, name, len, b->pos + 1, fn);
+    if (a < 0 || ts_node_start_byte(self->assigns.items[a].left) != b->pos ||
+        !fresh_model_binding(self, self->assigns.items[a].right, name, len, 0))
+      return false;
+    if (!NODE_IS(self->assigns.items[a].right, "identifier")) built = true;
+  }
+  return built && scope_leaves_untrained(self, fn, name, len);
+}
+
+
 bool facts_function_backward_at(const facts *self, uint32_t pos) {
   int fn = facts_function_at(self, pos);
   if (fn >= 0) return self->functions.items[fn].backward;

@@ -217,6 +217,15 @@ static void visit_assignment(facts *f, TSNode n) {
   }
   if (!NODE_IS(left, "identifier")) {
     bind_targets(f, left); /* `seen, total = 0, 0.0` */
+    /* `self.a, self.b = ...`: attributes bound where `assigns` does not see them */
+    uint32_t k = ts_node_named_child_count(left);
+    for (uint32_t i = 0; i < k; i++) {
+      TSNode t = ts_node_named_child(left, i);
+      if (NODE_IS(t, "attribute") && NODE_IS(FIELD(t, object), "identifier") && facts_node_is(f, FIELD(t, object), "self")) {
+        vec_push(&f->self_patterns, ts_node_start_byte(n));
+        break;
+      }
+    }
     return;
   }
   facts_assign a = {left, right};
@@ -652,6 +661,8 @@ void facts_free(facts *self) {
   vec_free(&self->wrapper_names);
   for (size_t i = 0; i < self->parameter_free_names.len; i++) free(self->parameter_free_names.items[i]);
   vec_free(&self->parameter_free_names);
+  vec_free(&self->submodule_targets);
+  vec_free(&self->self_patterns);
   vec_free(&self->freezes);
   vec_free(&self->subscripts);
   vec_free(&self->functions_by_name);

@@ -138,12 +138,20 @@ typedef struct {
   bool plain;       /* known not to be an nn.Module: every base is object, ABC, one of typing's classes or a
                        plain class itself, and it has a base or no `forward` (a PyG transform's BaseTransform(ABC)) */
   bool is_dataset;  /* derives torch's Dataset (here or in another module of the project) */
-  bool no_parameters; /* derives nn.Module alone and defines no `__init__`: it holds no parameter */
+  bool no_parameters; /* derives nn.Module (or such classes of the file) alone and stores in `self` only plain
+                         data and parameter-free modules, with no `nn.Parameter`: it holds no parameter */
 } facts_class;
 
 typedef struct {
   TSNode left, right; /* `name = ...` or `self.attr = ...` */
 } facts_assign;
+
+/* a name bound in SPAN */
+typedef struct {
+  const char *name; /* into the source */
+  uint32_t len;
+  facts_span span;
+} facts_scoped_name;
 
 typedef struct {
   const char *name;
@@ -243,6 +251,8 @@ typedef struct facts {
   VEC(char *) wrapper_names;   /* names bound to an instance of a class whose forward/__call__ runs under no_grad */
   VEC(char *) parameter_free_names; /* names bound somewhere to an instance of a class with no_parameters */
   VEC(facts_freeze) freezes;   /* in file order */
+  VEC(uint32_t) self_patterns; /* starts of assignments to a pattern that holds `self.x` (`self.a, self.b = ...`) */
+  VEC(facts_scoped_name) submodule_targets; /* targets of `for` loops over a model's submodules, with the loop body */
   unsigned char *taint;        /* TAINT_* per source byte; see graph.c */
   struct facts_field_memo *field_memo; /* while the facts are built (facts__field) */
   bool file_backward;          /* some code calls .backward() */
@@ -337,8 +347,9 @@ bool facts_is_model(const facts *self, TSNode node);
 /** Whether CALLEE, a model, has its parameters frozen where it is called:
  *  `.requires_grad_(False)` on it at module level, in the calling function
  *  or in its class's `__init__`, and `.requires_grad_(True)` in none of them;
- *  or it has none, an instance of a class of the file that derives nn.Module
- *  alone and defines no `__init__` (`x * y + y` in its forward). A frozen
+ *  or it has none: an instance of a class of the file that holds none
+ *  (facts_class.no_parameters: `x * y + y` in its forward), a parameter-free
+ *  torch.nn layer (`nn.LogSoftmax(dim=2)`), an `nn.Sequential` of them. A frozen
  *  model's output carries a graph only when its input does. */
 bool facts_is_frozen(const facts *self, TSNode callee);
 /** Whether a call of CALLEE runs a model's forward pass: a model (as
@@ -428,6 +439,18 @@ bool facts_in_eval_context(const facts *self, TSNode node);
  *  loop of its function: a warm-up run once for its side effects (a forward
  *  pass that gives lazy layers their shapes before DDP wraps the model). */
 bool facts_warm_up_call(const facts *self, TSNode call);
+/** Whether CALLEE (`net`, `net.forward`, `net.encoder`) calls a model
+ *  built in the caller's own scope and left untrained there: every binding
+ *  of `net` in that function (or at module level) before the call makes a
+ *  fresh one (a module class of the file or the project, a `torch.nn`
+ *  layer, a function of the file returning one, through `.to()`-like
+ *  chains), and nothing in that scope (its nested functions included; at
+ *  module level, outside classes' methods) loads weights (`load_state_dict`,
+ *  `torch.load`, `restore`, `from_pretrained`...), trains (`.backward()`,
+ *  `step`, `fit`, `.train()`, `.parameters()`) or hands `net` to a call
+ *  that might (anything but `print`-like calls). Such a forward pass is a
+ *  shape smoke test, not an evaluation of a trained model. */
+bool facts_untrained_model(const facts *self, TSNode callee);
 /** Whether the function holding POS (module level: -1) calls .backward(). */
 bool facts_function_backward_at(const facts *self, uint32_t pos);
 /** The per-iteration loop at POS calls something whose last name RE matches
@@ -497,6 +520,11 @@ int facts_function_named(const facts *self, TSNode callee);
  *  tree-sitter finds a field by walking the children. */
 TSNode facts__field(const facts *self, TSNode node, TSFieldId field);
 #define FACT_FIELD(facts, node, name) facts__field((facts), (node), OOM_FIELD_##name)
+/* Inside src/facts: whether CALL makes a module that holds no parameter: a
+ * parameter-free torch.nn layer (`nn.LogSoftmax(dim=2)`), an instance of a
+ * class of the file with no_parameters, or an `nn.Sequential`,
+ * `nn.ModuleList` or `nn.ModuleDict` of such modules only. */
+bool facts__parameter_free_module(const facts *self, TSNode call);
 /* Inside src/facts: the index in `assigns` of the last assignment to the
  * identifier NAME (LEN bytes) before POS in function FN, or -1. */
 long facts__last_assign_before(const facts *self, const char *name, uint32_t len, uint32_t pos, int fn);

@@ -262,22 +262,17 @@ static bool freeze_reaches(const facts *f, int g, int fn) {
 static TSNode model_constructor(const facts *f, TSNode callee, int fn);
 
 
-/* Whether CALLEE was made by a class of the file that holds no parameter
- * (facts_class.no_parameters): the model call before it, where it was bound. */
+/* Whether CALLEE was made as a module that holds no parameter (an instance
+ * of a class of the file with facts_class.no_parameters, a parameter-free
+ * torch.nn layer, an `nn.Sequential` of them): the model call before it,
+ * where it was bound. */
 static bool parameter_free(const facts *self, TSNode callee, int fn) {
   uint32_t len;
   const char *t = facts_text(self, callee, &len);
   /* most files: no such instance, no lookup */
   if (!has_str(self->parameter_free_names.items, self->parameter_free_names.len, t, len)) return false;
   TSNode made = model_constructor(self, callee, fn);
-  TSNode klass = ts_node_is_null(made) ? made : FACT_FIELD(self, made, function);
-  if (ts_node_is_null(klass) || !NODE_IS(klass, "identifier")) return false;
-  const char *name = facts_text(self, klass, &len);
-  for (size_t i = 0; i < self->classes.len; i++) {
-    const facts_class *k = &self->classes.items[i];
-    if (k->name_len == len && !memcmp(k->name, name, len)) return k->no_parameters;
-  }
-  return false;
+  return !ts_node_is_null(made) && facts__parameter_free_module(self, made);
 }
 
 
@@ -332,6 +327,70 @@ static unsigned eval_args(analysis *a, state *st, TSNode args) {
     if (!ts_node_is_null(c)) flags |= eval(a, st, c);
   }
   return flags;
+}
+
+
+/* Whether the iterable IT runs over the submodules of a model: a model
+ * name (`self.layers`, an `nn.ModuleList`), `enumerate`, `zip` or
+ * `reversed` of one, or its `.children()` / `.modules()`. */
+static bool iterates_modules(const facts *f, TSNode it, int depth) {
+  if (ts_node_is_null(it) || depth > 4) return false;
+  if (NODE_IS(it, "identifier") || NODE_IS(it, "attribute")) return facts_is_model(f, it);
+  if (!NODE_IS(it, "call")) return false;
+  TSNode callee = FACT_FIELD(f, it, function), args = FACT_FIELD(f, it, arguments);
+  if (ts_node_is_null(callee) || ts_node_is_null(args)) return false;
+  if (NODE_IS(callee, "attribute")) {
+    TSNode attr = FACT_FIELD(f, callee, attribute);
+    return !ts_node_is_null(attr) && (text_is(f, attr, "children") || text_is(f, attr, "modules")) &&
+           facts_is_model(f, FACT_FIELD(f, callee, object));
+  }
+  if (!text_is(f, callee, "enumerate") && !text_is(f, callee, "zip") && !text_is(f, callee, "reversed")) return false;
+  uint32_t n = ts_node_named_child_count(args);
+  for (uint32_t i = 0; i < n; i++)
+    if (iterates_modules(f, ts_node_named_child(args, i), depth + 1)) return true;
+  return false;
+}
+
+
+/* The targets of the `for` loops over the submodules of a model (`for
+ * layer in self.layers:`), with the loop's body: calls of them are
+ * submodules' forward passes, whose output carries a graph. Found once,
+ * before the rounds. */
+static void find_submodule_targets(facts *f) {
+  for (size_t i = 0; i < f->loops.len; i++) {
+    TSNode loop = f->loops.items[i].node;
+    if (!NODE_IS(loop, "for_statement") || !iterates_modules(f, FACT_FIELD(f, loop, right), 0)) continue;
+    TSNode left = FACT_FIELD(f, loop, left);
+    TSNode names[16];
+    int n = 0;
+    if (!ts_node_is_null(left)) names[n++] = left;
+    while (n > 0) {
+      TSNode t = names[--n];
+      if (NODE_IS(t, "identifier")) {
+        uint32_t len;
+        const char *name = facts_text(f, t, &len);
+        facts_scoped_name s = {name, len, f->loops.items[i].body};
+        vec_push(&f->submodule_targets, s);
+        continue;
+      }
+      uint32_t k = ts_node_named_child_count(t);
+      for (uint32_t j = 0; j < k && n < 16; j++) names[n++] = ts_node_named_child(t, j);
+    }
+  }
+}
+
+
+/* Whether the identifier CALLEE is a target of an enclosing loop over a
+ * model's submodules (find_submodule_targets). */
+static bool submodule_of_loop(const facts *f, TSNode callee) {
+  if (!f->submodule_targets.len) return false;
+  uint32_t len, pos = ts_node_start_byte(callee);
+  const char *name = facts_text(f, callee, &len);
+  for (size_t i = 0; i < f->submodule_targets.len; i++) {
+    const facts_scoped_name *s = &f->submodule_targets.items[i];
+    if (s->len == len && !memcmp(s->name, name, len) && pos >= s->span.start && pos < s->span.end) return true;
+  }
+  return false;
 }
 
 
@@ -429,6 +488,7 @@ static unsigned eval_call(analysis *a, state *st, TSNode e) {
       if ((ql > 5 && !strcmp(q + ql - 5, "_loss")) || !strcmp(q, "cross_entropy")) return V_GRAPH | V_SCALAR;
       return argflags & V_FLOW;
     }
+    if (submodule_of_loop(f, callee)) return V_GRAPH;
   }
   return 0;
 }
@@ -1399,6 +1459,7 @@ static void analyse_if_stale(facts *f, int unit, size_t *ran_at, size_t *version
 void facts__graph(facts *f);
 void facts__graph(facts *f) {
   f->taint = oom_xcalloc(f->length + 1, 1);
+  find_submodule_targets(f);
   size_t *ran_at = oom_xcalloc(f->functions.len + 1, sizeof *ran_at);
   size_t version = 1;
   /* evidence first everywhere, so producers found in one function are

@@ -650,54 +650,361 @@ static void resolve_modules_by_use(facts *f, buf *tmp) {
 }
 
 
+/* torch.nn layers that hold no parameter whatever their arguments */
+static const char *const PARAMETER_FREE_LAYERS[] = {
+  "Identity", "ReLU", "ReLU6", "LeakyReLU", "ELU", "SELU", "CELU", "GELU", "SiLU", "Mish", "Sigmoid", "Tanh",
+  "Softmax", "Softmax2d", "LogSoftmax", "Softmin", "Softplus", "Softsign", "Hardtanh", "Hardswish", "Hardsigmoid",
+  "Hardshrink", "Softshrink", "Tanhshrink", "Threshold", "LogSigmoid", "GLU", "Dropout", "Dropout1d", "Dropout2d",
+  "Dropout3d", "AlphaDropout", "FeatureAlphaDropout", "Flatten", "Unflatten", "MaxPool1d", "MaxPool2d", "MaxPool3d",
+  "AvgPool1d", "AvgPool2d", "AvgPool3d", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d",
+  "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AdaptiveMaxPool3d", "LPPool1d", "LPPool2d", "LPPool3d", "MaxUnpool1d",
+  "MaxUnpool2d", "MaxUnpool3d", "FractionalMaxPool2d", "FractionalMaxPool3d", "Upsample", "UpsamplingNearest2d",
+  "UpsamplingBilinear2d", "PixelShuffle", "PixelUnshuffle", "ChannelShuffle", "ZeroPad1d", "ZeroPad2d", "ZeroPad3d",
+  "ConstantPad1d", "ConstantPad2d", "ConstantPad3d", "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d",
+  "ReplicationPad1d", "ReplicationPad2d", "ReplicationPad3d", "CircularPad1d", "CircularPad2d", "CircularPad3d",
+  "Fold", "Unfold", "CosineSimilarity", "PairwiseDistance", NULL};
+
+
+static bool in_names_list(const char *s, size_t len, const char *const *names) {
+  for (size_t i = 0; names[i]; i++)
+    if (strlen(names[i]) == len && !memcmp(names[i], s, len)) return true;
+  return false;
+}
+
+
+/* The torch.nn class CALLEE names (`nn.ReLU`, `torch.nn.Sequential`), after
+ * `torch.nn.`, into TMP; NULL when it names none. */
+static const char *torch_nn_class(const facts *f, TSNode callee, buf *tmp) {
+  if (!facts_qualname(f, callee, tmp)) return NULL;
+  const char *q = buf_str(tmp);
+  if (!strncmp(q, "torch.nn.modules.", 17)) {
+    const char *dot = strrchr(q, '.');
+    return isupper((unsigned char)dot[1]) ? dot + 1 : NULL;
+  }
+  if (strncmp(q, "torch.nn.", 9) != 0 || strchr(q + 9, '.') || !isupper((unsigned char)q[9])) return NULL;
+  return q + 9;
+}
+
+
+/* What the parameter-free judgements carry: a scratch buffer, and whether
+ * one asked about a class of the file not (yet) known to be parameter-free
+ * (a class judged before it might make it one: mark_parameter_free's
+ * fixed point judges it again). */
+typedef struct {
+  buf *tmp;
+  bool consulted;
+} pf_ctx;
+
+
+static bool is_parameter_free_class(const facts *f, const char *name, uint32_t len, pf_ctx *cx) {
+  bool any = false;
+  for (size_t i = 0; i < f->classes.len; i++) {
+    const facts_class *k = &f->classes.items[i];
+    if (k->name_len != len || memcmp(k->name, name, len) != 0) continue;
+    if (!k->no_parameters) {
+      if (cx) cx->consulted = true;
+      return false;
+    }
+    any = true;
+  }
+  return any;
+}
+
+
+/* Whether CALL makes a module that holds no parameter: a parameter-free
+ * torch.nn layer (`nn.LogSoftmax(dim=2)`, `nn.Dropout(p)`), an instance of
+ * a parameter-free module class of the file, or an `nn.Sequential`,
+ * `nn.ModuleList` or `nn.ModuleDict` of such modules only. */
+static bool parameter_free_module(const facts *f, TSNode call, pf_ctx *cx, int depth) {
+  if (depth > 8 || !NODE_IS(call, "call")) return false;
+  TSNode callee = FACT_FIELD(f, call, function), args = FACT_FIELD(f, call, arguments);
+  if (ts_node_is_null(callee) || ts_node_is_null(args)) return false;
+  uint32_t len;
+  if (NODE_IS(callee, "identifier")) {
+    const char *t = facts_text(f, callee, &len);
+    if (is_parameter_free_class(f, t, len, cx)) return true;
+  }
+  const char *cls = torch_nn_class(f, callee, cx->tmp);
+  if (!cls) return false;
+  if (in_names_list(cls, strlen(cls), PARAMETER_FREE_LAYERS)) return true;
+  bool seq = !strcmp(cls, "Sequential"), list = !strcmp(cls, "ModuleList"), dict = !strcmp(cls, "ModuleDict");
+  if (!seq && !list && !dict) return false;
+  uint32_t n = ts_node_named_child_count(args);
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode a = ts_node_named_child(args, i);
+    if (NODE_IS(a, "comment")) continue;
+    if (seq) {
+      if (!parameter_free_module(f, a, cx, depth + 1)) return false;
+      continue;
+    }
+    /* ModuleList([...]), ModuleDict({...}) */
+    if (!NODE_IS(a, list ? "list" : "dictionary")) return false;
+    uint32_t m = ts_node_named_child_count(a);
+    for (uint32_t j = 0; j < m; j++) {
+      TSNode e = ts_node_named_child(a, j);
+      if (NODE_IS(e, "comment")) continue;
+      if (dict) e = NODE_IS(e, "pair") ? FACT_FIELD(f, e, value) : NULL_NODE;
+      if (ts_node_is_null(e) || !parameter_free_module(f, e, cx, depth + 1)) return false;
+    }
+  }
+  return true;
+}
+
+
+/* Whether the parameter NAME of METHOD (a function_definition) holds a plain
+ * value: its default is a number, string or boolean, its annotation `int`,
+ * `float`, `str` or `bool`, or the method computes with it (`a + b`,
+ * `range(n)`). */
+static bool plain_parameter(const facts *f, TSNode method, TSNode name) {
+  TSNode params = FACT_FIELD(f, method, parameters);
+  if (ts_node_is_null(params)) return false;
+  uint32_t len;
+  const char *t = facts_text(f, name, &len);
+  uint32_t n = ts_node_named_child_count(params);
+  bool found = false;
+  for (uint32_t i = 0; i < n && !found; i++) {
+    TSNode p = ts_node_named_child(params, i);
+    TSNode pname = NODE_IS(p, "identifier") ? p : FACT_FIELD(f, p, name);
+    if (ts_node_is_null(pname) && ts_node_named_child_count(p)) pname = ts_node_named_child(p, 0);
+    if (ts_node_is_null(pname) || !facts_text_is(f, pname, t, len)) continue;
+    found = true;
+    if (NODE_IS(p, "identifier")) break;
+    TSNode def = FACT_FIELD(f, p, value), type = FACT_FIELD(f, p, type);
+    if (!ts_node_is_null(def) && (NODE_IS(def, "integer") || NODE_IS(def, "float") || NODE_IS(def, "string") ||
+                                   NODE_IS(def, "true") || NODE_IS(def, "false")))
+      return true;
+    if (!ts_node_is_null(type)) {
+      uint32_t tl;
+      const char *ty = facts_text(f, type, &tl);
+      static const char *const scalars[] = {"int", "float", "str", "bool", NULL};
+      if (in_names_list(ty, tl, scalars)) return true;
+    }
+  }
+  if (!found) return false;
+  /* computed with in the method: an operand of arithmetic, or range(name) */
+  TSNode body = FACT_FIELD(f, method, body);
+  if (ts_node_is_null(body)) return false;
+  TSTreeCursor cur = ts_tree_cursor_new(body);
+  bool numeric = false;
+  for (bool more = true; more && !numeric;) {
+    TSNode n2 = ts_tree_cursor_current_node(&cur);
+    if (NODE_IS(n2, "identifier") && facts_text_is(f, n2, t, len)) {
+      TSNode up = ts_node_parent(n2);
+      if (!ts_node_is_null(up) && NODE_IS(up, "binary_operator")) {
+        numeric = true;
+      } else if (!ts_node_is_null(up) && NODE_IS(up, "argument_list")) {
+        TSNode call = ts_node_parent(up);
+        TSNode callee = ts_node_is_null(call) ? call : FACT_FIELD(f, call, function);
+        numeric = !ts_node_is_null(callee) && text_is(f, callee, "range");
+      }
+    }
+    if (ts_tree_cursor_goto_first_child(&cur)) continue;
+    while (!ts_tree_cursor_goto_next_sibling(&cur))
+      if (!ts_tree_cursor_goto_parent(&cur) || ts_node_eq(ts_tree_cursor_current_node(&cur), body)) {
+        more = false;
+        break;
+      }
+  }
+  ts_tree_cursor_delete(&cur);
+  return numeric;
+}
+
+
+/* Whether V, the value a method (METHOD, a function_definition) of a module
+ * class stores in `self.x`, holds no parameter: plain data (numbers,
+ * strings, booleans, None, arithmetic and containers of them, another
+ * `self.` attribute, a plain parameter of the method, builtins of those,
+ * a tensor of torch's own functions without `requires_grad=True`) or a
+ * parameter-free module (parameter_free_module). */
+static bool parameter_free_value(const facts *f, TSNode v, TSNode method, pf_ctx *cx, int depth) {
+  if (depth > 8 || ts_node_is_null(v)) return false;
+  const char *type = ts_node_type(v);
+  static const char *const literals[] = {"integer", "float", "string", "concatenated_string", "true", "false",
+                                         "none", NULL};
+  if (in_names_list(type, strlen(type), literals)) return true;
+  static const char *const compound[] = {"unary_operator", "binary_operator", "boolean_operator",
+                                         "comparison_operator", "not_operator", "parenthesized_expression",
+                                         "conditional_expression", "tuple", "list", "set", "dictionary", "pair",
+                                         NULL};
+  if (in_names_list(type, strlen(type), compound)) {
+    uint32_t n = ts_node_named_child_count(v);
+    for (uint32_t i = 0; i < n; i++) {
+      TSNode c = ts_node_named_child(v, i);
+      if (NODE_IS(c, "comment")) continue;
+      if (!parameter_free_value(f, c, method, cx, depth + 1)) return false;
+    }
+    return true;
+  }
+  if (NODE_IS(v, "attribute")) {
+    TSNode obj = FACT_FIELD(f, v, object);
+    return !ts_node_is_null(obj) && NODE_IS(obj, "identifier") && text_is(f, obj, "self");
+  }
+  if (NODE_IS(v, "identifier")) return !ts_node_is_null(method) && plain_parameter(f, method, v);
+  if (!NODE_IS(v, "call")) return false;
+  if (parameter_free_module(f, v, cx, 0)) return true;
+  TSNode callee = FACT_FIELD(f, v, function), args = FACT_FIELD(f, v, arguments);
+  if (ts_node_is_null(callee) || ts_node_is_null(args) || !NODE_IS(args, "argument_list")) return false;
+  uint32_t n = ts_node_named_child_count(args);
+  if (NODE_IS(callee, "identifier")) {
+    static const char *const builtins[] = {"list", "tuple", "range", "int", "float", "str", "bool", "len", "max",
+                                           "min", "abs", "round", "sum", "dict", "set", NULL};
+    uint32_t len;
+    const char *t = facts_text(f, callee, &len);
+    size_t first, end;
+    facts_bindings_named(f, t, len, &first, &end);
+    if (first == end && in_names_list(t, len, builtins)) {
+      for (uint32_t i = 0; i < n; i++) {
+        TSNode a = ts_node_named_child(args, i);
+        if (NODE_IS(a, "keyword_argument")) a = FACT_FIELD(f, a, value);
+        if (NODE_IS(a, "comment")) continue;
+        if (!parameter_free_value(f, a, method, cx, depth + 1)) return false;
+      }
+      return true;
+    }
+  }
+  /* torch.zeros(...), torch.arange(...): a tensor, no parameter, unless it requires grad */
+  if (!facts_qualname(f, callee, cx->tmp)) return false;
+  const char *q = buf_str(cx->tmp);
+  if (strncmp(q, "torch.", 6) != 0 || strchr(q + 6, '.') || !islower((unsigned char)q[6])) return false;
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode a = ts_node_named_child(args, i);
+    if (!NODE_IS(a, "keyword_argument")) continue;
+    TSNode key = FACT_FIELD(f, a, name), value = FACT_FIELD(f, a, value);
+    if (!ts_node_is_null(key) && text_is(f, key, "requires_grad") && !ts_node_is_null(value) &&
+        !NODE_IS(value, "false"))
+      return false;
+  }
+  return true;
+}
+
+
+/* Whether the body of class K stores nothing but parameter-free values in
+ * attributes of `self` (or in class attributes) and makes no parameter
+ * itself (`nn.Parameter`, `register_parameter`, `add_module`, `setattr`),
+ * from the assignments and calls the facts recorded in its span. The
+ * values that are parameters of their method (`self.dim = dim`) are judged
+ * last: their check reads the method's body, and most module classes fail
+ * sooner, on a layer with parameters. */
+static bool class_holds_no_parameter(const facts *f, const facts_class *k, pf_ctx *cx) {
+  uint32_t start = ts_node_start_byte(k->node), end = ts_node_end_byte(k->node);
+  static const char *const makers[] = {"Parameter", "register_parameter", "add_module", "register_module",
+                                       "setattr", "__setattr__", "ParameterList", "ParameterDict", NULL};
+  for (size_t i = facts_first_call_at(f, start); i < f->calls.len; i++) {
+    TSNode call = f->calls.items[i].call;
+    if (ts_node_start_byte(call) >= end) break;
+    TSNode callee = FACT_FIELD(f, call, function);
+    if (ts_node_is_null(callee)) continue;
+    TSNode last = NODE_IS(callee, "attribute") ? FACT_FIELD(f, callee, attribute) : callee;
+    if (ts_node_is_null(last)) continue;
+    uint32_t len;
+    const char *t = facts_text(f, last, &len);
+    if (in_names_list(t, len, makers)) return false;
+  }
+  for (size_t i = 0; i < f->self_patterns.len; i++)
+    if (f->self_patterns.items[i] >= start && f->self_patterns.items[i] < end) return false;
+  size_t lo = 0, hi = f->assigns.len;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (ts_node_start_byte(f->assigns.items[mid].left) < start) lo = mid + 1;
+    else hi = mid;
+  }
+  enum { MAX_DEFERRED = 64 };
+  struct {
+    TSNode value, method;
+  } deferred[MAX_DEFERRED];
+  int ndeferred = 0;
+  for (size_t i = lo; i < f->assigns.len; i++) {
+    TSNode left = f->assigns.items[i].left, right = f->assigns.items[i].right;
+    uint32_t at = ts_node_start_byte(left);
+    if (at >= end) break;
+    int fn = facts_function_at(f, at);
+    bool in_method = fn >= 0 && f->functions.items[fn].whole.start > start;
+    if (NODE_IS(left, "attribute")) {
+      if (!in_method) return false;
+      /* the method whose parameters a value may name */
+      TSNode method = f->functions.items[fn].node;
+      if (NODE_IS(right, "identifier")) {
+        if (ndeferred == MAX_DEFERRED) return false;
+        deferred[ndeferred].value = right;
+        deferred[ndeferred++].method = method;
+      } else if (!parameter_free_value(f, right, method, cx, 0)) {
+        return false;
+      }
+    } else if (!in_method && !parameter_free_value(f, right, NULL_NODE, cx, 0)) {
+      return false; /* a class attribute (`act = nn.ReLU()`): used by every instance */
+    }
+  }
+  for (int i = 0; i < ndeferred; i++)
+    if (!plain_parameter(f, deferred[i].method, deferred[i].value)) return false;
+  return true;
+}
+
+
 /* Module classes of the file that hold no parameter: they derive nn.Module
- * alone, define no `__init__` and bind no attribute of `self` (`class
- * Elementwise(nn.Module): def forward(self, x, y): return x * y + y`).
- * Their calls record a graph only when an input requires grad. */
+ * (or such classes of the file) alone, and what their methods store in
+ * `self` is plain data or parameter-free modules (`class Elementwise(nn.Module):
+ * def forward(self, x, y): return x * y + y`; `self.in_nodes = in_nodes`,
+ * `self.softmax = nn.LogSoftmax(dim=1)`), with no `nn.Parameter` of their
+ * own. Their calls record a graph only when an input requires grad. Then
+ * the names bound to such modules: instances of those classes,
+ * parameter-free torch.nn layers, `nn.Sequential(...)` of them. */
 static void mark_parameter_free(facts *f, buf *tmp) {
   static const char *const module[] = {"torch.nn.Module", "torch.nn.modules.module.Module", NULL};
-  for (size_t i = 0; i < f->classes.len; i++) {
-    facts_class *k = &f->classes.items[i];
-    if (!k->is_module || ts_node_is_null(k->bases)) continue;
-    uint32_t n = ts_node_named_child_count(k->bases);
-    bool alone = n > 0;
-    for (uint32_t j = 0; j < n && alone; j++) alone = qualname_is(f, ts_node_named_child(k->bases, j), module, tmp);
-    k->no_parameters = alone;
+  /* a class deriving such classes, or storing their instances, is judged
+   * once they are: to a fixed point; a class refused without asking about
+   * another class of the file (a layer with parameters) stays refused */
+  bool *settled = oom_xcalloc(f->classes.len + 1, sizeof *settled);
+  pf_ctx cx = {tmp, false};
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t i = 0; i < f->classes.len; i++) {
+      facts_class *k = &f->classes.items[i];
+      if (settled[i] || k->no_parameters || !k->is_module || ts_node_is_null(k->bases)) continue;
+      cx.consulted = false;
+      uint32_t n = ts_node_named_child_count(k->bases);
+      bool alone = n > 0;
+      for (uint32_t j = 0; j < n && alone; j++) {
+        TSNode base = ts_node_named_child(k->bases, j);
+        uint32_t len;
+        const char *t = facts_text(f, base, &len);
+        alone = qualname_is(f, base, module, tmp) ||
+                (NODE_IS(base, "identifier") && is_parameter_free_class(f, t, len, &cx));
+      }
+      if (alone && class_holds_no_parameter(f, k, &cx)) k->no_parameters = changed = true;
+      else if (!cx.consulted) settled[i] = true;
+    }
   }
-  for (size_t i = 0; i < f->functions.len; i++) {
-    const facts_function *fn = &f->functions.items[i];
-    if (fn->klass >= 0 && fn->name_len == 8 && !memcmp(fn->name, "__init__", 8))
-      f->classes.items[fn->klass].no_parameters = false;
-  }
+  free(settled);
+  /* the names bound to parameter-free modules (`mem = Elementwise()`,
+   * `act = nn.ReLU()`, through `.to(device)`-like chains), which
+   * facts_is_frozen looks up first */
   for (size_t i = 0; i < f->assigns.len; i++) {
-    TSNode left = f->assigns.items[i].left;
-    if (!NODE_IS(left, "attribute") || !text_is(f, FACT_FIELD(f, left, object), "self")) continue;
-    int fn = facts_function_at(f, ts_node_start_byte(left));
-    if (fn >= 0 && f->functions.items[fn].klass >= 0) f->classes.items[f->functions.items[fn].klass].no_parameters = false;
-  }
-  /* the names bound to their instances (`mem = Elementwise()`, through
-   * `.to(device)`-like chains), which facts_is_frozen looks up first */
-  bool any = false;
-  for (size_t i = 0; i < f->classes.len && !any; i++) any = f->classes.items[i].no_parameters;
-  for (size_t i = 0; i < f->assigns.len && any; i++) {
     TSNode right = f->assigns.items[i].right;
     for (int guard = 0; guard < 8 && NODE_IS(right, "call"); guard++) {
       TSNode callee = FACT_FIELD(f, right, function);
       if (ts_node_is_null(callee) || !NODE_IS(callee, "attribute")) break;
+      static const char *const same[] = {"to", "cuda", "cpu", "train", "eval", "half", "float", "bfloat16",
+                                         "double", NULL};
+      TSNode attr = FACT_FIELD(f, callee, attribute);
+      uint32_t alen;
+      const char *at = ts_node_is_null(attr) ? "" : facts_text(f, attr, &alen);
+      if (ts_node_is_null(attr) || !in_names_list(at, alen, same)) break;
       right = FACT_FIELD(f, callee, object);
     }
-    TSNode callee = NODE_IS(right, "call") ? FACT_FIELD(f, right, function) : NULL_NODE;
-    if (ts_node_is_null(callee) || !NODE_IS(callee, "identifier")) continue;
-    uint32_t len, llen;
-    const char *name = facts_text(f, callee, &len);
-    for (size_t k = 0; k < f->classes.len; k++) {
-      const facts_class *c = &f->classes.items[k];
-      if (!c->no_parameters || c->name_len != len || memcmp(c->name, name, len) != 0) continue;
-      const char *left = facts_text(f, f->assigns.items[i].left, &llen);
-      vec_push(&f->parameter_free_names, oom_xstrndup(left, llen));
-      break;
-    }
+    if (!parameter_free_module(f, right, &cx, 0)) continue;
+    uint32_t llen;
+    const char *left = facts_text(f, f->assigns.items[i].left, &llen);
+    vec_push(&f->parameter_free_names, oom_xstrndup(left, llen));
   }
+}
+
+
+bool facts__parameter_free_module(const facts *self, TSNode call) {
+  buf tmp = {0};
+  pf_ctx cx = {&tmp, false};
+  bool r = parameter_free_module(self, call, &cx, 0);
+  buf_free(&tmp);
+  return r;
 }
 
 
