@@ -48,15 +48,26 @@ static int outer_iteration_loop_at(const facts *self, uint32_t pos) {
 }
 
 
+/* The outermost per-iteration loop around NODE, a store's target, and the
+ * name at the target's root (`xs` of `xs[k].a`): false when there is no
+ * such loop or the root is no plain name. */
+static bool stored_in_loop(const facts *self, TSNode node, int *loop, const char **name, uint32_t *len) {
+  *loop = outer_iteration_loop_at(self, ts_node_start_byte(node));
+  if (*loop < 0) return false;
+  TSNode base = base_name(node);
+  if (ts_node_is_null(base) || !NODE_IS(base, "identifier")) return false;
+  *name = facts_text(self, base, len);
+  return true;
+}
+
+
 bool facts_outlives_iteration(const facts *self, TSNode node) {
   uint32_t pos = ts_node_start_byte(node);
   /* a per-batch sum over the layers or losses of one batch is not a leak */
-  int loop = outer_iteration_loop_at(self, pos);
-  if (loop < 0) return false;
-  TSNode base = base_name(node);
-  if (ts_node_is_null(base) || !NODE_IS(base, "identifier")) return false;
+  int loop;
   uint32_t len;
-  const char *name = facts_text(self, base, &len);
+  const char *name;
+  if (!stored_in_loop(self, node, &loop, &name, &len)) return false;
   if (len == 4 && !memcmp(name, "self", 4)) return true; /* instance storage */
   const facts_loop *l = &self->loops.items[loop];
   uint32_t loop_start = ts_node_start_byte(l->node);
@@ -163,13 +174,10 @@ static bool loop_reads(const facts *f, const facts_loop *l, const char *name, ui
 
 
 bool facts_step_storage(const facts *self, TSNode node) {
-  uint32_t pos = ts_node_start_byte(node);
-  int loop = outer_iteration_loop_at(self, pos);
-  if (loop < 0) return false;
-  TSNode base = base_name(node);
-  if (ts_node_is_null(base) || !NODE_IS(base, "identifier")) return false;
+  int loop;
   uint32_t len;
-  const char *name = facts_text(self, base, &len);
+  const char *name;
+  if (!stored_in_loop(self, node, &loop, &name, &len)) return false;
   if (len == 4 && !memcmp(name, "self", 4)) return false; /* the instance's: outlives the call */
   const facts_loop *l = &self->loops.items[loop];
   int fn = l->function;
