@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "parse/children.h"
 #include "parse/fields.h"
 #include "project/project.h"
 #include "util/alloc.h"
@@ -246,9 +247,10 @@ static char *path_value(const project_view *v, TSNode e, const char *source, siz
 void project_view_scan_sys_path(project_view *self, TSNode root_node, const char *source, size_t length) {
   if (ts_node_is_null(root_node) || !source) return;
   char *root = project_root_of(self->project, self->path);
-  uint32_t n = ts_node_named_child_count(root_node);
-  for (uint32_t i = 0; i < n; i++) {
-    TSNode s = ts_node_named_child(root_node, i);
+  /* sibling to sibling: a module of many top-level statements (a notebook
+   * exported as a script) is not walked once per statement */
+  TSNode s;
+  for (children k = children_of(root_node); children_next(&k, &s);) {
     if (!NODE_IS(s, "expression_statement") || ts_node_named_child_count(s) != 1) continue;
     TSNode call = ts_node_named_child(s, 0);
     if (!NODE_IS(call, "call")) continue;
