@@ -188,7 +188,9 @@ char *project_resolve(const project_view *view, const char *importer_dir, const 
 /** Append to the search folders of VIEW those `sys.path.append(...)` or
  *  `sys.path.insert(0, ...)` at module level of its file names with a literal
  *  (relative to the file's folder: `"../lib"`, `os.path.join(
- *  os.path.dirname(__file__), "..")`). */
-void project_view_scan_sys_path(project_view *self, TSNode root_node, const char *source, size_t length);
+ *  os.path.dirname(__file__), "..")`), when they lie under ROOT, the
+ *  file's project root. */
+void project_view_scan_sys_path(project_view *self, const char *root, TSNode root_node, const char *source,
+                                size_t length);
 
 #endif

@@ -244,9 +244,9 @@ static char *path_value(const project_view *v, TSNode e, const char *source, siz
 }
 
 
-void project_view_scan_sys_path(project_view *self, TSNode root_node, const char *source, size_t length) {
+void project_view_scan_sys_path(project_view *self, const char *root, TSNode root_node, const char *source,
+                                size_t length) {
   if (ts_node_is_null(root_node) || !source) return;
-  char *root = project_root_of(self->project, self->path);
   /* sibling to sibling: a module of many top-level statements (a notebook
    * exported as a script) is not walked once per statement */
   TSNode s;
@@ -266,7 +266,6 @@ void project_view_scan_sys_path(project_view *self, TSNode root_node, const char
     if (dir && within(dir, root)) add_base(self, dir, insert);
     else free(dir);
   }
-  free(root);
 }
 
 

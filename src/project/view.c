@@ -49,10 +49,11 @@ void project_view_init(project_view *self, oom_project *project, const char *pat
   char *root = project_root_of(project, self->path);
   buf src = {0};
   buf_printf(&src, "%s/src", strcmp(root, "/") ? root : "");
-  add_base(self, root);
+  add_base(self, oom_xstrdup(root));
   if (project_exists(project, buf_str(&src))) add_base(self, oom_xstrdup(buf_str(&src)));
   buf_free(&src);
-  project_view_scan_sys_path(self, root_node, source, length);
+  project_view_scan_sys_path(self, root, root_node, source, length);
+  free(root);
 }
 
 
