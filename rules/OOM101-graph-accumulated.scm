@@ -47,7 +47,10 @@
 ;   iteration (that is a new value per iteration, not a running sum); and
 ;   a sum over one gradient-accumulation window, reset later in the same
 ;   iteration (`running_loss = 0` after the optimizer step), of values
-;   backpropagated in that iteration (torchtune's recipes): backward frees
+;   backpropagated in that iteration, themselves or through the loss the
+;   iteration makes of them, weighed or not (`running_kd += kd_loss * n`
+;   beside `((1 - r) * ce + r * kd_loss).backward()`; torchtune's
+;   recipes): backward frees
 ;   what their graphs saved, and the reset drops the rest every few steps.
 ;   Nor a sum built in a loop with no backward or optimizer step of its own
 ;   (over the layers, feature maps or losses of one step, or over a whole

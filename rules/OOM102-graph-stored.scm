@@ -42,9 +42,13 @@
 ;   returns is not a model's output. A class with no base at all, or a base
 ;   oomlint cannot find (a library's), stays a model.
 ;
-;   Not reported: values stored after `.detach()`, `.item()`, `.tolist()`,
+;   Not reported: an entry under a literal key (`loss_dict["d_real"] =
+;   real_pred.mean()` in every iteration), which holds only the last
+;   iteration's value, as a plain name would; values stored after `.detach()`, `.item()`, `.tolist()`,
 ;   `.cpu().numpy()` or `.data`, values computed under `torch.no_grad()` or
-;   `torch.inference_mode()`, and containers created inside the iteration;
+;   `torch.inference_mode()` (here, or in every caller: of the file, of the
+;   scripts importing it, of a base class's methods calling it on `self`,
+;   as OOM201 reads them), and containers created inside the iteration;
 ;   nor a number a helper returns beside its loss (`_, auc = get_loss(out,
 ;   y)` where `get_loss` returns `loss, roc_auc_score(...)`, or the loss
 ;   alone when asked: a scalar loss cannot be unpacked, so that return says
@@ -175,11 +179,15 @@
   (#not-oom-step-storage? @container)
   (#oom-graph? @value))
 
-; d[k] = v (arithmetic on the right, `d[k] = d[k] + v`, is OOM101's running sum)
+; d[k] = v (arithmetic on the right, `d[k] = d[k] + v`, is OOM101's running
+; sum); a literal key (`loss_dict["d"] = d_loss`) is one entry, replaced the
+; next time round: it keeps the last iteration's value, as a plain name does
 ((assignment
   left: (subscript
-    value: (_) @container)
+    value: (_) @container
+    subscript: (_) @key)
   right: [(identifier) (call) (attribute) (subscript)] @value @clean) @report
+  (#not-match? @key "^([\"']|-?[0-9]+$)")
   (#oom-in-loop? @report)
   (#oom-not-in-no-grad? @report)
   (#oom-outlives-iteration? @container)

@@ -47,7 +47,15 @@
 ;
 ;   Not reported: calls under `with torch.no_grad()`, in a function of
 ;   the file whose every call (or handing to a call, such as
-;   `partial(helper, ...)`) runs under no_grad, of a module whose
+;   `partial(helper, ...)`) runs under no_grad, in a function or method the
+;   file never calls whose every call in the modules importing it (or its
+;   package) runs under no_grad (`with torch.no_grad():
+;   model.compute_metrics(loader)` in the `train.py` beside or above it;
+;   oomlint reads the Python files of the file's folder and of each folder
+;   above it up to the project root), in a method the file never calls
+;   that a base class of another module of the project calls on `self`
+;   only under no_grad (a `BaseModel.test()` running `self.forward()`; not
+;   an `nn.Module`'s `forward`, which every call of the model runs), of a module whose
 ;   `forward` or `__call__` runs wholly under no_grad (a predictor
 ;   wrapper, in the file or in another module of the project),
 ;   `torch.inference_mode()` or `torch.set_grad_enabled(False)` (or, in an

@@ -133,7 +133,10 @@ typedef enum {
   PRED_WARM_UP,
   PRED_UNTRAINED,
   PRED_ARG,
-  PRED_KIND
+  PRED_KIND,
+  /* not named in rules: `#oom-in-no-grad?` compiles to these (predicates.c) */
+  PRED_NO_GRAD_IN_IMPORTERS,
+  PRED_IN_NO_GRAD_ANYWHERE
 } pred_kind;
 
 typedef struct {

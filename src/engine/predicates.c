@@ -47,7 +47,9 @@ static const struct {
    "`#oom-in-no-grad? @x`: `@x` runs with gradients off: under `with torch.no_grad()` / `inference_mode()` / "
    "`set_grad_enabled(False)`, in a function decorated with one, or after `torch.set_grad_enabled(False)` in the "
    "same block; a project's own decorator or context whose name contains `no_grad` or `inference_mode` (not called "
-   "with `False`) counts as one"},
+   "with `False`) counts as one; or in a function every caller runs so: in the file, in a base class's methods of "
+   "another module calling it on `self`, or (asked last, after every other predicate) in the modules of its folder "
+   "and the folders above it that import it"},
   {"oom-in-except", PRED_IN_EXCEPT, ARGS_CAPTURE, 0, 1,
    "`#oom-in-except? @x [\"RE\"]`: `@x` is inside an `except` clause (whose exception type resolves to, or is "
    "spelled as, a name RE matches in full, when RE is given; a bare `except:` catches everything)"},
@@ -313,6 +315,8 @@ static int cost(pred_kind kind) {
   case PRED_FILE_CALLS:
   case PRED_FILE_MENTIONS:
   case PRED_WARM_UP: /* ts_node_parent walks down from the root */ return 4;
+  case PRED_NO_GRAD_IN_IMPORTERS:
+  case PRED_IN_NO_GRAD_ANYWHERE: /* may read and parse the modules importing the file */ return 5;
   default: return 3;
   }
 }
@@ -440,7 +444,18 @@ bool predicates_compile(const TSQuery *q, uint32_t pattern, const oom_rule *rule
       for (uint32_t e = 0; e < pattern && slot < 0; e++) slot = same_question(earlier[e].preds, earlier[e].npreds, &p);
       pp->slot = slot >= 0 ? (uint32_t)slot : (*next_slot)++;
     }
+    /* gradients off in every caller of the importing modules is asked
+     * last, only of what every other predicate would report: `not` splits
+     * it off the file's own no-grad regions, cheap to ask first */
+    if (p.kind == PRED_IN_NO_GRAD && !p.negate) p.kind = PRED_IN_NO_GRAD_ANYWHERE;
     vec_push(&preds, p);
+    if (p.kind == PRED_IN_NO_GRAD && !why.len) {
+      predicate later = p;
+      later.kind = PRED_NO_GRAD_IN_IMPORTERS;
+      later.strings = NULL;
+      later.nstrings = 0;
+      vec_push(&preds, later);
+    }
     if (why.len) break;
     i = j + 1;
   }
@@ -710,6 +725,10 @@ static bool eval(const predicate *p, const TSQueryMatch *m, pred_context *ctx) {
   }
   case PRED_IN_NO_GRAD:
     return facts_in_no_grad(ctx->model, pos);
+  case PRED_NO_GRAD_IN_IMPORTERS:
+    return facts_no_grad_in_importers(ctx->model, pos);
+  case PRED_IN_NO_GRAD_ANYWHERE:
+    return facts_in_no_grad(ctx->model, pos) || facts_no_grad_in_importers(ctx->model, pos);
   case PRED_IN_EXCEPT: {
     const facts_except *ex[16];
     size_t k = facts_excepts_at(ctx->model, pos, ex, 16);

@@ -153,10 +153,10 @@ static bool calls_loop_variable(const facts *f, const facts_loop *l) {
 }
 
 
-/* Whether the name NAME (LEN bytes) is read in loop L, its iterable or its
- * body: a preorder walk with a cursor, no recursion. */
-static bool loop_reads(const facts *f, const facts_loop *l, const char *name, uint32_t len) {
-  TSTreeCursor cur = ts_tree_cursor_new(l->node);
+/* Whether the name NAME (LEN bytes) is read in NODE: a preorder walk with
+ * a cursor, no recursion. */
+static bool node_reads(const facts *f, TSNode node, const char *name, uint32_t len) {
+  TSTreeCursor cur = ts_tree_cursor_new(node);
   bool found = false, done = false;
   while (!found && !done) {
     TSNode n = ts_tree_cursor_current_node(&cur);
@@ -170,6 +170,12 @@ static bool loop_reads(const facts *f, const facts_loop *l, const char *name, ui
   }
   ts_tree_cursor_delete(&cur);
   return found;
+}
+
+
+/* Whether NAME (LEN bytes) is read in loop L, its iterable or its body. */
+static bool loop_reads(const facts *f, const facts_loop *l, const char *name, uint32_t len) {
+  return node_reads(f, l->node, name, len);
 }
 
 
@@ -281,6 +287,15 @@ bool facts_reset_after_backward(const facts *self, TSNode stmt) {
     const char *lt = facts_text(self, l, &ll);
     value = ll == al && !memcmp(lt, a, al) ? r : l;
   }
+  /* `running += class_loss * n_tokens`: the loss term the sum weighs, the
+   * operand that carries a graph */
+  if (!ts_node_is_null(value) && NODE_IS(value, "binary_operator")) {
+    TSNode l = FIELD(value, left), r = FIELD(value, right);
+    bool lg = !ts_node_is_null(l) && NODE_IS(l, "identifier") && facts_value_of(self, l).graph;
+    bool rg = !ts_node_is_null(r) && NODE_IS(r, "identifier") && facts_value_of(self, r).graph;
+    if (lg == rg) return false;
+    value = lg ? l : r;
+  }
   if (ts_node_is_null(value) || !NODE_IS(value, "identifier")) return false;
   uint32_t pos = ts_node_start_byte(stmt);
   int loop = facts_iteration_loop_at(self, pos);
@@ -298,13 +313,28 @@ bool facts_reset_after_backward(const facts *self, TSNode stmt) {
     reset = b > pos && b < l->body.end && facts_function_at(self, b) == fn;
   }
   if (!reset) return false;
-  /* backpropagated in the same iteration */
+  /* backpropagated in the same iteration, itself or through a loss the
+   * iteration makes of it (`current = (1 - r) * class_loss + r * kd_loss;
+   * current.backward()`) */
   uint32_t vlen;
   const char *vname = facts_text(self, value, &vlen);
   for (size_t i = facts_first_call_at(self, l->body.start); i < self->calls.len; i++) {
     const facts_call *c = &self->calls.items[i];
     if (ts_node_start_byte(c->call) >= l->body.end) break;
-    if (c->function == fn && backward_of(self, c->call, vname, vlen)) return true;
+    if (c->function != fn) continue;
+    if (backward_of(self, c->call, vname, vlen)) return true;
+    TSNode callee = FIELD(c->call, function);
+    if (ts_node_is_null(callee) || !NODE_IS(callee, "attribute") ||
+        !facts_node_is(self, FIELD(callee, attribute), "backward"))
+      continue;
+    TSNode obj = FIELD(callee, object);
+    if (ts_node_is_null(obj) || !NODE_IS(obj, "identifier")) continue;
+    uint32_t olen;
+    const char *oname = facts_text(self, obj, &olen);
+    long a = facts__last_assign_before(self, oname, olen, ts_node_start_byte(c->call), fn);
+    if (a >= 0 && ts_node_start_byte(self->assigns.items[a].left) >= l->body.start &&
+        node_reads(self, self->assigns.items[a].right, vname, vlen))
+      return true;
   }
   return false;
 }
@@ -370,6 +400,24 @@ static bool unit_test(const facts *f, int fn) {
 /* Whether function FN returns the name NAME (LEN bytes) as it is, alone
  * or in a tuple (`return out` / `return action, state`): a preorder walk of
  * its body with a cursor, nested functions and classes skipped. */
+/* V without the shape-only methods a return applies to a value
+ * (`output.squeeze()`, `logits.view(n, -1)`): what they return is still the
+ * value, graph and all, for the caller to use. */
+static TSNode without_reshaping(const facts *f, TSNode v) {
+  static const char *const shape[] = {"squeeze", "unsqueeze", "view", "reshape", "flatten", "contiguous",
+                                      "transpose", "permute", NULL};
+  for (int guard = 0; guard < 8 && NODE_IS(v, "call"); guard++) {
+    TSNode fn = FIELD(v, function);
+    if (ts_node_is_null(fn) || !NODE_IS(fn, "attribute")) break;
+    bool reshaping = false;
+    for (size_t i = 0; shape[i] && !reshaping; i++) reshaping = facts_node_is(f, FIELD(fn, attribute), shape[i]);
+    if (!reshaping) break;
+    v = FIELD(fn, object);
+  }
+  return v;
+}
+
+
 static bool returns_name(const facts *f, int fn, const char *name, uint32_t len) {
   assert(fn >= 0 && (size_t)fn < f->functions.len);
   TSTreeCursor cur = ts_tree_cursor_new(f->functions.items[fn].node);
@@ -385,7 +433,7 @@ static bool returns_name(const facts *f, int fn, const char *name, uint32_t len)
         uint32_t k = ts_node_named_child_count(v);
         for (uint32_t i = 0; i < k && !found; i++) found = names(f, ts_node_named_child(v, i), name, len);
       } else
-        found = names(f, v, name, len);
+        found = names(f, without_reshaping(f, v), name, len);
     }
     if (!nested && ts_tree_cursor_goto_first_child(&cur)) continue;
     while (!ts_tree_cursor_goto_next_sibling(&cur))

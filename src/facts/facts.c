@@ -669,6 +669,7 @@ void facts_free(facts *self) {
   free(self->taint);
   if (self->symbol_memo) free(self->symbol_memo->slots);
   free(self->symbol_memo);
+  free(self->importer_no_grad);
 }
 
 

@@ -221,7 +221,19 @@ struct facts_imports {
    *  May be NULL. */
   bool (*source)(const facts_imports *self, const char *importer, const char *qualname, size_t len, buf *path,
                  buf *text, size_t *rest);
+  /** How the methods of the project class BASE (LEN bytes, a base class
+   *  as facts_qualname gives it) and of its own bases call METHOD (MLEN
+   *  bytes) on `self`: FACTS_CALLED_* bits, 0 when they do not (or BASE is
+   *  not the project's). May be NULL. */
+  uint8_t (*base_calls)(const facts_imports *self, const char *base, size_t len, const char *method, size_t mlen);
+  /** How the modules of the project that import the file call a function
+   *  or method named NAME (LEN bytes): FACTS_CALLED_* bits, 0 when none
+   *  does. May be NULL. */
+  uint8_t (*importer_calls)(const facts_imports *self, const char *name, size_t len);
 };
+
+/* How a function is called: under no_grad, with gradients on, or both */
+enum { FACTS_CALLED_NO_GRAD = 1, FACTS_CALLED_GRAD = 2 };
 
 typedef struct facts {
   const char *source;
@@ -261,6 +273,7 @@ typedef struct facts {
   const facts_seed *seed;      /* NULL but in a partial relint */
   const facts_imports *imports; /* NULL: the file is read alone */
   struct facts_symbol_memo *symbol_memo; /* facts_project_symbol's answers by node */
+  uint8_t *importer_no_grad;   /* per function, facts_no_grad_in_importers' answer: 0 not asked, 1 no, 2 yes */
 } facts;
 
 /* Trees deeper than this are not analysed: CPython stops compiling long
@@ -320,6 +333,12 @@ int facts_iteration_loop_at(const facts *self, uint32_t pos);
 /** Whether POS is inside the consequence of a periodic `if` inside LOOP. */
 bool facts_periodic_at(const facts *self, uint32_t pos, int loop);
 bool facts_in_no_grad(const facts *self, uint32_t pos);
+/** Whether POS is in a function (or a function nested in one) that the
+ *  file never calls and that the modules of the project importing the file
+ *  call, every time, with gradients off (`with torch.no_grad():
+ *  model.inference(g)` in the training script beside model.py). Asks the
+ *  project, so only for what a rule would otherwise report. */
+bool facts_no_grad_in_importers(const facts *self, uint32_t pos);
 /** The except clauses containing POS, innermost first, at most MAX. */
 size_t facts_excepts_at(const facts *self, uint32_t pos, const facts_except **out, size_t max);
 /** Whether the call at POS is the only backward pass of an iteration. */
@@ -522,9 +541,10 @@ TSNode facts__field(const facts *self, TSNode node, TSFieldId field);
 #define FACT_FIELD(facts, node, name) facts__field((facts), (node), OOM_FIELD_##name)
 /* Inside src/facts: whether CALL makes a module that holds no parameter: a
  * parameter-free torch.nn layer (`nn.LogSoftmax(dim=2)`), an instance of a
- * class of the file with no_parameters, or an `nn.Sequential`,
- * `nn.ModuleList` or `nn.ModuleDict` of such modules only. */
-bool facts__parameter_free_module(const facts *self, TSNode call);
+ * class of the file with no_parameters, an `nn.Sequential`,
+ * `nn.ModuleList` or `nn.ModuleDict` of such modules only, or, bound to
+ * NAME (LEN bytes), a data transform pipeline (resolve.c). */
+bool facts__parameter_free_module(const facts *self, TSNode call, const char *name, uint32_t len);
 /* Inside src/facts: the index in `assigns` of the last assignment to the
  * identifier NAME (LEN bytes) before POS in function FN, or -1. */
 long facts__last_assign_before(const facts *self, const char *name, uint32_t len, uint32_t pos, int fn);

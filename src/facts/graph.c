@@ -272,7 +272,7 @@ static bool parameter_free(const facts *self, TSNode callee, int fn) {
   /* most files: no such instance, no lookup */
   if (!has_str(self->parameter_free_names.items, self->parameter_free_names.len, t, len)) return false;
   TSNode made = model_constructor(self, callee, fn);
-  return !ts_node_is_null(made) && facts__parameter_free_module(self, made);
+  return !ts_node_is_null(made) && facts__parameter_free_module(self, made, t, len);
 }
 
 

@@ -7,6 +7,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "util/alloc.h"
 
@@ -183,7 +184,8 @@ static bool contains(const char *s, size_t len, const char *needle) {
 /* Whether FN, a name or an attribute that is not PyTorch's, is named for
  * turning gradients off: projects wrap torch.no_grad / inference_mode in
  * helpers of their own (YOLOv5's `@smart_inference_mode()`, a `maybe_no_grad`
- * context) defined in modules the linter does not read. Precision over
+ * context, simple-faster-rcnn's `@nograd`) defined in modules the linter
+ * does not read. Precision over
  * recall: taking the name at its word may miss a wrapper that does not turn
  * them off, but reporting every model call under one would be a false alarm
  * per call. */
@@ -192,7 +194,7 @@ static bool named_for_no_grad(const facts *f, TSNode fn) {
   if (ts_node_is_null(name) || !NODE_IS(name, "identifier")) return false;
   uint32_t len;
   const char *text = facts_text(f, name, &len);
-  return contains(text, len, "no_grad") || contains(text, len, "inference_mode");
+  return contains(text, len, "no_grad") || contains(text, len, "nograd") || contains(text, len, "inference_mode");
 }
 
 
@@ -315,9 +317,67 @@ static void handed_functions(const facts *f, handed_vec *out) {
 }
 
 
-static void no_grad_from_callers(facts *f) {
-  if (!f->no_grad.len || !f->functions.len) return;
-  unsigned char *state = oom_xcalloc(f->functions.len, 1); /* 1: called under no_grad, 2: called with grad */
+/* Whether function I is one Python calls by itself (`__call__`, `__iter__`):
+ * who calls it is not in the code. (A module's `forward`, which `__call__`
+ * runs, is left out by the project lookups, which know its bases.) */
+static bool called_implicitly(const facts *f, size_t i) {
+  const facts_function *fn = &f->functions.items[i];
+  return fn->name_len > 4 && fn->name[0] == '_' && fn->name[1] == '_';
+}
+
+
+/* How the methods of the file's classes are called on `self` by the
+ * methods of their bases in other modules of the project (a BaseModel's
+ * `test()` running `self.forward()` under no_grad): FACTS_CALLED_* per
+ * function, or NULL when no class has such a base. */
+static uint8_t *calls_from_bases(const facts *f, buf *tmp) {
+  if (!f->imports || !f->imports->base_calls || !f->classes.len) return NULL;
+  enum { MAX_BASES = 4 };
+  /* per class, once: its bases that are classes of the project (most
+   * classes have none: nn.Module, a library's) */
+  char *(*bases)[MAX_BASES] = oom_xcalloc(f->classes.len, sizeof *bases);
+  bool any = false;
+  buf q = {0};
+  for (size_t k = 0; k < f->classes.len; k++) {
+    const facts_class *c = &f->classes.items[k];
+    uint32_t count = ts_node_is_null(c->bases) ? 0 : ts_node_named_child_count(c->bases), n = 0;
+    for (uint32_t j = 0; j < count && n < MAX_BASES; j++) {
+      TSNode base = ts_node_named_child(c->bases, j);
+      facts_symbol sym;
+      if (facts_base_kind(f, &base, tmp) != FACTS_BASE_OTHER || !facts_qualname(f, base, &q) ||
+          !strncmp(buf_str(&q), "torch.", 6) || !f->imports->lookup(f->imports, q.data, q.len, &sym) ||
+          !(sym.flags & SYM_CLASS))
+        continue;
+      bases[k][n++] = oom_xstrndup(q.data, q.len);
+      any = true;
+    }
+  }
+  buf_free(&q);
+  uint8_t *ext = NULL;
+  for (size_t i = 0; any && i < f->functions.len; i++) {
+    const facts_function *fn = &f->functions.items[i];
+    if (fn->klass < 0 || fn->parent >= 0 || !bases[fn->klass][0] || called_implicitly(f, i)) continue;
+    for (int j = 0; j < MAX_BASES && bases[fn->klass][j]; j++) {
+      const char *b = bases[fn->klass][j];
+      uint8_t how = f->imports->base_calls(f->imports, b, strlen(b), fn->name, fn->name_len);
+      if (!how) continue;
+      if (!ext) ext = oom_xcalloc(f->functions.len, 1);
+      ext[i] |= how;
+    }
+  }
+  for (size_t k = 0; k < f->classes.len; k++)
+    for (int j = 0; j < MAX_BASES; j++) free(bases[k][j]);
+  free(bases);
+  return ext;
+}
+
+
+static void no_grad_from_callers(facts *f, buf *tmp) {
+  if (f->imports) f->importer_no_grad = oom_xcalloc(f->functions.len + 1, 1);
+  if (!f->functions.len) return;
+  uint8_t *ext = calls_from_bases(f, tmp);
+  if (!f->no_grad.len && !ext) return;
+  unsigned char *state = oom_xcalloc(f->functions.len, 1); /* FACTS_CALLED_* */
   handed_vec handed = {0};
   handed_functions(f, &handed);
   for (int round = 0; round < 3; round++) {
@@ -330,14 +390,20 @@ static void no_grad_from_callers(facts *f) {
        * object counts as one of its callers */
       if (g < 0 && !ts_node_is_null(callee) && NODE_IS(callee, "attribute")) g = method_by_name(f, callee);
       if (g < 0 || g == c->function) continue;
-      state[g] |= facts_in_no_grad(f, ts_node_start_byte(c->call)) ? 1 : 2;
+      state[g] |= facts_in_no_grad(f, ts_node_start_byte(c->call)) ? FACTS_CALLED_NO_GRAD : FACTS_CALLED_GRAD;
     }
     for (size_t i = 0; i < handed.len; i++)
-      state[handed.items[i].function] |= facts_in_no_grad(f, handed.items[i].pos) ? 1 : 2;
+      state[handed.items[i].function] |=
+          facts_in_no_grad(f, handed.items[i].pos) ? FACTS_CALLED_NO_GRAD : FACTS_CALLED_GRAD;
+    /* the bases' calls speak only for what the file never calls: a base's
+     * method calling it with gradients on may itself run under its own
+     * callers' no_grad, which its module alone does not tell */
+    for (size_t i = 0; ext && i < f->functions.len; i++)
+      if (!state[i]) state[i] = ext[i];
     bool added = false;
     for (size_t i = 0; i < f->functions.len; i++) {
       facts_function *fn = &f->functions.items[i];
-      if (state[i] != 1 || fn->no_grad) continue;
+      if (state[i] != FACTS_CALLED_NO_GRAD || fn->no_grad) continue;
       fn->no_grad = added = true;
       vec_push(&f->no_grad, fn->body);
     }
@@ -346,6 +412,42 @@ static void no_grad_from_callers(facts *f) {
   }
   vec_free(&handed);
   free(state);
+  free(ext);
+}
+
+
+/* Whether function FN of the file is called in it: by its name, as a
+ * method of another object of the file's classes, or handed to a call. */
+static bool called_in_file(const facts *f, int fn) {
+  for (size_t i = 0; i < f->calls.len; i++) {
+    const facts_call *c = &f->calls.items[i];
+    TSNode callee = FACT_FIELD(f, c->call, function);
+    int g = facts_function_named(f, callee);
+    if (g < 0 && !ts_node_is_null(callee) && NODE_IS(callee, "attribute")) g = method_by_name(f, callee);
+    if (g == fn && c->function != fn) return true;
+  }
+  handed_vec handed = {0};
+  handed_functions(f, &handed);
+  bool found = false;
+  for (size_t i = 0; i < handed.len && !found; i++) found = handed.items[i].function == fn;
+  vec_free(&handed);
+  return found;
+}
+
+
+bool facts_no_grad_in_importers(const facts *self, uint32_t pos) {
+  if (!self->imports || !self->imports->importer_calls || !self->importer_no_grad) return false;
+  int fn = facts_function_at(self, pos);
+  if (fn < 0) return false;
+  while (self->functions.items[fn].parent >= 0) fn = self->functions.items[fn].parent;
+  uint8_t *memo = &self->importer_no_grad[fn];
+  if (!*memo) {
+    const facts_function *f = &self->functions.items[fn];
+    bool yes = !f->no_grad && !called_implicitly(self, (size_t)fn) && !called_in_file(self, fn) &&
+               self->imports->importer_calls(self->imports, f->name, f->name_len) == FACTS_CALLED_NO_GRAD;
+    *memo = yes ? 2 : 1;
+  }
+  return *memo == 2;
 }
 
 
@@ -406,7 +508,7 @@ static void resolve_no_grad(facts *f, buf *tmp) {
     vec_push(&f->no_grad, r.span);
   }
   merge_no_grad(f);
-  no_grad_from_callers(f);
+  no_grad_from_callers(f, tmp);
 }
 
 
@@ -751,6 +853,38 @@ static bool parameter_free_module(const facts *f, TSNode call, pf_ctx *cx, int d
 }
 
 
+/* Whether CALL, bound to NAME (LEN bytes), is a data transform pipeline:
+ * an `nn.Sequential` (torchvision's scriptable form of `Compose`) bound to a
+ * name that says so (`transform`, `self.train_transforms`), of torchvision
+ * transforms, parameter-free modules, or a list unpacked into it
+ * (`nn.Sequential(*self.transform)`, its entries not seen). It works on the
+ * data, and what it returns carries no graph of its own. */
+static bool transform_pipeline(const facts *f, const char *name, uint32_t len, TSNode call, pf_ctx *cx) {
+  const char *last = name;
+  for (uint32_t i = 0; i < len; i++)
+    if (name[i] == '.') last = name + i + 1;
+  uint32_t n = (uint32_t)(name + len - last);
+  if (n && (last[n - 1] == 's' || last[n - 1] == 'S')) n--;
+  if (n < 9 || strncasecmp(last + n - 9, "transform", 9) != 0) return false;
+  if (!NODE_IS(call, "call")) return false;
+  TSNode callee = FACT_FIELD(f, call, function), args = FACT_FIELD(f, call, arguments);
+  if (ts_node_is_null(callee) || ts_node_is_null(args) || !NODE_IS(args, "argument_list")) return false;
+  const char *cls = torch_nn_class(f, callee, cx->tmp);
+  if (!cls || strcmp(cls, "Sequential") != 0) return false;
+  uint32_t count = ts_node_named_child_count(args), seen = 0;
+  for (uint32_t i = 0; i < count; i++) {
+    TSNode a = ts_node_named_child(args, i);
+    if (NODE_IS(a, "comment")) continue;
+    seen++;
+    if (NODE_IS(a, "list_splat") || parameter_free_module(f, a, cx, 1)) continue;
+    TSNode c = NODE_IS(a, "call") ? FACT_FIELD(f, a, function) : NULL_NODE;
+    if (ts_node_is_null(c) || !facts_qualname(f, c, cx->tmp) || strncmp(buf_str(cx->tmp), "torchvision.transforms", 22))
+      return false;
+  }
+  return seen > 0;
+}
+
+
 /* Whether the parameter NAME of METHOD (a function_definition) holds a plain
  * value: its default is a number, string or boolean, its annotation `int`,
  * `float`, `str` or `bool`, or the method computes with it (`a + b`,
@@ -991,18 +1125,18 @@ static void mark_parameter_free(facts *f, buf *tmp) {
       if (ts_node_is_null(attr) || !in_names_list(at, alen, same)) break;
       right = FACT_FIELD(f, callee, object);
     }
-    if (!parameter_free_module(f, right, &cx, 0)) continue;
     uint32_t llen;
     const char *left = facts_text(f, f->assigns.items[i].left, &llen);
+    if (!parameter_free_module(f, right, &cx, 0) && !transform_pipeline(f, left, llen, right, &cx)) continue;
     vec_push(&f->parameter_free_names, oom_xstrndup(left, llen));
   }
 }
 
 
-bool facts__parameter_free_module(const facts *self, TSNode call) {
+bool facts__parameter_free_module(const facts *self, TSNode call, const char *name, uint32_t len) {
   buf tmp = {0};
   pf_ctx cx = {&tmp, false};
-  bool r = parameter_free_module(self, call, &cx, 0);
+  bool r = parameter_free_module(self, call, &cx, 0) || transform_pipeline(self, name, len, call, &cx);
   buf_free(&tmp);
   return r;
 }

@@ -35,6 +35,7 @@
 #define PROJECT_MAX_HOPS 8   /* re-exports followed (`from .resnet import ResNet` in __init__.py) */
 #define PROJECT_MAX_DEPTH 8  /* references followed from one lookup (bases of bases, callees of callees) */
 #define PROJECT_MAX_REFS 24  /* references kept per function */
+#define PROJECT_MAX_NEAR 256 /* files read for the callers of a file's functions (importer_calls) */
 /* Trees parsed for a summary and kept for the file's own lint later in the
  * run (oom_project_expect), counted in bytes of their text: a tree takes
  * about ten times its text, so this bounds them near 200 MB */
@@ -74,6 +75,15 @@ typedef struct {
   char *qualname;      /* what it imports: "torch.nn", ".resnet.ResNet" */
 } project_import;
 
+/* A call the module makes, by the name it calls: "evaluate" (a function,
+ * or a method of another object: `trainer.evaluate(...)`), or
+ * "Trainer.evaluate" (`self.evaluate(...)` in a method of the module's
+ * class Trainer). Who calls a function with gradients off is read here. */
+typedef struct {
+  char *name;
+  uint8_t how;           /* FACTS_CALLED_* of all its calls */
+} project_call;
+
 typedef struct project_summary {
   int refs;                 /* under the index's lock */
   arena arena;              /* everything below */
@@ -81,6 +91,8 @@ typedef struct project_summary {
   size_t nsymbols;
   project_import *imports;  /* sorted by name */
   size_t nimports;
+  project_call *calls;      /* sorted by name, each name once */
+  size_t ncalls;
   project_dep self;         /* the module it was built from */
   char **sys_path;          /* folders its `sys.path` lines add, in search order, where its imports resolve */
   int nsys_path;
@@ -94,6 +106,9 @@ project_summary *project_summary_build(const facts *f, const struct project_modu
 void project_summary_free(project_summary *s);
 /** The symbol NAME (LEN bytes) of S, or NULL. */
 const project_symbol *project_summary_find(const project_summary *s, const char *name, size_t len);
+/** How S calls NAME (LEN bytes), as project_call names it: FACTS_CALLED_*
+ *  bits, 0 when it does not. */
+uint8_t project_summary_calls(const project_summary *s, const char *name, size_t len);
 /** The module-level import binding NAME (LEN bytes) of S, or NULL. */
 const project_import *project_summary_import(const project_summary *s, const char *name, size_t len);
 
@@ -158,6 +173,9 @@ typedef struct project_view {
   VEC(project_dep) deps;    /* the modules read so far, each once */
   strmap memo;              /* qualname -> project_memo: the facts ask the same names again and again */
   strmap resolved;          /* "path:name" -> project_memo: symbols with their references followed */
+  strmap calls;             /* "Base:method" and "<name" -> uint8_t FACTS_CALLED_*: base_calls, importer_calls */
+  VEC(char *) near;         /* the Python files of its folder and of the folders above it up to the root */
+  bool near_listed;
 } project_view;
 
 typedef struct {

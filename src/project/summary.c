@@ -220,6 +220,59 @@ static facts_symbol function_symbol(const facts_function *fn) {
 }
 
 
+typedef VEC(project_call) call_vec;
+
+
+static int call_cmp(const void *a, const void *b) {
+  return strcmp(((const project_call *)a)->name, ((const project_call *)b)->name);
+}
+
+
+/* Every call of F by the name it calls (project_call), each name once with
+ * the FACTS_CALLED_* of all its calls, into S. */
+static void record_calls_by_name(const facts *f, project_summary *s) {
+  call_vec v = {0};
+  buf name = {0};
+  for (size_t i = 0; i < f->calls.len; i++) {
+    const facts_call *c = &f->calls.items[i];
+    TSNode callee = FACT_FIELD(f, c->call, function);
+    if (ts_node_is_null(callee)) continue;
+    TSNode last = callee;
+    bool on_self = false;
+    if (NODE_IS(callee, "attribute")) {
+      TSNode obj = FACT_FIELD(f, callee, object);
+      on_self = !ts_node_is_null(obj) && facts_node_is(f, obj, "self");
+      last = FACT_FIELD(f, callee, attribute);
+    }
+    if (ts_node_is_null(last) || !NODE_IS(last, "identifier")) continue;
+    buf_clear(&name);
+    if (on_self) {
+      /* `self.m()` in a method of a class of the module: that class's m */
+      int k = c->function >= 0 ? f->functions.items[c->function].klass : -1;
+      if (k < 0 || !f->classes.items[k].name) continue;
+      buf_append(&name, f->classes.items[k].name, f->classes.items[k].name_len);
+      buf_putc(&name, '.');
+    }
+    uint32_t len;
+    const char *t = facts_text(f, last, &len);
+    buf_append(&name, t, len);
+    uint8_t how = facts_in_no_grad(f, ts_node_start_byte(c->call)) ? FACTS_CALLED_NO_GRAD : FACTS_CALLED_GRAD;
+    project_call pc = {arena_strndup(&s->arena, name.data, name.len), how};
+    vec_push(&v, pc);
+  }
+  buf_free(&name);
+  if (v.len > 1) qsort(v.items, v.len, sizeof *v.items, call_cmp);
+  s->calls = arena_alloc(&s->arena, (v.len + 1) * sizeof *s->calls);
+  size_t n = 0;
+  for (size_t i = 0; i < v.len; i++) {
+    if (n && !strcmp(s->calls[n - 1].name, v.items[i].name)) s->calls[n - 1].how |= v.items[i].how;
+    else s->calls[n++] = v.items[i];
+  }
+  s->ncalls = n;
+  vec_free(&v);
+}
+
+
 /* Whether NAME (LEN bytes) is bound at module level of F. */
 static bool bound_at_module_level(const facts *f, const char *name, size_t len) {
   size_t first, end;
@@ -329,6 +382,7 @@ project_summary *project_summary_build(const facts *f, const project_module *m, 
   s->nimports = imps.len;
   vec_free(&syms);
   vec_free(&imps);
+  if (!getenv("OOM_NOCALLS")) record_calls_by_name(f, s);
   s->self = (project_dep){arena_strndup(a, m->path, strlen(m->path)), m->hash};
   /* the search folders of its own view, in order, beyond the usual three */
   s->sys_path = arena_alloc(a, (size_t)(scan->nbases + 1) * sizeof *s->sys_path);
@@ -358,6 +412,21 @@ const project_symbol *project_summary_find(const project_summary *s, const char 
   if (lo < s->nsymbols && !strncmp(s->symbols[lo].name, name, len) && s->symbols[lo].name[len] == '\0')
     return &s->symbols[lo];
   return NULL;
+}
+
+
+uint8_t project_summary_calls(const project_summary *s, const char *name, size_t len) {
+  size_t lo = 0, hi = s->ncalls;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    int c = strncmp(s->calls[mid].name, name, len);
+    if (!c && s->calls[mid].name[len] != '\0') c = 1;
+    if (c < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  if (lo < s->ncalls && !strncmp(s->calls[lo].name, name, len) && s->calls[lo].name[len] == '\0')
+    return s->calls[lo].how;
+  return 0;
 }
 
 

@@ -5,6 +5,7 @@
  * the summary's references (base classes, returned and called functions of
  * other modules), and recording every module read. */
 #include <assert.h>
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,6 +34,8 @@ static void add_base(project_view *v, char *dir) {
 static bool lookup(const facts_imports *imports, const char *qualname, size_t len, facts_symbol *out);
 static bool module_source(const facts_imports *imports, const char *importer, const char *qualname, size_t len, buf *path,
                    buf *text, size_t *rest);
+static uint8_t base_calls(const facts_imports *imports, const char *base, size_t len, const char *method, size_t mlen);
+static uint8_t importer_calls(const facts_imports *imports, const char *name, size_t len);
 
 
 void project_view_init(project_view *self, oom_project *project, const char *path, TSNode root_node,
@@ -40,6 +43,8 @@ void project_view_init(project_view *self, oom_project *project, const char *pat
   memset(self, 0, sizeof *self);
   self->imports.lookup = lookup;
   self->imports.source = module_source;
+  self->imports.base_calls = base_calls;
+  self->imports.importer_calls = importer_calls;
   self->project = project;
   self->path = project_absolute(path);
   self->dir = dir_of(self->path);
@@ -75,6 +80,9 @@ void project_view_free(project_view *self) {
   vec_free(&self->deps);
   strmap_free(&self->memo, free);
   strmap_free(&self->resolved, free);
+  strmap_free(&self->calls, free);
+  for (size_t i = 0; i < self->near.len; i++) free(self->near.items[i]);
+  vec_free(&self->near);
   free(self->path);
   free(self->dir);
   memset(self, 0, sizeof *self);
@@ -189,9 +197,13 @@ static bool find_ref(project_view *v, const project_module *m, const project_sum
 }
 
 
-/* What QUALNAME names as RESOLVER's file imports it, V recording what was
- * read. DEPTH counts the references followed to get here. */
-static bool find(project_view *v, const project_view *resolver, const char *qualname, facts_symbol *out, int depth) {
+/* The module of the project defining QUALNAME as RESOLVER's file imports
+ * it, following re-exports, V recording what was read: its module and
+ * summary in *M and *S (held: locate_release), in *SYM the symbol it names
+ * there (NULL when QUALNAME names the module itself), and in *REST that
+ * symbol's name, inside *HOLD (malloc'd). */
+static bool locate(project_view *v, const project_view *resolver, const char *qualname, project_module **m_out,
+                   project_summary **s_out, const project_symbol **sym_out, const char **rest_out, char **hold) {
   char *q = oom_xstrdup(qualname);
   project_view hop; /* the module a re-export leads to resolves the rest of the chain */
   bool hopped = false, found = false;
@@ -208,40 +220,66 @@ static bool find(project_view *v, const project_view *resolver, const char *qual
     }
     add_dep(v, &s->self);
     char *next = NULL;
-    if (!*rest) {
-      /* the name is a module of the project: nothing its summary decides */
-      memset(out, 0, sizeof *out);
-      out->flags = SYM_MODULE_FILE;
+    const project_symbol *sym = *rest ? project_summary_find(s, rest, strlen(rest)) : NULL;
+    if (!*rest || sym) {
+      *m_out = m;
+      *s_out = s;
+      *sym_out = sym;
+      *rest_out = rest;
+      *hold = q;
+      q = NULL;
       found = true;
     } else {
-      const project_symbol *sym = project_summary_find(s, rest, strlen(rest));
-      if (sym) {
-        *out = resolved(v, m, s, sym, depth);
-        found = true;
-      } else {
-        const char *dot = strchr(rest, '.');
-        size_t first = dot ? (size_t)(dot - rest) : strlen(rest);
-        const project_import *imp = project_summary_import(s, rest, first);
-        if (imp) {
-          buf b = {0};
-          buf_printf(&b, "%s%s", imp->qualname, rest + first);
-          next = oom_xstrdup(buf_str(&b));
-          buf_free(&b);
-          if (hopped) project_view_free(&hop);
-          init_module(&hop, v->project, m, s);
-          resolver = &hop;
-          hopped = true;
-        }
+      const char *dot = strchr(rest, '.');
+      size_t first = dot ? (size_t)(dot - rest) : strlen(rest);
+      const project_import *imp = project_summary_import(s, rest, first);
+      if (imp) {
+        buf b = {0};
+        buf_printf(&b, "%s%s", imp->qualname, rest + first);
+        next = oom_xstrdup(buf_str(&b));
+        buf_free(&b);
+        if (hopped) project_view_free(&hop);
+        init_module(&hop, v->project, m, s);
+        resolver = &hop;
+        hopped = true;
       }
+      project_summary_release(v->project, s);
+      project_module_release(v->project, m);
     }
-    project_summary_release(v->project, s);
-    project_module_release(v->project, m);
     free(q);
     q = next;
   }
   if (hopped) project_view_free(&hop);
   free(q);
   return found;
+}
+
+
+static void locate_release(project_view *v, project_module *m, project_summary *s, char *hold) {
+  project_summary_release(v->project, s);
+  project_module_release(v->project, m);
+  free(hold);
+}
+
+
+/* What QUALNAME names as RESOLVER's file imports it, V recording what was
+ * read. DEPTH counts the references followed to get here. */
+static bool find(project_view *v, const project_view *resolver, const char *qualname, facts_symbol *out, int depth) {
+  project_module *m;
+  project_summary *s;
+  const project_symbol *sym;
+  const char *rest;
+  char *hold;
+  if (!locate(v, resolver, qualname, &m, &s, &sym, &rest, &hold)) return false;
+  if (!sym) {
+    /* the name is a module of the project: nothing its summary decides */
+    memset(out, 0, sizeof *out);
+    out->flags = SYM_MODULE_FILE;
+  } else {
+    *out = resolved(v, m, s, sym, depth);
+  }
+  locate_release(v, m, s, hold);
+  return true;
 }
 
 
@@ -287,4 +325,173 @@ static bool module_source(const facts_imports *imports, const char *importer, co
   free(found);
   free(q);
   return ok;
+}
+
+
+static uint8_t class_calls(project_view *v, const project_view *resolver, const char *qualname, const char *method,
+                           size_t mlen, int depth);
+
+
+/* How the methods of class KLASS of module M (summary S), and those of its
+ * bases, call METHOD (MLEN bytes) on `self`. */
+static uint8_t calls_in_class(project_view *v, const project_module *m, const project_summary *s, const char *klass,
+                              const char *method, size_t mlen, int depth) {
+  if (depth >= PROJECT_MAX_DEPTH) return 0;
+  const project_symbol *sym = project_summary_find(s, klass, strlen(klass));
+  if (!sym || !(sym->symbol.flags & SYM_CLASS)) return 0;
+  /* an nn.Module's forward runs on every call of the model, wherever */
+  if (mlen == 7 && !memcmp(method, "forward", 7) && (resolved(v, m, s, sym, depth).flags & SYM_MODEL)) return 0;
+  buf name = {0};
+  buf_printf(&name, "%s.%.*s", klass, (int)mlen, method);
+  uint8_t how = project_summary_calls(s, name.data, name.len);
+  buf_free(&name);
+  for (uint8_t i = 0; i < sym->nrefs; i++) {
+    const project_ref *r = &sym->refs[i];
+    if (!(r->kind & REF_BASE)) continue;
+    if (r->name[0] == ':') {
+      how |= calls_in_class(v, m, s, r->name + 1, method, mlen, depth + 1);
+    } else {
+      project_view mv;
+      init_module(&mv, v->project, m, s);
+      how |= class_calls(v, &mv, r->name, method, mlen, depth + 1);
+      project_view_free(&mv);
+    }
+  }
+  return how;
+}
+
+
+static uint8_t class_calls(project_view *v, const project_view *resolver, const char *qualname, const char *method,
+                           size_t mlen, int depth) {
+  project_module *m;
+  project_summary *s;
+  const project_symbol *sym;
+  const char *rest;
+  char *hold;
+  if (!locate(v, resolver, qualname, &m, &s, &sym, &rest, &hold)) return 0;
+  uint8_t how = sym ? calls_in_class(v, m, s, rest, method, mlen, depth) : 0;
+  locate_release(v, m, s, hold);
+  return how;
+}
+
+
+static uint8_t memo_calls(project_view *v, const char *key, size_t len, uint8_t **slot) {
+  uint8_t *memo = strmap_get(&v->calls, key, len);
+  if (memo) return *memo;
+  *slot = oom_xcalloc(1, 1);
+  strmap_put(&v->calls, key, len, *slot);
+  return 0;
+}
+
+
+static uint8_t base_calls(const facts_imports *imports, const char *base, size_t len, const char *method, size_t mlen) {
+  project_view *v = (project_view *)imports;
+  buf key = {0};
+  buf_printf(&key, "%.*s:%.*s", (int)len, base, (int)mlen, method);
+  uint8_t *slot = NULL, how = memo_calls(v, key.data, key.len, &slot);
+  if (slot) {
+    char *q = oom_xstrndup(base, len);
+    how = *slot = class_calls(v, v, q, method, mlen, 0);
+    free(q);
+  }
+  buf_free(&key);
+  return how;
+}
+
+
+/* The Python files of V's folder and of each folder above it up to its
+ * project root, V's own file left out: where the scripts that import a
+ * module usually are (`train.py` beside or above `models/`). */
+static void list_near(project_view *v) {
+  v->near_listed = true;
+  char *root = project_root_of(v->project, v->path);
+  char *dir = oom_xstrdup(v->dir);
+  buf path = {0};
+  for (int guard = 0; guard < 64 && v->near.len < PROJECT_MAX_NEAR; guard++) {
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    while (d && (e = readdir(d)) && v->near.len < PROJECT_MAX_NEAR) {
+      size_t n = strlen(e->d_name);
+      if (n < 4 || strcmp(e->d_name + n - 3, ".py") != 0) continue;
+      buf_clear(&path);
+      buf_printf(&path, "%s/%s", strcmp(dir, "/") ? dir : "", e->d_name);
+      if (strcmp(buf_str(&path), v->path) != 0 && project_is_file(v->project, buf_str(&path)))
+        vec_push(&v->near, oom_xstrdup(buf_str(&path)));
+    }
+    if (d) closedir(d);
+    if (!strcmp(dir, root) || !strcmp(dir, "/")) break;
+    char *up = dir_of(dir);
+    free(dir);
+    dir = up;
+  }
+  buf_free(&path);
+  free(dir);
+  free(root);
+}
+
+
+/* Whether TEXT calls NAME (LEN bytes) by that name: `name(` or `.name(`,
+ * NAME not part of a longer word. A cheap test before a module is parsed. */
+static bool mentions_call(const char *text, size_t length, const char *name, size_t len) {
+  const char *end = text + length;
+  if (!len || length < len) return false;
+  for (const char *p = text; (p = memchr(p, name[0], (size_t)(end - p))); p++) {
+    if ((size_t)(end - p) < len) return false;
+    if (memcmp(p, name, len) != 0) continue;
+    if (p > text) {
+      char c = p[-1];
+      if (c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) continue;
+    }
+    const char *q = p + len;
+    while (q < end && (*q == ' ' || *q == '\t')) q++;
+    if (q < end && *q == '(') return true;
+  }
+  return false;
+}
+
+
+/* Whether module M (summary S) imports the file of V or a module of its
+ * folder (`from models import create_model` for models/base_model.py:
+ * the package hands out instances of the file's classes). */
+static bool imports_file(project_view *v, const project_module *m, const project_summary *s) {
+  project_view mv;
+  init_module(&mv, v->project, m, s);
+  bool yes = false;
+  size_t dlen = strlen(v->dir);
+  for (size_t i = 0; i < s->nimports && !yes; i++) {
+    const char *rest = NULL;
+    char *path = project_resolve(&mv, mv.dir, s->imports[i].qualname, &rest);
+    yes = path && (!strcmp(path, v->path) || (!strncmp(path, v->dir, dlen) && path[dlen] == '/' &&
+                                              !strchr(path + dlen + 1, '/')));
+    free(path);
+  }
+  project_view_free(&mv);
+  return yes;
+}
+
+
+/* Every module read for the answer is a dependency of the lint, those that
+ * do not call NAME too: an edit that adds a call must relint the file. */
+static uint8_t importer_calls(const facts_imports *imports, const char *name, size_t len) {
+  project_view *v = (project_view *)imports;
+  buf key = {0};
+  buf_printf(&key, "<%.*s", (int)len, name);
+  uint8_t *slot = NULL, how = memo_calls(v, key.data, key.len, &slot);
+  buf_free(&key);
+  if (!slot) return how;
+  if (!v->near_listed) list_near(v);
+  for (size_t i = 0; i < v->near.len; i++) {
+    project_module *m = project_module_get(v->project, v->near.items[i]);
+    if (!m) continue;
+    project_dep d = {m->path, m->hash};
+    add_dep(v, &d);
+    if (m->readable && m->text && mentions_call(m->text, m->length, name, len)) {
+      project_summary *s = project_summary_get(v->project, m);
+      if (s && imports_file(v, m, s)) how |= project_summary_calls(s, name, len);
+      if (s) project_summary_release(v->project, s);
+    }
+    project_module_release(v->project, m);
+  }
+  *slot = how;
+  return how;
 }

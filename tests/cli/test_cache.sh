@@ -239,6 +239,51 @@ oom --isolated --output-format concise train.py
 want_reference && want_no_out OOM101
 end
 
+begin "an edit of a script importing the file changes its result (callers under no_grad)"
+project
+cat >model.py <<'PY'
+import torch
+import torch.nn as nn
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 4)
+
+    def forward(self, x):
+        return self.fc(x)
+
+    def inference(self, loader):
+        self.eval()
+        outs = []
+        for x in loader:
+            outs.append(self(x))
+        return torch.cat(outs)
+PY
+cat >run.py <<'PY'
+import torch
+from model import Net
+
+net = Net()
+with torch.no_grad():
+    preds = net.inference(loader)
+PY
+touch -d "$OLD" model.py run.py
+oom --isolated --output-format concise --select OOM102 model.py
+want_rc 0 && want_no_out OOM102
+# the script now calls it with gradients on as well: model.py's entry must
+# not be taken, though model.py did not change
+printf 'more = net.inference(loader)\n' >>run.py
+reference --isolated --output-format concise --select OOM102 model.py
+oom --isolated --output-format concise --select OOM102 model.py
+want_reference && want_line '^model\.py:17:13: OOM102'
+# a new script beside it that never calls it: the answer stays
+printf 'import model\n' >other.py
+oom --isolated --output-format concise --select OOM102 model.py
+want_rc 1 && want_line '^model\.py:17:13: OOM102'
+end
+
 begin "a file touched without a change: same output, entry refreshed"
 project
 copy_tree

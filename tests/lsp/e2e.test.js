@@ -600,6 +600,57 @@ test("project: an importer is linted again when a module it imports changes, in 
   });
 });
 
+test("project: a file is linted again when a script calling its functions changes (callers under no_grad)", async () => {
+  const MODEL = [
+    "import torch",
+    "import torch.nn as nn",
+    "",
+    "",
+    "class Net(nn.Module):",
+    "    def __init__(self):",
+    "        super().__init__()",
+    "        self.fc = nn.Linear(4, 4)",
+    "",
+    "    def forward(self, x):",
+    "        return self.fc(x)",
+    "",
+    "    def inference(self, loader):",
+    "        self.eval()",
+    "        outs = []",
+    "        for x in loader:",
+    "            outs.append(self(x))",
+    "        return torch.cat(outs)",
+    "",
+  ].join("\n");
+  const RUN = "import torch\nfrom model import Net\n\nnet = Net()\nwith torch.no_grad():\n    preds = net.inference(loader)\n";
+  const WITH_GRAD = RUN + "more = net.inference(loader)\n";
+  await withProject({ "pyproject.toml": "[project]\nname = 'p'\n", "model.py": MODEL, "run.py": RUN }, async (p, start) => {
+    const model = p.uri("model.py"), run = p.uri("run.py");
+    const c = await start({ rootUri: p.uri("") });
+    const next = async (after, predicate) => {
+      await c.waitFor(() => c.published.filter((q) => q.uri === model).slice(after).some(predicate));
+      return c.published.filter((q) => q.uri === model).length;
+    };
+    const flagged = (q) => codes(q).includes("OOM102");
+    await c.open(model, MODEL);
+    // its only caller, run.py, runs it under no_grad
+    assert.equal(flagged(await c.diagnostics(model)), false);
+    // run.py edited in the editor, not saved: a call with gradients on
+    await c.open(run, RUN);
+    let n = c.published.filter((q) => q.uri === model).length;
+    await c.change(run, 2, [{ text: WITH_GRAD }]);
+    n = await next(n, flagged);
+    // closed without saving: the file on disk is what counts again
+    await c.conn.sendNotification(rpc.DidCloseTextDocumentNotification.type, { textDocument: { uri: run } });
+    n = await next(n, (q) => !flagged(q));
+    // saved by another program, with a notice
+    p.write("run.py", WITH_GRAD);
+    await c.filesChanged([run]);
+    n = await next(n, flagged);
+    await c.shutdown();
+  });
+});
+
 test("workspace folders: added and removed folders bound the search for configuration files", async () => {
   // the project's file ignores OOM101; app/ has none of its own
   await withProject({ "oomlint.toml": 'ignore = ["OOM101"]\n', "app/.keep": "", "lib/.keep": "" }, async (p, start) => {

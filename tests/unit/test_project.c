@@ -510,6 +510,71 @@ static void module_source_for_the_estimate(void **state) {
   tree_remove(&t);
 }
 
+/* How the modules importing a file call its functions, and how the base
+ * classes of other modules call a method on `self`: FACTS_CALLED_* bits. */
+static void callers_in_importers_and_bases(void **state) {
+  (void)state;
+  tree t;
+  static const char *const files[] = {
+    "pyproject.toml", "",
+    "pkg/__init__.py", "from .model import Net\n",
+    "pkg/model.py", "class Net:\n    def infer(self, x):\n        return x\n",
+    "pkg/sibling.py", "def infer(x):\n    return x\n", /* defines, never calls */
+    "train.py",
+    "import torch\nfrom pkg import Net\nnet = Net()\nwith torch.no_grad():\n    net.infer(1)\n"
+    "net.both(1)\nwith torch.no_grad():\n    net.both(2)\n# net.unused(3) in a comment only\n",
+    "unrelated.py", "import torch\nwith torch.no_grad():\n    thing.other(1)\n", /* imports nothing of pkg */
+    "deep/tool.py", "import torch\nfrom pkg import Net\nNet().deep(1)\n", /* below the root: not read */
+    "base.py",
+    "import torch\nclass Root:\n    def run(self):\n        with torch.no_grad():\n            self.step()\n"
+    "class Base(Root):\n    def go(self):\n        self.step()\n        self.fit()\n"
+    "    def test(self):\n        with torch.no_grad():\n            self.forward()\n",
+    "module_base.py",
+    "import torch\nimport torch.nn as nn\nclass Base(nn.Module):\n    def test(self):\n"
+    "        with torch.no_grad():\n            self.forward()\n",
+    NULL};
+  tree_make(&t, files);
+  oom_project *p = oom_project_new();
+  project_view v;
+  TSNode none = {{0, 0, 0, 0}, NULL, NULL};
+  project_view_init(&v, p, path_in(&t, "pkg/model.py"), none, NULL, 0);
+  assert_int_equal(v.imports.importer_calls(&v.imports, "infer", 5), FACTS_CALLED_NO_GRAD);
+  assert_int_equal(v.imports.importer_calls(&v.imports, "both", 4), FACTS_CALLED_NO_GRAD | FACTS_CALLED_GRAD);
+  assert_int_equal(v.imports.importer_calls(&v.imports, "unused", 6), 0);
+  assert_int_equal(v.imports.importer_calls(&v.imports, "other", 5), 0);
+  assert_int_equal(v.imports.importer_calls(&v.imports, "deep", 4), 0);
+  /* every file read is a dependency, those that call nothing too; the
+   * file below the root is not read */
+  bool train = false, unrelated = false, deep = false;
+  for (size_t i = 0; i < v.deps.len; i++) {
+    const char *d = v.deps.items[i].path + strlen(t.root);
+    train |= !strcmp(d, "/train.py");
+    unrelated |= !strcmp(d, "/unrelated.py");
+    deep |= !strcmp(d, "/deep/tool.py");
+  }
+  assert_true(train);
+  assert_true(unrelated);
+  assert_false(deep);
+  project_view_free(&v);
+
+  project_view_init(&v, p, path_in(&t, "runner.py"), none, NULL, 0);
+  /* Base's own calls and, through its base, Root's */
+  assert_int_equal(v.imports.base_calls(&v.imports, "base.Base", 9, "step", 4),
+                   FACTS_CALLED_NO_GRAD | FACTS_CALLED_GRAD);
+  assert_int_equal(v.imports.base_calls(&v.imports, "base.Root", 9, "step", 4), FACTS_CALLED_NO_GRAD);
+  assert_int_equal(v.imports.base_calls(&v.imports, "base.Base", 9, "fit", 3), FACTS_CALLED_GRAD);
+  assert_int_equal(v.imports.base_calls(&v.imports, "base.Root", 9, "fit", 3), 0);
+  /* a plain class's forward is a method like any other; an nn.Module's runs
+   * on every call of the model, so its base's calls say nothing */
+  assert_int_equal(v.imports.base_calls(&v.imports, "base.Base", 9, "forward", 7), FACTS_CALLED_NO_GRAD);
+  assert_int_equal(v.imports.base_calls(&v.imports, "module_base.Base", 16, "forward", 7), 0);
+  assert_int_equal(v.imports.base_calls(&v.imports, "missing.Base", 12, "step", 4), 0);
+  project_view_free(&v);
+  oom_project_free(p);
+  tree_remove(&t);
+}
+
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(resolves_packages_relative_and_src),
@@ -522,6 +587,7 @@ int main(void) {
     cmocka_unit_test(editor_text_and_dependencies),
     cmocka_unit_test(a_lookup_records_what_it_read),
     cmocka_unit_test(a_summary_tree_is_kept_for_the_expected_lint),
+    cmocka_unit_test(callers_in_importers_and_bases),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
