@@ -74,7 +74,9 @@
 ;   evaluation loops), `test_*` functions that assert, in any file (a
 ;   module checked in eval mode on a toy input), files that do not import
 ;   torch, calls of a model whose parameters are frozen with
-;   `.requires_grad_(False)` (StyleGAN's metric samplers) or of a module
+;   `.requires_grad_(False)` (StyleGAN's metric samplers; also where it is
+;   built, `G = build().requires_grad_(False)`, and its copies, `G_ema =
+;   copy.deepcopy(G)`) or of a module
 ;   that holds none: a parameter-free `torch.nn` layer (`nn.LogSoftmax`,
 ;   `nn.ReLU`, `nn.Dropout`, pooling...), an `nn.Sequential` or
 ;   `nn.ModuleList` of such layers, or an instance of a module class of the

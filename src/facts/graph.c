@@ -172,6 +172,16 @@ static const char *const PRESERVING_METHODS[] = {
   "view_as", "reshape_as", "type_as", "add", "sub", "mul", "div", "matmul", "mm", "bmm", "neg", "clamp",
   "squeeze_", "unsqueeze_", "mul_", "add_", "div_", "sub_", "logsumexp", "cumsum", "diag", "unbind",
   "topk", "sort", "masked_select", "where", "float16", "unflatten", "mT", "square", "exp_", NULL};
+/* Graph-preserving methods whose arguments may bring a graph of their own
+ * (`out.add(bias)`); the others take shapes, dims, devices or dtypes
+ * (`x.to(device)`, `x.view(n, -1)`), whose names are no graph */
+static const char *const COMBINING_METHODS[] = {"add", "sub", "mul", "div", "matmul", "mm", "bmm", "add_", "sub_",
+                                                "mul_", "div_", "where", NULL};
+/* torch functions that make new tensors or objects from sizes and options:
+ * a graph never comes through their arguments */
+static const char *const TORCH_MAKERS[] = {"torch.device", "torch.Size", "torch.zeros", "torch.ones", "torch.empty",
+                                           "torch.full", "torch.rand", "torch.randn", "torch.randint", "torch.arange",
+                                           "torch.eye", "torch.linspace", "torch.dtype", NULL};
 static const char *const SCALAR_REDUCTIONS[] = {"mean", "sum", NULL};
 static const char *const CLEAN_BUILTINS[] = {"float", "int", "bool", "len", "str", "round", "repr", "print",
                                              "isinstance", "hasattr", "getattr", "type", "id", "range",
@@ -276,6 +286,44 @@ static bool parameter_free(const facts *self, TSNode callee, int fn) {
 }
 
 
+/* Whether the name NAME (LEN bytes) is bound, last before POS in function
+ * FN, to a model frozen where it is made: `G = build(...).train()
+ * .requires_grad_(False).to(device)`, or a copy of such a model (`G_ema =
+ * copy.deepcopy(G).eval()`: StyleGAN's averaged generator, which no
+ * optimizer steps). DEPTH bounds the copies followed. */
+static bool made_frozen(const facts *f, const char *name, uint32_t len, uint32_t pos, int fn, int depth) {
+  static const char *const same[] = {"to", "cuda", "cpu", "train", "eval", "half", "float", "bfloat16", "double", NULL};
+  if (depth > 4) return false;
+  long a = facts__last_assign_before(f, name, len, pos, fn);
+  if (a < 0) return false;
+  TSNode v = f->assigns.items[a].right;
+  for (int guard = 0; guard < 16 && NODE_IS(v, "call"); guard++) {
+    TSNode callee = FACT_FIELD(f, v, function);
+    if (ts_node_is_null(callee) || !NODE_IS(callee, "attribute")) break;
+    uint32_t ml;
+    const char *m = last_name(f, callee, &ml);
+    if (ml == 14 && !memcmp(m, "requires_grad_", 14)) {
+      TSNode args = FACT_FIELD(f, v, arguments);
+      TSNode a0 = ts_node_is_null(args) || !ts_node_named_child_count(args) ? NULL_NODE : ts_node_named_child(args, 0);
+      return !ts_node_is_null(a0) && NODE_IS(a0, "false");
+    }
+    if (!in_list(m, ml, same)) break;
+    v = FACT_FIELD(f, callee, object);
+  }
+  if (!NODE_IS(v, "call")) return false;
+  TSNode callee = FACT_FIELD(f, v, function), args = FACT_FIELD(f, v, arguments);
+  if (ts_node_is_null(callee) || ts_node_is_null(args) || ts_node_named_child_count(args) != 1) return false;
+  buf q = {0};
+  bool copy = facts_qualname(f, callee, &q) && !strcmp(buf_str(&q), "copy.deepcopy");
+  buf_free(&q);
+  TSNode src = ts_node_named_child(args, 0);
+  if (!copy || !NODE_IS(src, "identifier")) return false;
+  uint32_t sl;
+  const char *sn = facts_text(f, src, &sl);
+  return made_frozen(f, sn, sl, ts_node_start_byte(v), fn, depth + 1);
+}
+
+
 bool facts_is_frozen(const facts *self, TSNode callee) {
   if (ts_node_is_null(callee)) return false;
   /* `self.infer(x)` returning `self.module_(x)`: whether module_ is frozen */
@@ -291,6 +339,8 @@ bool facts_is_frozen(const facts *self, TSNode callee) {
     if (!z->frozen) return false; /* thawed somewhere: a GAN's discriminator, in and out of training */
     frozen = true;
   }
+  if (!frozen && NODE_IS(callee, "identifier") && made_frozen(self, t, len, ts_node_start_byte(callee), fn, 0))
+    return true;
   return frozen || parameter_free(self, callee, fn);
 }
 
@@ -1117,6 +1167,16 @@ static bool is_producer_name(analysis *a, TSNode callee) {
 }
 
 
+/* Whether the binary operator E divides (`/`, `//`, `%`). */
+static bool divides(const facts *f, TSNode e) {
+  TSNode op = FACT_FIELD(f, e, operator);
+  if (ts_node_is_null(op)) return false;
+  const char *t = ts_node_type(op);
+  (void)f;
+  return !strcmp(t, "/") || !strcmp(t, "//") || !strcmp(t, "%");
+}
+
+
 /* Names read as values in E (callees excluded: they are producers). */
 static void mark_values(analysis *a, TSNode e, unsigned flags, bool *changed) {
   if (ts_node_is_null(e) || a->depth > MAX_DEPTH) return;
@@ -1139,12 +1199,12 @@ static void mark_values(analysis *a, TSNode e, unsigned flags, bool *changed) {
       const char *m = last_name(a->f, callee, &len);
       if (facts_qualname(a->f, callee, &a->tmp)) {
         const char *q = buf_str(&a->tmp);
-        into_args = !strncmp(q, "torch.", 6) && strncmp(q, "torch.nn.", 9) != 0 ? true
+        into_args = !strncmp(q, "torch.", 6) && strncmp(q, "torch.nn.", 9) != 0 ? !in_list(q, strlen(q), TORCH_MAKERS)
                     : !strncmp(q, "torch.nn.functional.", 20);
       } else if (in_list(m, len, PRESERVING_METHODS)) {
         /* `out.mean()`: the graph comes through the object */
         mark_values(a, FACT_FIELD(a->f, callee, object), 0, changed);
-        into_args = true;
+        into_args = in_list(m, len, COMBINING_METHODS);
       }
     } else if (trackable(a->f, callee) && facts_function_named(a->f, callee) < 0 && is_producer_name(a, callee)) {
       uint32_t len;
@@ -1166,6 +1226,10 @@ static void mark_values(analysis *a, TSNode e, unsigned flags, bool *changed) {
              NODE_IS(e, "list") || NODE_IS(e, "tuple")) {
     if (NODE_IS(e, "subscript")) mark_values(a, FACT_FIELD(a->f, e, value), 0, changed);
     else if (NODE_IS(e, "attribute")) mark_values(a, FACT_FIELD(a->f, e, object), 0, changed);
+    else if (NODE_IS(e, "binary_operator") && divides(a->f, e))
+      /* `loss / args.accum`: the graph is the dividend's, the divisor a
+       * number (marking it would make every `args.x` a graph) */
+      mark_values(a, FACT_FIELD(a->f, e, left), flags, changed);
     else {
       TSNode c;
       for (children k = children_of(e); children_next(&k, &c);) mark_values(a, c, flags, changed);
