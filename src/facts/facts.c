@@ -384,6 +384,19 @@ static void enter(walker *w, TSNode n) {
           facts_region r = {{ts_node_end_byte(n), ts_node_end_byte(parent)}, ts_node_named_child(args, 0)};
           vec_push(&f->with_items, r);
         }
+        if (len >= 10 && !memcmp(t + len - 10, ".__enter__", 10) && NODE_IS(fn, "attribute")) {
+          /* `torch.no_grad().__enter__()` (asteroid's eval scripts): entered
+           * and never left, so at least until its function ends */
+          TSNode entered = FIELD(fn, object);
+          TSNode scope = ts_node_parent(n);
+          for (int guard = 0; guard < FACTS_MAX_DEPTH && !ts_node_is_null(scope) &&
+                              !NODE_IS(scope, "function_definition") && !NODE_IS(scope, "module");
+               guard++)
+            scope = ts_node_parent(scope);
+          if (ts_node_is_null(scope)) scope = ts_node_parent(n);
+          facts_region r = {{ts_node_end_byte(n), ts_node_end_byte(scope)}, entered};
+          if (!ts_node_is_null(entered) && NODE_IS(entered, "call")) vec_push(&f->with_items, r);
+        }
         if (len >= 16 && !memcmp(t + len - 16, "set_grad_enabled", 16)) {
           if (!ts_node_is_null(args) && ts_node_named_child_count(args) >= 1) {
             TSNode a0 = ts_node_named_child(args, 0);

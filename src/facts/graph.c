@@ -867,12 +867,20 @@ static void assign(analysis *a, state *st, TSNode left, TSNode right, unsigned f
       NODE_IS(left, "tuple") || NODE_IS(left, "list")) {
     uint32_t n = ts_node_named_child_count(left);
     bool pair = returns_indices(a->f, right);
+    /* `result = step(...)` then `loss, n = result`: the call's elements */
+    TSNode source = right;
+    if (!ts_node_is_null(right) && NODE_IS(right, "identifier")) {
+      uint32_t len, pos = ts_node_start_byte(right);
+      const char *name = facts_text(a->f, right, &len);
+      long k = facts__last_assign_before(a->f, name, len, pos, facts_function_at(a->f, pos));
+      if (k >= 0 && NODE_IS(a->f->assigns.items[k].right, "call")) source = a->f->assigns.items[k].right;
+    }
     uint8_t elems[FACTS_MAX_ELEMS];
     bool known = n <= FACTS_MAX_ELEMS && !a->no_grad &&
-                 (returned_elements(a, right, n, elems) || forward_elements(a, right, n, elems));
+                 (returned_elements(a, source, n, elems) || forward_elements(a, source, n, elems));
     bool from_args = false;
     for (uint32_t i = 0; known && i < n && !from_args; i++) from_args = elems[i] & TAINT_ARG;
-    if (from_args) from_args = arguments_carry_graph(a, st, right, left, elems, n);
+    if (from_args) from_args = arguments_carry_graph(a, st, source, left, elems, n);
     for (uint32_t i = 0; i < n; i++) {
       TSNode t = ts_node_named_child(left, i);
       unsigned tf = pair && i == 1 ? 0 : flags & V_GRAPH; /* `_, predicted = torch.max(out, 1)` */
@@ -1177,6 +1185,32 @@ static bool divides(const facts *f, TSNode e) {
 }
 
 
+/* Whether NAME (LEN bytes) is named as a loss: its last word is `loss`. */
+static bool loss_named(const char *name, uint32_t len) {
+  return len >= 4 && !strncasecmp(name + len - 4, "loss", 4) && (len == 4 || name[len - 5] == '_' ||
+                                                                  islower((unsigned char)name[len - 5]));
+}
+
+
+/* For a product E (`*`) of a name called a loss and a factor that is not
+ * (`total_loss * loss_scale`, `kd_ratio * kd_loss`): 0 when the loss is the
+ * left operand, 1 the right, -1 otherwise. */
+static int scaled_loss(const facts *f, TSNode e) {
+  TSNode op = FACT_FIELD(f, e, operator);
+  if (ts_node_is_null(op) || strcmp(ts_node_type(op), "*") != 0) return -1;
+  TSNode side[2] = {FACT_FIELD(f, e, left), FACT_FIELD(f, e, right)};
+  bool loss[2] = {false, false};
+  for (int i = 0; i < 2; i++) {
+    uint32_t len;
+    if (!ts_node_is_null(side[i]) && NODE_IS(side[i], "identifier")) {
+      const char *t = facts_text(f, side[i], &len);
+      loss[i] = loss_named(t, len);
+    }
+  }
+  return loss[0] == loss[1] ? -1 : loss[0] ? 0 : 1;
+}
+
+
 /* Names read as values in E (callees excluded: they are producers). */
 static void mark_values(analysis *a, TSNode e, unsigned flags, bool *changed) {
   if (ts_node_is_null(e) || a->depth > MAX_DEPTH) return;
@@ -1230,6 +1264,9 @@ static void mark_values(analysis *a, TSNode e, unsigned flags, bool *changed) {
       /* `loss / args.accum`: the graph is the dividend's, the divisor a
        * number (marking it would make every `args.x` a graph) */
       mark_values(a, FACT_FIELD(a->f, e, left), flags, changed);
+    else if (NODE_IS(e, "binary_operator") && scaled_loss(a->f, e) >= 0)
+      /* `total_loss * loss_scale`: the loss, not its weight */
+      mark_values(a, scaled_loss(a->f, e) ? FACT_FIELD(a->f, e, right) : FACT_FIELD(a->f, e, left), flags, changed);
     else {
       TSNode c;
       for (children k = children_of(e); children_next(&k, &c);) mark_values(a, c, flags, changed);
