@@ -220,7 +220,8 @@ static const struct {
    "one (a module class of the file or the project, a `torch.nn` layer, a function of the file returning one, "
    "through `.to()`-like chains), and nothing in that scope loads weights (`load_state_dict`, `torch.load`, "
    "`restore`, `from_pretrained`...), trains (`.backward()`, `step`, `fit`, `.train()`, `.parameters()`) or hands "
-   "`net` to a call other than `print`-like ones: a shape smoke test"},
+   "`net` to a call other than `print`-like ones: a shape smoke test (at module level, the file's functions count "
+   "only when they name `net`)"},
 };
 #define NPREDICATES (sizeof PREDICATES / sizeof *PREDICATES)
 

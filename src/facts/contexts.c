@@ -823,6 +823,14 @@ static bool scope_leaves_untrained(const facts *f, int fn, const char *name, uin
     const facts_call *c = &f->calls.items[i];
     if (ts_node_start_byte(c->call) >= span.end) break;
     if (!in_scope(f, c, fn)) continue;
+    /* at module level, a function of the file speaks for a global model
+     * only when it names it (`def load(): model.load_state_dict(...)`);
+     * a name bound in the `__main__` block is no other function's */
+    if (fn < 0 && c->function >= 0 && name) {
+      int g = c->function;
+      while (f->functions.items[g].parent >= 0) g = f->functions.items[g].parent;
+      if (!node_reads(f, f->functions.items[g].node, name, len)) continue;
+    }
     TSNode callee = FIELD(c->call, function), args = FIELD(c->call, arguments);
     if (ts_node_is_null(callee) || loads_or_trains(f, callee)) return false;
     if (name && !ts_node_is_null(args) && NODE_IS(args, "argument_list") && hands_on(f, args, name, len) &&

@@ -36,6 +36,7 @@
 #define PROJECT_MAX_DEPTH 8  /* references followed from one lookup (bases of bases, callees of callees) */
 #define PROJECT_MAX_REFS 24  /* references kept per function */
 #define PROJECT_MAX_NEAR 256 /* files read for the callers of a file's functions (importer_calls) */
+#define PROJECT_MAX_FAR 4096 /* ... when they are looked for in the whole project */
 /* Trees parsed for a summary and kept for the file's own lint later in the
  * run (oom_project_expect), counted in bytes of their text: a tree takes
  * about ten times its text, so this bounds them near 200 MB */
@@ -79,10 +80,18 @@ typedef struct {
  * or a method of another object: `trainer.evaluate(...)`), or
  * "Trainer.evaluate" (`self.evaluate(...)` in a method of the module's
  * class Trainer). Who calls a function with gradients off is read here. */
+#define PROJECT_MAX_GRAD_CALLERS 4
 typedef struct {
   char *name;
   uint8_t how;           /* FACTS_CALLED_* of all its calls */
+  /* the functions (or methods, by their own name) making its calls with
+   * gradients on, for a caller of theirs to speak for them; NGRAD_IN is
+   * PROJECT_GRAD_CALLERS_UNKNOWN when there are more, or one is at module
+   * level */
+  uint8_t ngrad_in;
+  char *grad_in[PROJECT_MAX_GRAD_CALLERS];
 } project_call;
+#define PROJECT_GRAD_CALLERS_UNKNOWN 255
 
 typedef struct project_summary {
   int refs;                 /* under the index's lock */
@@ -109,6 +118,8 @@ const project_symbol *project_summary_find(const project_summary *s, const char 
 /** How S calls NAME (LEN bytes), as project_call names it: FACTS_CALLED_*
  *  bits, 0 when it does not. */
 uint8_t project_summary_calls(const project_summary *s, const char *name, size_t len);
+/** The entry of S for calls of NAME (LEN bytes), or NULL. */
+const project_call *project_summary_call(const project_summary *s, const char *name, size_t len);
 /** The module-level import binding NAME (LEN bytes) of S, or NULL. */
 const project_import *project_summary_import(const project_summary *s, const char *name, size_t len);
 
@@ -175,7 +186,8 @@ typedef struct project_view {
   strmap resolved;          /* "path:name" -> project_memo: symbols with their references followed */
   strmap calls;             /* "Base:method" and "<name" -> uint8_t FACTS_CALLED_*: base_calls, importer_calls */
   VEC(char *) near;         /* the Python files of its folder and of the folders above it up to the root */
-  bool near_listed;
+  VEC(char *) far;          /* every Python file of its project */
+  bool near_listed, far_listed;
 } project_view;
 
 typedef struct {

@@ -220,11 +220,17 @@ static facts_symbol function_symbol(const facts_function *fn) {
 }
 
 
-typedef VEC(project_call) call_vec;
+/* a call while the module's are gathered: OUTER is the outermost function
+ * making it (-1: module level) */
+typedef struct {
+  project_call call;
+  int outer;
+} call_seen;
+typedef VEC(call_seen) call_vec;
 
 
 static int call_cmp(const void *a, const void *b) {
-  return strcmp(((const project_call *)a)->name, ((const project_call *)b)->name);
+  return strcmp(((const call_seen *)a)->call.name, ((const call_seen *)b)->call.name);
 }
 
 
@@ -257,16 +263,33 @@ static void record_calls_by_name(const facts *f, project_summary *s) {
     const char *t = facts_text(f, last, &len);
     buf_append(&name, t, len);
     uint8_t how = facts_in_no_grad(f, ts_node_start_byte(c->call)) ? FACTS_CALLED_NO_GRAD : FACTS_CALLED_GRAD;
-    project_call pc = {arena_strndup(&s->arena, name.data, name.len), how};
-    vec_push(&v, pc);
+    call_seen seen = {{arena_strndup(&s->arena, name.data, name.len), how, 0, {0}}, c->function};
+    while (seen.outer >= 0 && f->functions.items[seen.outer].parent >= 0)
+      seen.outer = f->functions.items[seen.outer].parent;
+    vec_push(&v, seen);
   }
   buf_free(&name);
   if (v.len > 1) qsort(v.items, v.len, sizeof *v.items, call_cmp);
   s->calls = arena_alloc(&s->arena, (v.len + 1) * sizeof *s->calls);
   size_t n = 0;
   for (size_t i = 0; i < v.len; i++) {
-    if (n && !strcmp(s->calls[n - 1].name, v.items[i].name)) s->calls[n - 1].how |= v.items[i].how;
-    else s->calls[n++] = v.items[i];
+    const project_call *e = &v.items[i].call;
+    int outer = v.items[i].outer;
+    if (!n || strcmp(s->calls[n - 1].name, e->name) != 0) s->calls[n++] = *e;
+    project_call *into = &s->calls[n - 1];
+    into->how |= e->how;
+    if (e->how != FACTS_CALLED_GRAD || into->ngrad_in == PROJECT_GRAD_CALLERS_UNKNOWN) continue;
+    if (outer < 0) {
+      into->ngrad_in = PROJECT_GRAD_CALLERS_UNKNOWN;
+      continue;
+    }
+    const facts_function *fn = &f->functions.items[outer];
+    bool seen = false;
+    for (uint8_t k = 0; k < into->ngrad_in && !seen; k++)
+      seen = strlen(into->grad_in[k]) == fn->name_len && !memcmp(into->grad_in[k], fn->name, fn->name_len);
+    if (seen) continue;
+    if (into->ngrad_in == PROJECT_MAX_GRAD_CALLERS) into->ngrad_in = PROJECT_GRAD_CALLERS_UNKNOWN;
+    else into->grad_in[into->ngrad_in++] = arena_strndup(&s->arena, fn->name, fn->name_len);
   }
   s->ncalls = n;
   vec_free(&v);
@@ -415,7 +438,7 @@ const project_symbol *project_summary_find(const project_summary *s, const char 
 }
 
 
-uint8_t project_summary_calls(const project_summary *s, const char *name, size_t len) {
+const project_call *project_summary_call(const project_summary *s, const char *name, size_t len) {
   size_t lo = 0, hi = s->ncalls;
   while (lo < hi) {
     size_t mid = (lo + hi) / 2;
@@ -425,8 +448,14 @@ uint8_t project_summary_calls(const project_summary *s, const char *name, size_t
     else hi = mid;
   }
   if (lo < s->ncalls && !strncmp(s->calls[lo].name, name, len) && s->calls[lo].name[len] == '\0')
-    return s->calls[lo].how;
-  return 0;
+    return &s->calls[lo];
+  return NULL;
+}
+
+
+uint8_t project_summary_calls(const project_summary *s, const char *name, size_t len) {
+  const project_call *c = project_summary_call(s, name, len);
+  return c ? c->how : 0;
 }
 
 

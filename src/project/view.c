@@ -6,6 +6,7 @@
  * other modules), and recording every module read. */
 #include <assert.h>
 #include <dirent.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -83,6 +84,8 @@ void project_view_free(project_view *self) {
   strmap_free(&self->calls, free);
   for (size_t i = 0; i < self->near.len; i++) free(self->near.items[i]);
   vec_free(&self->near);
+  for (size_t i = 0; i < self->far.len; i++) free(self->far.items[i]);
+  vec_free(&self->far);
   free(self->path);
   free(self->dir);
   memset(self, 0, sizeof *self);
@@ -470,8 +473,119 @@ static bool imports_file(project_view *v, const project_module *m, const project
 }
 
 
-/* Every module read for the answer is a dependency of the lint, those that
- * do not call NAME too: an edit that adds a call must relint the file. */
+/* Whether folder NAME is one a project's own code is not in. */
+static bool skipped_folder(const char *name) {
+  static const char *const skip[] = {"node_modules", "site-packages", "__pycache__", "venv", "build", "dist", NULL};
+  if (name[0] == '.') return true;
+  for (size_t i = 0; skip[i]; i++)
+    if (!strcmp(name, skip[i])) return true;
+  return false;
+}
+
+
+/* Every Python file of V's project (at most PROJECT_MAX_FAR), V's own left
+ * out, into V->far: a walk with a stack of folders, no recursion. */
+static void list_far(project_view *v) {
+  v->far_listed = true;
+  VEC(char *) todo = {0};
+  vec_push(&todo, project_root_of(v->project, v->path));
+  buf path = {0};
+  for (size_t dirs = 0; todo.len && dirs < PROJECT_MAX_FAR && v->far.len < PROJECT_MAX_FAR; dirs++) {
+    char *dir = todo.items[--todo.len];
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    while (d && (e = readdir(d)) && v->far.len < PROJECT_MAX_FAR) {
+      if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+      buf_clear(&path);
+      buf_printf(&path, "%s/%s", strcmp(dir, "/") ? dir : "", e->d_name);
+      size_t n = strlen(e->d_name);
+      if (n >= 4 && !strcmp(e->d_name + n - 3, ".py")) {
+        if (strcmp(buf_str(&path), v->path) != 0 && project_is_file(v->project, buf_str(&path)))
+          vec_push(&v->far, oom_xstrdup(buf_str(&path)));
+      } else if (!skipped_folder(e->d_name)) {
+        /* lstat: a link to a folder is not followed (no cycles) */
+        struct stat st;
+        if (lstat(buf_str(&path), &st) == 0 && S_ISDIR(st.st_mode)) vec_push(&todo, oom_xstrdup(buf_str(&path)));
+      }
+    }
+    if (d) closedir(d);
+    free(dir);
+  }
+  for (size_t i = 0; i < todo.len; i++) free(todo.items[i]);
+  vec_free(&todo);
+  buf_free(&path);
+}
+
+
+/* Whether NAME (LEN bytes) is distinctive enough to be looked for in the
+ * whole project by name alone: `compute_sim_matrix`, not `inference`. */
+static bool distinctive(const char *name, size_t len) {
+  return len >= 12 && memchr(name, '_', len) != NULL;
+}
+
+
+static uint8_t calls_in(project_view *v, char **files, size_t nfiles, bool importers, const char *name, size_t len,
+                        int hop);
+
+
+/* How the callers of the function or method NAME (LEN bytes) run it,
+ * looked for in the whole project by name: FACTS_CALLED_* bits. HOP counts
+ * the callers followed up to here. */
+static uint8_t callers_anywhere(project_view *v, const char *name, size_t len, int hop) {
+  buf key = {0};
+  buf_printf(&key, "^%d:%.*s", hop, (int)len, name);
+  uint8_t *slot = NULL, how = memo_calls(v, key.data, key.len, &slot);
+  buf_free(&key);
+  if (!slot) return how;
+  if (!v->far_listed) list_far(v);
+  how = *slot = calls_in(v, v->far.items, v->far.len, false, name, len, hop);
+  return how;
+}
+
+
+/* How the modules FILES (those importing V's file or its package only,
+ * with IMPORTERS) call NAME (LEN bytes). A call with gradients on made by
+ * a function every caller of which, in the whole project, runs it under
+ * no_grad counts as one under no_grad (LAVIS: a task's `evaluation` calls
+ * `model.compute_sim_matrix(...)`, and the runner calls `evaluation` from
+ * an `@torch.no_grad()` method); a function of the same name delegating
+ * (`def f(): return f_impl()` named alike) neither. One such hop. Every
+ * module read is a dependency of the lint, those that do not call NAME
+ * too: an edit that adds a call must relint the file. */
+static uint8_t calls_in(project_view *v, char **files, size_t nfiles, bool importers, const char *name, size_t len,
+                        int hop) {
+  uint8_t how = 0;
+  for (size_t i = 0; i < nfiles; i++) {
+    project_module *m = project_module_get(v->project, files[i]);
+    if (!m) continue;
+    project_dep d = {m->path, m->hash};
+    add_dep(v, &d);
+    if (m->readable && m->text && mentions_call(m->text, m->length, name, len)) {
+      project_summary *s = project_summary_get(v->project, m);
+      const project_call *c = s && (!importers || imports_file(v, m, s)) ? project_summary_call(s, name, len) : NULL;
+      if (c) {
+        how |= c->how & FACTS_CALLED_NO_GRAD;
+        if (c->how & FACTS_CALLED_GRAD) {
+          bool speak = hop < 1 && c->ngrad_in != PROJECT_GRAD_CALLERS_UNKNOWN;
+          for (uint8_t k = 0; speak && k < c->ngrad_in; k++) {
+            const char *g = c->grad_in[k];
+            size_t glen = strlen(g);
+            if (glen == len && !memcmp(g, name, len)) continue;
+            speak = callers_anywhere(v, g, glen, hop + 1) == FACTS_CALLED_NO_GRAD;
+          }
+          how |= speak ? FACTS_CALLED_NO_GRAD : FACTS_CALLED_GRAD;
+        }
+      }
+      if (s) project_summary_release(v->project, s);
+    }
+    project_module_release(v->project, m);
+  }
+  return how;
+}
+
+
+/* The modules importing the file are looked for beside it and above it;
+ * when none calls NAME there, a distinctive NAME in the whole project. */
 static uint8_t importer_calls(const facts_imports *imports, const char *name, size_t len) {
   project_view *v = (project_view *)imports;
   buf key = {0};
@@ -480,18 +594,8 @@ static uint8_t importer_calls(const facts_imports *imports, const char *name, si
   buf_free(&key);
   if (!slot) return how;
   if (!v->near_listed) list_near(v);
-  for (size_t i = 0; i < v->near.len; i++) {
-    project_module *m = project_module_get(v->project, v->near.items[i]);
-    if (!m) continue;
-    project_dep d = {m->path, m->hash};
-    add_dep(v, &d);
-    if (m->readable && m->text && mentions_call(m->text, m->length, name, len)) {
-      project_summary *s = project_summary_get(v->project, m);
-      if (s && imports_file(v, m, s)) how |= project_summary_calls(s, name, len);
-      if (s) project_summary_release(v->project, s);
-    }
-    project_module_release(v->project, m);
-  }
+  how = calls_in(v, v->near.items, v->near.len, true, name, len, 0);
+  if (!how && distinctive(name, len)) how = callers_anywhere(v, name, len, 0);
   *slot = how;
   return how;
 }
