@@ -728,9 +728,10 @@ static bool eval(const predicate *p, const TSQueryMatch *m, pred_context *ctx) {
   case PRED_IN_NO_GRAD:
     return facts_in_no_grad(ctx->model, pos);
   case PRED_NO_GRAD_IN_IMPORTERS:
-    return facts_no_grad_in_importers(ctx->model, pos);
+    return facts_no_grad_in_importers(ctx->model, pos) || facts_no_grad_method_call(ctx->model, pos);
   case PRED_IN_NO_GRAD_ANYWHERE:
-    return facts_in_no_grad(ctx->model, pos) || facts_no_grad_in_importers(ctx->model, pos);
+    return facts_in_no_grad(ctx->model, pos) || facts_no_grad_in_importers(ctx->model, pos) ||
+           facts_no_grad_method_call(ctx->model, pos);
   case PRED_IN_EXCEPT: {
     const facts_except *ex[16];
     size_t k = facts_excepts_at(ctx->model, pos, ex, 16);

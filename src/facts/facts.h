@@ -230,6 +230,11 @@ struct facts_imports {
    *  or method named NAME (LEN bytes): FACTS_CALLED_* bits, 0 when none
    *  does. May be NULL. */
   uint8_t (*importer_calls)(const facts_imports *self, const char *name, size_t len);
+  /** What the project says of method METHOD (MLEN bytes) of the class
+   *  KLASS (LEN bytes, as facts_qualname gives it), defined there or in one
+   *  of its bases: false when neither defines it. May be NULL. */
+  bool (*method_symbol)(const facts_imports *self, const char *klass, size_t len, const char *method, size_t mlen,
+                        facts_symbol *out);
 };
 
 /* How a function is called: under no_grad, with gradients on, or both */
@@ -339,6 +344,14 @@ bool facts_in_no_grad(const facts *self, uint32_t pos);
  *  model.inference(g)` in the training script beside model.py). Asks the
  *  project, so only for what a rule would otherwise report. */
 bool facts_no_grad_in_importers(const facts *self, uint32_t pos);
+/** Whether the call at POS is `x.m(...)` where every assignment of the file
+ *  to `x` builds the same class of the project, whose method `m` (its own
+ *  or a base's) runs under no_grad (`@torch.no_grad()` or a project
+ *  decorator named for it). Parameters named `x` are taken to be those
+ *  instances (`def evaluate(loader, faster_rcnn)` beside `faster_rcnn =
+ *  FasterRCNNVGG16()`). Asks the project: only for what a rule would
+ *  otherwise report. */
+bool facts_no_grad_method_call(const facts *self, uint32_t pos);
 /** The except clauses containing POS, innermost first, at most MAX. */
 size_t facts_excepts_at(const facts *self, uint32_t pos, const facts_except **out, size_t max);
 /** Whether the call at POS is the only backward pass of an iteration. */

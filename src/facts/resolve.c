@@ -451,6 +451,48 @@ bool facts_no_grad_in_importers(const facts *self, uint32_t pos) {
 }
 
 
+bool facts_no_grad_method_call(const facts *self, uint32_t pos) {
+  if (!self->imports || !self->imports->method_symbol) return false;
+  size_t i = facts_first_call_at(self, pos);
+  if (i >= self->calls.len || ts_node_start_byte(self->calls.items[i].call) != pos) return false;
+  TSNode callee = FACT_FIELD(self, self->calls.items[i].call, function);
+  if (ts_node_is_null(callee) || !NODE_IS(callee, "attribute")) return false;
+  TSNode obj = FACT_FIELD(self, callee, object), attr = FACT_FIELD(self, callee, attribute);
+  if (ts_node_is_null(obj) || ts_node_is_null(attr) || !NODE_IS(obj, "identifier") || facts_node_is(self, obj, "self"))
+    return false;
+  uint32_t len, mlen;
+  const char *name = facts_text(self, obj, &len), *method = facts_text(self, attr, &mlen);
+  /* the class every assignment of the name builds (through `.cuda()`-like chains) */
+  static const char *const same[] = {"to", "cuda", "cpu", "train", "eval", "half", "float", "double", NULL};
+  buf q = {0}, first = {0};
+  bool agree = true;
+  for (size_t k = 0; k < self->assigns.len && agree; k++) {
+    TSNode left = self->assigns.items[k].left;
+    if (!NODE_IS(left, "identifier") || !facts_text_is(self, left, name, len)) continue;
+    TSNode value = self->assigns.items[k].right;
+    for (int guard = 0; guard < 8 && NODE_IS(value, "call"); guard++) {
+      TSNode fn = FACT_FIELD(self, value, function);
+      if (ts_node_is_null(fn) || !NODE_IS(fn, "attribute")) break;
+      bool chained = false;
+      for (size_t j = 0; same[j] && !chained; j++) chained = facts_node_is(self, FACT_FIELD(self, fn, attribute), same[j]);
+      if (!chained) break;
+      value = FACT_FIELD(self, fn, object);
+    }
+    buf_clear(&q);
+    if (!NODE_IS(value, "call") || !facts_qualname(self, FACT_FIELD(self, value, function), &q)) agree = false;
+    else if (!first.len) buf_puts(&first, buf_str(&q));
+    else agree = !strcmp(buf_str(&first), buf_str(&q));
+  }
+  facts_symbol sym;
+  bool yes = agree && first.len &&
+             self->imports->method_symbol(self->imports, first.data, first.len, method, mlen, &sym) &&
+             (sym.flags & SYM_FUNCTION) && (sym.flags & SYM_NO_GRAD);
+  buf_free(&q);
+  buf_free(&first);
+  return yes;
+}
+
+
 bool facts_class_has_bases(const facts *f, const facts_class *k) {
   if (ts_node_is_null(k->bases)) return false;
   uint32_t n = ts_node_named_child_count(k->bases);

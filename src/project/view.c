@@ -37,6 +37,8 @@ static bool module_source(const facts_imports *imports, const char *importer, co
                    buf *text, size_t *rest);
 static uint8_t base_calls(const facts_imports *imports, const char *base, size_t len, const char *method, size_t mlen);
 static uint8_t importer_calls(const facts_imports *imports, const char *name, size_t len);
+static bool method_symbol(const facts_imports *imports, const char *klass, size_t len, const char *method, size_t mlen,
+                          facts_symbol *out);
 
 
 void project_view_init(project_view *self, oom_project *project, const char *path, TSNode root_node,
@@ -46,6 +48,7 @@ void project_view_init(project_view *self, oom_project *project, const char *pat
   self->imports.source = module_source;
   self->imports.base_calls = base_calls;
   self->imports.importer_calls = importer_calls;
+  self->imports.method_symbol = method_symbol;
   self->project = project;
   self->path = project_absolute(path);
   self->dir = dir_of(self->path);
@@ -598,4 +601,65 @@ static uint8_t importer_calls(const facts_imports *imports, const char *name, si
   if (!how && distinctive(name, len)) how = callers_anywhere(v, name, len, 0);
   *slot = how;
   return how;
+}
+
+
+static bool class_method(project_view *v, const project_view *resolver, const char *qualname, const char *method,
+                         size_t mlen, facts_symbol *out, int depth);
+
+
+/* The method METHOD (MLEN bytes) of class KLASS of module M (summary S), or
+ * of the first of its bases defining it. */
+static bool method_in_class(project_view *v, const project_module *m, const project_summary *s, const char *klass,
+                            const char *method, size_t mlen, facts_symbol *out, int depth) {
+  if (depth >= PROJECT_MAX_DEPTH) return false;
+  const project_symbol *sym = project_summary_find(s, klass, strlen(klass));
+  if (!sym || !(sym->symbol.flags & SYM_CLASS)) return false;
+  buf name = {0};
+  buf_printf(&name, "%s.%.*s", klass, (int)mlen, method);
+  const project_symbol *own = project_summary_find(s, name.data, name.len);
+  buf_free(&name);
+  if (own) {
+    *out = resolved(v, m, s, own, depth);
+    return true;
+  }
+  for (uint8_t i = 0; i < sym->nrefs; i++) {
+    const project_ref *r = &sym->refs[i];
+    if (!(r->kind & REF_BASE)) continue;
+    bool found;
+    if (r->name[0] == ':') {
+      found = method_in_class(v, m, s, r->name + 1, method, mlen, out, depth + 1);
+    } else {
+      project_view mv;
+      init_module(&mv, v->project, m, s);
+      found = class_method(v, &mv, r->name, method, mlen, out, depth + 1);
+      project_view_free(&mv);
+    }
+    if (found) return true;
+  }
+  return false;
+}
+
+
+static bool class_method(project_view *v, const project_view *resolver, const char *qualname, const char *method,
+                         size_t mlen, facts_symbol *out, int depth) {
+  project_module *m;
+  project_summary *s;
+  const project_symbol *sym;
+  const char *rest;
+  char *hold;
+  if (!locate(v, resolver, qualname, &m, &s, &sym, &rest, &hold)) return false;
+  bool found = sym && method_in_class(v, m, s, rest, method, mlen, out, depth);
+  locate_release(v, m, s, hold);
+  return found;
+}
+
+
+static bool method_symbol(const facts_imports *imports, const char *klass, size_t len, const char *method, size_t mlen,
+                          facts_symbol *out) {
+  project_view *v = (project_view *)imports;
+  char *q = oom_xstrndup(klass, len);
+  bool found = class_method(v, v, q, method, mlen, out, 0);
+  free(q);
+  return found;
 }

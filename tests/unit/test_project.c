@@ -575,6 +575,77 @@ static void callers_in_importers_and_bases(void **state) {
 }
 
 
+/* A method of a class of the project, defined there or in a base of
+ * another module: what its summary says (decorated with no-grad here). */
+static void methods_through_bases(void **state) {
+  (void)state;
+  tree t;
+  static const char *const files[] = {
+    "pyproject.toml", "",
+    "base.py",
+    "import torch\nimport torch.nn as nn\nclass Base(nn.Module):\n    @torch.no_grad()\n    def predict(self, x):\n"
+    "        return self(x)\n    def score(self, x):\n        return self(x)\n",
+    "det.py", "from base import Base\nclass Detector(Base):\n    def forward(self, x):\n        return x\n",
+    "run.py", "",
+    NULL};
+  tree_make(&t, files);
+  oom_project *p = oom_project_new();
+  project_view v;
+  TSNode none = {{0, 0, 0, 0}, NULL, NULL};
+  project_view_init(&v, p, path_in(&t, "run.py"), none, NULL, 0);
+  facts_symbol s;
+  assert_true(v.imports.method_symbol(&v.imports, "det.Detector", 12, "predict", 7, &s));
+  assert_true((s.flags & SYM_FUNCTION) && (s.flags & SYM_NO_GRAD));
+  assert_true(v.imports.method_symbol(&v.imports, "det.Detector", 12, "score", 5, &s));
+  assert_int_equal(s.flags & SYM_NO_GRAD, 0);
+  assert_true(v.imports.method_symbol(&v.imports, "det.Detector", 12, "forward", 7, &s));
+  assert_false(v.imports.method_symbol(&v.imports, "det.Detector", 12, "missing", 7, &s));
+  assert_false(v.imports.method_symbol(&v.imports, "nowhere.Detector", 16, "predict", 7, &s));
+  project_view_free(&v);
+  oom_project_free(p);
+  tree_remove(&t);
+}
+
+
+/* Callers in the whole project, for distinctive names, and one hop up: a
+ * call with gradients on made by a function that every caller runs under
+ * no_grad counts as one under no_grad. */
+static void callers_far_and_one_hop_up(void **state) {
+  (void)state;
+  tree t;
+  static const char *const files[] = {
+    "pyproject.toml", "",
+    "lib/models/clip.py", "class Clip:\n    def compute_sim_matrix(self, loader):\n        return loader\n",
+    "lib/tasks/retrieval.py",
+    "class Retrieval:\n    def evaluation(self, model, loader):\n        return model.compute_sim_matrix(loader)\n"
+    "    def score_all(self, model, loader):\n        return model.score_every_pair(loader)\n",
+    "lib/runners/runner.py",
+    "import torch\nclass Runner:\n    @torch.no_grad()\n    def eval_epoch(self, model, loader):\n"
+    "        return self.task.evaluation(model, loader)\n    def train_epoch(self, model, loader):\n"
+    "        self.task.score_all(model, loader)\n        with torch.no_grad():\n"
+    "            self.task.score_all(model, loader)\n",
+    NULL};
+  tree_make(&t, files);
+  oom_project *p = oom_project_new();
+  project_view v;
+  TSNode none = {{0, 0, 0, 0}, NULL, NULL};
+  project_view_init(&v, p, path_in(&t, "lib/models/clip.py"), none, NULL, 0);
+  /* retrieval.py imports nothing of lib/models: found in the whole project,
+   * its call with gradients on spoken for by the runner's no_grad */
+  assert_int_equal(v.imports.importer_calls(&v.imports, "compute_sim_matrix", 18), FACTS_CALLED_NO_GRAD);
+  /* score_all is called with gradients on once: its call stays one */
+  assert_int_equal(v.imports.importer_calls(&v.imports, "score_every_pair", 16), FACTS_CALLED_GRAD);
+  /* a short name is not looked for beyond the file's folders */
+  assert_int_equal(v.imports.importer_calls(&v.imports, "evaluation", 10), 0);
+  bool runner = false;
+  for (size_t i = 0; i < v.deps.len; i++) runner |= !strcmp(v.deps.items[i].path + strlen(t.root), "/lib/runners/runner.py");
+  assert_true(runner);
+  project_view_free(&v);
+  oom_project_free(p);
+  tree_remove(&t);
+}
+
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(resolves_packages_relative_and_src),
@@ -588,6 +659,8 @@ int main(void) {
     cmocka_unit_test(a_lookup_records_what_it_read),
     cmocka_unit_test(a_summary_tree_is_kept_for_the_expected_lint),
     cmocka_unit_test(callers_in_importers_and_bases),
+    cmocka_unit_test(methods_through_bases),
+    cmocka_unit_test(callers_far_and_one_hop_up),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
