@@ -339,7 +339,8 @@ bool facts_is_frozen(const facts *self, TSNode callee) {
     if (!z->frozen) return false; /* thawed somewhere: a GAN's discriminator, in and out of training */
     frozen = true;
   }
-  if (!frozen && NODE_IS(callee, "identifier") && made_frozen(self, t, len, ts_node_start_byte(callee), fn, 0))
+  if (!frozen && self->freezes_any && NODE_IS(callee, "identifier") &&
+      made_frozen(self, t, len, ts_node_start_byte(callee), fn, 0))
     return true;
   return frozen || parameter_free(self, callee, fn);
 }
@@ -1175,16 +1176,6 @@ static bool is_producer_name(analysis *a, TSNode callee) {
 }
 
 
-/* Whether the binary operator E divides (`/`, `//`, `%`). */
-static bool divides(const facts *f, TSNode e) {
-  TSNode op = FACT_FIELD(f, e, operator);
-  if (ts_node_is_null(op)) return false;
-  const char *t = ts_node_type(op);
-  (void)f;
-  return !strcmp(t, "/") || !strcmp(t, "//") || !strcmp(t, "%");
-}
-
-
 /* Whether NAME (LEN bytes) is named as a loss: its last word is `loss`. */
 static bool loss_named(const char *name, uint32_t len) {
   return len >= 4 && !strncasecmp(name + len - 4, "loss", 4) && (len == 4 || name[len - 5] == '_' ||
@@ -1192,19 +1183,23 @@ static bool loss_named(const char *name, uint32_t len) {
 }
 
 
-/* For a product E (`*`) of a name called a loss and a factor that is not
- * (`total_loss * loss_scale`, `kd_ratio * kd_loss`): 0 when the loss is the
- * left operand, 1 the right, -1 otherwise. */
-static int scaled_loss(const facts *f, TSNode e) {
+/* Which operand of the binary operator E a backpropagated E's graph comes
+ * through: 0 the left, 1 the right, -1 either. A quotient's dividend (`/`,
+ * `//`, `%`); the operand of a product named as a loss when the other is
+ * not (`total_loss * loss_scale`, `kd_ratio * kd_loss`). */
+static int graph_operand(const facts *f, TSNode e) {
   TSNode op = FACT_FIELD(f, e, operator);
-  if (ts_node_is_null(op) || strcmp(ts_node_type(op), "*") != 0) return -1;
+  if (ts_node_is_null(op)) return -1;
+  const char *t = ts_node_type(op);
+  if (t[0] == '%' || (t[0] == '/' && (t[1] == '\0' || (t[1] == '/' && t[2] == '\0')))) return 0;
+  if (t[0] != '*' || t[1] != '\0') return -1;
   TSNode side[2] = {FACT_FIELD(f, e, left), FACT_FIELD(f, e, right)};
   bool loss[2] = {false, false};
   for (int i = 0; i < 2; i++) {
     uint32_t len;
     if (!ts_node_is_null(side[i]) && NODE_IS(side[i], "identifier")) {
-      const char *t = facts_text(f, side[i], &len);
-      loss[i] = loss_named(t, len);
+      const char *n = facts_text(f, side[i], &len);
+      loss[i] = loss_named(n, len);
     }
   }
   return loss[0] == loss[1] ? -1 : loss[0] ? 0 : 1;
@@ -1260,16 +1255,17 @@ static void mark_values(analysis *a, TSNode e, unsigned flags, bool *changed) {
              NODE_IS(e, "list") || NODE_IS(e, "tuple")) {
     if (NODE_IS(e, "subscript")) mark_values(a, FACT_FIELD(a->f, e, value), 0, changed);
     else if (NODE_IS(e, "attribute")) mark_values(a, FACT_FIELD(a->f, e, object), 0, changed);
-    else if (NODE_IS(e, "binary_operator") && divides(a->f, e))
-      /* `loss / args.accum`: the graph is the dividend's, the divisor a
-       * number (marking it would make every `args.x` a graph) */
-      mark_values(a, FACT_FIELD(a->f, e, left), flags, changed);
-    else if (NODE_IS(e, "binary_operator") && scaled_loss(a->f, e) >= 0)
-      /* `total_loss * loss_scale`: the loss, not its weight */
-      mark_values(a, scaled_loss(a->f, e) ? FACT_FIELD(a->f, e, right) : FACT_FIELD(a->f, e, left), flags, changed);
     else {
-      TSNode c;
-      for (children k = children_of(e); children_next(&k, &c);) mark_values(a, c, flags, changed);
+      /* `loss / args.accum`: the graph is the dividend's, the divisor a
+       * number (marking it would make every `args.x` a graph); `total_loss
+       * * loss_scale`: the loss's, not its weight's */
+      int only = NODE_IS(e, "binary_operator") ? graph_operand(a->f, e) : -1;
+      if (only >= 0) {
+        mark_values(a, only ? FACT_FIELD(a->f, e, right) : FACT_FIELD(a->f, e, left), flags, changed);
+      } else {
+        TSNode c;
+        for (children k = children_of(e); children_next(&k, &c);) mark_values(a, c, flags, changed);
+      }
     }
   }
   a->depth--;

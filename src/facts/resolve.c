@@ -1615,6 +1615,7 @@ static void resolve_freezes(facts *f) {
     TSNode a0 = first_arg(c->call);
     if (!ts_node_is_null(a0) && NODE_IS(a0, "keyword_argument")) a0 = FACT_FIELD(f, a0, value);
     bool frozen = !ts_node_is_null(a0) && NODE_IS(a0, "false");
+    if (frozen) f->freezes_any = true;
     if (!frozen && !ts_node_is_null(a0) && !NODE_IS(a0, "true")) continue; /* a variable: unknown */
     /* down the chain: `x.eval().to(d).requires_grad_(False)` */
     TSNode obj = FACT_FIELD(f, fn, object);
