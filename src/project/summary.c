@@ -220,70 +220,129 @@ static facts_symbol function_symbol(const facts_function *fn) {
 }
 
 
-/* a call while the module's are gathered: OUTER is the outermost function
- * making it (-1: module level) */
+/* a call while the module's are gathered, by the name it calls, its
+ * text in the source: KLASS is the class of `self.m()` (NULL otherwise);
+ * OUTER the outermost function making it (-1: module level) */
 typedef struct {
-  project_call call;
+  const char *klass, *name;
+  uint32_t klass_len, name_len;
+  uint8_t how;
   int outer;
 } call_seen;
 typedef VEC(call_seen) call_vec;
 
 
-static int call_cmp(const void *a, const void *b) {
-  return strcmp(((const call_seen *)a)->call.name, ((const call_seen *)b)->call.name);
+/* The character at K of E's full name, "Klass.name" or "name"; '\0' past it. */
+static char name_at(const call_seen *e, uint32_t k) {
+  if (e->klass) {
+    if (k < e->klass_len) return e->klass[k];
+    if (k == e->klass_len) return '.';
+    k -= e->klass_len + 1;
+  }
+  return k < e->name_len ? e->name[k] : '\0';
+}
+
+
+/* The full names' order as strcmp gives it: project_summary_call's binary
+ * search reads them so. */
+static int call_cmp(const void *pa, const void *pb) {
+  const call_seen *a = pa, *b = pb;
+  for (uint32_t k = 0;; k++) {
+    unsigned char ca = (unsigned char)name_at(a, k), cb = (unsigned char)name_at(b, k);
+    if (ca != cb) return ca < cb ? -1 : 1;
+    if (!ca) return 0;
+  }
+}
+
+
+/* Calls whose callee is a well-known library's (`torch.cat`, `np.mean`,
+ * `F.relu`, `os.path.join`) or a builtin: never a function or method of the
+ * project. (A module of the project, `utils.evaluate(model)`, is kept.) */
+static bool library_call(const facts *f, TSNode callee) {
+  static const char *const libraries[] = {"torch", "numpy", "math", "os", "sys", "random", "time", "json",
+                                          "logging", "collections", "itertools", "functools", "re", "pandas",
+                                          "scipy", "sklearn", "matplotlib", "tqdm", "transformers", "timm",
+                                          "torchvision", "PIL", "cv2", "wandb", "argparse", "typing", "copy",
+                                          "pickle", "shutil", "warnings", "datetime", "pathlib", NULL};
+  static const char *const builtins[] = {"print", "len", "range", "isinstance", "super", "int", "float", "str",
+                                         "list", "dict", "tuple", "set", "zip", "enumerate", "getattr", "setattr",
+                                         "hasattr", "min", "max", "sum", "abs", "round", "sorted", "open", "type",
+                                         "iter", "next", "map", "any", "all", "format", "repr", "bool", NULL};
+  uint32_t len;
+  if (NODE_IS(callee, "identifier")) {
+    const char *t = facts_text(f, callee, &len);
+    for (size_t i = 0; builtins[i]; i++)
+      if (strlen(builtins[i]) == len && !memcmp(builtins[i], t, len)) return true;
+    return false;
+  }
+  TSNode obj = FACT_FIELD(f, callee, object);
+  if (ts_node_is_null(obj) || !NODE_IS(obj, "identifier")) return false;
+  const char *t = facts_text(f, obj, &len);
+  size_t first, end;
+  facts_bindings_named(f, t, len, &first, &end);
+  if (end == first || f->bindings.items[first].kind != BINDING_IMPORT || !f->bindings.items[first].qualname)
+    return false;
+  const char *q = f->bindings.items[first].qualname;
+  size_t root = strcspn(q, ".");
+  for (size_t i = 0; libraries[i]; i++)
+    if (strlen(libraries[i]) == root && !memcmp(libraries[i], q, root)) return true;
+  return false;
 }
 
 
 /* Every call of F by the name it calls (project_call), each name once with
- * the FACTS_CALLED_* of all its calls, into S. */
+ * the FACTS_CALLED_* of all its calls, into S. The names point into the
+ * source until the entries merge: one copy per name. */
 static void record_calls_by_name(const facts *f, project_summary *s) {
   call_vec v = {0};
-  buf name = {0};
   for (size_t i = 0; i < f->calls.len; i++) {
     const facts_call *c = &f->calls.items[i];
     TSNode callee = FACT_FIELD(f, c->call, function);
-    if (ts_node_is_null(callee)) continue;
+    if (ts_node_is_null(callee) || library_call(f, callee)) continue;
     TSNode last = callee;
-    bool on_self = false;
+    call_seen seen = {0};
     if (NODE_IS(callee, "attribute")) {
       TSNode obj = FACT_FIELD(f, callee, object);
-      on_self = !ts_node_is_null(obj) && facts_node_is(f, obj, "self");
+      if (!ts_node_is_null(obj) && facts_node_is(f, obj, "self")) {
+        /* `self.m()` in a method of a class of the module: that class's m */
+        int k = c->function >= 0 ? f->functions.items[c->function].klass : -1;
+        if (k < 0 || !f->classes.items[k].name) continue;
+        seen.klass = f->classes.items[k].name;
+        seen.klass_len = f->classes.items[k].name_len;
+      }
       last = FACT_FIELD(f, callee, attribute);
     }
     if (ts_node_is_null(last) || !NODE_IS(last, "identifier")) continue;
-    buf_clear(&name);
-    if (on_self) {
-      /* `self.m()` in a method of a class of the module: that class's m */
-      int k = c->function >= 0 ? f->functions.items[c->function].klass : -1;
-      if (k < 0 || !f->classes.items[k].name) continue;
-      buf_append(&name, f->classes.items[k].name, f->classes.items[k].name_len);
-      buf_putc(&name, '.');
-    }
-    uint32_t len;
-    const char *t = facts_text(f, last, &len);
-    buf_append(&name, t, len);
-    uint8_t how = facts_in_no_grad(f, ts_node_start_byte(c->call)) ? FACTS_CALLED_NO_GRAD : FACTS_CALLED_GRAD;
-    call_seen seen = {{arena_strndup(&s->arena, name.data, name.len), how, 0, {0}}, c->function};
+    seen.name = facts_text(f, last, &seen.name_len);
+    seen.how = facts_in_no_grad(f, ts_node_start_byte(c->call)) ? FACTS_CALLED_NO_GRAD : FACTS_CALLED_GRAD;
+    seen.outer = c->function;
     while (seen.outer >= 0 && f->functions.items[seen.outer].parent >= 0)
       seen.outer = f->functions.items[seen.outer].parent;
     vec_push(&v, seen);
   }
-  buf_free(&name);
   if (v.len > 1) qsort(v.items, v.len, sizeof *v.items, call_cmp);
   s->calls = arena_alloc(&s->arena, (v.len + 1) * sizeof *s->calls);
   size_t n = 0;
+  buf name = {0};
   for (size_t i = 0; i < v.len; i++) {
-    const project_call *e = &v.items[i].call;
-    int outer = v.items[i].outer;
-    if (!n || strcmp(s->calls[n - 1].name, e->name) != 0) s->calls[n++] = *e;
+    const call_seen *e = &v.items[i];
+    if (!i || call_cmp(&v.items[i - 1], e) != 0) {
+      buf_clear(&name);
+      if (e->klass) {
+        buf_append(&name, e->klass, e->klass_len);
+        buf_putc(&name, '.');
+      }
+      buf_append(&name, e->name, e->name_len);
+      s->calls[n++] = (project_call){arena_strndup(&s->arena, name.data, name.len), 0, 0, {0}};
+    }
     project_call *into = &s->calls[n - 1];
     into->how |= e->how;
     if (e->how != FACTS_CALLED_GRAD || into->ngrad_in == PROJECT_GRAD_CALLERS_UNKNOWN) continue;
-    if (outer < 0) {
+    if (e->outer < 0) {
       into->ngrad_in = PROJECT_GRAD_CALLERS_UNKNOWN;
       continue;
     }
-    const facts_function *fn = &f->functions.items[outer];
+    const facts_function *fn = &f->functions.items[e->outer];
     bool seen = false;
     for (uint8_t k = 0; k < into->ngrad_in && !seen; k++)
       seen = strlen(into->grad_in[k]) == fn->name_len && !memcmp(into->grad_in[k], fn->name, fn->name_len);
@@ -291,6 +350,7 @@ static void record_calls_by_name(const facts *f, project_summary *s) {
     if (into->ngrad_in == PROJECT_MAX_GRAD_CALLERS) into->ngrad_in = PROJECT_GRAD_CALLERS_UNKNOWN;
     else into->grad_in[into->ngrad_in++] = arena_strndup(&s->arena, fn->name, fn->name_len);
   }
+  buf_free(&name);
   s->ncalls = n;
   vec_free(&v);
 }
