@@ -819,25 +819,30 @@ static bool in_scope(const facts *f, const facts_call *c, int fn) {
  * (LEN bytes; NULL: none) to a call that might. */
 static bool scope_leaves_untrained(const facts *f, int fn, const char *name, uint32_t len) {
   facts_span span = fn >= 0 ? f->functions.items[fn].whole : (facts_span){0, (uint32_t)f->length + 1};
-  for (size_t i = facts_first_call_at(f, span.start); i < f->calls.len; i++) {
+  /* per outermost function, at module level: 0 not asked, 1 names NAME, 2 not */
+  unsigned char *names = fn < 0 && name ? oom_xcalloc(f->functions.len + 1, 1) : NULL;
+  bool untrained = true;
+  for (size_t i = facts_first_call_at(f, span.start); i < f->calls.len && untrained; i++) {
     const facts_call *c = &f->calls.items[i];
     if (ts_node_start_byte(c->call) >= span.end) break;
     if (!in_scope(f, c, fn)) continue;
     /* at module level, a function of the file speaks for a global model
      * only when it names it (`def load(): model.load_state_dict(...)`);
      * a name bound in the `__main__` block is no other function's */
-    if (fn < 0 && c->function >= 0 && name) {
+    if (names && c->function >= 0) {
       int g = c->function;
       while (f->functions.items[g].parent >= 0) g = f->functions.items[g].parent;
-      if (!node_reads(f, f->functions.items[g].node, name, len)) continue;
+      if (!names[g]) names[g] = node_reads(f, f->functions.items[g].node, name, len) ? 1 : 2;
+      if (names[g] == 2) continue;
     }
     TSNode callee = FIELD(c->call, function), args = FIELD(c->call, arguments);
-    if (ts_node_is_null(callee) || loads_or_trains(f, callee)) return false;
-    if (name && !ts_node_is_null(args) && NODE_IS(args, "argument_list") && hands_on(f, args, name, len) &&
-        !harmless_receiver(f, callee))
-      return false;
+    if (ts_node_is_null(callee) || loads_or_trains(f, callee)) untrained = false;
+    else if (name && !ts_node_is_null(args) && NODE_IS(args, "argument_list") && hands_on(f, args, name, len) &&
+             !harmless_receiver(f, callee))
+      untrained = false;
   }
-  return true;
+  free(names);
+  return untrained;
 }
 
 
