@@ -6,6 +6,7 @@
  * re-export can be followed. Small data: the importer's facts read it, and
  * the module's tree and facts are not kept for it. */
 #include <assert.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -483,33 +484,35 @@ void project_summary_free(project_summary *s) {
 }
 
 
-const project_symbol *project_summary_find(const project_summary *s, const char *name, size_t len) {
-  size_t lo = 0, hi = s->nsymbols;
+/* The entry named NAME (LEN bytes) of the N entries of SIZE bytes at BASE,
+ * sorted by name, each starting with its `char *name` (project_symbol,
+ * project_call, project_import); NULL when none is. */
+_Static_assert(offsetof(project_symbol, name) == 0 && offsetof(project_call, name) == 0 &&
+                   offsetof(project_import, name) == 0,
+               "by_name reads each entry's name first");
+static const void *by_name(const void *base, size_t n, size_t size, const char *name, size_t len) {
+  size_t lo = 0, hi = n;
   while (lo < hi) {
     size_t mid = (lo + hi) / 2;
-    int c = strncmp(s->symbols[mid].name, name, len);
-    if (!c && s->symbols[mid].name[len] != '\0') c = 1;
+    const char *at = *(char *const *)((const char *)base + mid * size);
+    int c = strncmp(at, name, len);
+    if (!c && at[len] != '\0') c = 1;
     if (c < 0) lo = mid + 1;
     else hi = mid;
   }
-  if (lo < s->nsymbols && !strncmp(s->symbols[lo].name, name, len) && s->symbols[lo].name[len] == '\0')
-    return &s->symbols[lo];
-  return NULL;
+  if (lo == n) return NULL;
+  const char *at = *(char *const *)((const char *)base + lo * size);
+  return !strncmp(at, name, len) && at[len] == '\0' ? (const char *)base + lo * size : NULL;
+}
+
+
+const project_symbol *project_summary_find(const project_summary *s, const char *name, size_t len) {
+  return by_name(s->symbols, s->nsymbols, sizeof *s->symbols, name, len);
 }
 
 
 const project_call *project_summary_call(const project_summary *s, const char *name, size_t len) {
-  size_t lo = 0, hi = s->ncalls;
-  while (lo < hi) {
-    size_t mid = (lo + hi) / 2;
-    int c = strncmp(s->calls[mid].name, name, len);
-    if (!c && s->calls[mid].name[len] != '\0') c = 1;
-    if (c < 0) lo = mid + 1;
-    else hi = mid;
-  }
-  if (lo < s->ncalls && !strncmp(s->calls[lo].name, name, len) && s->calls[lo].name[len] == '\0')
-    return &s->calls[lo];
-  return NULL;
+  return by_name(s->calls, s->ncalls, sizeof *s->calls, name, len);
 }
 
 
@@ -520,15 +523,5 @@ uint8_t project_summary_calls(const project_summary *s, const char *name, size_t
 
 
 const project_import *project_summary_import(const project_summary *s, const char *name, size_t len) {
-  size_t lo = 0, hi = s->nimports;
-  while (lo < hi) {
-    size_t mid = (lo + hi) / 2;
-    int c = strncmp(s->imports[mid].name, name, len);
-    if (!c && s->imports[mid].name[len] != '\0') c = 1;
-    if (c < 0) lo = mid + 1;
-    else hi = mid;
-  }
-  if (lo < s->nimports && !strncmp(s->imports[lo].name, name, len) && s->imports[lo].name[len] == '\0')
-    return &s->imports[lo];
-  return NULL;
+  return by_name(s->imports, s->nimports, sizeof *s->imports, name, len);
 }
