@@ -1,7 +1,10 @@
 #!/usr/bin/env node
 // Benchmark (not a test): the time from a one-character didChange to its
 // publishDiagnostics in `oomlint server`, on a generated 5,000-line training
-// file. Usage: node bench/lsp_latency.js [OOMLINT_BINARY] [--runs N] [--lines N]
+// file, or on a real file of a project (its imports and the scripts calling
+// its functions read through the project index; the edit types a `#` at the
+// end of its last line and deletes it). Usage:
+// node bench/lsp_latency.js [OOMLINT_BINARY] [--runs N] [--lines N] [--file PATH]
 // Build the binary with -DCMAKE_BUILD_TYPE=Release for figures worth quoting.
 "use strict";
 const { spawn } = require("node:child_process");
@@ -17,6 +20,8 @@ const option = (name, fallback) => {
   args.splice(i, 2);
   return v;
 };
+const fileAt = args.indexOf("--file");
+const FILE = fileAt < 0 ? null : path.resolve(args.splice(fileAt, 2)[1]);
 const RUNS = option("--runs", 50);
 const LINES = option("--lines", 5000);
 const BIN = args[0] || process.env.OOMLINT_BIN || path.join(__dirname, "..", "build", "oomlint");
@@ -74,8 +79,8 @@ function frame(message) {
 }
 
 function main() {
-  const text = trainingFile(LINES);
-  const uri = "file:///bench/train_5000.py";
+  const text = FILE ? fs.readFileSync(FILE, "utf8") : trainingFile(LINES);
+  const uri = FILE ? `file://${FILE}` : "file:///bench/train_5000.py";
   const proc = spawn(BIN, ["server"], { stdio: ["pipe", "pipe", "inherit"] });
   proc.on("error", (e) => {
     console.error(`cannot run ${BIN}: ${e.message}`);
@@ -114,8 +119,9 @@ function main() {
     const openMs = Number(process.hrtime.bigint() - t) / 1e6;
     // type a character into a docstring and delete it again, alternately: the
     // text and the findings stay the same from run to run
-    const line = 6;
-    const column = 7;
+    const lastLines = text.split("\n");
+    const line = FILE ? lastLines.length - 1 : 6;
+    const column = FILE ? lastLines[line].length : 7;
     const samples = [];
     const cpu0 = cpuMs(proc.pid);
     for (let version = 2; version < RUNS + 2; version++) {
@@ -123,6 +129,7 @@ function main() {
       const change = insert
         ? { range: { start: { line, character: column }, end: { line, character: column } }, text: "x" }
         : { range: { start: { line, character: column }, end: { line, character: column + 1 } }, text: "" };
+      if (FILE && insert) change.text = "#";
       wait = published(version);
       t = process.hrtime.bigint();
       send({ jsonrpc: "2.0", method: "textDocument/didChange", params: { textDocument: { uri, version }, contentChanges: [change] } });
@@ -133,7 +140,7 @@ function main() {
     samples.sort((a, b) => a - b);
     const pct = (p) => samples[Math.min(samples.length - 1, Math.floor((p / 100) * samples.length))];
     console.log(`oomlint server: ${BIN}`);
-    console.log(`document: ${LINES} lines, ${Buffer.byteLength(text)} bytes, ${count} diagnostics`);
+    console.log(`document: ${FILE || `${LINES} lines`}, ${Buffer.byteLength(text)} bytes, ${count} diagnostics`);
     console.log(`didOpen -> publishDiagnostics: ${openMs.toFixed(1)} ms`);
     console.log(
       `one-character didChange -> publishDiagnostics over ${RUNS} edits: median ${pct(50).toFixed(1)} ms, ` +
