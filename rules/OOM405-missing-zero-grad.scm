@@ -16,8 +16,8 @@
 ;   file): with no backward pass nothing is added to the gradients (a test
 ;   that steps a scheduler, or sets `p.grad` by hand before each step); loops
 ;   that call `zero_grad` anywhere in their body
-;   (including `zero_grad(set_to_none=True)` and calls in a helper of the
-;   same file), files that clear gradients by hand (`p.grad = None`,
+;   (including `zero_grad(set_to_none=True)`, calls in a helper of the
+;   same file and Pyro's `zero_grads(params)`), files that clear gradients by hand (`p.grad = None`,
 ;   `p.grad.zero_()`), optimizer steps that take a closure (LBFGS),
 ;   learning-rate schedulers, and optimizers bound anew in the iteration
 ;   that steps them: a loop that builds a model and its optimizer per
@@ -78,7 +78,7 @@
   (#oom-in-training-loop? @report)
   (#oom-outlives-iteration? @optimizer)
   (#oom-loop-calls? @report "\\w*backward")
-  (#oom-not-loop-calls? @report "zero_grad"))
+  (#oom-not-loop-calls? @report "zero_grads?"))
 
 ; scaler.step(optimizer)
 ((call
@@ -94,4 +94,4 @@
   (#oom-in-training-loop? @report)
   (#oom-outlives-iteration? @optimizer)
   (#oom-loop-calls? @report "\\w*backward")
-  (#oom-not-loop-calls? @report "zero_grad"))
+  (#oom-not-loop-calls? @report "zero_grads?"))

@@ -191,8 +191,11 @@ enum {
   SYM_SLICES_ARG = 1u << 15,    /* slices its first argument (`get_batch(source, i)`: `source[i:i + n]`) */
   SYM_PLAIN = 1u << 16,         /* a class known not to be an nn.Module (facts_class.plain); in a summary whose
                                    class refers to bases, only if they all turn out plain (view.c decides) */
-  SYM_FORWARD = 1u << 17        /* summaries only: a class defining `forward` that is a model unless its bases
+  SYM_FORWARD = 1u << 17,       /* summaries only: a class defining `forward` that is a model unless its bases
                                    turn out plain; the lookup answers SYM_MODEL or SYM_PLAIN instead */
+  SYM_OWN_ENTRY = 1u << 18      /* summaries only: a class defining its own `forward` (it does not inherit its
+                                   bases' SYM_NO_GRAD: a `__call__` of its own still reaches theirs, as
+                                   mmpretrain's inferencers' do) */
 };
 
 typedef struct {
@@ -559,6 +562,9 @@ TSNode facts__field(const facts *self, TSNode node, TSFieldId field);
  * `nn.ModuleList` or `nn.ModuleDict` of such modules only, or, bound to
  * NAME (LEN bytes), a data transform pipeline (resolve.c). */
 bool facts__parameter_free_module(const facts *self, TSNode call, const char *name, uint32_t len);
+/* Inside src/facts: whether CALL is `loss_scaler(loss, optimizer, ...)`, a
+ * scaler object's backward and step in one call (graph.c). */
+bool facts__scaler_step(const facts *self, TSNode call);
 /* Inside src/facts: the index in `assigns` of the last assignment to the
  * identifier NAME (LEN bytes) before POS in function FN, or -1. */
 long facts__last_assign_before(const facts *self, const char *name, uint32_t len, uint32_t pos, int fn);

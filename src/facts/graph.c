@@ -475,6 +475,9 @@ static unsigned eval_call(analysis *a, state *st, TSNode e) {
     t = facts_text(f, callee, &len);
     unsigned scalar = looks_like_loss(t, len) ? V_SCALAR : 0;
     if (facts_is_frozen(f, callee)) return (argflags & V_GRAPH) ? V_GRAPH | scalar : 0;
+    /* a wrapper whose forward or __call__ turns gradients off (a predictor,
+     * mmpretrain's inferencers): what it returns carries no graph */
+    if (has_str(f->wrapper_names.items, f->wrapper_names.len, t, len)) return 0;
     return V_GRAPH | scalar;
   }
   int fn = facts_function_named(f, callee);
@@ -1329,6 +1332,32 @@ static void collect_evidence(analysis *a) {
 
 /* ---- summaries and the whole-file passes ---- */
 
+static bool optimizer_like(const char *s, size_t len);
+
+
+/* `loss_scaler(loss, optimizer, ...)`: timm's NativeScaler and MAE's
+ * scaler objects scale the loss, call backward and step the optimizer in
+ * one call. */
+bool facts__scaler_step(const facts *f, TSNode call) {
+  TSNode fn = FACT_FIELD(f, call, function);
+  if (ts_node_is_null(fn) || !(NODE_IS(fn, "identifier") || NODE_IS(fn, "attribute"))) return false;
+  uint32_t len;
+  const char *name = last_name(f, fn, &len);
+  char lower[64];
+  if (!len || len >= sizeof lower) return false;
+  for (uint32_t i = 0; i < len; i++) lower[i] = (char)tolower((unsigned char)name[i]);
+  lower[len] = '\0';
+  if (!strstr(lower, "scaler")) return false;
+  TSNode args = FACT_FIELD(f, call, arguments);
+  if (ts_node_is_null(args) || ts_node_named_child_count(args) < 2) return false;
+  TSNode a0 = ts_node_named_child(args, 0), a1 = ts_node_named_child(args, 1);
+  if (NODE_IS(a0, "keyword_argument") || NODE_IS(a1, "keyword_argument")) return false;
+  uint32_t l0, l1;
+  const char *t0 = last_name(f, a0, &l0), *t1 = last_name(f, a1, &l1);
+  return l0 && l1 && looks_like_loss(t0, l0) && optimizer_like(t1, l1);
+}
+
+
 static bool is_backward(const facts *f, TSNode call, buf *tmp) {
   TSNode fn = FACT_FIELD(f, call, function);
   if (ts_node_is_null(fn)) return false;
@@ -1336,6 +1365,7 @@ static bool is_backward(const facts *f, TSNode call, buf *tmp) {
     TSNode attr = FACT_FIELD(f, fn, attribute);
     if (!ts_node_is_null(attr) && text_is(f, attr, "backward")) return true;
   }
+  if (facts__scaler_step(f, call)) return true;
   return facts_qualname(f, fn, tmp) && (!strcmp(buf_str(tmp), "torch.autograd.backward"));
 }
 

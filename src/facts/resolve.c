@@ -1361,7 +1361,7 @@ static bool is_backward_call(const facts *f, TSNode call, buf *tmp) {
     }
   }
   static const char *const autograd[] = {"torch.autograd.backward", "torch.autograd.grad", NULL};
-  return qualname_is(f, fn, autograd, tmp);
+  return qualname_is(f, fn, autograd, tmp) || facts__scaler_step(f, call);
 }
 
 

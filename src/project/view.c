@@ -159,6 +159,9 @@ static facts_symbol resolved(project_view *v, const project_module *m, const pro
     }
     if (r->kind & REF_BASE) {
       if (t.flags & SYM_CLASS) out.flags |= t.flags & (SYM_MODEL | SYM_DATASET | SYM_SCALES_LOSS);
+      /* a wrapper whose base runs the model under no_grad, when it does
+       * not define its own forward (mmpretrain's inferencers) */
+      if ((t.flags & SYM_CLASS) && !(sym->symbol.flags & SYM_OWN_ENTRY)) out.flags |= t.flags & SYM_NO_GRAD;
       if ((t.flags & (SYM_CLASS | SYM_PLAIN)) != (SYM_CLASS | SYM_PLAIN)) plain = false;
     } else if (r->kind & REF_RETURN) {
       /* `return Net()` is a model; `return compute(x)` what compute returns;
