@@ -70,7 +70,12 @@
 ;   YOLOv5's `@smart_inference_mode()`: oomlint does not read the module
 ;   that defines it and takes the name at its word), evaluation code that
 ;   calls `.backward()` or `torch.autograd.grad` (adversarial evaluation,
-;   saliency maps), PyTorch Lightning modules (Lightning runs
+;   saliency maps) or a scaler that does (`loss_scaler(loss, optimizer)`,
+;   timm's `NativeScaler`), a function handed to a loss that is
+;   backpropagated (a Pyro model: `loss_fn(model, guide, x).backward()`),
+;   a model's method given a string (`roberta.encode("text")`, a
+;   tokenizer), calls of a wrapper whose base class runs the model under
+;   no_grad (an inferencer without a `forward` of its own), PyTorch Lightning modules (Lightning runs
 ;   `validation_step`, `test_step` and `predict_step` without gradients
 ;   itself; a class that derives nothing, or only `object`, is none: its
 ;   own code calls its `validation_step`, as skorch's NeuralNet does), test modules (that import `pytest`, `unittest` or `hypothesis`,

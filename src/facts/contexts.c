@@ -1012,7 +1012,7 @@ bool facts_untrained_model(const facts *self, TSNode callee) {
 
 bool facts_function_backward_at(const facts *self, uint32_t pos) {
   int fn = facts_function_at(self, pos);
-  if (fn >= 0) return self->functions.items[fn].backward;
+  if (fn >= 0) return self->functions.items[fn].backward || self->functions.items[fn].differentiated;
   return self->file_backward;
 }
 
@@ -1413,6 +1413,30 @@ TSNode facts_delegated_model(const facts *self, TSNode callee) {
 }
 
 
+/* Whether the call of CALLEE passes a string first (`roberta.encode("Hello
+ * world")`, a name bound only to string literals): a tokenizer's method of a
+ * model object, not a forward pass, which takes tensors. */
+static bool takes_text(const facts *f, TSNode callee) {
+  TSNode call = ts_node_parent(callee);
+  if (ts_node_is_null(call) || !NODE_IS(call, "call")) return false;
+  TSNode args = FIELD(call, arguments);
+  if (ts_node_is_null(args) || !NODE_IS(args, "argument_list") || !ts_node_named_child_count(args)) return false;
+  TSNode a = ts_node_named_child(args, 0);
+  if (NODE_IS(a, "string") || NODE_IS(a, "concatenated_string")) return true;
+  if (!NODE_IS(a, "identifier")) return false;
+  uint32_t len;
+  const char *name = facts_text(f, a, &len);
+  bool any = false;
+  for (size_t i = 0; i < f->assigns.len; i++) {
+    TSNode left = f->assigns.items[i].left, right = f->assigns.items[i].right;
+    if (!NODE_IS(left, "identifier") || !facts_text_is(f, left, name, len)) continue;
+    if (!NODE_IS(right, "string") && !NODE_IS(right, "concatenated_string")) return false;
+    any = true;
+  }
+  return any;
+}
+
+
 bool facts_is_model_call(const facts *self, TSNode callee) {
   if (ts_node_is_null(callee)) return false;
   /* `self.infer(x)` whose method returns `self.module_(x)`: the module's call */
@@ -1431,6 +1455,7 @@ bool facts_is_model_call(const facts *self, TSNode callee) {
   TSNode obj = FIELD(callee, object), attr = FIELD(callee, attribute);
   if (ts_node_is_null(obj) || ts_node_is_null(attr) || !facts_is_model(self, obj) || named_as_loss(self, callee))
     return false;
+  if (takes_text(self, callee)) return false;
   if (forward_like(self, attr)) return true;
   uint32_t len;
   const char *t = facts_text(self, attr, &len);
@@ -1469,6 +1494,10 @@ static bool backward_or_training_call(const facts *f, TSNode call, buf *tmp) {
 
 bool facts_backward_follows(const facts *self, uint32_t pos) {
   int fn = facts_function_at(self, pos);
+  /* a function whose caller backpropagates what it computes (a Pyro model
+   * handed to the ELBO whose loss is backpropagated) */
+  for (int g = fn; g >= 0; g = self->functions.items[g].parent)
+    if (self->functions.items[g].differentiated) return true;
   facts_span scope = fn >= 0 ? self->functions.items[fn].body : (facts_span){0, (uint32_t)self->length + 1};
   /* A backward earlier in an enclosing loop is part of the same work (an
    * attack before the evaluation of each batch), unless a `.eval()` after

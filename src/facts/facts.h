@@ -56,6 +56,7 @@ typedef struct {
   bool returns_float64;    /* returns float64 NumPy data (`np.random.randn(n, d)`, `.astype(np.float64)`) */
   uint8_t float64_elems;   /* bit K: element K of a returned tuple is float64 NumPy data */
   bool scales_loss;        /* backpropagates through a loss scaler or a wrapper's `.backward(loss)`, itself or through callees */
+  bool differentiated;     /* handed to a call whose result is backpropagated (`loss_fn(model, guide, x).backward()`) */
   bool returns_tuple;      /* some `return` of it gives a tuple (`return a, b`) */
   uint8_t nelems;          /* returns tuples of this length (0: not a tuple, or of several lengths) */
   bool elems_varied;       /* returns tuples of different lengths, or tuples and other values */

@@ -1479,6 +1479,39 @@ void facts__summaries(facts *f) {
     if (f->returns.items[i].function >= 0 && (NODE_IS(value, "expression_list") || NODE_IS(value, "tuple")))
       f->functions.items[f->returns.items[i].function].returns_tuple = true;
   }
+  /* `loss = loss_fn(model, guide, x, y); loss.backward()` (Pyro's ELBO):
+   * the functions handed to the call whose result is backpropagated run
+   * inside that backward's graph */
+  for (size_t i = 0; i < f->calls.len; i++) {
+    const facts_call *c = &f->calls.items[i];
+    TSNode callee = FACT_FIELD(f, c->call, function);
+    if (ts_node_is_null(callee) || !NODE_IS(callee, "attribute") || !text_is(f, FACT_FIELD(f, callee, attribute), "backward"))
+      continue;
+    TSNode obj = FACT_FIELD(f, callee, object);
+    if (ts_node_is_null(obj) || !NODE_IS(obj, "identifier")) continue;
+    uint32_t len;
+    const char *name = facts_text(f, obj, &len);
+    long a = facts__last_assign_before(f, name, len, ts_node_start_byte(c->call), c->function);
+    TSNode made = a >= 0 ? f->assigns.items[a].right : NULL_NODE;
+    TSNode args = !ts_node_is_null(made) && NODE_IS(made, "call") ? FACT_FIELD(f, made, arguments) : NULL_NODE;
+    uint32_t n = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
+    for (uint32_t k = 0; k < n; k++) {
+      TSNode arg = ts_node_named_child(args, k);
+      if (!NODE_IS(arg, "identifier")) continue;
+      uint32_t alen;
+      const char *an = facts_text(f, arg, &alen);
+      /* the functions of that name the call can see: defined at module
+       * level or in a function enclosing it (tests define `model` again
+       * and again) */
+      for (size_t g = 0; g < f->functions.len; g++) {
+        const facts_function *h = &f->functions.items[g];
+        if ((int)g == c->function || h->klass >= 0 || h->name_len != alen || memcmp(h->name, an, alen)) continue;
+        bool visible = h->parent < 0;
+        for (int up = c->function; up >= 0 && !visible; up = f->functions.items[up].parent) visible = up == h->parent;
+        if (visible) f->functions.items[g].differentiated = true;
+      }
+    }
+  }
   for (size_t i = 0; i < f->calls.len; i++) {
     const facts_call *c = &f->calls.items[i];
     bool bw = is_backward(f, c->call, &tmp);
