@@ -899,18 +899,26 @@ static bool parameter_free_module(const facts *f, TSNode call, pf_ctx *cx, int d
  * an `nn.Sequential` (torchvision's scriptable form of `Compose`) bound to a
  * name that says so (`transform`, `self.train_transforms`), of torchvision
  * transforms, parameter-free modules, or a list unpacked into it
- * (`nn.Sequential(*self.transform)`, its entries not seen). It works on the
- * data, and what it returns carries no graph of its own. */
+ * (`nn.Sequential(*self.transform)`, its entries not seen); or anything but
+ * a torch.nn layer bound to a name of a data augmentation (`augmix_fn`,
+ * `train_aug`: a word starting with `aug`). It works on the data, and what
+ * it returns carries no graph of its own. */
 static bool transform_pipeline(const facts *f, const char *name, uint32_t len, TSNode call, pf_ctx *cx) {
   const char *last = name;
   for (uint32_t i = 0; i < len; i++)
     if (name[i] == '.') last = name + i + 1;
   uint32_t n = (uint32_t)(name + len - last);
-  if (n && (last[n - 1] == 's' || last[n - 1] == 'S')) n--;
-  if (n < 9 || strncasecmp(last + n - 9, "transform", 9) != 0) return false;
   if (!NODE_IS(call, "call")) return false;
   TSNode callee = FACT_FIELD(f, call, function), args = FACT_FIELD(f, call, arguments);
   if (ts_node_is_null(callee) || ts_node_is_null(args) || !NODE_IS(args, "argument_list")) return false;
+  /* a data augmentation by its name (`self.augmix_fn = OpSampler(...)`,
+   * `train_aug = RandAugment()`): anything but a torch.nn layer */
+  bool aug = false;
+  for (uint32_t i = 0; i + 3 <= n && !aug; i++)
+    aug = !strncasecmp(last + i, "aug", 3) && (i == 0 || last[i - 1] == '_');
+  if (aug) return !torch_nn_class(f, callee, cx->tmp) || parameter_free_module(f, call, cx, 1);
+  if (n && (last[n - 1] == 's' || last[n - 1] == 'S')) n--;
+  if (n < 9 || strncasecmp(last + n - 9, "transform", 9) != 0) return false;
   const char *cls = torch_nn_class(f, callee, cx->tmp);
   if (!cls || strcmp(cls, "Sequential") != 0) return false;
   uint32_t count = ts_node_named_child_count(args), seen = 0;
