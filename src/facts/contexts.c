@@ -1414,8 +1414,9 @@ TSNode facts_delegated_model(const facts *self, TSNode callee) {
 
 
 /* Whether the call of CALLEE passes a string first (`roberta.encode("Hello
- * world")`, a name bound only to string literals): a tokenizer's method of a
- * model object, not a forward pass, which takes tensors. */
+ * world")`, a constant bound only to string literals: `SAMPLE_TEXT`): a
+ * tokenizer's method of a model object, not a forward pass, which takes
+ * tensors. */
 static bool takes_text(const facts *f, TSNode callee) {
   TSNode call = ts_node_parent(callee);
   if (ts_node_is_null(call) || !NODE_IS(call, "call")) return false;
@@ -1426,6 +1427,9 @@ static bool takes_text(const facts *f, TSNode callee) {
   if (!NODE_IS(a, "identifier")) return false;
   uint32_t len;
   const char *name = facts_text(f, a, &len);
+  /* a constant by its name (`SAMPLE_TEXT`): the assignments are read only then */
+  for (uint32_t i = 0; i < len; i++)
+    if (!(isupper((unsigned char)name[i]) || isdigit((unsigned char)name[i]) || name[i] == '_')) return false;
   bool any = false;
   for (size_t i = 0; i < f->assigns.len; i++) {
     TSNode left = f->assigns.items[i].left, right = f->assigns.items[i].right;

@@ -1340,14 +1340,13 @@ static bool optimizer_like(const char *s, size_t len);
  * one call. */
 bool facts__scaler_step(const facts *f, TSNode call) {
   TSNode fn = FACT_FIELD(f, call, function);
-  if (ts_node_is_null(fn) || !(NODE_IS(fn, "identifier") || NODE_IS(fn, "attribute"))) return false;
+  if (ts_node_is_null(fn)) return false;
+  /* named for it (`loss_scaler`, `self.amp_scaler`): the callee's text ends
+   * so, a test cheap enough for every call of the file */
   uint32_t len;
-  const char *name = last_name(f, fn, &len);
-  char lower[64];
-  if (!len || len >= sizeof lower) return false;
-  for (uint32_t i = 0; i < len; i++) lower[i] = (char)tolower((unsigned char)name[i]);
-  lower[len] = '\0';
-  if (!strstr(lower, "scaler")) return false;
+  const char *name = facts_text(f, fn, &len);
+  if (len < 6 || strncasecmp(name + len - 6, "scaler", 6) != 0) return false;
+  if (!NODE_IS(fn, "identifier") && !NODE_IS(fn, "attribute")) return false;
   TSNode args = FACT_FIELD(f, call, arguments);
   if (ts_node_is_null(args) || ts_node_named_child_count(args) < 2) return false;
   TSNode a0 = ts_node_named_child(args, 0), a1 = ts_node_named_child(args, 1);
@@ -1465,6 +1464,39 @@ static bool scales_loss_call(const facts *f, TSNode call, buf *tmp) {
 }
 
 
+/* `loss = loss_fn(model, guide, x, y); loss.backward()` (Pyro's ELBO): the
+ * functions handed to the call whose result CALL backpropagates run inside
+ * that backward's graph. */
+static void mark_differentiated(facts *f, const facts_call *c) {
+  TSNode callee = FACT_FIELD(f, c->call, function);
+  if (ts_node_is_null(callee) || !NODE_IS(callee, "attribute")) return;
+  TSNode obj = FACT_FIELD(f, callee, object);
+  if (ts_node_is_null(obj) || !NODE_IS(obj, "identifier")) return;
+  uint32_t len;
+  const char *name = facts_text(f, obj, &len);
+  long a = facts__last_assign_before(f, name, len, ts_node_start_byte(c->call), c->function);
+  TSNode made = a >= 0 ? f->assigns.items[a].right : NULL_NODE;
+  TSNode args = !ts_node_is_null(made) && NODE_IS(made, "call") ? FACT_FIELD(f, made, arguments) : NULL_NODE;
+  uint32_t n = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
+  for (uint32_t k = 0; k < n; k++) {
+    TSNode arg = ts_node_named_child(args, k);
+    if (!NODE_IS(arg, "identifier")) continue;
+    uint32_t alen;
+    const char *an = facts_text(f, arg, &alen);
+    /* the functions of that name the call can see: defined at module
+     * level or in a function enclosing it (tests define `model` again
+     * and again) */
+    for (size_t g = 0; g < f->functions.len; g++) {
+      const facts_function *h = &f->functions.items[g];
+      if ((int)g == c->function || h->klass >= 0 || h->name_len != alen || memcmp(h->name, an, alen)) continue;
+      bool visible = h->parent < 0;
+      for (int up = c->function; up >= 0 && !visible; up = f->functions.items[up].parent) visible = up == h->parent;
+      if (visible) f->functions.items[g].differentiated = true;
+    }
+  }
+}
+
+
 /* Which functions train (call backward / step), through callees too, those
  * of this file and of the project's other modules. */
 void facts__device_returns(facts *f);
@@ -1479,42 +1511,10 @@ void facts__summaries(facts *f) {
     if (f->returns.items[i].function >= 0 && (NODE_IS(value, "expression_list") || NODE_IS(value, "tuple")))
       f->functions.items[f->returns.items[i].function].returns_tuple = true;
   }
-  /* `loss = loss_fn(model, guide, x, y); loss.backward()` (Pyro's ELBO):
-   * the functions handed to the call whose result is backpropagated run
-   * inside that backward's graph */
-  for (size_t i = 0; i < f->calls.len; i++) {
-    const facts_call *c = &f->calls.items[i];
-    TSNode callee = FACT_FIELD(f, c->call, function);
-    if (ts_node_is_null(callee) || !NODE_IS(callee, "attribute") || !text_is(f, FACT_FIELD(f, callee, attribute), "backward"))
-      continue;
-    TSNode obj = FACT_FIELD(f, callee, object);
-    if (ts_node_is_null(obj) || !NODE_IS(obj, "identifier")) continue;
-    uint32_t len;
-    const char *name = facts_text(f, obj, &len);
-    long a = facts__last_assign_before(f, name, len, ts_node_start_byte(c->call), c->function);
-    TSNode made = a >= 0 ? f->assigns.items[a].right : NULL_NODE;
-    TSNode args = !ts_node_is_null(made) && NODE_IS(made, "call") ? FACT_FIELD(f, made, arguments) : NULL_NODE;
-    uint32_t n = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
-    for (uint32_t k = 0; k < n; k++) {
-      TSNode arg = ts_node_named_child(args, k);
-      if (!NODE_IS(arg, "identifier")) continue;
-      uint32_t alen;
-      const char *an = facts_text(f, arg, &alen);
-      /* the functions of that name the call can see: defined at module
-       * level or in a function enclosing it (tests define `model` again
-       * and again) */
-      for (size_t g = 0; g < f->functions.len; g++) {
-        const facts_function *h = &f->functions.items[g];
-        if ((int)g == c->function || h->klass >= 0 || h->name_len != alen || memcmp(h->name, an, alen)) continue;
-        bool visible = h->parent < 0;
-        for (int up = c->function; up >= 0 && !visible; up = f->functions.items[up].parent) visible = up == h->parent;
-        if (visible) f->functions.items[g].differentiated = true;
-      }
-    }
-  }
   for (size_t i = 0; i < f->calls.len; i++) {
     const facts_call *c = &f->calls.items[i];
     bool bw = is_backward(f, c->call, &tmp);
+    if (bw) mark_differentiated(f, c);
     bool st = !bw && is_step(f, c->call);
     /* `train_one_epoch(model, loader, optimizer)` of the project's engine */
     uint32_t pt = f->imports ? project_training(f, FACT_FIELD(f, c->call, function)) : 0;

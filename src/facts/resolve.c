@@ -915,7 +915,8 @@ static bool transform_pipeline(const facts *f, const char *name, uint32_t len, T
    * `train_aug = RandAugment()`): anything but a torch.nn layer */
   bool aug = false;
   for (uint32_t i = 0; i + 3 <= n && !aug; i++)
-    aug = !strncasecmp(last + i, "aug", 3) && (i == 0 || last[i - 1] == '_');
+    aug = (last[i] | 0x20) == 'a' && (last[i + 1] | 0x20) == 'u' && (last[i + 2] | 0x20) == 'g' &&
+          (i == 0 || last[i - 1] == '_');
   if (aug) return !torch_nn_class(f, callee, cx->tmp) || parameter_free_module(f, call, cx, 1);
   if (n && (last[n - 1] == 's' || last[n - 1] == 'S')) n--;
   if (n < 9 || strncasecmp(last + n - 9, "transform", 9) != 0) return false;
