@@ -9,7 +9,7 @@
 #include "util/alloc.h"
 #include "util/lines.h"
 
-#define NODE_IS(n, t) (strcmp(ts_node_type(n), (t)) == 0)
+#include "parse/node.h"
 
 typedef VEC(oom_edit) edit_vec;
 

@@ -16,7 +16,7 @@
 #include "engine/engine.h"
 #include "util/alloc.h"
 
-#define NODE_IS(n, t) (strcmp(ts_node_type(n), (t)) == 0)
+#include "parse/node.h"
 
 typedef enum { ARGS_NONE, ARGS_CAPTURE, ARGS_CAPTURE_STRING, ARGS_STRING } arg_shape;
 

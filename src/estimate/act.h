@@ -11,7 +11,7 @@
 #include "util/buf.h"
 
 #define ACT_MAX_FRAMES 64
-#define NODE_IS(n, t) (strcmp(ts_node_type(n), (t)) == 0)
+#include "parse/node.h"
 
 /* what a tensor value is: its storage, whether it needs a gradient, whether it is laid out contiguously */
 typedef struct {

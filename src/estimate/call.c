@@ -8,7 +8,7 @@
 #include "estimate/interp.h"
 #include "parse/fields.h"
 
-#define NODE_IS(n, t) (strcmp(ts_node_type(n), (t)) == 0)
+#include "parse/node.h"
 
 
 value *arg_get(const args *a, int pos, const char *kw) {

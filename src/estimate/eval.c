@@ -9,7 +9,7 @@
 #include "estimate/interp.h"
 #include "parse/fields.h"
 
-#define NODE_IS(n, t) (strcmp(ts_node_type(n), (t)) == 0)
+#include "parse/node.h"
 
 
 static value *eval_inner(interp *st, scope *sc, TSNode n);

@@ -7,7 +7,7 @@
 #include "parse/children.h"
 #include "parse/fields.h"
 
-#define NODE_IS(n, t) (strcmp(ts_node_type(n), (t)) == 0)
+#include "parse/node.h"
 
 static flow exec_stmt(interp *st, scope *sc, TSNode n);
 

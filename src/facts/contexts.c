@@ -13,7 +13,7 @@
 #include "facts/facts.h"
 #include "util/alloc.h"
 
-#define NODE_IS(n, t) (strcmp(ts_node_type(n), (t)) == 0)
+#include "parse/node.h"
 
 
 static bool in_names(char *const *items, size_t n, const char *s, uint32_t len) {

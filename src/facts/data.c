@@ -11,7 +11,7 @@
 #include "parse/fields.h"
 #include "facts/facts.h"
 
-#define NODE_IS(n, t) (strcmp(ts_node_type(n), (t)) == 0)
+#include "parse/node.h"
 
 
 /* The elements of a tuple or pattern list, without the comments and line

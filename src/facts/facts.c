@@ -12,7 +12,7 @@
 
 #include "util/alloc.h"
 
-#define NODE_IS(n, t) (strcmp(ts_node_type(n), (t)) == 0)
+#include "parse/node.h"
 
 typedef struct {
   TSNode node;

@@ -19,7 +19,7 @@
 #include "facts/facts.h"
 #include "util/alloc.h"
 
-#define NODE_IS(n, t) (strcmp(ts_node_type(n), (t)) == 0)
+#include "parse/node.h"
 #define MAX_DEPTH 200
 #define MAX_ROUNDS 4
 
@@ -1345,7 +1345,7 @@ bool facts__scaler_step(const facts *f, TSNode call) {
    * so, a test cheap enough for every call of the file */
   uint32_t len;
   const char *name = facts_text(f, fn, &len);
-  if (len < 6 || strncasecmp(name + len - 6, "scaler", 6) != 0) return false;
+  if (len < 6 || (name[len - 1] | 0x20) != 'r' || strncasecmp(name + len - 6, "scaler", 6) != 0) return false;
   if (!NODE_IS(fn, "identifier") && !NODE_IS(fn, "attribute")) return false;
   TSNode args = FACT_FIELD(f, call, arguments);
   if (ts_node_is_null(args) || ts_node_named_child_count(args) < 2) return false;

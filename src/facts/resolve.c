@@ -11,7 +11,7 @@
 
 #include "util/alloc.h"
 
-#define NODE_IS(n, t) (strcmp(ts_node_type(n), (t)) == 0)
+#include "parse/node.h"
 #define MAX_ALIAS_HOPS 16
 #define MAX_CHAIN 64
 

@@ -7,7 +7,7 @@
 #include "parse/parse.h"
 #include "util/vec.h"
 
-#define NODE_IS(n, t) (strcmp(ts_node_type(n), (t)) == 0)
+#include "parse/node.h"
 
 typedef struct {
   TSNode container; /* module or block */

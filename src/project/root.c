@@ -12,7 +12,7 @@
 #include "project/project.h"
 #include "util/alloc.h"
 
-#define NODE_IS(n, t) (strcmp(ts_node_type(n), (t)) == 0)
+#include "parse/node.h"
 /* nesting followed in a sys.path expression: os.path.join(os.path.dirname(...)) */
 #define MAX_PATH_EXPR_DEPTH 12
 

@@ -14,7 +14,7 @@
 #include "project/project.h"
 #include "util/alloc.h"
 
-#define NODE_IS(n, t) (strcmp(ts_node_type(n), (t)) == 0)
+#include "parse/node.h"
 
 typedef VEC(project_symbol) symbol_vec;
 typedef VEC(project_import) import_vec;
@@ -257,27 +257,18 @@ static int call_cmp(const void *pa, const void *pb) {
 
 
 /* Calls whose callee is a well-known library's (`torch.cat`, `np.mean`,
- * `F.relu`, `os.path.join`) or a builtin: never a function or method of the
- * project. (A module of the project, `utils.evaluate(model)`, is kept.) */
+ * `F.relu`, `os.path.join`): never a function or method of the project. (A
+ * module of the project, `utils.evaluate(model)`, is kept.) */
 static bool library_call(const facts *f, TSNode callee) {
   static const char *const libraries[] = {"torch", "numpy", "math", "os", "sys", "random", "time", "json",
                                           "logging", "collections", "itertools", "functools", "re", "pandas",
                                           "scipy", "sklearn", "matplotlib", "tqdm", "transformers", "timm",
                                           "torchvision", "PIL", "cv2", "wandb", "argparse", "typing", "copy",
                                           "pickle", "shutil", "warnings", "datetime", "pathlib", NULL};
-  static const char *const builtins[] = {"print", "len", "range", "isinstance", "super", "int", "float", "str",
-                                         "list", "dict", "tuple", "set", "zip", "enumerate", "getattr", "setattr",
-                                         "hasattr", "min", "max", "sum", "abs", "round", "sorted", "open", "type",
-                                         "iter", "next", "map", "any", "all", "format", "repr", "bool", NULL};
-  uint32_t len;
-  if (NODE_IS(callee, "identifier")) {
-    const char *t = facts_text(f, callee, &len);
-    for (size_t i = 0; builtins[i]; i++)
-      if (strlen(builtins[i]) == len && !memcmp(builtins[i], t, len)) return true;
-    return false;
-  }
+  if (!NODE_IS(callee, "attribute")) return false;
   TSNode obj = FACT_FIELD(f, callee, object);
   if (ts_node_is_null(obj) || !NODE_IS(obj, "identifier")) return false;
+  uint32_t len;
   const char *t = facts_text(f, obj, &len);
   size_t first, end;
   facts_bindings_named(f, t, len, &first, &end);
@@ -467,7 +458,7 @@ project_summary *project_summary_build(const facts *f, const project_module *m, 
   s->nimports = imps.len;
   vec_free(&syms);
   vec_free(&imps);
-  if (!getenv("OOM_NOCALLS")) record_calls_by_name(f, s);
+  record_calls_by_name(f, s);
   s->self = (project_dep){arena_strndup(a, m->path, strlen(m->path)), m->hash};
   /* the search folders of its own view, in order, beyond the usual three */
   s->sys_path = arena_alloc(a, (size_t)(scan->nbases + 1) * sizeof *s->sys_path);
