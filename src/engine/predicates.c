@@ -137,7 +137,8 @@ static const struct {
    "`#oom-frozen? @x`: the model `@x` has its parameters frozen where it is called: `.requires_grad_(False)` on it "
    "(at the end of a chain such as `m.eval().requires_grad_(False)` too) at module level, in the same function or "
    "in its class's `__init__`, and `.requires_grad_(True)` in none of them; or it was built frozen "
-   "(`G = build().requires_grad_(False)`) or copied from such a model (`copy.deepcopy(G)`)"},
+   "(`G = build().requires_grad_(False)`) or copied from such a model (`copy.deepcopy(G)`); `for p in "
+   "m.parameters(): p.requires_grad = False` freezes `m` as `.requires_grad_(False)` does"},
   {"oom-is-model", PRED_IS_MODEL, ARGS_CAPTURE, 0, 0,
    "`#oom-is-model? @x`: the callee `@x` runs a model's forward pass: an `nn.Module` instance (a module class of "
    "this file or the project, a `torch.nn` layer, a torchvision/timm/transformers model, `.to()/.cuda()/.train()/"

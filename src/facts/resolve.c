@@ -1615,7 +1615,55 @@ void facts__call_kinds(facts *self);
  * method is called on (`sampler.eval().requires_grad_(False)`): a name or
  * `self.x`. Recorded with the function they are in; facts_is_frozen decides
  * which of them reach a call. */
+/* `for p in X.parameters(): p.requires_grad = False` (and `for name, p in
+ * X.named_parameters()`), the other common way to freeze a model: X frozen,
+ * or thawed with `True`, in the loop's scope. */
+static void freezes_by_loop(facts *f) {
+  for (size_t i = 0; i < f->loops.len; i++) {
+    TSNode loop = f->loops.items[i].node;
+    if (!NODE_IS(loop, "for_statement")) continue;
+    TSNode it = FACT_FIELD(f, loop, right), target = FACT_FIELD(f, loop, left);
+    if (ts_node_is_null(it) || ts_node_is_null(target) || !NODE_IS(it, "call")) continue;
+    TSNode callee = FACT_FIELD(f, it, function);
+    if (ts_node_is_null(callee) || !NODE_IS(callee, "attribute")) continue;
+    TSNode method = FACT_FIELD(f, callee, attribute), model = FACT_FIELD(f, callee, object);
+    bool named = text_is(f, method, "named_parameters");
+    if ((!named && !text_is(f, method, "parameters")) || ts_node_is_null(model) ||
+        !(NODE_IS(model, "identifier") || NODE_IS(model, "attribute")))
+      continue;
+    /* the parameter's name: the target, or its last element for named_parameters */
+    TSNode var = target;
+    if (named && (NODE_IS(target, "pattern_list") || NODE_IS(target, "tuple_pattern")) &&
+        ts_node_named_child_count(target) == 2)
+      var = ts_node_named_child(target, 1);
+    if (!NODE_IS(var, "identifier")) continue;
+    uint32_t vlen;
+    const char *v = facts_text(f, var, &vlen);
+    /* `v.requires_grad = False` among the body's statements */
+    TSNode body = FACT_FIELD(f, loop, body);
+    uint32_t n = ts_node_is_null(body) ? 0 : ts_node_named_child_count(body);
+    for (uint32_t k = 0; k < n; k++) {
+      TSNode st = ts_node_named_child(body, k);
+      TSNode a = NODE_IS(st, "expression_statement") && ts_node_named_child_count(st) ? ts_node_named_child(st, 0) : NULL_NODE;
+      if (ts_node_is_null(a) || !NODE_IS(a, "assignment")) continue;
+      TSNode left = FACT_FIELD(f, a, left), right = FACT_FIELD(f, a, right);
+      if (ts_node_is_null(left) || ts_node_is_null(right) || !NODE_IS(left, "attribute") ||
+          !text_is(f, FACT_FIELD(f, left, attribute), "requires_grad") ||
+          !facts_text_is(f, FACT_FIELD(f, left, object), v, vlen) || !(NODE_IS(right, "false") || NODE_IS(right, "true")))
+        continue;
+      facts_freeze fr = {0};
+      fr.name = facts_text(f, model, &fr.len);
+      fr.function = f->loops.items[i].function;
+      fr.frozen = NODE_IS(right, "false");
+      if (fr.frozen) f->freezes_any = true;
+      vec_push(&f->freezes, fr);
+    }
+  }
+}
+
+
 static void resolve_freezes(facts *f) {
+  freezes_by_loop(f);
   for (size_t i = 0; i < f->calls.len; i++) {
     const facts_call *c = &f->calls.items[i];
     TSNode fn = FACT_FIELD(f, c->call, function);
