@@ -453,7 +453,10 @@ value *act_tensor_method(interp *st, value *self, const char *name, args *a) {
     value *dv = arg_get(a, 0, "dim");
     bool keep = act_flag_of(arg_get(a, 1, "keepdim"), false);
     int64_t d;
-    if (!dv) return act_make(st, &(shape){.ndim = 0, .bits = in->bits}, UINT32_MAX, t.grad, true, (TSNode){0});
+    if (!dv) {
+      shape scalar = {.ndim = 0, .bits = in->bits};
+      return act_make(st, &scalar, UINT32_MAX, t.grad, true, (TSNode){0});
+    }
     if (!v_as_int(dv, &d)) return v_unknown(st, "line %u: a reduction over dimensions not known", line);
     if (d < 0) d += nd;
     if (d < 0 || d >= nd) return v_unknown(st, "line %u: a reduction out of range", line);

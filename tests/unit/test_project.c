@@ -103,7 +103,7 @@ static const char *where(oom_project *p, const tree *t, const char *rel, const c
 
 static void resolves_packages_relative_and_src(void **state) {
   (void)state;
-  tree t;
+  tree t = {{0}};
   static const char *const files[] = {
     "pyproject.toml", "",
     "train.py", "import models\n",
@@ -142,7 +142,7 @@ static void resolves_packages_relative_and_src(void **state) {
 
 static void sys_path_literals_add_folders(void **state) {
   (void)state;
-  tree t;
+  tree t = {{0}};
   static const char *const files[] = {
     ".git/HEAD", "",
     "tools/train.py",
@@ -168,7 +168,7 @@ static void sys_path_literals_add_folders(void **state) {
 
 static void summaries_across_modules(void **state) {
   (void)state;
-  tree t;
+  tree t = {{0}};
   static const char *const files[] = {
     "setup.py", "",
     "base.py", "import torch.nn as nn\nclass Base(nn.Module):\n    pass\n",
@@ -222,7 +222,7 @@ static void summaries_across_modules(void **state) {
 
 static void cycles_and_broken_modules(void **state) {
   (void)state;
-  tree t;
+  tree t = {{0}};
   static const char *const files[] = {
     "pyproject.toml", "",
     /* each imports the other, and re-exports a name of the other */
@@ -254,7 +254,7 @@ static void cycles_and_broken_modules(void **state) {
  * on the order a run reads them in. */
 static void answers_do_not_depend_on_order(void **state) {
   (void)state;
-  tree t;
+  tree t = {{0}};
   static const char *const files[] = {
     "pyproject.toml", "",
     "a.py", "import torch.nn as nn\nimport b\nclass A(nn.Module):\n    pass\ndef make():\n    return b.B()\n",
@@ -293,7 +293,7 @@ static void answers_do_not_depend_on_order(void **state) {
  * model. */
 static void forward_classes_by_their_bases(void **state) {
   (void)state;
-  tree t;
+  tree t = {{0}};
   static const char *const files[] = {
     "pyproject.toml", "",
     "base.py", "from abc import ABC\nclass BaseTransform(ABC):\n    def forward(self, x):\n        return x\n",
@@ -356,7 +356,7 @@ static void forward_classes_by_their_bases(void **state) {
 
 static void editor_text_and_dependencies(void **state) {
   (void)state;
-  tree t;
+  tree t = {{0}};
   static const char *const files[] = {
     "pyproject.toml", "",
     "net.py", "class Net:\n    pass\n",
@@ -393,7 +393,7 @@ static void editor_text_and_dependencies(void **state) {
 
 static void a_lookup_records_what_it_read(void **state) {
   (void)state;
-  tree t;
+  tree t = {{0}};
   static const char *const files[] = {
     "pyproject.toml", "",
     "base.py", "import torch.nn as nn\nclass Base(nn.Module):\n    pass\n",
@@ -430,7 +430,7 @@ static void a_lookup_records_what_it_read(void **state) {
  * file was expected; otherwise the lint parses as usual. */
 static void a_summary_tree_is_kept_for_the_expected_lint(void **state) {
   (void)state;
-  tree t;
+  tree t = {{0}};
   static const char *const net_py = "import torch.nn as nn\nclass Net(nn.Module):\n    pass\n";
   static const char *const files[] = {
     "pyproject.toml", "",
@@ -471,7 +471,7 @@ static void a_summary_tree_is_kept_for_the_expected_lint(void **state) {
  * the importing module's folder; the script itself is never its own module. */
 static void module_source_for_the_estimate(void **state) {
   (void)state;
-  tree t;
+  tree t = {{0}};
   const char *const files[] = {"train.py", "import model\n",
                                "model.py", "from .nets.block import Block\nclass GPT: pass\n",
                                "nets/__init__.py", "",
@@ -514,7 +514,7 @@ static void module_source_for_the_estimate(void **state) {
  * classes of other modules call a method on `self`: FACTS_CALLED_* bits. */
 static void callers_in_importers_and_bases(void **state) {
   (void)state;
-  tree t;
+  tree t = {{0}};
   static const char *const files[] = {
     "pyproject.toml", "",
     "pkg/__init__.py", "from .model import Net\n",
@@ -579,7 +579,7 @@ static void callers_in_importers_and_bases(void **state) {
  * another module: what its summary says (decorated with no-grad here). */
 static void methods_through_bases(void **state) {
   (void)state;
-  tree t;
+  tree t = {{0}};
   static const char *const files[] = {
     "pyproject.toml", "",
     "base.py",
@@ -612,7 +612,7 @@ static void methods_through_bases(void **state) {
  * no_grad counts as one under no_grad. */
 static void callers_far_and_one_hop_up(void **state) {
   (void)state;
-  tree t;
+  tree t = {{0}};
   static const char *const files[] = {
     "pyproject.toml", "",
     "lib/models/clip.py", "class Clip:\n    def compute_sim_matrix(self, loader):\n        return loader\n",
