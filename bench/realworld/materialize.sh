@@ -67,7 +67,9 @@ while IFS=$'\t' read -r repo commit; do
   git --git-dir="$gitdir" archive --format=tar "$commit" 2>/dev/null |
     tar -x -C "$dest" --wildcards --no-anchored '*.py' 2>/dev/null || true
   while IFS= read -r -d '' path; do
-    [[ -f $dest/$path ]] && continue
+    # A link the archive already wrote (perhaps dangling, its target not
+    # written yet) is kept: writing through it would fail or land elsewhere.
+    [[ -f $dest/$path || -L $dest/$path ]] && continue
     mkdir -p "$dest/$(dirname -- "$path")"
     git --git-dir="$gitdir" show "$commit:$path" >"$dest/$path"
   done < <(git --git-dir="$gitdir" ls-tree -r -z --name-only "$commit" | grep -z '\.py$' || true)

@@ -54,7 +54,9 @@ def lint_pool(out, oomlint, pool):
         files = []
         for d, dirs, names in os.walk(folder):
             dirs[:] = sorted(x for x in dirs if x != ".git")
-            files += [os.path.relpath(os.path.join(d, n), folder) for n in sorted(names) if n.endswith(".py")]
+            # isfile: a repository's dangling link (ParallelWaveGAN has one) is no file to lint
+            files += [os.path.relpath(os.path.join(d, n), folder) for n in sorted(names)
+                      if n.endswith(".py") and os.path.isfile(os.path.join(d, n))]
         nfiles += len(files)
         cmd = [oomlint, "check", "--output-format", "json", "--select", ",".join(CODES),
                "--no-cache", "--isolated", "--exit-zero", "--"] + files
