@@ -187,6 +187,10 @@ static const char *const CLEAN_BUILTINS[] = {"float", "int", "bool", "len", "str
                                              "isinstance", "hasattr", "getattr", "type", "id", "range",
                                              "enumerate", "zip", "format", NULL};
 static const char *const JOIN_BUILTINS[] = {"sum", "max", "min", "abs", NULL};
+/* Builtins that pass the batch along (`batch = next(iter(loader))`): the
+ * labels reaching a loss come through them, yet they are no model. */
+static const char *const DATA_BUILTINS[] = {"iter", "next", "map", "filter", "sorted", "reversed", "list", "tuple",
+                                            "dict", "set", NULL};
 static const char *const CLEAN_ATTRS[] = {"data", "grad", "shape", "dtype", "device", "ndim", "requires_grad",
                                           "is_cuda", "indices", NULL};
 
@@ -1172,7 +1176,8 @@ static bool is_producer_name(analysis *a, TSNode callee) {
   uint32_t len;
   const char *c = last_name(a->f, callee, &len);
   if (!len || isupper((unsigned char)c[0])) return false;
-  if (NODE_IS(callee, "identifier") && (in_list(c, len, CLEAN_BUILTINS) || in_list(c, len, JOIN_BUILTINS)))
+  if (NODE_IS(callee, "identifier") &&
+      (in_list(c, len, CLEAN_BUILTINS) || in_list(c, len, JOIN_BUILTINS) || in_list(c, len, DATA_BUILTINS)))
     return false;
   if (facts_qualname(a->f, callee, &a->tmp) && strncmp(buf_str(&a->tmp), "torch.nn.", 9) != 0) return false;
   return true;
@@ -1245,7 +1250,9 @@ static void mark_values(analysis *a, TSNode e, unsigned flags, bool *changed) {
         vec_push(&a->f->producers, oom_xstrndup(c, len));
         *changed = true;
       }
-      into_args = true;
+      /* A loss's operands carry the graph; a model's are its input (`x =
+       * pre_process(x); out = model(x)`: the transform is no model). */
+      into_args = !has_str(a->f->module_names.items, a->f->module_names.len, c, len) || looks_like_loss(c, len);
     }
     uint32_t n = ts_node_is_null(args) || !into_args ? 0 : ts_node_named_child_count(args);
     for (uint32_t i = 0; i < n; i++) {
