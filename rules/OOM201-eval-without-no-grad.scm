@@ -62,8 +62,9 @@
 ;   that a base class of another module of the project calls on `self`
 ;   only under no_grad (a `BaseModel.test()` running `self.forward()`; not
 ;   an `nn.Module`'s `forward`, which every call of the model runs), of a module whose
-;   `forward` or `__call__` runs wholly under no_grad (a predictor
-;   wrapper, in the file or in another module of the project),
+;   `forward` or `__call__` runs what it holds only under no_grad (a
+;   predictor wrapper, in the file or in another module of the project;
+;   preparing the input and converting the result outside the block),
 ;   `torch.inference_mode()` or `torch.set_grad_enabled(False)` (or, in an
 ;   evaluation context, `torch.set_grad_enabled(split == 'train')`: the
 ;   code chooses the mode by phase itself), in

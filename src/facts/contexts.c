@@ -1183,23 +1183,42 @@ static bool named_as_loss(const facts *f, TSNode callee) {
 }
 
 
+/* Whether statement S of function FN calls something of its object
+ * (`self.model(x)`, `self.net.encode(x)`): the model a wrapper holds. */
+static bool calls_own_member(const facts *f, TSNode s, int fn) {
+  uint32_t end = ts_node_end_byte(s);
+  for (size_t i = facts_first_call_at(f, ts_node_start_byte(s)); i < f->calls.len; i++) {
+    const facts_call *c = &f->calls.items[i];
+    if (ts_node_start_byte(c->call) >= end) break;
+    if (c->function != fn) continue;
+    TSNode callee = FIELD(c->call, function);
+    while (!ts_node_is_null(callee) && NODE_IS(callee, "attribute")) callee = FIELD(callee, object);
+    if (!ts_node_is_null(callee) && NODE_IS(callee, "identifier") && facts_node_is(f, callee, "self")) return true;
+  }
+  return false;
+}
+
+
 bool facts_wholly_no_grad(const facts *f, int fn) {
   const facts_function *g = &f->functions.items[fn];
   if (g->no_grad) return true;
   TSNode body = FIELD(g->node, body);
   if (ts_node_is_null(body)) return false;
-  uint32_t n = ts_node_named_child_count(body), statements = 0;
+  uint32_t n = ts_node_named_child_count(body), covered = 0;
   for (uint32_t i = 0; i < n; i++) {
     TSNode s = ts_node_named_child(body, i);
     if (NODE_IS(s, "comment")) continue;
     if (NODE_IS(s, "expression_statement") && ts_node_named_child_count(s) == 1 &&
         NODE_IS(ts_node_named_child(s, 0), "string"))
       continue; /* a docstring */
-    statements++;
     TSNode inner = NODE_IS(s, "with_statement") ? FIELD(s, body) : s;
-    if (ts_node_is_null(inner) || !facts_in_no_grad(f, ts_node_start_byte(inner))) return false;
+    if (!ts_node_is_null(inner) && facts_in_no_grad(f, ts_node_start_byte(inner))) covered++;
+    /* outside no_grad, the input's preparation and the result's conversion
+     * (`x = torch.from_numpy(x).cuda()`, `return z.cpu().numpy()`) are
+     * allowed; a call of what the wrapper holds is not */
+    else if (calls_own_member(f, s, fn)) return false;
   }
-  return statements > 0;
+  return covered > 0;
 }
 
 
