@@ -123,7 +123,11 @@
 ;   `..._without_grad`). Nor a model's own code (a loop over chunks in
 ;   its `forward`: its caller decides about gradients), nor a forward run
 ;   once for its side effects, its result dropped, outside any loop (a
-;   warm-up that gives lazy layers their shapes before DDP wraps the model).
+;   warm-up that gives lazy layers their shapes before DDP wraps the model),
+;   nor one forward, outside any loop, of tensors made up in the same
+;   function (`x = torch.randn(10, c, 200, w); return conv(x).size(-1)`,
+;   a shape probe or a module's self-test) unless a model was put in
+;   eval mode first there (an inference on purpose).
 ;
 ;   What counts as a model class: one deriving `nn.Module` (here or through
 ;   other classes of the project), and one that defines `forward` without

@@ -213,8 +213,9 @@ static const struct {
    "`#oom-in-model-method? @x`: `@x` is in a model's own code: a `forward`, or any method of a class that derives "
    "`nn.Module` or defines `forward` (or a function nested in one); its caller decides about gradients"},
   {"oom-warm-up", PRED_WARM_UP, ARGS_CAPTURE, 0, 0,
-   "`#oom-warm-up? @call`: the call `@call` is a statement of its own, its result dropped, outside any loop of its "
-   "function: run once for its side effects (lazy layers' shapes, a first compile), not to compute something"},
+   "`#oom-warm-up? @call`: the call `@call` is outside any loop of its function and either a statement of its own, "
+   "its result dropped (run once for its side effects: lazy layers' shapes, a first compile), or a probe whose "
+   "arguments are all tensors made up there (`torch.randn(...)` and the like) with no `.eval()` before it"},
   {"oom-untrained", PRED_UNTRAINED, ARGS_CAPTURE, 0, 0,
    "`#oom-untrained? @x`: the callee `@x` (`net`, `net.forward`, `net.encoder`) calls a model built in the same "
    "function (or at module level) and left untrained there: each binding of `net` before the call makes a fresh "

@@ -724,10 +724,76 @@ static bool eval_context(const facts *self, TSNode node) {
 }
 
 
+/* Whether E is a tensor made up in function FN rather than data read:
+ * `torch.randn(...)`, `torch.zeros(...)` and the like, through `.to()`-like
+ * chains, subscripts (`x[None]`) and names bound to one. DEPTH bounds the
+ * names followed. */
+static bool made_up_tensor(const facts *f, TSNode e, int fn, int depth) {
+  static const char *const makers[] = {"torch.randn", "torch.rand", "torch.randint", "torch.zeros", "torch.ones",
+                                       "torch.empty", "torch.full", "torch.randn_like", "torch.rand_like",
+                                       "torch.zeros_like", "torch.ones_like", NULL};
+  static const char *const same[] = {"to", "cuda", "cpu", "half", "float", "double", "bfloat16", "contiguous", NULL};
+  for (int guard = 0; guard < 16 && !ts_node_is_null(e); guard++) {
+    if (NODE_IS(e, "parenthesized_expression") || NODE_IS(e, "subscript")) {
+      e = NODE_IS(e, "subscript") ? FIELD(e, value) : ts_node_named_child(e, 0);
+      continue;
+    }
+    if (NODE_IS(e, "identifier")) {
+      if (depth > 3) return false;
+      uint32_t len;
+      const char *name = facts_text(f, e, &len);
+      uint32_t at = ts_node_start_byte(e);
+      long a = facts__last_assign_before(f, name, len, at, fn);
+      /* `x = conv(x)`: the value x had before this statement */
+      while (a >= 0 && ts_node_start_byte(f->assigns.items[a].right) <= at &&
+             at < ts_node_end_byte(f->assigns.items[a].right))
+        a = facts__last_assign_before(f, name, len, ts_node_start_byte(f->assigns.items[a].left), fn);
+      return a >= 0 && NODE_IS(f->assigns.items[a].left, "identifier") &&
+             made_up_tensor(f, f->assigns.items[a].right, fn, depth + 1);
+    }
+    if (!NODE_IS(e, "call")) return false;
+    TSNode callee = FIELD(e, function);
+    if (ts_node_is_null(callee) || !NODE_IS(callee, "attribute")) return false;
+    TSNode attr = FIELD(callee, attribute);
+    bool chained = false;
+    for (size_t i = 0; same[i] && !chained; i++) chained = facts_node_is(f, attr, same[i]);
+    if (chained) {
+      e = FIELD(callee, object);
+      continue;
+    }
+    buf q = {0};
+    bool made = false;
+    if (facts_qualname(f, callee, &q))
+      for (size_t i = 0; makers[i] && !made; i++) made = !strcmp(buf_str(&q), makers[i]);
+    buf_free(&q);
+    return made;
+  }
+  return false;
+}
+
+
 bool facts_warm_up_call(const facts *self, TSNode call) {
+  uint32_t pos = ts_node_start_byte(call);
+  if (facts_innermost_loop_at(self, pos) >= 0) return false;
   TSNode parent = ts_node_parent(call);
-  if (ts_node_is_null(parent) || !NODE_IS(parent, "expression_statement")) return false;
-  return facts_innermost_loop_at(self, ts_node_start_byte(call)) < 0;
+  if (!ts_node_is_null(parent) && NODE_IS(parent, "expression_statement")) return true;
+  /* a probe: one forward of made-up tensors (`x = torch.randn(10, c, 200,
+   * w); return conv(x).size(-1)`, a module's self-test), not of data */
+  TSNode args = FIELD(call, arguments);
+  uint32_t n = ts_node_is_null(args) || !NODE_IS(args, "argument_list") ? 0 : ts_node_named_child_count(args);
+  if (!n) return false;
+  int fn = facts_function_at(self, pos);
+  for (uint32_t i = 0; i < n; i++)
+    if (!made_up_tensor(self, ts_node_named_child(args, i), fn, 0)) return false;
+  /* ... unless a model was put in eval mode first: an inference on purpose
+   * (PSPNet's `__main__`: `model.eval(); output = model(input)`) */
+  for (size_t i = facts_first_call_at(self, fn >= 0 ? self->functions.items[fn].body.start : 0); i < self->calls.len;
+       i++) {
+    const facts_call *c = &self->calls.items[i];
+    if (ts_node_start_byte(c->call) >= pos) break;
+    if (c->function == fn && mode_call(self, c->call) == 1) return false;
+  }
+  return true;
 }
 
 
