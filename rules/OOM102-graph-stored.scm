@@ -48,7 +48,10 @@
 ;   `.cpu().numpy()` or `.data`, values computed under `torch.no_grad()` or
 ;   `torch.inference_mode()` (here, or in every caller: of the file, of the
 ;   scripts importing it, of a base class's methods calling it on `self`,
-;   as OOM201 reads them), and containers created inside the iteration;
+;   as OOM201 reads them), containers created inside the iteration, and
+;   the `append` of an object of a library class that is no container
+;   (MONAI's `CumulativeAverage()`, which keeps a detached copy; a meter
+;   class of the file is read as a list);
 ;   nor a number a helper returns beside its loss (`_, auc = get_loss(out,
 ;   y)` where `get_loss` returns `loss, roc_auc_score(...)`, or the loss
 ;   alone when asked: a scalar loss cannot be unpacked, so that return says

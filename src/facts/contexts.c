@@ -61,6 +61,34 @@ static bool stored_in_loop(const facts *self, TSNode node, int *loop, const char
 }
 
 
+/* Whether NAME (LEN bytes) is bound last before POS in function FN to an
+ * instance of a class imported from a library or another module that is
+ * no container of the standard library (MONAI's `CumulativeAverage()`):
+ * what its `append` keeps, a detached copy or a running sum, is its own
+ * business. A class of this file (an `AverageMeter`) is not one. */
+static bool library_object(const facts *f, const char *name, uint32_t len, uint32_t pos, int fn) {
+  static const char *const containers[] = {"deque", "defaultdict", "OrderedDict", "Counter", "UserList", "UserDict",
+                                           "ChainMap", "ModuleList", "ModuleDict", "ParameterList",
+                                           "ParameterDict", "TensorList", NULL};
+  long a = facts__last_assign_before(f, name, len, pos, fn);
+  if (a < 0 || !NODE_IS(f->assigns.items[a].left, "identifier")) return false;
+  TSNode right = f->assigns.items[a].right;
+  if (!NODE_IS(right, "call")) return false;
+  TSNode callee = FIELD(right, function);
+  if (!ts_node_is_null(callee) && NODE_IS(callee, "attribute")) callee = FIELD(callee, attribute);
+  if (ts_node_is_null(callee) || !NODE_IS(callee, "identifier")) return false;
+  uint32_t clen;
+  const char *c = facts_text(f, callee, &clen);
+  if (!clen || !isupper((unsigned char)c[0]) || in_names((char *const *)containers, sizeof containers / sizeof *containers - 1, c, clen)) return false;
+  for (size_t i = 0; i < f->classes.len; i++)
+    if (f->classes.items[i].name_len == clen && !memcmp(f->classes.items[i].name, c, clen)) return false;
+  /* a constant (`BUFFER = ...`) or a typing alias is no constructor */
+  for (uint32_t i = 1; i < clen; i++)
+    if (islower((unsigned char)c[i])) return true;
+  return false;
+}
+
+
 bool facts_outlives_iteration(const facts *self, TSNode node) {
   uint32_t pos = ts_node_start_byte(node);
   /* a per-batch sum over the layers or losses of one batch is not a leak */
@@ -83,7 +111,16 @@ bool facts_outlives_iteration(const facts *self, TSNode node) {
     if (bf == l->function && b->pos >= loop_start && b->pos < pos) return false; /* made anew each iteration */
     if ((bf == l->function && b->pos < loop_start) || bf == -1) before = true;
   }
-  return before;
+  if (!before) return false;
+  /* `meter.append(loss)` on a library's object: its own storage */
+  TSNode parent = ts_node_parent(node);
+  if (!ts_node_is_null(parent) && NODE_IS(parent, "attribute")) {
+    TSNode m = FIELD(parent, attribute);
+    if (!ts_node_is_null(m) && (facts_node_is(self, m, "append") || facts_node_is(self, m, "extend")) &&
+        library_object(self, name, len, loop_start, l->function))
+      return false;
+  }
+  return true;
 }
 
 
