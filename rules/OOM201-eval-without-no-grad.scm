@@ -21,7 +21,8 @@
 ;   although nothing will be backpropagated through them. A loss (`criterion(out, y)`, a `torch.nn` loss) is not a model:
 ;   the forward pass before it is what is reported. Nor is what the batch
 ;   goes through on its way to the model (`next(iter(loader))`, a
-;   `pre_process(x)` whose output the model takes). One diagnostic per
+;   `pre_process(x)` whose output the model takes), nor a tokenizer, even
+;   one a library or the project builds as a module. One diagnostic per
 ;   call, in four places:
 ;
 ;   - an evaluation function (named `evaluate`, `validate`, `test`,

@@ -258,8 +258,15 @@ bool facts_is_model(const facts *self, TSNode callee) {
   if (!NODE_IS(callee, "identifier") && !NODE_IS(callee, "attribute")) return false;
   uint32_t len;
   const char *t = facts_text(self, callee, &len);
-  return has_str(self->module_names.items, self->module_names.len, t, len) ||
-         has_str(self->producers.items, self->producers.len, t, len);
+  if (!has_str(self->module_names.items, self->module_names.len, t, len) &&
+      !has_str(self->producers.items, self->producers.len, t, len))
+    return false;
+  /* a tokenizer, even one torchtext or transformers makes a module
+   * (`tokenizer = basic_english_normalize()`), turns text into ids: it
+   * holds no parameter and records no graph */
+  uint32_t nl;
+  const char *n = last_name(self, callee, &nl);
+  return !facts_text_has_ci(n, nl, "tokeniz") && !facts_text_has_ci(n, nl, "tokenis");
 }
 
 
