@@ -52,9 +52,12 @@
 ;   the file whose every call (or handing to a call, such as
 ;   `partial(helper, ...)`) runs under no_grad, calls of a model's method
 ;   that its class or a base class of the project decorates with no-grad
-;   (`detector.predict(imgs)` where `BaseDetector.predict` is
-;   `@nograd`; the model known by the class every assignment of its name
-;   builds, a parameter of that name included), in a function or method the
+;   or runs under its own no_grad (`detector.predict(imgs)` where
+;   `BaseDetector.predict` is `@nograd`; allennlp's
+;   `Model.forward_on_instances`, and `forward_on_instance` that only
+;   calls it; the model known by the class every assignment of its name
+;   builds, or the class annotating the parameter it is bound to:
+;   `def __init__(self, model: Model): self._model = model`), in a function or method the
 ;   file never calls whose every call in the modules importing it (or its
 ;   package) runs under no_grad (`with torch.no_grad():
 ;   model.compute_metrics(loader)` in the `train.py` beside or above it;

@@ -1286,15 +1286,27 @@ static bool named_as_loss(const facts *f, TSNode callee) {
 }
 
 
+static bool wholly_no_grad(const facts *f, int fn, int depth);
+
+
 /* Whether statement S of function FN calls something of its object
- * (`self.model(x)`, `self.net.encode(x)`): the model a wrapper holds. */
-static bool calls_own_member(const facts *f, TSNode s, int fn) {
+ * (`self.model(x)`, `self.net.encode(x)`) or a model: what a wrapper
+ * holds. A method of the class that itself runs under no_grad
+ * (`return self.forward_on_instances([x])[0]`) is no such call. */
+static bool calls_own_member(const facts *f, TSNode s, int fn, int depth, uint32_t *delegated) {
   uint32_t end = ts_node_end_byte(s);
   for (size_t i = facts_first_call_at(f, ts_node_start_byte(s)); i < f->calls.len; i++) {
     const facts_call *c = &f->calls.items[i];
     if (ts_node_start_byte(c->call) >= end) break;
     if (c->function != fn) continue;
     TSNode callee = FIELD(c->call, function);
+    if (facts_is_model(f, callee)) return true; /* `out = model(x)` on a parameter */
+    int g = facts_function_named(f, callee);
+    if (g >= 0 && g != fn && f->functions.items[g].klass == f->functions.items[fn].klass && depth < 2 &&
+        wholly_no_grad(f, g, depth + 1)) {
+      ++*delegated;
+      continue;
+    }
     while (!ts_node_is_null(callee) && NODE_IS(callee, "attribute")) callee = FIELD(callee, object);
     if (!ts_node_is_null(callee) && NODE_IS(callee, "identifier") && facts_node_is(f, callee, "self")) return true;
   }
@@ -1302,7 +1314,7 @@ static bool calls_own_member(const facts *f, TSNode s, int fn) {
 }
 
 
-bool facts_wholly_no_grad(const facts *f, int fn) {
+static bool wholly_no_grad(const facts *f, int fn, int depth) {
   const facts_function *g = &f->functions.items[fn];
   if (g->no_grad) return true;
   TSNode body = FIELD(g->node, body);
@@ -1319,9 +1331,14 @@ bool facts_wholly_no_grad(const facts *f, int fn) {
     /* outside no_grad, the input's preparation and the result's conversion
      * (`x = torch.from_numpy(x).cuda()`, `return z.cpu().numpy()`) are
      * allowed; a call of what the wrapper holds is not */
-    else if (calls_own_member(f, s, fn)) return false;
+    else if (calls_own_member(f, s, fn, depth, &covered)) return false;
   }
   return covered > 0;
+}
+
+
+bool facts_wholly_no_grad(const facts *f, int fn) {
+  return wholly_no_grad(f, fn, 0);
 }
 
 

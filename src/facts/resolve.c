@@ -451,6 +451,28 @@ bool facts_no_grad_in_importers(const facts *self, uint32_t pos) {
 }
 
 
+/* Whether NAME, an identifier, is a parameter of function FN annotated with
+ * a class (`model: Model`): OUT then holds the class's qualified name. */
+static bool annotated_class(const facts *f, TSNode name, int fn, buf *out) {
+  if (fn < 0) return false;
+  TSNode params = FACT_FIELD(f, f->functions.items[fn].node, parameters);
+  uint32_t n = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params), len;
+  const char *t = facts_text(f, name, &len);
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode p = ts_node_named_child(params, i);
+    if (!NODE_IS(p, "typed_parameter") && !NODE_IS(p, "typed_default_parameter")) continue;
+    TSNode id = NODE_IS(p, "typed_parameter") ? ts_node_named_child(p, 0) : FACT_FIELD(f, p, name);
+    if (ts_node_is_null(id) || !NODE_IS(id, "identifier") || !facts_text_is(f, id, t, len)) continue;
+    TSNode type = FACT_FIELD(f, p, type);
+    if (!ts_node_is_null(type) && ts_node_named_child_count(type)) type = ts_node_named_child(type, 0);
+    buf_clear(out);
+    return !ts_node_is_null(type) && (NODE_IS(type, "identifier") || NODE_IS(type, "attribute")) &&
+           facts_qualname(f, type, out);
+  }
+  return false;
+}
+
+
 bool facts_no_grad_method_call(const facts *self, uint32_t pos) {
   if (!self->imports || !self->imports->method_symbol) return false;
   size_t i = facts_first_call_at(self, pos);
@@ -458,18 +480,31 @@ bool facts_no_grad_method_call(const facts *self, uint32_t pos) {
   TSNode callee = FACT_FIELD(self, self->calls.items[i].call, function);
   if (ts_node_is_null(callee) || !NODE_IS(callee, "attribute")) return false;
   TSNode obj = FACT_FIELD(self, callee, object), attr = FACT_FIELD(self, callee, attribute);
-  if (ts_node_is_null(obj) || ts_node_is_null(attr) || !NODE_IS(obj, "identifier") || facts_node_is(self, obj, "self"))
+  if (ts_node_is_null(obj) || ts_node_is_null(attr) || facts_node_is(self, obj, "self") ||
+      !(NODE_IS(obj, "identifier") ||
+        (NODE_IS(obj, "attribute") && facts_node_is(self, FACT_FIELD(self, obj, object), "self"))))
     return false;
   uint32_t len, mlen;
   const char *name = facts_text(self, obj, &len), *method = facts_text(self, attr, &mlen);
-  /* the class every assignment of the name builds (through `.cuda()`-like chains) */
+  /* the class every assignment of the name builds (through `.cuda()`-like
+   * chains), or names as the type of the parameter it is bound to
+   * (`def __init__(self, model: Model): self._model = model`) */
   static const char *const same[] = {"to", "cuda", "cpu", "train", "eval", "half", "float", "double", NULL};
   buf q = {0}, first = {0};
   bool agree = true;
+  if (NODE_IS(obj, "identifier") && annotated_class(self, obj, facts_function_at(self, pos), &q))
+    buf_puts(&first, buf_str(&q));
   for (size_t k = 0; k < self->assigns.len && agree; k++) {
     TSNode left = self->assigns.items[k].left;
-    if (!NODE_IS(left, "identifier") || !facts_text_is(self, left, name, len)) continue;
+    if (!(NODE_IS(left, "identifier") || NODE_IS(left, "attribute")) || !facts_text_is(self, left, name, len)) continue;
     TSNode value = self->assigns.items[k].right;
+    buf_clear(&q);
+    if (NODE_IS(value, "identifier") &&
+        annotated_class(self, value, facts_function_at(self, ts_node_start_byte(left)), &q)) {
+      if (!first.len) buf_puts(&first, buf_str(&q));
+      else agree = !strcmp(buf_str(&first), buf_str(&q));
+      continue;
+    }
     for (int guard = 0; guard < 8 && NODE_IS(value, "call"); guard++) {
       TSNode fn = FACT_FIELD(self, value, function);
       if (ts_node_is_null(fn) || !NODE_IS(fn, "attribute")) break;

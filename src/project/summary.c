@@ -413,6 +413,10 @@ project_summary *project_summary_build(const facts *f, const project_module *m, 
     const facts_function *fn = &f->functions.items[i];
     if (fn->parent >= 0) continue; /* nested in a function: not reachable by name */
     facts_symbol sym = function_symbol(fn);
+    /* a method whose body runs under its own no_grad (allennlp's
+     * `Model.forward_on_instances`): its callers record no graph */
+    if (fn->klass >= 0 && !(sym.flags & SYM_NO_GRAD) && f->no_grad.len && facts_wholly_no_grad(f, (int)i))
+      sym.flags |= SYM_NO_GRAD;
     if (fn->klass < 0) {
       if (top_level(fn->node)) record_calls(f, (int)i, a, add_symbol(a, &syms, fn->name, fn->name_len, &sym));
       continue;
