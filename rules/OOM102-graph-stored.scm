@@ -55,7 +55,9 @@
 ;   nor a number a helper returns beside its loss (`_, auc = get_loss(out,
 ;   y)` where `get_loss` returns `loss, roc_auc_score(...)`, or the loss
 ;   alone when asked: a scalar loss cannot be unpacked, so that return says
-;   nothing about the tuple's elements).
+;   nothing about the tuple's elements; and when a function returns tuples
+;   of two lengths, `loss, metrics` or `loss, logits, metrics`, names
+;   unpacked from it carry what the tuples of their number carry).
 ;   Nor storage that belongs to one step or one call rather than to the
 ;   epoch: a local list of a model's `forward` (micro-batches concatenated
 ;   before it returns); the outputs of the time steps of one sequence, in a

@@ -58,9 +58,13 @@ typedef struct {
   bool scales_loss;        /* backpropagates through a loss scaler or a wrapper's `.backward(loss)`, itself or through callees */
   bool differentiated;     /* handed to a call whose result is backpropagated (`loss_fn(model, guide, x).backward()`) */
   bool returns_tuple;      /* some `return` of it gives a tuple (`return a, b`) */
-  uint8_t nelems;          /* returns tuples of this length (0: not a tuple, or of several lengths) */
-  bool elems_varied;       /* returns tuples of different lengths, or tuples and other values */
+  uint8_t nelems;          /* returns tuples of this length (0: not a tuple) */
+  bool elems_varied;       /* returns tuples of more than two lengths, or starred ones: elements unknown */
   uint8_t elems[FACTS_MAX_ELEMS]; /* per element of the returned tuples: TAINT_GRAPH | TAINT_SCALAR */
+  /* a second length (`return loss, outputs, metrics` beside `return loss,
+   * metrics`): a caller unpacking N names takes the tuples of length N */
+  uint8_t nelems2;
+  uint8_t elems2[FACTS_MAX_ELEMS];
 } facts_function;
 
 /* a name at a position: subscripts `x[...]` */
@@ -203,6 +207,8 @@ typedef struct {
   uint32_t flags;                  /* SYM_* */
   uint8_t nelems;                  /* a function returning a tuple: its length (0: not a tuple) */
   uint8_t elems[FACTS_MAX_ELEMS];  /* per element: TAINT_GRAPH | TAINT_SCALAR */
+  uint8_t nelems2;                 /* a second length its tuples have (0: none) */
+  uint8_t elems2[FACTS_MAX_ELEMS];
   uint8_t float64_elems;           /* bit K: element K of the returned tuples is float64 NumPy data */
   /* a class: what calling an instance returns (its `__call__`'s or
    * `forward`'s tuples); a function: the same of the instance it returns

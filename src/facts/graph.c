@@ -703,8 +703,8 @@ static bool returned_elements(analysis *a, TSNode right, uint32_t n, uint8_t *el
   int g = facts_function_named(a->f, callee);
   if (g >= 0) {
     const facts_function *fn = &a->f->functions.items[g];
-    if (fn->elems_varied || fn->nelems != n) return false;
-    memcpy(elems, fn->elems, n);
+    if (fn->elems_varied || (fn->nelems != n && fn->nelems2 != n)) return false;
+    memcpy(elems, fn->nelems == n ? fn->elems : fn->elems2, n);
     return true;
   }
   facts_symbol sym;
@@ -714,8 +714,8 @@ static bool returned_elements(analysis *a, TSNode right, uint32_t n, uint8_t *el
   if ((!facts_project_symbol(a->f, callee, &sym) || !(sym.flags & SYM_FUNCTION)) &&
       !facts_instance_method_symbol(a->f, callee, &sym))
     return false;
-  if (sym.nelems != n) return false;
-  memcpy(elems, sym.elems, n);
+  if (sym.nelems != n && sym.nelems2 != n) return false;
+  memcpy(elems, sym.nelems == n ? sym.elems : sym.elems2, n);
   return true;
 }
 
@@ -832,8 +832,8 @@ static bool forward_elements(analysis *a, TSNode right, uint32_t n, uint8_t *ele
     if (call || !entry) entry = fn;
   }
   if (entry) {
-    if (entry->elems_varied || entry->nelems != n) return false;
-    memcpy(elems, entry->elems, n);
+    if (entry->elems_varied || (entry->nelems != n && entry->nelems2 != n)) return false;
+    memcpy(elems, entry->nelems == n ? entry->elems : entry->elems2, n);
     return true;
   }
   if (!f->imports) return false;
@@ -842,8 +842,8 @@ static bool forward_elements(analysis *a, TSNode right, uint32_t n, uint8_t *ele
   size_t base = a->tmp.len;
   buf_puts(&a->tmp, ".forward");
   if (model && f->imports->lookup(f->imports, buf_str(&a->tmp), a->tmp.len, &sym) && (sym.flags & SYM_FUNCTION) &&
-      sym.nelems == n) {
-    memcpy(elems, sym.elems, n);
+      (sym.nelems == n || sym.nelems2 == n)) {
+    memcpy(elems, sym.nelems == n ? sym.elems : sym.elems2, n);
     return true;
   }
   /* a class of the project, or a function returning an instance of one */
@@ -1068,8 +1068,8 @@ static void with_alias(analysis *a, state *st, TSNode as) {
 
 
 /* What each element of a returned tuple carries (`return loss, mse.item(),
- * logits`), joined over the function's return statements of one length;
- * returns of other lengths or of other values make the elements unknown. */
+ * logits`), joined over the function's return statements of one length (two
+ * lengths at most); a third length makes the elements unknown. */
 static void record_elements(analysis *a, state *st, facts_function *fn, TSNode value, unsigned flags) {
   if (a->replay || fn->elems_varied) return;
   bool tuple = NODE_IS(value, "tuple") || NODE_IS(value, "expression_list");
@@ -1078,13 +1078,15 @@ static void record_elements(analysis *a, state *st, facts_function *fn, TSNode v
    * that unpack take the tuple; a call is left alone (a loss object may
    * return a tuple) */
   if (!tuple && (flags & V_SCALAR) && !NODE_IS(value, "call")) return;
-  uint32_t n = tuple ? ts_node_named_child_count(value) : 0;
-  if (!tuple || n == 0 || n > FACTS_MAX_ELEMS || (fn->nelems && fn->nelems != n)) {
-    /* `return None` on an early exit says nothing about the tuple */
-    if (!NODE_IS(value, "none")) {
-      fn->elems_varied = true;
-      a->changed = true;
-    }
+  /* nor does any other value (`return None` on an early exit, `return
+   * F.mse_loss(s, w)` beside `return loss, mask, ...`, `return
+   * model.eval_batch(it)` in a pipeline branch): a caller unpacking N names
+   * takes the tuples of length N, and each element carries what those say */
+  if (!tuple) return;
+  uint32_t n = ts_node_named_child_count(value);
+  if (n == 0 || n > FACTS_MAX_ELEMS || (fn->nelems && fn->nelems != n && fn->nelems2 && fn->nelems2 != n)) {
+    fn->elems_varied = true;
+    a->changed = true;
     return;
   }
   for (uint32_t i = 0; i < n; i++) {
@@ -1095,15 +1097,18 @@ static void record_elements(analysis *a, state *st, facts_function *fn, TSNode v
       return;
     }
   }
-  bool first = fn->nelems == 0;
-  fn->nelems = (uint8_t)n;
+  /* the first length seen, else a second one */
+  bool second = fn->nelems && fn->nelems != n;
+  uint8_t *len = second ? &fn->nelems2 : &fn->nelems, *elems = second ? fn->elems2 : fn->elems;
+  bool first = *len == 0;
+  *len = (uint8_t)n;
   for (uint32_t i = 0; i < n; i++) {
     /* evaluated again: the tuple's own evaluation joined its elements */
     unsigned r = eval(a, st, ts_node_named_child(value, i));
     uint8_t t = (uint8_t)(((r & V_GRAPH) ? TAINT_GRAPH : 0) | ((r & V_SCALAR) ? TAINT_SCALAR : 0) |
                           ((r & V_ARG) && !(r & V_GRAPH) ? TAINT_ARG : 0));
-    if (first || (fn->elems[i] | t) != fn->elems[i]) a->changed = true;
-    fn->elems[i] = first ? t : (uint8_t)(fn->elems[i] | t);
+    if (first || (elems[i] | t) != elems[i]) a->changed = true;
+    elems[i] = first ? t : (uint8_t)(elems[i] | t);
   }
 }
 

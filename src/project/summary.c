@@ -216,6 +216,8 @@ static facts_symbol function_symbol(const facts_function *fn) {
   if (!fn->elems_varied && fn->nelems > 0 && fn->nelems <= FACTS_MAX_ELEMS) {
     s.nelems = fn->nelems;
     memcpy(s.elems, fn->elems, fn->nelems);
+    s.nelems2 = fn->nelems2;
+    memcpy(s.elems2, fn->elems2, fn->nelems2);
   }
   return s;
 }
