@@ -50,7 +50,10 @@
 ;
 ;   Not reported: calls under `with torch.no_grad()`, in a function of
 ;   the file whose every call (or handing to a call, such as
-;   `partial(helper, ...)`) runs under no_grad, calls of a model's method
+;   `partial(helper, ...)`) runs under no_grad or hands on only frozen
+;   models (`get_model_flops(model, dims)` after `for k, v in
+;   model.named_parameters(): v.requires_grad = False`; here or in the
+;   modules importing it), calls of a model's method
 ;   that its class or a base class of the project decorates with no-grad
 ;   or runs under its own no_grad (`detector.predict(imgs)` where
 ;   `BaseDetector.predict` is `@nograd`; allennlp's

@@ -363,6 +363,11 @@ bool facts_no_grad_in_importers(const facts *self, uint32_t pos);
  *  FasterRCNNVGG16()`). Asks the project: only for what a rule would
  *  otherwise report. */
 bool facts_no_grad_method_call(const facts *self, uint32_t pos);
+/* Whether CALL hands on models (names the file knows as models) that are
+ * all frozen, one at least (`get_model_flops(model, dims)` after `for p in
+ * model.parameters(): p.requires_grad = False`): what the callee runs on
+ * them records no graph, as under no_grad. */
+bool facts_hands_only_frozen_models(const facts *self, TSNode call);
 /** The except clauses containing POS, innermost first, at most MAX. */
 size_t facts_excepts_at(const facts *self, uint32_t pos, const facts_except **out, size_t max);
 /** Whether the call at POS is the only backward pass of an iteration. */

@@ -390,7 +390,9 @@ static void no_grad_from_callers(facts *f, buf *tmp) {
        * object counts as one of its callers */
       if (g < 0 && !ts_node_is_null(callee) && NODE_IS(callee, "attribute")) g = method_by_name(f, callee);
       if (g < 0 || g == c->function) continue;
-      state[g] |= facts_in_no_grad(f, ts_node_start_byte(c->call)) ? FACTS_CALLED_NO_GRAD : FACTS_CALLED_GRAD;
+      state[g] |= facts_in_no_grad(f, ts_node_start_byte(c->call)) || facts_hands_only_frozen_models(f, c->call)
+                      ? FACTS_CALLED_NO_GRAD
+                      : FACTS_CALLED_GRAD;
     }
     for (size_t i = 0; i < handed.len; i++)
       state[handed.items[i].function] |=
@@ -432,6 +434,24 @@ static bool called_in_file(const facts *f, int fn) {
   for (size_t i = 0; i < handed.len && !found; i++) found = handed.items[i].function == fn;
   vec_free(&handed);
   return found;
+}
+
+
+bool facts_hands_only_frozen_models(const facts *f, TSNode call) {
+  /* most files freeze nothing: nothing to ask */
+  if (!f->freezes.len && !f->freezes_any) return false;
+  TSNode args = FACT_FIELD(f, call, arguments);
+  if (ts_node_is_null(args) || !NODE_IS(args, "argument_list")) return false;
+  uint32_t n = ts_node_named_child_count(args), frozen = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode a = ts_node_named_child(args, i);
+    if (NODE_IS(a, "keyword_argument")) a = FACT_FIELD(f, a, value);
+    if (ts_node_is_null(a) || !NODE_IS(a, "identifier") || !facts_is_model(f, a)) continue;
+    /* a trained model beside it (a distillation step's student) keeps its gradients */
+    if (!facts_is_frozen(f, a)) return false;
+    frozen++;
+  }
+  return frozen > 0;
 }
 
 

@@ -308,7 +308,9 @@ static void record_calls_by_name(const facts *f, project_summary *s) {
     }
     if (ts_node_is_null(last) || !NODE_IS(last, "identifier")) continue;
     seen.name = facts_text(f, last, &seen.name_len);
-    seen.how = facts_in_no_grad(f, ts_node_start_byte(c->call)) ? FACTS_CALLED_NO_GRAD : FACTS_CALLED_GRAD;
+    seen.how = facts_in_no_grad(f, ts_node_start_byte(c->call)) || facts_hands_only_frozen_models(f, c->call)
+                   ? FACTS_CALLED_NO_GRAD
+                   : FACTS_CALLED_GRAD;
     seen.outer = c->function;
     while (seen.outer >= 0 && f->functions.items[seen.outer].parent >= 0)
       seen.outer = f->functions.items[seen.outer].parent;
