@@ -33,7 +33,9 @@
 ;     eval mode and no method back in training mode: a distillation step
 ;     that puts its teacher in eval mode still trains its student) that
 ;     never calls `.backward()`, directly or through a function of the
-;     file it calls;
+;     file it calls, and that no `forward`, `__call__` or loss function of
+;     the file calls (a plain class's `forward` computing its loss from
+;     `self.predict_neg_score(...)`);
 ;   - a loop that runs once per batch after `model.eval()`, when that loop
 ;     does no training (for example the validation loop of a `fit` function);
 ;   - after `model.eval()` in a function or script that trains, a call of

@@ -553,7 +553,8 @@ static bool caller_chooses_grad_mode(const facts *f, int fn, TSNode call) {
 /* Whether function FN is an evaluation by its name (`evaluate`,
  * `validate_epoch`, `test`), and not a unit test. */
 static bool eval_function(const facts *f, int fn) {
-  return eval_name(f->functions.items[fn].name, f->functions.items[fn].name_len) && !unit_test(f, fn);
+  return eval_name(f->functions.items[fn].name, f->functions.items[fn].name_len) && !unit_test(f, fn) &&
+         !f->functions.items[fn].feeds_loss;
 }
 
 
@@ -1640,7 +1641,7 @@ bool facts_backward_follows(const facts *self, uint32_t pos) {
   /* a function whose caller backpropagates what it computes (a Pyro model
    * handed to the ELBO whose loss is backpropagated) */
   for (int g = fn; g >= 0; g = self->functions.items[g].parent)
-    if (self->functions.items[g].differentiated) return true;
+    if (self->functions.items[g].differentiated || self->functions.items[g].feeds_loss) return true;
   facts_span scope = fn >= 0 ? self->functions.items[fn].body : (facts_span){0, (uint32_t)self->length + 1};
   /* A backward earlier in an enclosing loop is part of the same work (an
    * attack before the evaluation of each batch), unless a `.eval()` after

@@ -57,6 +57,7 @@ typedef struct {
   uint8_t float64_elems;   /* bit K: element K of a returned tuple is float64 NumPy data */
   bool scales_loss;        /* backpropagates through a loss scaler or a wrapper's `.backward(loss)`, itself or through callees */
   bool differentiated;     /* handed to a call whose result is backpropagated (`loss_fn(model, guide, x).backward()`) */
+  bool feeds_loss;         /* called by a function of the file named `forward`, `__call__` or for a loss: no evaluation */
   bool returns_tuple;      /* some `return` of it gives a tuple (`return a, b`) */
   uint8_t nelems;          /* returns tuples of this length (0: not a tuple) */
   bool elems_varied;       /* returns tuples of more than two lengths, or starred ones: elements unknown */

@@ -1483,6 +1483,14 @@ static bool scales_loss_call(const facts *f, TSNode call, buf *tmp) {
 }
 
 
+/* Whether FN is a forward pass or a loss by its name (`forward`,
+ * `__call__`, `compute_loss`, `get_loss`). */
+static bool computes_loss(const facts_function *fn) {
+  return (fn->name_len == 7 && !memcmp(fn->name, "forward", 7)) ||
+         (fn->name_len == 8 && !memcmp(fn->name, "__call__", 8)) || facts_text_has_ci(fn->name, fn->name_len, "loss");
+}
+
+
 /* `loss = loss_fn(model, guide, x, y); loss.backward()` (Pyro's ELBO): the
  * functions handed to the call whose result CALL backpropagates run inside
  * that backward's graph. */
@@ -1534,6 +1542,13 @@ void facts__summaries(facts *f) {
     const facts_call *c = &f->calls.items[i];
     bool bw = is_backward(f, c->call, &tmp);
     if (bw) mark_differentiated(f, c);
+    /* `neg_score = self.predict_neg_score(...)` in a plain class's
+     * `forward` or a loss function: part of what training backpropagates,
+     * whatever its name says */
+    if (c->function >= 0 && computes_loss(&f->functions.items[c->function])) {
+      int g = facts_function_named(f, FACT_FIELD(f, c->call, function));
+      if (g >= 0 && g != c->function) f->functions.items[g].feeds_loss = true;
+    }
     bool st = !bw && is_step(f, c->call);
     /* `train_one_epoch(model, loader, optimizer)` of the project's engine */
     uint32_t pt = f->imports ? project_training(f, FACT_FIELD(f, c->call, function)) : 0;
