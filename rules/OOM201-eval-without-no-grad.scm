@@ -67,7 +67,9 @@
 ;   package) runs under no_grad (`with torch.no_grad():
 ;   model.compute_metrics(loader)` in the `train.py` beside or above it;
 ;   oomlint reads the Python files of the file's folder and of each folder
-;   above it up to the project root), in a method the file never calls
+;   above it up to the project root), or that the file calls only from
+;   such functions (`predict_score` called only by `forward_test`, which
+;   the script runs under no_grad), in a method the file never calls
 ;   that a base class of another module of the project calls on `self`
 ;   only under no_grad (a `BaseModel.test()` running `self.forward()`; not
 ;   an `nn.Module`'s `forward`, which every call of the model runs), of a module whose

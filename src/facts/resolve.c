@@ -455,19 +455,57 @@ bool facts_hands_only_frozen_models(const facts *f, TSNode call) {
 }
 
 
+static bool importers_no_grad(const facts *f, int fn, int depth);
+
+
+/* Whether every call of function FN in the file runs under no_grad or in
+ * a function the importers run only under no_grad (`predict_score` called
+ * only by `forward_test`, which the training script calls under
+ * `th.no_grad()`): one or two hops. */
+static bool in_file_callers_no_grad(const facts *f, int fn, int depth) {
+  if (depth >= 2) return false;
+  bool any = false;
+  for (size_t i = 0; i < f->calls.len; i++) {
+    const facts_call *c = &f->calls.items[i];
+    TSNode callee = FACT_FIELD(f, c->call, function);
+    int g = facts_function_named(f, callee);
+    if (g < 0 && !ts_node_is_null(callee) && NODE_IS(callee, "attribute")) g = method_by_name(f, callee);
+    if (g != fn || c->function == fn) continue;
+    any = true;
+    if (facts_in_no_grad(f, ts_node_start_byte(c->call)) || facts_hands_only_frozen_models(f, c->call)) continue;
+    int h = c->function;
+    if (h < 0) return false;
+    while (f->functions.items[h].parent >= 0) h = f->functions.items[h].parent;
+    if (h == fn || !importers_no_grad(f, h, depth + 1)) return false;
+  }
+  return any;
+}
+
+
+static bool importers_no_grad(const facts *f, int fn, int depth) {
+  uint8_t *memo = &f->importer_no_grad[fn];
+  if (!*memo) {
+    *memo = 1; /* a cycle of callers says no */
+    const facts_function *g = &f->functions.items[fn];
+    bool yes = false;
+    if (!g->no_grad && !called_implicitly(f, (size_t)fn)) {
+      if (!called_in_file(f, fn))
+        yes = f->imports->importer_calls(f->imports, g->name, g->name_len) == FACTS_CALLED_NO_GRAD;
+      else
+        yes = in_file_callers_no_grad(f, fn, depth);
+    }
+    *memo = yes ? 2 : 1;
+  }
+  return *memo == 2;
+}
+
+
 bool facts_no_grad_in_importers(const facts *self, uint32_t pos) {
   if (!self->imports || !self->imports->importer_calls || !self->importer_no_grad) return false;
   int fn = facts_function_at(self, pos);
   if (fn < 0) return false;
   while (self->functions.items[fn].parent >= 0) fn = self->functions.items[fn].parent;
-  uint8_t *memo = &self->importer_no_grad[fn];
-  if (!*memo) {
-    const facts_function *f = &self->functions.items[fn];
-    bool yes = !f->no_grad && !called_implicitly(self, (size_t)fn) && !called_in_file(self, fn) &&
-               self->imports->importer_calls(self->imports, f->name, f->name_len) == FACTS_CALLED_NO_GRAD;
-    *memo = yes ? 2 : 1;
-  }
-  return *memo == 2;
+  return importers_no_grad(self, fn, 0);
 }
 
 
