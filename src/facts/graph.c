@@ -456,6 +456,43 @@ static bool submodule_of_loop(const facts *f, TSNode callee) {
 }
 
 
+/* Whether E is explicitly cut from any graph: `.detach()`, `.item()`,
+ * `.numpy()`, `.tolist()` or `.data`, possibly followed by copies and
+ * reshapes (`pred.detach().cpu()`). */
+static bool cut_from_graph(const facts *f, TSNode e) {
+  static const char *const cut[] = {"detach", "item", "numpy", "tolist", NULL};
+  static const char *const keep[] = {"cpu", "to", "cuda", "float", "double", "half", "contiguous", "clone",
+                                     "squeeze", "unsqueeze", "view", "reshape", "flatten", NULL};
+  for (int guard = 0; guard < 16 && !ts_node_is_null(e); guard++) {
+    if (NODE_IS(e, "attribute")) return text_is(f, FACT_FIELD(f, e, attribute), "data");
+    if (!NODE_IS(e, "call")) return false;
+    TSNode callee = FACT_FIELD(f, e, function);
+    if (ts_node_is_null(callee) || !NODE_IS(callee, "attribute")) return false;
+    uint32_t len;
+    const char *m = last_name(f, callee, &len);
+    if (in_list(m, len, cut)) return true;
+    if (!in_list(m, len, keep)) return false;
+    e = FACT_FIELD(f, callee, object);
+  }
+  return false;
+}
+
+
+/* Whether every argument of the call E is cut from its graph: a loss of
+ * them (`criterion(pred.detach().cpu(), true.detach().cpu())`) has none. */
+static bool args_cut_from_graph(const facts *f, TSNode e) {
+  TSNode args = FACT_FIELD(f, e, arguments);
+  uint32_t n = ts_node_is_null(args) || !NODE_IS(args, "argument_list") ? 0 : ts_node_named_child_count(args);
+  if (!n) return false;
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode c = ts_node_named_child(args, i);
+    if (NODE_IS(c, "keyword_argument")) continue; /* `reduction="sum"` */
+    if (!cut_from_graph(f, c)) return false;
+  }
+  return true;
+}
+
+
 static unsigned eval_call(analysis *a, state *st, TSNode e) {
   facts *f = a->f;
   TSNode callee = FACT_FIELD(a->f, e, function);
@@ -486,6 +523,7 @@ static unsigned eval_call(analysis *a, state *st, TSNode e) {
     t = facts_text(f, callee, &len);
     unsigned scalar = looks_like_loss(t, len) ? V_SCALAR : 0;
     if (facts_is_frozen(f, callee)) return (argflags & V_GRAPH) ? V_GRAPH | scalar : 0;
+    if (scalar && args_cut_from_graph(f, e)) return scalar;
     /* a wrapper whose forward or __call__ turns gradients off (a predictor,
      * mmpretrain's inferencers): what it returns carries no graph */
     if (has_str(f->wrapper_names.items, f->wrapper_names.len, t, len)) return 0;
