@@ -49,7 +49,9 @@
 ;   `.cpu().numpy()` or `.data`, values computed under `torch.no_grad()` or
 ;   `torch.inference_mode()` (here, or in every caller: of the file, of the
 ;   scripts importing it, of a base class's methods calling it on `self`,
-;   as OOM201 reads them), containers created inside the iteration, and
+;   as OOM201 reads them), containers created inside the iteration,
+;   stores under `if step == 0:` of an enclosing loop's `step` (buffers
+;   filled once, then updated in place), and
 ;   the `append` of an object of a library class that is no container
 ;   (MONAI's `CumulativeAverage()`, which keeps a detached copy; a meter
 ;   class of the file is read as a list);

@@ -89,6 +89,47 @@ static bool library_object(const facts *f, const char *name, uint32_t len, uint3
 }
 
 
+/* Whether NODE runs in the first iteration of an enclosing loop only: it
+ * lies under `if step == 0:` where `step` is the target of a `for` loop
+ * around it (static buffers filled once, then updated in place). */
+static bool first_iteration_only(const facts *f, TSNode node) {
+  for (TSNode up = ts_node_parent(node); !ts_node_is_null(up); up = ts_node_parent(up)) {
+    if (NODE_IS(up, "function_definition") || NODE_IS(up, "class_definition")) return false;
+    if (!NODE_IS(up, "if_statement")) continue;
+    TSNode cond = FIELD(up, condition);
+    if (ts_node_is_null(cond) || !NODE_IS(cond, "comparison_operator") || ts_node_named_child_count(cond) != 2 ||
+        ts_node_child_count(cond) != 3 || strcmp(ts_node_type(ts_node_child(cond, 1)), "==") != 0)
+      continue;
+    TSNode l = ts_node_named_child(cond, 0), r = ts_node_named_child(cond, 1);
+    if (NODE_IS(l, "integer")) {
+      TSNode t = l;
+      l = r;
+      r = t;
+    }
+    if (!NODE_IS(l, "identifier") || !NODE_IS(r, "integer") || !facts_node_is(f, r, "0")) continue;
+    uint32_t len;
+    const char *name = facts_text(f, l, &len);
+    /* the body of the if must be inside it: `node` under the consequence */
+    TSNode body = FIELD(up, consequence);
+    if (ts_node_is_null(body) || ts_node_start_byte(node) < ts_node_start_byte(body) ||
+        ts_node_start_byte(node) >= ts_node_end_byte(body))
+      continue;
+    for (TSNode loop = ts_node_parent(up); !ts_node_is_null(loop); loop = ts_node_parent(loop)) {
+      if (NODE_IS(loop, "function_definition")) break;
+      if (!NODE_IS(loop, "for_statement")) continue;
+      TSNode target = FIELD(loop, left);
+      if (!ts_node_is_null(target) && NODE_IS(target, "identifier") && facts_text_is(f, target, name, len)) return true;
+      uint32_t n = ts_node_is_null(target) ? 0 : ts_node_named_child_count(target);
+      for (uint32_t i = 0; i < n; i++) {
+        TSNode t = ts_node_named_child(target, i);
+        if (NODE_IS(t, "identifier") && facts_text_is(f, t, name, len)) return true;
+      }
+    }
+  }
+  return false;
+}
+
+
 bool facts_outlives_iteration(const facts *self, TSNode node) {
   uint32_t pos = ts_node_start_byte(node);
   /* a per-batch sum over the layers or losses of one batch is not a leak */
@@ -111,7 +152,7 @@ bool facts_outlives_iteration(const facts *self, TSNode node) {
     if (bf == l->function && b->pos >= loop_start && b->pos < pos) return false; /* made anew each iteration */
     if ((bf == l->function && b->pos < loop_start) || bf == -1) before = true;
   }
-  if (!before) return false;
+  if (!before || first_iteration_only(self, node)) return false;
   /* `meter.append(loss)` on a library's object: its own storage */
   TSNode parent = ts_node_parent(node);
   if (!ts_node_is_null(parent) && NODE_IS(parent, "attribute")) {
