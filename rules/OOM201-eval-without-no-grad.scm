@@ -22,7 +22,9 @@
 ;   the forward pass before it is what is reported. Nor is what the batch
 ;   goes through on its way to the model (`next(iter(loader))`, a
 ;   `pre_process(x)` whose output the model takes), nor a tokenizer, even
-;   one a library or the project builds as a module. One diagnostic per
+;   one a library or the project builds as a module, nor a scikit-learn,
+;   XGBoost or LightGBM estimator held in an attribute that another class
+;   of the file uses for a torch module (`self._model.predict_proba(x)`). One diagnostic per
 ;   call, in four places:
 ;
 ;   - an evaluation function (named `evaluate`, `validate`, `test`,

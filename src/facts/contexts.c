@@ -1622,7 +1622,92 @@ static bool takes_text(const facts *f, TSNode callee) {
 }
 
 
+/* Whether the call E makes an estimator of a non-torch machine-learning
+ * library (scikit-learn, XGBoost, LightGBM). */
+static bool foreign_estimator_call(const facts *f, TSNode e) {
+  if (ts_node_is_null(e) || !NODE_IS(e, "call")) return false;
+  /* `LogisticRegression().fit(x, y)`: the estimator `fit` returns */
+  for (int guard = 0; guard < 4; guard++) {
+    TSNode callee = FIELD(e, function);
+    if (ts_node_is_null(callee) || !NODE_IS(callee, "attribute")) break;
+    TSNode obj = FIELD(callee, object);
+    if (ts_node_is_null(obj) || !NODE_IS(obj, "call")) break;
+    e = obj;
+  }
+  buf q = {0};
+  bool yes = facts_qualname(f, FIELD(e, function), &q) &&
+             (!strncmp(buf_str(&q), "sklearn.", 8) || !strncmp(buf_str(&q), "xgboost.", 8) ||
+              !strncmp(buf_str(&q), "lightgbm.", 9));
+  buf_free(&q);
+  return yes;
+}
+
+
+/* Whether ATTR (`self._model`), read in function FN, is bound only to
+ * non-torch estimators by the methods of FN's class and of the file's
+ * classes deriving it (`self._model = model` after `model =
+ * LogisticRegression(...)`), while another class of the file binds the same
+ * name to a module (ReAgent's LinearTrainer beside its NNTrainer). */
+static bool foreign_estimator(const facts *f, TSNode attr, int fn) {
+  if (fn < 0 || f->functions.items[fn].klass < 0) return false;
+  const facts_class *k = &f->classes.items[f->functions.items[fn].klass];
+  uint32_t len;
+  const char *name = facts_text(f, attr, &len);
+  bool any = false;
+  for (size_t c = 0; c < f->classes.len; c++) {
+    const facts_class *d = &f->classes.items[c];
+    bool family = d == k;
+    uint32_t nb = ts_node_is_null(d->bases) ? 0 : ts_node_named_child_count(d->bases);
+    for (uint32_t j = 0; j < nb && !family; j++) {
+      TSNode b = ts_node_named_child(d->bases, j);
+      family = NODE_IS(b, "identifier") && facts_text_is(f, b, k->name, k->name_len);
+    }
+    if (!family) continue;
+    uint32_t start = ts_node_start_byte(d->node), end = ts_node_end_byte(d->node);
+    size_t lo = 0, hi = f->assigns.len; /* assigns are in file order */
+    while (lo < hi) {
+      size_t mid = (lo + hi) / 2;
+      if (ts_node_start_byte(f->assigns.items[mid].left) < start) lo = mid + 1;
+      else hi = mid;
+    }
+    for (size_t i = lo; i < f->assigns.len; i++) {
+      TSNode left = f->assigns.items[i].left, right = f->assigns.items[i].right;
+      uint32_t at = ts_node_start_byte(left);
+      if (at >= end) break;
+      if (!NODE_IS(left, "attribute") || !facts_text_is(f, left, name, len) || NODE_IS(right, "none")) continue;
+      /* `self._model = model` or `= model.fit(x, y)`: the local's estimator */
+      TSNode local = right;
+      if (NODE_IS(local, "call") && NODE_IS(FIELD(local, function), "attribute"))
+        local = FIELD(FIELD(local, function), object);
+      if (NODE_IS(local, "identifier")) {
+        uint32_t rl;
+        const char *rn = facts_text(f, local, &rl);
+        long a = facts__last_assign_before(f, rn, rl, at, facts_function_at(f, at));
+        if (a >= 0 || NODE_IS(right, "identifier")) right = a >= 0 ? f->assigns.items[a].right : NULL_NODE;
+      }
+      if (!foreign_estimator_call(f, right)) return false;
+      any = true;
+    }
+  }
+  return any;
+}
+
+
+static bool is_model_call(const facts *self, TSNode callee);
+
+
 bool facts_is_model_call(const facts *self, TSNode callee) {
+  if (!is_model_call(self, callee)) return false;
+  /* `self._model.predict_proba(x)` of a scikit-learn estimator: asked
+   * last, of what would be reported */
+  TSNode held = callee;
+  if (NODE_IS(held, "attribute") && NODE_IS(FIELD(held, object), "attribute")) held = FIELD(held, object);
+  return !(NODE_IS(held, "attribute") && facts_node_is(self, FIELD(held, object), "self") &&
+           foreign_estimator(self, held, facts_function_at(self, ts_node_start_byte(callee))));
+}
+
+
+static bool is_model_call(const facts *self, TSNode callee) {
   if (ts_node_is_null(callee)) return false;
   /* `self.infer(x)` whose method returns `self.module_(x)`: the module's call */
   TSNode delegated = facts_delegated_model(self, callee);
