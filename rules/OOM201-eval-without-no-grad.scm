@@ -106,9 +106,12 @@
 ;   that holds none: a parameter-free `torch.nn` layer (`nn.LogSoftmax`,
 ;   `nn.ReLU`, `nn.Dropout`, pooling...), an `nn.Sequential` or
 ;   `nn.ModuleList` of such layers, or an instance of a module class of the
-;   file that derives `nn.Module` (or such a class) alone, stores in `self`
-;   only plain data (numbers, strings, tensors of torch's functions, a
-;   parameter of the method it computes with) and parameter-free layers,
+;   file or of another module of the project that derives `nn.Module` (or
+;   such a class) alone, stores in `self` only plain data (numbers,
+;   strings, tensors of torch's functions, a parameter of the method it
+;   computes with, counts such as `self.table.weight.numel()`),
+;   parameter-free layers and frozen tables
+;   (`nn.Embedding.from_pretrained(t)`, frozen unless `freeze=False`),
 ;   and makes no `nn.Parameter`: with no parameter and no input that
 ;   requires grad, nothing is recorded. Nor the shape smoke test of an
 ;   untrained model: a model built in the same function or module-level

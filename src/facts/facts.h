@@ -199,9 +199,11 @@ enum {
                                    class refers to bases, only if they all turn out plain (view.c decides) */
   SYM_FORWARD = 1u << 17,       /* summaries only: a class defining `forward` that is a model unless its bases
                                    turn out plain; the lookup answers SYM_MODEL or SYM_PLAIN instead */
-  SYM_OWN_ENTRY = 1u << 18      /* summaries only: a class defining its own `forward` (it does not inherit its
+  SYM_OWN_ENTRY = 1u << 18,     /* summaries only: a class defining its own `forward` (it does not inherit its
                                    bases' SYM_NO_GRAD: a `__call__` of its own still reaches theirs, as
                                    mmpretrain's inferencers' do) */
+  SYM_NO_PARAMETERS = 1u << 19  /* a module class holding no trainable parameter (facts_class.no_parameters):
+                                   its instances are no model, though subclasses derive a module from it */
 };
 
 typedef struct {

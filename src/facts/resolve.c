@@ -718,7 +718,8 @@ static bool is_module_expr(const facts *f, TSNode e, buf *tmp) {
     if (g >= 0) return f->functions.items[g].returns_model;
     if (f->imports) {
       facts_symbol sym;
-      if (facts_project_symbol(f, fn, &sym)) return (sym.flags & SYM_MODEL) && (sym.flags & (SYM_CLASS | SYM_FUNCTION));
+      if (facts_project_symbol(f, fn, &sym))
+        return (sym.flags & SYM_MODEL) && (sym.flags & (SYM_CLASS | SYM_FUNCTION)) && !(sym.flags & SYM_NO_PARAMETERS);
     }
     if (!facts_qualname(f, fn, tmp)) return false;
     {
@@ -1140,9 +1141,27 @@ static bool parameter_free_value(const facts *f, TSNode v, TSNode method, pf_ctx
       return true;
     }
   }
-  /* torch.zeros(...), torch.arange(...): a tensor, no parameter, unless it requires grad */
+  /* `self.embedding.weight.numel()`, `x.size(0)`: a number */
+  if (NODE_IS(callee, "attribute")) {
+    static const char *const counts[] = {"numel", "size", "dim", "item", NULL};
+    uint32_t ml;
+    const char *m = facts_text(f, FACT_FIELD(f, callee, attribute), &ml);
+    if (in_names_list(m, ml, counts)) return true;
+  }
   if (!facts_qualname(f, callee, cx->tmp)) return false;
   const char *q = buf_str(cx->tmp);
+  /* `nn.Embedding.from_pretrained(table)`: frozen unless `freeze=False` */
+  if (!strcmp(q, "torch.nn.Embedding.from_pretrained") || !strcmp(q, "torch.nn.EmbeddingBag.from_pretrained")) {
+    for (uint32_t i = 0; i < n; i++) {
+      TSNode a = ts_node_named_child(args, i);
+      if (!NODE_IS(a, "keyword_argument")) continue;
+      TSNode key = FACT_FIELD(f, a, name), value = FACT_FIELD(f, a, value);
+      if (!ts_node_is_null(key) && text_is(f, key, "freeze") && !ts_node_is_null(value) && !NODE_IS(value, "true"))
+        return false;
+    }
+    return true;
+  }
+  /* torch.zeros(...), torch.arange(...): a tensor, no parameter, unless it requires grad */
   if (strncmp(q, "torch.", 6) != 0 || strchr(q + 6, '.') || !islower((unsigned char)q[6])) return false;
   for (uint32_t i = 0; i < n; i++) {
     TSNode a = ts_node_named_child(args, i);

@@ -402,6 +402,7 @@ project_summary *project_summary_build(const facts *f, const project_module *m, 
     sym.flags = SYM_CLASS | (k->is_module ? SYM_MODEL : 0) | (k->is_dataset ? SYM_DATASET : 0) |
                 (scales[i] ? SYM_SCALES_LOSS : 0);
     if (no_grad[i]) sym.flags |= SYM_NO_GRAD;
+    if (k->is_module && k->no_parameters) sym.flags |= SYM_NO_PARAMETERS;
     if (k->has_forward) sym.flags |= SYM_OWN_ENTRY;
     if (call_entry[i] >= 0) {
       const facts_function *entry = &f->functions.items[call_entry[i]];
