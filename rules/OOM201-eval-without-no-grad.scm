@@ -102,7 +102,8 @@
 ;   `.requires_grad_(False)` (StyleGAN's metric samplers; also where it is
 ;   built, `G = build().requires_grad_(False)`, and its copies, `G_ema =
 ;   copy.deepcopy(G)`) or parameter by parameter (`for k, v in
-;   model.named_parameters(): v.requires_grad = False`) or of a module
+;   model.named_parameters(): v.requires_grad = False`; for an attribute,
+;   `self.avgG`, in any method of its class) or of a module
 ;   that holds none: a parameter-free `torch.nn` layer (`nn.LogSoftmax`,
 ;   `nn.ReLU`, `nn.Dropout`, pooling...), an `nn.Sequential` or
 ;   `nn.ModuleList` of such layers, or an instance of a module class of the

@@ -130,6 +130,31 @@ static bool first_iteration_only(const facts *f, TSNode node) {
 }
 
 
+/* Whether, after loop L, its function backpropagates through the container
+ * NAME (LEN bytes): `torch.stack(losses).sum().backward()`, `sum(losses)
+ * .backward()`. Its graphs are kept to be backpropagated together. */
+static bool backpropagated_after(const facts *f, const facts_loop *l, const char *name, uint32_t len) {
+  facts_span scope = l->function >= 0 ? f->functions.items[l->function].body : (facts_span){0, (uint32_t)f->length + 1};
+  uint32_t after = ts_node_end_byte(l->node);
+  for (size_t i = facts_first_call_at(f, after); i < f->calls.len; i++) {
+    const facts_call *c = &f->calls.items[i];
+    if (ts_node_start_byte(c->call) >= scope.end) break;
+    if (c->function != l->function) continue;
+    TSNode fn = FIELD(c->call, function);
+    if (ts_node_is_null(fn) || !NODE_IS(fn, "attribute") || !facts_node_is(f, FIELD(fn, attribute), "backward")) continue;
+    uint32_t tl;
+    const char *t = facts_text(f, FIELD(fn, object), &tl);
+    for (uint32_t k = 0; k + len <= tl; k++) {
+      if (memcmp(t + k, name, len) != 0) continue;
+      bool left = k == 0 || !(isalnum((unsigned char)t[k - 1]) || t[k - 1] == '_' || t[k - 1] == '.');
+      bool right = k + len == tl || !(isalnum((unsigned char)t[k + len]) || t[k + len] == '_');
+      if (left && right) return true;
+    }
+  }
+  return false;
+}
+
+
 bool facts_outlives_iteration(const facts *self, TSNode node) {
   uint32_t pos = ts_node_start_byte(node);
   /* a per-batch sum over the layers or losses of one batch is not a leak */
@@ -152,7 +177,7 @@ bool facts_outlives_iteration(const facts *self, TSNode node) {
     if (bf == l->function && b->pos >= loop_start && b->pos < pos) return false; /* made anew each iteration */
     if ((bf == l->function && b->pos < loop_start) || bf == -1) before = true;
   }
-  if (!before || first_iteration_only(self, node)) return false;
+  if (!before || first_iteration_only(self, node) || backpropagated_after(self, l, name, len)) return false;
   /* `meter.append(loss)` on a library's object: its own storage */
   TSNode parent = ts_node_parent(node);
   if (!ts_node_is_null(parent) && NODE_IS(parent, "attribute")) {

@@ -272,11 +272,14 @@ bool facts_is_model(const facts *self, TSNode callee) {
 
 /* Whether a freeze recorded in function G reaches a call in function FN:
  * module level, the same function, or the `__init__` of FN's class. */
-static bool freeze_reaches(const facts *f, int g, int fn) {
+static bool freeze_reaches(const facts *f, int g, int fn, bool attribute) {
   if (g < 0 || g == fn) return true;
   if (fn < 0) return false;
   const facts_function *init = &f->functions.items[g], *at = &f->functions.items[fn];
-  return init->klass >= 0 && init->klass == at->klass && init->name_len == 8 && !memcmp(init->name, "__init__", 8);
+  if (init->klass < 0 || init->klass != at->klass) return false;
+  /* `self.avgG`, frozen in the method that builds it (`buildAvG`), is the
+   * instance's for every method; a plain name only through `__init__` */
+  return attribute || (init->name_len == 8 && !memcmp(init->name, "__init__", 8));
 }
 
 
@@ -346,7 +349,8 @@ bool facts_is_frozen(const facts *self, TSNode callee) {
   bool frozen = false;
   for (size_t i = 0; i < self->freezes.len; i++) {
     const facts_freeze *z = &self->freezes.items[i];
-    if (z->len != len || memcmp(z->name, t, len) != 0 || !freeze_reaches(self, z->function, fn)) continue;
+    if (z->len != len || memcmp(z->name, t, len) != 0 || !freeze_reaches(self, z->function, fn, is_self_attr(self, callee)))
+      continue;
     if (!z->frozen) return false; /* thawed somewhere: a GAN's discriminator, in and out of training */
     frozen = true;
   }
