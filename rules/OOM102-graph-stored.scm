@@ -51,9 +51,10 @@
 ;   scripts importing it, of a base class's methods calling it on `self`,
 ;   as OOM201 reads them), containers created inside the iteration,
 ;   stores under `if step == 0:` of an enclosing loop's `step` (buffers
-;   filled once, then updated in place), containers the function
-;   backpropagates through after the loop (`torch.stack(losses).sum()
-;   .backward()`: the graphs are kept on purpose), and
+;   filled once, then updated in place), lists the function
+;   backpropagates through after the loop (`losses.append(l)` then
+;   `torch.stack(losses).sum().backward()`: the graphs are kept on
+;   purpose), and
 ;   the `append` of an object of a library class that is no container
 ;   (MONAI's `CumulativeAverage()`, which keeps a detached copy; a meter
 ;   class of the file is read as a list);

@@ -177,13 +177,15 @@ bool facts_outlives_iteration(const facts *self, TSNode node) {
     if (bf == l->function && b->pos >= loop_start && b->pos < pos) return false; /* made anew each iteration */
     if ((bf == l->function && b->pos < loop_start) || bf == -1) before = true;
   }
-  if (!before || first_iteration_only(self, node) || backpropagated_after(self, l, name, len)) return false;
-  /* `meter.append(loss)` on a library's object: its own storage */
+  if (!before || first_iteration_only(self, node)) return false;
   TSNode parent = ts_node_parent(node);
   if (!ts_node_is_null(parent) && NODE_IS(parent, "attribute")) {
     TSNode m = FIELD(parent, attribute);
     if (!ts_node_is_null(m) && (facts_node_is(self, m, "append") || facts_node_is(self, m, "extend")) &&
-        library_object(self, name, len, loop_start, l->function))
+        /* `meter.append(loss)` on a library's object: its own storage;
+         * `losses.append(l)` then `torch.stack(losses).sum().backward()`:
+         * the graphs are kept to be backpropagated together */
+        (library_object(self, name, len, loop_start, l->function) || backpropagated_after(self, l, name, len)))
       return false;
   }
   return true;
