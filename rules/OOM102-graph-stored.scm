@@ -54,7 +54,10 @@
 ;   filled once, then updated in place), lists the function
 ;   backpropagates through after the loop (`losses.append(l)` then
 ;   `torch.stack(losses).sum().backward()`: the graphs are kept on
-;   purpose), and
+;   purpose), `self.x = v` that the iteration does not read before and
+;   backpropagates through afterwards without `retain_graph` (`loss =
+;   -self.conv_output.mean(); loss.backward()`: one step's tensor, its
+;   graph freed), and
 ;   the `append` of an object of a library class that is no container
 ;   (MONAI's `CumulativeAverage()`, which keeps a detached copy; a meter
 ;   class of the file is read as a list);

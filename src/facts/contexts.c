@@ -155,6 +155,64 @@ static bool backpropagated_after(const facts *f, const facts_loop *l, const char
 }
 
 
+/* Whether TEXT (TLEN bytes) holds NAME (LEN bytes) as a whole expression
+ * prefix: `self.out` in `self.out.mean()`, not in `self.output`. */
+static bool mentions(const char *text, uint32_t tlen, const char *name, uint32_t len) {
+  for (uint32_t k = 0; k + len <= tlen; k++) {
+    if (memcmp(text + k, name, len) != 0) continue;
+    bool left = k == 0 || !(isalnum((unsigned char)text[k - 1]) || text[k - 1] == '_' || text[k - 1] == '.');
+    bool right = k + len == tlen || !(isalnum((unsigned char)text[k + len]) || text[k + len] == '_');
+    if (left && right) return true;
+  }
+  return false;
+}
+
+
+/* Whether `self.x = v` (TARGET) in loop L is released in its iteration:
+ * the loop does not read `self.x` before storing it (no state carried to
+ * the next iteration) and backpropagates, after the store and without
+ * `retain_graph`, a value computed from it (`loss = -self.conv_output
+ * .mean(); loss.backward()`): the attribute then holds one step's tensor
+ * whose graph that backward freed. */
+static bool released_in_iteration(const facts *f, const facts_loop *l, TSNode target) {
+  uint32_t len, blen;
+  const char *name = facts_text(f, target, &len);
+  uint32_t at = ts_node_start_byte(target);
+  const char *body = facts_text(f, l->node, &blen);
+  uint32_t loop_start = ts_node_start_byte(l->node);
+  if (at < loop_start) return false;
+  /* read before it is stored: in code, not in a comment or a string */
+  for (uint32_t k = 0; k + len <= at - loop_start; k++) {
+    if (memcmp(body + k, name, len) != 0) continue;
+    if (k > 0 && (isalnum((unsigned char)body[k - 1]) || body[k - 1] == '_' || body[k - 1] == '.')) continue;
+    if (isalnum((unsigned char)body[k + len]) || body[k + len] == '_') continue;
+    TSNode n = ts_node_descendant_for_byte_range(l->node, loop_start + k, loop_start + k + len);
+    if (!NODE_IS(n, "comment") && !NODE_IS(n, "string") && !NODE_IS(n, "string_content")) return false;
+  }
+  for (size_t i = facts_first_call_at(f, ts_node_end_byte(target)); i < f->calls.len; i++) {
+    const facts_call *c = &f->calls.items[i];
+    if (ts_node_start_byte(c->call) >= l->body.end) break;
+    if (c->function != l->function) continue;
+    TSNode fn = FIELD(c->call, function);
+    if (ts_node_is_null(fn) || !NODE_IS(fn, "attribute") || !facts_node_is(f, FIELD(fn, attribute), "backward")) continue;
+    uint32_t al;
+    const char *args = facts_text(f, FIELD(c->call, arguments), &al);
+    if (facts_text_has_ci(args, al, "retain_graph")) return false;
+    TSNode obj = FIELD(fn, object);
+    uint32_t ol;
+    const char *o = facts_text(f, obj, &ol);
+    if (mentions(o, ol, name, len)) return true;
+    if (!NODE_IS(obj, "identifier")) continue;
+    long a = facts__last_assign_before(f, o, ol, ts_node_start_byte(c->call), l->function);
+    if (a < 0 || ts_node_start_byte(f->assigns.items[a].left) < at) continue;
+    uint32_t rl;
+    const char *r = facts_text(f, f->assigns.items[a].right, &rl);
+    if (mentions(r, rl, name, len)) return true;
+  }
+  return false;
+}
+
+
 bool facts_outlives_iteration(const facts *self, TSNode node) {
   uint32_t pos = ts_node_start_byte(node);
   /* a per-batch sum over the layers or losses of one batch is not a leak */
@@ -162,7 +220,12 @@ bool facts_outlives_iteration(const facts *self, TSNode node) {
   uint32_t len;
   const char *name;
   if (!stored_in_loop(self, node, &loop, &name, &len)) return false;
-  if (len == 4 && !memcmp(name, "self", 4)) return true; /* instance storage */
+  if (len == 4 && !memcmp(name, "self", 4)) {
+    /* instance storage, unless `self.x = v` is released in its iteration */
+    TSNode parent = ts_node_parent(node);
+    return !(NODE_IS(node, "attribute") && !ts_node_is_null(parent) && NODE_IS(parent, "assignment") &&
+             ts_node_eq(FIELD(parent, left), node) && released_in_iteration(self, &self->loops.items[loop], node));
+  }
   const facts_loop *l = &self->loops.items[loop];
   uint32_t loop_start = ts_node_start_byte(l->node);
   bool before = false;
