@@ -75,7 +75,10 @@
 ;   graph is alive through `h` anyway); losses kept for a later loop of the
 ;   same function that backpropagates them; one entry per model in a loop
 ;   over models (`for net in nets: net(x)`) whose list is made anew in each
-;   round of an enclosing loop. Running sums (`acc += v`) are OOM101.
+;   round of an enclosing loop; the views of one input gathered in a local
+;   list (`for scale in img_scalings: maps.append(model(resize(img,
+;   scale)))`, a loop with no loader, backward or step over scales, sizes,
+;   crops, flips or augmentations). Running sums (`acc += v`) are OOM101.
 ;
 ;   ## Why is this bad?
 ;   A tensor with autograd history keeps alive the operations that produced

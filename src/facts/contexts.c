@@ -379,6 +379,24 @@ bool facts_step_storage(const facts *self, TSNode node) {
     if (o->function != fn || ts_node_start_byte(o->node) < after) continue;
     if ((o->evidence & LOOP_CALLS_BACKWARD) && loop_reads(self, o, name, len)) return true;
   }
+  /* (e) the views of one input: a loop with no loader, backward or step of
+   * its own over scales, crops, flips or augmentations (`for scale in
+   * img_scalings`), into a local of its function: one call's list */
+  if (l->evidence == LOOP_CALLS_MODEL && fn >= 0 && NODE_IS(l->node, "for_statement")) {
+    static const char *const views[] = {"scale", "scaling", "size", "crop", "flip", "view", "aug", "rotation",
+                                        "angle", "tta", "resolution", NULL};
+    TSNode over = FIELD(l->node, right);
+    if (!ts_node_is_null(over) && NODE_IS(over, "attribute")) over = FIELD(over, attribute);
+    uint32_t ol = 0;
+    const char *o = !ts_node_is_null(over) && NODE_IS(over, "identifier") ? facts_text(self, over, &ol) : NULL;
+    bool named = false;
+    for (size_t k = 0; o && views[k] && !named; k++) named = facts_text_has_ci(o, ol, views[k]);
+    for (size_t i = first; i < end && named; i++) {
+      uint32_t b = self->bindings.items[i].pos;
+      if (b < ts_node_start_byte(l->node) && facts_function_at(self, b) == fn && b >= self->functions.items[fn].body.start)
+        return true;
+    }
+  }
   /* (d) a loop over models, the container made anew in each iteration of an
    * enclosing loop: one entry per model, dropped the next time round */
   if (calls_loop_variable(self, l))
