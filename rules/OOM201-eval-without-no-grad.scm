@@ -77,7 +77,10 @@
 ;   an `nn.Module`'s `forward`, which every call of the model runs), of a module whose
 ;   `forward` or `__call__` runs what it holds only under no_grad (a
 ;   predictor wrapper, in the file or in another module of the project;
-;   preparing the input and converting the result outside the block),
+;   preparing the input and converting the result outside the block, or
+;   calling methods of its class that run under no_grad themselves or run
+;   no model, as a face detector's `forward` calling `self.detect(img)`
+;   and `self.extract(img, boxes)`),
 ;   `torch.inference_mode()` or `torch.set_grad_enabled(False)` (or, in an
 ;   evaluation context, `torch.set_grad_enabled(split == 'train')`: the
 ;   code chooses the mode by phase itself), in

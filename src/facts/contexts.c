@@ -1437,6 +1437,17 @@ static bool named_as_loss(const facts *f, TSNode callee) {
 
 
 static bool wholly_no_grad(const facts *f, int fn, int depth);
+static bool calls_own_member(const facts *f, TSNode s, int fn, int depth, uint32_t *delegated);
+
+
+/* Whether method FN calls no model and nothing of its object but such
+ * helpers or methods wholly under no_grad. */
+static bool runs_no_model(const facts *f, int fn, int depth) {
+  TSNode body = FIELD(f->functions.items[fn].node, body);
+  if (ts_node_is_null(body)) return false;
+  uint32_t ignored = 0;
+  return !calls_own_member(f, body, fn, depth, &ignored);
+}
 
 
 /* Whether statement S of function FN calls something of its object
@@ -1452,10 +1463,14 @@ static bool calls_own_member(const facts *f, TSNode s, int fn, int depth, uint32
     TSNode callee = FIELD(c->call, function);
     if (facts_is_model(f, callee)) return true; /* `out = model(x)` on a parameter */
     int g = facts_function_named(f, callee);
-    if (g >= 0 && g != fn && f->functions.items[g].klass == f->functions.items[fn].klass && depth < 2 &&
-        wholly_no_grad(f, g, depth + 1)) {
-      ++*delegated;
-      continue;
+    if (g >= 0 && g != fn && f->functions.items[g].klass == f->functions.items[fn].klass && depth < 2) {
+      if (wholly_no_grad(f, g, depth + 1)) {
+        ++*delegated;
+        continue;
+      }
+      /* a helper of the class that runs no model (`self.extract(img,
+       * boxes)` cropping the input) */
+      if (runs_no_model(f, g, depth + 1)) continue;
     }
     while (!ts_node_is_null(callee) && NODE_IS(callee, "attribute")) callee = FIELD(callee, object);
     if (!ts_node_is_null(callee) && NODE_IS(callee, "identifier") && facts_node_is(f, callee, "self")) return true;
