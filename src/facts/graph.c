@@ -914,6 +914,35 @@ static bool arguments_carry_graph(analysis *a, state *st, TSNode right, TSNode l
 }
 
 
+/* Whether function FN backpropagates the name NAME (LEN bytes):
+ * `name.backward()`, `scaler.scale(name).backward()`, `(name /
+ * k).backward()`, `accelerator.backward(name)`. */
+static bool backpropagated_in(const facts *f, int fn, const char *name, uint32_t len) {
+  facts_span scope = fn >= 0 ? f->functions.items[fn].body : (facts_span){0, (uint32_t)f->length + 1};
+  for (size_t i = facts_first_call_at(f, scope.start); i < f->calls.len; i++) {
+    const facts_call *c = &f->calls.items[i];
+    if (ts_node_start_byte(c->call) >= scope.end) break;
+    if (c->function != fn) continue;
+    TSNode callee = FACT_FIELD(f, c->call, function);
+    if (ts_node_is_null(callee) || !NODE_IS(callee, "attribute") || !text_is(f, FACT_FIELD(f, callee, attribute), "backward"))
+      continue;
+    TSNode where[2] = {FACT_FIELD(f, callee, object), FACT_FIELD(f, c->call, arguments)};
+    for (int w = 0; w < 2; w++) {
+      if (ts_node_is_null(where[w])) continue;
+      uint32_t tl;
+      const char *t = facts_text(f, where[w], &tl);
+      for (uint32_t k = 0; k + len <= tl; k++) {
+        if (memcmp(t + k, name, len) != 0) continue;
+        if (k > 0 && (isalnum((unsigned char)t[k - 1]) || t[k - 1] == '_' || t[k - 1] == '.')) continue;
+        if (k + len < tl && (isalnum((unsigned char)t[k + len]) || t[k + len] == '_')) continue;
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+
 static void assign(analysis *a, state *st, TSNode left, TSNode right, unsigned flags) {
   if (ts_node_is_null(left)) return;
   if (trackable(a->f, left)) {
@@ -938,9 +967,30 @@ static void assign(analysis *a, state *st, TSNode left, TSNode right, unsigned f
     bool from_args = false;
     for (uint32_t i = 0; known && i < n && !from_args; i++) from_args = elems[i] & TAINT_ARG;
     if (from_args) from_args = arguments_carry_graph(a, st, source, left, elems, n);
+    /* elements unknown, one of them backpropagated (`loss, interaction =
+     * self.game(*batch)`): that one is the graph; the others carry one
+     * only by evidence of their own */
+    bool one_is_loss = false;
+    TSNode src_callee = !ts_node_is_null(source) && NODE_IS(source, "call") ? FACT_FIELD(a->f, source, function) : NULL_NODE;
+    /* a module of unknown class (a function of the file returns what its
+     * summary says, even when its tuples are too long to keep) */
+    bool opaque = !ts_node_is_null(src_callee) && facts_function_named(a->f, src_callee) < 0 &&
+                  facts_is_model(a->f, src_callee);
+    for (uint32_t i = 0; !known && opaque && n > 1 && i < n && !one_is_loss; i++) {
+      TSNode t = ts_node_named_child(left, i);
+      if (!NODE_IS(t, "identifier")) continue;
+      uint32_t tl;
+      const char *tn = facts_text(a->f, t, &tl);
+      one_is_loss = backpropagated_in(a->f, a->function, tn, tl);
+    }
     for (uint32_t i = 0; i < n; i++) {
       TSNode t = ts_node_named_child(left, i);
       unsigned tf = pair && i == 1 ? 0 : flags & V_GRAPH; /* `_, predicted = torch.max(out, 1)` */
+      if (one_is_loss && NODE_IS(t, "identifier")) {
+        uint32_t tl;
+        const char *tn = facts_text(a->f, t, &tl);
+        if (!backpropagated_in(a->f, a->function, tn, tl)) tf = 0;
+      }
       /* `loss, acc = step(batch)`: each name what that element carries */
       if (known) tf = ((elems[i] & TAINT_GRAPH) || (from_args && (elems[i] & TAINT_ARG)) ? V_GRAPH : 0) |
                       ((elems[i] & TAINT_SCALAR) ? V_SCALAR : 0);
