@@ -54,7 +54,8 @@
 ;
 ;   Not reported: calls under `with torch.no_grad()`, in a function of
 ;   the file whose every call (or handing to a call, such as
-;   `partial(helper, ...)`) runs under no_grad or hands on only frozen
+;   `partial(helper, ...)`; a call on another object, `handler.eval_batch(...)`,
+;   counts for every method of that name in the file's classes) runs under no_grad or hands on only frozen
 ;   models (`get_model_flops(model, dims)` after `for k, v in
 ;   model.named_parameters(): v.requires_grad = False`; here or in the
 ;   modules importing it), calls of a model's method

@@ -262,6 +262,31 @@ static int method_by_name(const facts *f, TSNode callee) {
 }
 
 
+/* The method after M (an index into functions) with M's name, in the
+ * order of the name index; -1 after the last. */
+static int next_method_named(const facts *f, int m) {
+  const facts_function *fm = &f->functions.items[m];
+  size_t lo = 0, hi = f->functions_by_name.len;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    const facts_fname *e = &f->functions_by_name.items[mid];
+    uint32_t n = e->len < fm->name_len ? e->len : fm->name_len;
+    int c = memcmp(e->name, fm->name, n);
+    if (!c) c = e->len < fm->name_len ? -1 : e->len > fm->name_len;
+    if (c < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  bool seen = false;
+  for (size_t k = lo; k < f->functions_by_name.len; k++) {
+    const facts_fname *e = &f->functions_by_name.items[k];
+    if (e->len != fm->name_len || memcmp(e->name, fm->name, e->len)) break;
+    if (seen && f->functions.items[e->index].klass >= 0) return e->index;
+    if (e->index == m) seen = true;
+  }
+  return -1;
+}
+
+
 /* Functions of the file that are called, and only called, with gradients
  * off (an evaluator's `run_batch` called in its `evaluate` under no_grad):
  * their bodies run under their callers' no-grad region. A function handed
@@ -388,7 +413,21 @@ static void no_grad_from_callers(facts *f, buf *tmp) {
       int g = facts_function_named(f, callee);
       /* `encoder.pred_imglist(...)`: a method of the file called on another
        * object counts as one of its callers */
-      if (g < 0 && !ts_node_is_null(callee) && NODE_IS(callee, "attribute")) g = method_by_name(f, callee);
+      unsigned char how = 0;
+      if (g < 0 && !ts_node_is_null(callee) && NODE_IS(callee, "attribute")) {
+        /* `handler.eval_batch(...)`: every method of that name in the
+         * file's classes (each handler class defines its own) */
+        g = method_by_name(f, callee);
+        for (int m = g; m >= 0; m = next_method_named(f, m)) {
+          if (m == c->function) continue;
+          if (!how)
+            how = facts_in_no_grad(f, ts_node_start_byte(c->call)) || facts_hands_only_frozen_models(f, c->call)
+                      ? FACTS_CALLED_NO_GRAD
+                      : FACTS_CALLED_GRAD;
+          state[m] |= how;
+        }
+        continue;
+      }
       if (g < 0 || g == c->function) continue;
       state[g] |= facts_in_no_grad(f, ts_node_start_byte(c->call)) || facts_hands_only_frozen_models(f, c->call)
                       ? FACTS_CALLED_NO_GRAD
