@@ -92,7 +92,9 @@
 ;   calls `.backward()` or `torch.autograd.grad` (adversarial evaluation,
 ;   saliency maps) or a scaler that does (`loss_scaler(loss, optimizer)`,
 ;   timm's `NativeScaler`), a function handed to a loss that is
-;   backpropagated (a Pyro model: `loss_fn(model, guide, x).backward()`),
+;   backpropagated (a Pyro model: `loss_fn(model, guide, x).backward()`)
+;   or to one of Captum's attribution methods
+;   (`LayerIntegratedGradients(forward_func, layer)`),
 ;   a model's method given a string (`roberta.encode("text")`, a
 ;   tokenizer), calls of a wrapper whose base class runs the model under
 ;   no_grad (an inferencer without a `forward` of its own), PyTorch Lightning modules (Lightning runs
@@ -127,7 +129,8 @@
 ;   `weights=`... or a weights file among its arguments), in a scope that
 ;   loads no weights (`load_state_dict`, `torch.load`, `restore`,
 ;   `from_pretrained`...), does not train (`.backward()`, an optimizer's
-;   `step`, `fit`, `.train()`, `.parameters()`) and hands the model to no
+;   `step`, `fit`, `trainer.train()`, `.parameters()`; `net.train()` on
+;   the model itself only switches its mode) and hands the model to no
 ;   call but `print`-like ones: such a model was never trained, its output
 ;   is no evaluation. Nor a method named like an evaluation that
 ;   is its class's entry point: it neither calls `.eval()` nor loops, and

@@ -1089,6 +1089,11 @@ static bool scope_leaves_untrained(const facts *f, int fn, const char *name, uin
       if (names[g] == 2) continue;
     }
     TSNode callee = FIELD(c->call, function), args = FIELD(c->call, arguments);
+    /* `net.train()` on the model itself switches a mode; it trains nothing */
+    if (name && !ts_node_is_null(callee) && NODE_IS(callee, "attribute") &&
+        facts_node_is(f, FIELD(callee, attribute), "train") && NODE_IS(FIELD(callee, object), "identifier") &&
+        facts_text_is(f, FIELD(callee, object), name, len))
+      continue;
     if (ts_node_is_null(callee) || loads_or_trains(f, callee)) untrained = false;
     else if (name && !ts_node_is_null(args) && NODE_IS(args, "argument_list") && hands_on(f, args, name, len) &&
              !harmless_receiver(f, callee))

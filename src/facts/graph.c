@@ -1575,6 +1575,21 @@ static bool scales_loss_call(const facts *f, TSNode call, buf *tmp) {
 }
 
 
+/* `LayerIntegratedGradients(captum_sequence_forward, embeddings)`: a
+ * function of the file handed to one of Captum's attribution methods is
+ * differentiated by it. */
+static void mark_attributed(facts *f, const facts_call *c, buf *tmp) {
+  TSNode callee = FACT_FIELD(f, c->call, function), args = FACT_FIELD(f, c->call, arguments);
+  if (ts_node_is_null(callee) || ts_node_is_null(args) || !ts_node_named_child_count(args)) return;
+  if (!facts_qualname(f, callee, tmp) || strncmp(buf_str(tmp), "captum.", 7) != 0) return;
+  TSNode first = ts_node_named_child(args, 0);
+  if (NODE_IS(first, "keyword_argument")) first = FACT_FIELD(f, first, value);
+  if (ts_node_is_null(first) || !NODE_IS(first, "identifier")) return;
+  int g = facts_function_named(f, first);
+  if (g >= 0) f->functions.items[g].differentiated = true;
+}
+
+
 /* Whether FN is a forward pass or a loss by its name (`forward`,
  * `__call__`, `compute_loss`, `get_loss`). */
 static bool computes_loss(const facts_function *fn) {
@@ -1634,6 +1649,7 @@ void facts__summaries(facts *f) {
     const facts_call *c = &f->calls.items[i];
     bool bw = is_backward(f, c->call, &tmp);
     if (bw) mark_differentiated(f, c);
+    else mark_attributed(f, c, &tmp);
     /* `neg_score = self.predict_neg_score(...)` in a plain class's
      * `forward` or a loss function: part of what training backpropagates,
      * whatever its name says */
