@@ -1581,6 +1581,11 @@ static bool scales_loss_call(const facts *f, TSNode call, buf *tmp) {
 static void mark_attributed(facts *f, const facts_call *c, buf *tmp) {
   TSNode callee = FACT_FIELD(f, c->call, function), args = FACT_FIELD(f, c->call, arguments);
   if (ts_node_is_null(callee) || ts_node_is_null(args) || !ts_node_named_child_count(args)) return;
+  /* Captum's methods are classes: a capitalized callee, checked before the
+   * qualified name is built, which most calls need not pay for */
+  uint32_t cl;
+  const char *cn = last_name(f, callee, &cl);
+  if (!cl || !isupper((unsigned char)cn[0])) return;
   if (!facts_qualname(f, callee, tmp) || strncmp(buf_str(tmp), "captum.", 7) != 0) return;
   TSNode first = ts_node_named_child(args, 0);
   if (NODE_IS(first, "keyword_argument")) first = FACT_FIELD(f, first, value);
