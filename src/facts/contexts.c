@@ -130,6 +130,19 @@ static bool first_iteration_only(const facts *f, TSNode node) {
 }
 
 
+/* Whether TEXT (TLEN bytes) holds NAME (LEN bytes) as a whole expression
+ * prefix: `self.out` in `self.out.mean()`, not in `self.output`. */
+static bool mentions(const char *text, uint32_t tlen, const char *name, uint32_t len) {
+  for (uint32_t k = 0; k + len <= tlen; k++) {
+    if (memcmp(text + k, name, len) != 0) continue;
+    bool left = k == 0 || !(isalnum((unsigned char)text[k - 1]) || text[k - 1] == '_' || text[k - 1] == '.');
+    bool right = k + len == tlen || !(isalnum((unsigned char)text[k + len]) || text[k + len] == '_');
+    if (left && right) return true;
+  }
+  return false;
+}
+
+
 /* Whether, after loop L, its function backpropagates through the container
  * NAME (LEN bytes): `torch.stack(losses).sum().backward()`, `sum(losses)
  * .backward()`. Its graphs are kept to be backpropagated together. */
@@ -144,25 +157,7 @@ static bool backpropagated_after(const facts *f, const facts_loop *l, const char
     if (ts_node_is_null(fn) || !NODE_IS(fn, "attribute") || !facts_node_is(f, FIELD(fn, attribute), "backward")) continue;
     uint32_t tl;
     const char *t = facts_text(f, FIELD(fn, object), &tl);
-    for (uint32_t k = 0; k + len <= tl; k++) {
-      if (memcmp(t + k, name, len) != 0) continue;
-      bool left = k == 0 || !(isalnum((unsigned char)t[k - 1]) || t[k - 1] == '_' || t[k - 1] == '.');
-      bool right = k + len == tl || !(isalnum((unsigned char)t[k + len]) || t[k + len] == '_');
-      if (left && right) return true;
-    }
-  }
-  return false;
-}
-
-
-/* Whether TEXT (TLEN bytes) holds NAME (LEN bytes) as a whole expression
- * prefix: `self.out` in `self.out.mean()`, not in `self.output`. */
-static bool mentions(const char *text, uint32_t tlen, const char *name, uint32_t len) {
-  for (uint32_t k = 0; k + len <= tlen; k++) {
-    if (memcmp(text + k, name, len) != 0) continue;
-    bool left = k == 0 || !(isalnum((unsigned char)text[k - 1]) || text[k - 1] == '_' || text[k - 1] == '.');
-    bool right = k + len == tlen || !(isalnum((unsigned char)text[k + len]) || text[k + len] == '_');
-    if (left && right) return true;
+    if (mentions(t, tl, name, len)) return true;
   }
   return false;
 }

@@ -583,6 +583,9 @@ bool facts__scaler_step(const facts *self, TSNode call);
 /* Inside src/facts: the index in `assigns` of the last assignment to the
  * identifier NAME (LEN bytes) before POS in function FN, or -1. */
 long facts__last_assign_before(const facts *self, const char *name, uint32_t len, uint32_t pos, int fn);
+/* The first index of functions_by_name whose name is NAME (LEN bytes), or
+ * where it would be. */
+size_t facts__first_named(const facts *self, const char *name, uint32_t len);
 
 /** The source text of NODE (clamped to the source) and its length. */
 const char *facts_text(const facts *self, TSNode node, uint32_t *len);

@@ -229,12 +229,7 @@ static int by_name(const void *x, const void *y) {
 }
 
 
-int facts_function_named(const facts *self, TSNode callee) {
-  if (ts_node_is_null(callee)) return -1;
-  bool method = is_self_attr(self, callee);
-  if (!method && !NODE_IS(callee, "identifier")) return -1;
-  uint32_t len;
-  const char *name = last_name(self, callee, &len);
+size_t facts__first_named(const facts *self, const char *name, uint32_t len) {
   /* binary search of the name index built by facts__summaries */
   size_t lo = 0, hi = self->functions_by_name.len;
   while (lo < hi) {
@@ -242,8 +237,18 @@ int facts_function_named(const facts *self, TSNode callee) {
     if (entry_cmp(&self->functions_by_name.items[mid], name, len) < 0) lo = mid + 1;
     else hi = mid;
   }
+  return lo;
+}
+
+
+int facts_function_named(const facts *self, TSNode callee) {
+  if (ts_node_is_null(callee)) return -1;
+  bool method = is_self_attr(self, callee);
+  if (!method && !NODE_IS(callee, "identifier")) return -1;
+  uint32_t len;
+  const char *name = last_name(self, callee, &len);
   int found = -1;
-  for (size_t k = lo; k < self->functions_by_name.len; k++) {
+  for (size_t k = facts__first_named(self, name, len); k < self->functions_by_name.len; k++) {
     const facts_fname *e = &self->functions_by_name.items[k];
     if (entry_cmp(e, name, len) != 0) break;
     if (method ? self->functions.items[e->index].klass >= 0 : self->functions.items[e->index].klass < 0) return e->index;
@@ -914,30 +919,17 @@ static bool arguments_carry_graph(analysis *a, state *st, TSNode right, TSNode l
 }
 
 
-/* Whether function FN backpropagates the name NAME (LEN bytes):
- * `name.backward()`, `scaler.scale(name).backward()`, `(name /
- * k).backward()`, `accelerator.backward(name)`. */
+static bool backpropagates(const facts *f, TSNode call, const char *name, uint32_t len);
+
+
+/* Whether function FN backpropagates the name NAME (LEN bytes), as
+ * backpropagates() reads a call. */
 static bool backpropagated_in(const facts *f, int fn, const char *name, uint32_t len) {
   facts_span scope = fn >= 0 ? f->functions.items[fn].body : (facts_span){0, (uint32_t)f->length + 1};
   for (size_t i = facts_first_call_at(f, scope.start); i < f->calls.len; i++) {
     const facts_call *c = &f->calls.items[i];
     if (ts_node_start_byte(c->call) >= scope.end) break;
-    if (c->function != fn) continue;
-    TSNode callee = FACT_FIELD(f, c->call, function);
-    if (ts_node_is_null(callee) || !NODE_IS(callee, "attribute") || !text_is(f, FACT_FIELD(f, callee, attribute), "backward"))
-      continue;
-    TSNode where[2] = {FACT_FIELD(f, callee, object), FACT_FIELD(f, c->call, arguments)};
-    for (int w = 0; w < 2; w++) {
-      if (ts_node_is_null(where[w])) continue;
-      uint32_t tl;
-      const char *t = facts_text(f, where[w], &tl);
-      for (uint32_t k = 0; k + len <= tl; k++) {
-        if (memcmp(t + k, name, len) != 0) continue;
-        if (k > 0 && (isalnum((unsigned char)t[k - 1]) || t[k - 1] == '_' || t[k - 1] == '.')) continue;
-        if (k + len < tl && (isalnum((unsigned char)t[k + len]) || t[k + len] == '_')) continue;
-        return true;
-      }
-    }
+    if (c->function == fn && backpropagates(f, c->call, name, len)) return true;
   }
   return false;
 }

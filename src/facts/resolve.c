@@ -243,17 +243,7 @@ static int method_by_name(const facts *f, TSNode callee) {
   if (ts_node_is_null(attr)) return -1;
   uint32_t len;
   const char *name = facts_text(f, attr, &len);
-  size_t lo = 0, hi = f->functions_by_name.len;
-  while (lo < hi) {
-    size_t mid = (lo + hi) / 2;
-    const facts_fname *e = &f->functions_by_name.items[mid];
-    uint32_t n = e->len < len ? e->len : len;
-    int c = memcmp(e->name, name, n);
-    if (!c) c = e->len < len ? -1 : e->len > len;
-    if (c < 0) lo = mid + 1;
-    else hi = mid;
-  }
-  for (size_t k = lo; k < f->functions_by_name.len; k++) {
+  for (size_t k = facts__first_named(f, name, len); k < f->functions_by_name.len; k++) {
     const facts_fname *e = &f->functions_by_name.items[k];
     if (e->len != len || memcmp(e->name, name, len)) break;
     if (f->functions.items[e->index].klass >= 0) return e->index;
@@ -266,18 +256,8 @@ static int method_by_name(const facts *f, TSNode callee) {
  * order of the name index; -1 after the last. */
 static int next_method_named(const facts *f, int m) {
   const facts_function *fm = &f->functions.items[m];
-  size_t lo = 0, hi = f->functions_by_name.len;
-  while (lo < hi) {
-    size_t mid = (lo + hi) / 2;
-    const facts_fname *e = &f->functions_by_name.items[mid];
-    uint32_t n = e->len < fm->name_len ? e->len : fm->name_len;
-    int c = memcmp(e->name, fm->name, n);
-    if (!c) c = e->len < fm->name_len ? -1 : e->len > fm->name_len;
-    if (c < 0) lo = mid + 1;
-    else hi = mid;
-  }
   bool seen = false;
-  for (size_t k = lo; k < f->functions_by_name.len; k++) {
+  for (size_t k = facts__first_named(f, fm->name, fm->name_len); k < f->functions_by_name.len; k++) {
     const facts_fname *e = &f->functions_by_name.items[k];
     if (e->len != fm->name_len || memcmp(e->name, fm->name, e->len)) break;
     if (seen && f->functions.items[e->index].klass >= 0) return e->index;
