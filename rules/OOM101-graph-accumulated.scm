@@ -133,7 +133,8 @@
   (#oom-not-in-no-grad? @report)
   (#oom-outlives-iteration? @target)
   (#oom-not-reset-after-backward? @report)
-  (#oom-graph? @value))
+  (#oom-graph? @value)
+  (#oom-not-foreign-code? @report "(paddle|mxnet|chainer|oneflow|mindspore|megengine|jittor)(\\..*)?"))
 
 ; acc = acc + v
 ((assignment
@@ -147,7 +148,8 @@
   (#oom-not-in-no-grad? @report)
   (#oom-outlives-iteration? @target)
   (#oom-not-reset-after-backward? @report)
-  (#oom-graph? @value))
+  (#oom-graph? @value)
+  (#oom-not-foreign-code? @report "(paddle|mxnet|chainer|oneflow|mindspore|megengine|jittor)(\\..*)?"))
 
 ; acc = v + acc
 ((assignment
@@ -161,4 +163,5 @@
   (#oom-not-in-no-grad? @report)
   (#oom-outlives-iteration? @target)
   (#oom-not-reset-after-backward? @report)
-  (#oom-graph? @value))
+  (#oom-graph? @value)
+  (#oom-not-foreign-code? @report "(paddle|mxnet|chainer|oneflow|mindspore|megengine|jittor)(\\..*)?"))

@@ -144,7 +144,8 @@
   (#oom-not-in-no-grad? @report)
   (#oom-outlives-iteration? @container)
   (#not-oom-step-storage? @container)
-  (#oom-graph? @value))
+  (#oom-graph? @value)
+  (#oom-not-foreign-code? @report "(paddle|mxnet|chainer|oneflow|mindspore|megengine|jittor)(\\..*)?"))
 
 ; xs.append((v, ...)), xs.append([v, ...]), xs.extend([v, ...]),
 ; xs.extend((v, ...)) and xs.append({"k": v}): each stored element is
@@ -165,7 +166,8 @@
   (#oom-not-in-no-grad? @report)
   (#oom-outlives-iteration? @container)
   (#not-oom-step-storage? @container)
-  (#oom-graph? @value))
+  (#oom-graph? @value)
+  (#oom-not-foreign-code? @report "(paddle|mxnet|chainer|oneflow|mindspore|megengine|jittor)(\\..*)?"))
 
 ((call
   function: (attribute
@@ -183,7 +185,8 @@
   (#oom-not-in-no-grad? @report)
   (#oom-outlives-iteration? @container)
   (#not-oom-step-storage? @container)
-  (#oom-graph? @value))
+  (#oom-graph? @value)
+  (#oom-not-foreign-code? @report "(paddle|mxnet|chainer|oneflow|mindspore|megengine|jittor)(\\..*)?"))
 
 ; xs += [v, ...] and xs += (v, ...): each stored element is reported
 ((augmented_assignment
@@ -197,7 +200,8 @@
   (#oom-not-in-no-grad? @report)
   (#oom-outlives-iteration? @container)
   (#not-oom-step-storage? @container)
-  (#oom-graph? @value))
+  (#oom-graph? @value)
+  (#oom-not-foreign-code? @report "(paddle|mxnet|chainer|oneflow|mindspore|megengine|jittor)(\\..*)?"))
 
 ; d[k] = v (arithmetic on the right, `d[k] = d[k] + v`, is OOM101's running
 ; sum); a literal key (`loss_dict["d"] = d_loss`) is one entry, replaced the
@@ -212,7 +216,8 @@
   (#oom-not-in-no-grad? @report)
   (#oom-outlives-iteration? @container)
   (#not-oom-step-storage? @container)
-  (#oom-graph? @value))
+  (#oom-graph? @value)
+  (#oom-not-foreign-code? @report "(paddle|mxnet|chainer|oneflow|mindspore|megengine|jittor)(\\..*)?"))
 
 ; self.x = v
 ((assignment
@@ -223,7 +228,8 @@
   (#oom-in-loop? @report)
   (#oom-not-in-no-grad? @report)
   (#oom-outlives-iteration? @container)
-  (#oom-graph? @value))
+  (#oom-graph? @value)
+  (#oom-not-foreign-code? @report "(paddle|mxnet|chainer|oneflow|mindspore|megengine|jittor)(\\..*)?"))
 
 ; d[k] = v into a container whose elements the loop backpropagates
 ; (`losses[i - 1].backward()` the next time round), the value unknown: the
@@ -238,7 +244,8 @@
   (#oom-not-in-no-grad? @report)
   (#oom-outlives-iteration? @container)
   (#not-oom-step-storage? @container)
-  (#oom-elements-backpropagated? @container))
+  (#oom-elements-backpropagated? @container)
+  (#oom-not-foreign-code? @report "(paddle|mxnet|chainer|oneflow|mindspore|megengine|jittor)(\\..*)?"))
 
 ((assignment
   left: (pattern_list
@@ -249,7 +256,8 @@
   (#oom-not-in-no-grad? @report)
   (#oom-outlives-iteration? @container)
   (#not-oom-step-storage? @container)
-  (#oom-elements-backpropagated? @container))
+  (#oom-elements-backpropagated? @container)
+  (#oom-not-foreign-code? @report "(paddle|mxnet|chainer|oneflow|mindspore|megengine|jittor)(\\..*)?"))
 
 ; after the batch loop: `train_losses.append(running_loss / n)` in the epoch
 ; loop, `self.train_losses.append(...)` after it, and Lightning's
@@ -266,7 +274,8 @@
   (#oom-kind? @value "identifier|call|attribute|subscript|binary_operator|unary_operator|parenthesized_expression|conditional_expression")
   (#oom-not-in-no-grad? @report)
   (#oom-outlives-epoch? @container)
-  (#oom-graph? @value))
+  (#oom-graph? @value)
+  (#oom-not-foreign-code? @report "(paddle|mxnet|chainer|oneflow|mindspore|megengine|jittor)(\\..*)?"))
 
 ((call
   function: (attribute
@@ -282,4 +291,5 @@
   (#oom-kind? @value "identifier|call|attribute|subscript|binary_operator|unary_operator|parenthesized_expression|conditional_expression")
   (#oom-not-in-no-grad? @report)
   (#oom-outlives-epoch? @container)
-  (#oom-graph? @value))
+  (#oom-graph? @value)
+  (#oom-not-foreign-code? @report "(paddle|mxnet|chainer|oneflow|mindspore|megengine|jittor)(\\..*)?"))

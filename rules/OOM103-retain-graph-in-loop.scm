@@ -84,4 +84,5 @@
   (#eq? @method "backward")
   (#eq? @keyword "retain_graph")) @call
   (#oom-in-loop? @call)
-  (#oom-retained-graph-unused? @call))
+  (#oom-retained-graph-unused? @call)
+  (#oom-not-foreign-code? @report "(paddle|mxnet|chainer|oneflow|mindspore|megengine|jittor)(\\..*)?"))

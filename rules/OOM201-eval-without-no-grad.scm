@@ -163,6 +163,10 @@
 ;   are not a model's, and its other methods are not a model's own code. A
 ;   class with no base at all, or a base oomlint cannot find (a library's),
 ;   stays a model.
+;   Nor another framework's code whose models look like PyTorch's: a
+;   file importing Chainer, Paddle, MXNet, OneFlow, MindSpore, MegEngine or
+;   Jittor and never `torch`, or a function importing one of them itself
+;   (a benchmark with `chainer.config.enable_backprop = False`).
 ;
 ;   ## Why is this bad?
 ;   With gradient tracking on, every operation of the forward pass records
@@ -240,7 +244,8 @@
   (#oom-not-warm-up? @report)
   (#oom-in-eval-function? @report)
   (#oom-not-function-trains? @report)
-  (#oom-not-in-no-grad? @report))
+  (#oom-not-in-no-grad? @report)
+  (#oom-not-foreign-code? @report "(paddle|mxnet|chainer|oneflow|mindspore|megengine|jittor)(\\..*)?"))
 
 ; An evaluation context (function or code after `model.eval()`) that never
 ; trains.
@@ -259,7 +264,8 @@
   (#oom-not-warm-up? @report)
   (#oom-in-eval-context? @report)
   (#oom-not-function-trains? @report)
-  (#oom-not-in-no-grad? @report))
+  (#oom-not-in-no-grad? @report)
+  (#oom-not-foreign-code? @report "(paddle|mxnet|chainer|oneflow|mindspore|megengine|jittor)(\\..*)?"))
 
 ; A batch loop after `model.eval()` that does no training, in a function that
 ; trains elsewhere (the validation loop of a `fit` function).
@@ -279,7 +285,8 @@
   (#oom-in-eval-context? @report)
   (#oom-in-loop? @report)
   (#oom-not-in-training-loop? @report)
-  (#oom-not-in-no-grad? @report))
+  (#oom-not-in-no-grad? @report)
+  (#oom-not-foreign-code? @report "(paddle|mxnet|chainer|oneflow|mindspore|megengine|jittor)(\\..*)?"))
 
 ; A batch loop in a file that never calls backward (pure inference). A
 ; file that zeroes or steps an optimizer, or hands one to a call, trains
@@ -302,7 +309,8 @@
   (#oom-not-warm-up? @report)
   (#oom-in-loop? @report)
   (#oom-not-in-model-method? @report)
-  (#oom-not-in-no-grad? @report))
+  (#oom-not-in-no-grad? @report)
+  (#oom-not-foreign-code? @report "(paddle|mxnet|chainer|oneflow|mindspore|megengine|jittor)(\\..*)?"))
 
 ; A forward pass after `model.eval()` in a function that trains, where no
 ; backward pass follows it (the validation after the optimizer step).
@@ -321,4 +329,5 @@
   (#oom-not-warm-up? @report)
   (#oom-in-eval-context? @report)
   (#oom-not-backward-follows? @report)
-  (#oom-not-in-no-grad? @report))
+  (#oom-not-in-no-grad? @report)
+  (#oom-not-foreign-code? @report "(paddle|mxnet|chainer|oneflow|mindspore|megengine|jittor)(\\..*)?"))

@@ -99,7 +99,8 @@
   (#not-match? @loss "/|\\.scale\\(")
   (#oom-not-file-mentions? "\\.accumulate\\(|loss\\w*\\s*\\*=|loss\\w*\\s*=\\s*\\w*loss\\w*\\s*\\*|\\.grad\\s*(/=|\\*=)|\\.grad\\.(div_|mul_)\\(|scale_grads?_?\\(")
   (#oom-accumulates-gradients? @report)
-  (#oom-not-divided? @loss))
+  (#oom-not-divided? @loss)
+  (#oom-not-foreign-code? @report "(paddle|mxnet|chainer|oneflow|mindspore|megengine|jittor)(\\..*)?"))
 
 ; scaler.scale(loss).backward()
 ((call
@@ -116,4 +117,5 @@
   (#not-match? @loss "/")
   (#oom-not-file-mentions? "\\.accumulate\\(|loss\\w*\\s*\\*=|loss\\w*\\s*=\\s*\\w*loss\\w*\\s*\\*|\\.grad\\s*(/=|\\*=)|\\.grad\\.(div_|mul_)\\(|scale_grads?_?\\(")
   (#oom-accumulates-gradients? @report)
-  (#oom-not-divided? @loss))
+  (#oom-not-divided? @loss)
+  (#oom-not-foreign-code? @report "(paddle|mxnet|chainer|oneflow|mindspore|megengine|jittor)(\\..*)?"))

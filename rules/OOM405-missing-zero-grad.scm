@@ -23,7 +23,10 @@
 ;   that steps them: a loop that builds a model and its optimizer per
 ;   iteration (a sweep over widths, a test of several optimizers) or one over
 ;   the optimizers a wrapper holds (`for opt in self.optimizers.values():
-;   opt.step()`), whose `zero_grad` is a method of its own.
+;   opt.step()`), whose `zero_grad` is a method of its own. Another
+;   framework's code: a file importing Paddle (whose `clear_grad()` is its
+;   `zero_grad`), MXNet, Chainer, OneFlow, MindSpore, MegEngine or Jittor
+;   and never `torch`, or a function importing one of them itself.
 ;
 ;   ## Why is this bad?
 ;   `backward()` does not overwrite `.grad`; it adds to it. Without
@@ -78,7 +81,8 @@
   (#oom-in-training-loop? @report)
   (#oom-outlives-iteration? @optimizer)
   (#oom-loop-calls? @report "\\w*backward")
-  (#oom-not-loop-calls? @report "zero_grads?"))
+  (#oom-not-loop-calls? @report "zero_grads?")
+  (#oom-not-foreign-code? @report "(paddle|mxnet|chainer|oneflow|mindspore|megengine|jittor)(\\..*)?"))
 
 ; scaler.step(optimizer)
 ((call
@@ -94,4 +98,5 @@
   (#oom-in-training-loop? @report)
   (#oom-outlives-iteration? @optimizer)
   (#oom-loop-calls? @report "\\w*backward")
-  (#oom-not-loop-calls? @report "zero_grads?"))
+  (#oom-not-loop-calls? @report "zero_grads?")
+  (#oom-not-foreign-code? @report "(paddle|mxnet|chainer|oneflow|mindspore|megengine|jittor)(\\..*)?"))

@@ -132,6 +132,7 @@ typedef enum {
   PRED_IN_MODEL_METHOD,
   PRED_WARM_UP,
   PRED_UNTRAINED,
+  PRED_FOREIGN_CODE,
   PRED_ARG,
   PRED_KIND,
   /* not named in rules: `#oom-in-no-grad?` compiles to these (predicates.c) */

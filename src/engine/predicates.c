@@ -162,6 +162,10 @@ static const struct {
    "`#oom-file-scales-loss?`: some code of the file scales the loss it backpropagates: it makes a `GradScaler` or "
    "calls `scaler.scale(loss)`, apex's `amp.scale_loss`, a wrapper's `optimizer.backward(loss)` (an AMP optimizer, "
    "`accelerator.backward`), or a function or class of the project whose summary says it scales the loss"},
+  {"oom-foreign-code", PRED_FOREIGN_CODE, ARGS_CAPTURE_STRING, 1, 1,
+   "`#oom-foreign-code? @x \"RE\"`: `@x` is another framework's code: it is in a function that imports a module "
+   "RE matches in full (`import chainer` in a benchmark beside PyTorch's), or in a file that imports one and never "
+   "imports `torch`"},
   {"oom-loop-calls", PRED_LOOP_CALLS, ARGS_CAPTURE_STRING, 1, 1,
    "`#oom-loop-calls? @x \"RE\"`: the per-iteration loop holding `@x`, or a function of this file it calls, calls "
    "a function or method whose last name RE matches in full"},
@@ -318,6 +322,7 @@ static int cost(pred_kind kind) {
   case PRED_FIRST_BACKWARD: return 2;
   case PRED_FILE_CALLS:
   case PRED_FILE_MENTIONS:
+  case PRED_FOREIGN_CODE: /* a regex per import: asked of nearly nothing but findings */
   case PRED_WARM_UP: /* ts_node_parent walks down from the root */ return 4;
   case PRED_NO_GRAD_IN_IMPORTERS:
   case PRED_IN_NO_GRAD_ANYWHERE: /* may read and parse the modules importing the file */ return 5;
@@ -427,6 +432,7 @@ bool predicates_compile(const TSQuery *q, uint32_t pattern, const oom_rule *rule
         break;
       case PRED_FILE_MENTIONS: pp->re = compile_re(p.strings[0], false, &why); break;
       case PRED_LOOP_CALLS:
+      case PRED_FOREIGN_CODE:
       case PRED_DERIVES: pp->re = compile_re(p.strings[0], true, &why); break;
       case PRED_ARG:
       case PRED_IN_METHOD:
@@ -693,6 +699,32 @@ static bool re_callback(void *c, const char *s, size_t len) {
 }
 
 
+/* Whether POS is in another framework's code (#oom-foreign-code?): a file
+ * that imports a module RE matches and never torch, or a function (or one
+ * enclosing it) that imports one itself. A file that imports both is
+ * PyTorch's, with the other framework's loader or the model it converts. */
+static bool foreign_code(pred_context *ctx, uint32_t pos, const pcre2_code *re) {
+  const facts *f = ctx->model;
+  bool torch = false, foreign = false;
+  for (size_t i = 0; i < f->imported_modules.len; i++) {
+    const char *m = f->imported_modules.items[i];
+    if (!strncmp(m, "torch", 5) && (m[5] == 0 || m[5] == '.')) torch = true;
+    else if (!foreign && re_match(re, m, strlen(m), ctx)) foreign = true;
+  }
+  if (!foreign) return false;
+  if (!torch) return true;
+  int fn = facts_function_at(f, pos);
+  if (fn < 0) return false;
+  for (size_t i = 0; i < f->bindings.len; i++) {
+    const facts_binding *b = &f->bindings.items[i];
+    if (b->kind != BINDING_IMPORT || !re_match(re, b->qualname, strlen(b->qualname), ctx)) continue;
+    for (int g = fn; g >= 0; g = f->functions.items[g].parent)
+      if (b->pos >= f->functions.items[g].body.start && b->pos < f->functions.items[g].body.end) return true;
+  }
+  return false;
+}
+
+
 static bool eval(const predicate *p, const TSQueryMatch *m, pred_context *ctx) {
   TSNode n = {0}, n2;
   if (p->capture >= 0 && !engine_capture(m, p->capture, &n)) return !p->negate; /* optional capture absent */
@@ -847,6 +879,8 @@ static bool eval(const predicate *p, const TSQueryMatch *m, pred_context *ctx) {
     return facts_warm_up_call(ctx->model, n);
   case PRED_UNTRAINED:
     return facts_untrained_model(ctx->model, n);
+  case PRED_FOREIGN_CODE:
+    return foreign_code(ctx, pos, p->re);
   }
   return false;
 }
