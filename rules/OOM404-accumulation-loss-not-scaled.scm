@@ -15,7 +15,9 @@
 ;
 ;   Not reported: updates that run whole every few batches (`backward()`
 ;   and the optimizer step under the same `if step % k == 0:`, which sums
-;   no micro-batches), losses divided anywhere in the iteration, loops inside
+;   no micro-batches), losses divided anywhere in the iteration or in the
+;   function of the file that returns them (`loss, acc = forward_pass(...)`
+;   whose helper ends `loss = loss / accum_steps; return loss, acc`), loops inside
 ;   `accelerator.accumulate(...)` or other `.accumulate(` contexts (which
 ;   scale the loss themselves), `accelerator.backward(loss)`,
 ;   DeepSpeed's `engine.backward(loss)`, ColossalAI's

@@ -50,6 +50,7 @@ typedef struct {
   bool step;          /* a training step: backward or optimizer.step outside its own loops */
   bool returns_graph; /* returns a graph-carrying value */
   bool returns_scalar_loss;
+  bool returns_divided;     /* returns a value divided on its way (`return loss / accum_steps`) */
   bool returns_model;      /* returns an nn.Module instance */
   bool returns_device_arg; /* returns data moved to a device (`return data.to(device)`) */
   bool slices_first_arg;   /* subscripts its first parameter (`source[i:i + n]`) */
@@ -61,7 +62,7 @@ typedef struct {
   bool returns_tuple;      /* some `return` of it gives a tuple (`return a, b`) */
   uint8_t nelems;          /* returns tuples of this length (0: not a tuple) */
   bool elems_varied;       /* returns tuples of more than two lengths, or starred ones: elements unknown */
-  uint8_t elems[FACTS_MAX_ELEMS]; /* per element of the returned tuples: TAINT_GRAPH | TAINT_SCALAR */
+  uint8_t elems[FACTS_MAX_ELEMS]; /* per element of the returned tuples: TAINT_GRAPH | TAINT_SCALAR | TAINT_DIVIDED */
   /* a second length (`return loss, outputs, metrics` beside `return loss,
    * metrics`): a caller unpacking N names takes the tuples of length N */
   uint8_t nelems2;

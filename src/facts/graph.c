@@ -541,7 +541,8 @@ static unsigned eval_call(analysis *a, state *st, TSNode e) {
   int fn = facts_function_named(f, callee);
   if (fn >= 0) {
     const facts_function *g = &f->functions.items[fn];
-    return (g->returns_graph ? V_GRAPH : 0) | (g->returns_scalar_loss ? V_SCALAR : 0);
+    return (g->returns_graph ? V_GRAPH : 0) | (g->returns_scalar_loss ? V_SCALAR : 0) |
+           (g->returns_divided ? V_DIVIDED : 0);
   }
   facts_symbol sym;
   if (f->imports && facts_project_symbol(f, callee, &sym)) {
@@ -985,7 +986,7 @@ static void assign(analysis *a, state *st, TSNode left, TSNode right, unsigned f
       }
       /* `loss, acc = step(batch)`: each name what that element carries */
       if (known) tf = ((elems[i] & TAINT_GRAPH) || (from_args && (elems[i] & TAINT_ARG)) ? V_GRAPH : 0) |
-                      ((elems[i] & TAINT_SCALAR) ? V_SCALAR : 0);
+                      ((elems[i] & TAINT_SCALAR) ? V_SCALAR : 0) | ((elems[i] & TAINT_DIVIDED) ? V_DIVIDED : 0);
       if (trackable(a->f, t)) set_name(a, st, t, pair && i == 1 ? 0 : evidence(a, t, right, tf));
     }
     return;
@@ -1190,7 +1191,7 @@ static void record_elements(analysis *a, state *st, facts_function *fn, TSNode v
     /* evaluated again: the tuple's own evaluation joined its elements */
     unsigned r = eval(a, st, ts_node_named_child(value, i));
     uint8_t t = (uint8_t)(((r & V_GRAPH) ? TAINT_GRAPH : 0) | ((r & V_SCALAR) ? TAINT_SCALAR : 0) |
-                          ((r & V_ARG) && !(r & V_GRAPH) ? TAINT_ARG : 0));
+                          ((r & V_DIVIDED) ? TAINT_DIVIDED : 0) | ((r & V_ARG) && !(r & V_GRAPH) ? TAINT_ARG : 0));
     if (first || (elems[i] | t) != elems[i]) a->changed = true;
     elems[i] = first ? t : (uint8_t)(elems[i] | t);
   }
@@ -1210,10 +1211,12 @@ static void run_statement(analysis *a, state *st, TSNode s) {
       unsigned r = eval(a, st, value);
       if (a->function >= 0) {
         facts_function *fn = &a->f->functions.items[a->function];
-        bool g = fn->returns_graph || (r & V_GRAPH), sc = fn->returns_scalar_loss || (r & V_SCALAR);
-        if (g != fn->returns_graph || sc != fn->returns_scalar_loss) a->changed = true;
+        bool g = fn->returns_graph || (r & V_GRAPH), sc = fn->returns_scalar_loss || (r & V_SCALAR),
+             dv = fn->returns_divided || (r & V_DIVIDED);
+        if (g != fn->returns_graph || sc != fn->returns_scalar_loss || dv != fn->returns_divided) a->changed = true;
         fn->returns_graph = g;
         fn->returns_scalar_loss = sc;
+        fn->returns_divided = dv;
         record_elements(a, st, fn, value, r);
       }
     }
