@@ -54,8 +54,10 @@
 ;
 ;   Not reported: calls under `with torch.no_grad()`, in a function of
 ;   the file whose every call (or handing to a call, such as
-;   `partial(helper, ...)`; a call on another object, `handler.eval_batch(...)`,
-;   counts for every method of that name in the file's classes) runs under no_grad or hands on only frozen
+;   `partial(helper, ...)` or the bound method `self.pseudo.eval`; a call on
+;   another object, `handler.eval_batch(...)`, counts for every method of
+;   that name in the file's classes whose parameters its arguments fit) runs
+;   under no_grad or hands on only frozen
 ;   models (`get_model_flops(model, dims)` after `for k, v in
 ;   model.named_parameters(): v.requires_grad = False`; here or in the
 ;   modules importing it), calls of a model's method
@@ -74,7 +76,9 @@
 ;   such functions (`predict_score` called only by `forward_test`, which
 ;   the script runs under no_grad), in a method the file never calls
 ;   that a base class of another module of the project calls on `self`
-;   only under no_grad (a `BaseModel.test()` running `self.forward()`; not
+;   or hands on as a bound method only under no_grad (a `BaseModel.test()`
+;   running `self.forward()`, a base solver's `with torch.no_grad():
+;   self.run_stage("evaluate", self.evaluate)`; not
 ;   an `nn.Module`'s `forward`, which every call of the model runs), of a module whose
 ;   `forward` or `__call__` runs what it holds only under no_grad (a
 ;   predictor wrapper, in the file or in another module of the project;

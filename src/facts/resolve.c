@@ -252,6 +252,38 @@ static int method_by_name(const facts *f, TSNode callee) {
 }
 
 
+/* Whether CALL (`obj.name(...)`, obj not `self`) can be a call of method M
+ * by its arguments: a method that needs more than the call passes
+ * (`self.net.eval()` against `def eval(self, label, z=None)`) is another
+ * object's method of that name. Splats (`*args`, `**kw`) on either side fit. */
+static bool call_fits(const facts *f, TSNode call, int m) {
+  TSNode args = FACT_FIELD(f, call, arguments);
+  TSNode params = FACT_FIELD(f, f->functions.items[m].node, parameters);
+  if (ts_node_is_null(args) || !NODE_IS(args, "argument_list") || ts_node_is_null(params)) return true;
+  uint32_t given = 0, n = ts_node_named_child_count(args);
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode a = ts_node_named_child(args, i);
+    if (NODE_IS(a, "list_splat") || NODE_IS(a, "dictionary_splat")) return true;
+    if (!NODE_IS(a, "comment")) given++;
+  }
+  uint32_t required = 0, positional = 0, np = ts_node_named_child_count(params);
+  bool bound = false; /* the first parameter, `self`, is not passed */
+  for (uint32_t i = 0; i < np; i++) {
+    TSNode p = ts_node_named_child(params, i);
+    if (NODE_IS(p, "list_splat_pattern") || NODE_IS(p, "dictionary_splat_pattern")) return true;
+    if (NODE_IS(p, "comment") || NODE_IS(p, "positional_separator")) continue;
+    if (NODE_IS(p, "keyword_separator")) break;
+    if (!bound) {
+      bound = true;
+      continue;
+    }
+    positional++;
+    if (NODE_IS(p, "identifier") || NODE_IS(p, "typed_parameter")) required++;
+  }
+  return given >= required && given <= positional;
+}
+
+
 /* The method after M (an index into functions) with M's name, in the
  * order of the name index; -1 after the last. */
 static int next_method_named(const facts *f, int m) {
@@ -291,6 +323,16 @@ static void handed_by(const facts *f, const facts_call *c, TSTreeCursor *cur, co
     if (NODE_IS(a, "keyword_argument")) a = FACT_FIELD(f, a, value);
     if (ts_node_is_null(a) || !(NODE_IS(a, "identifier") || NODE_IS(a, "attribute"))) continue;
     int h = facts_function_named(f, a);
+    if (h < 0 && NODE_IS(a, "attribute")) {
+      /* `self.pseudo.eval`, another object's bound method: every method of
+       * that name in the file's classes, as for a call on that object */
+      for (int m = method_by_name(f, a); m >= 0; m = next_method_named(f, m)) {
+        if (m == c->function || (only && !only[m])) continue;
+        handed_fn e = {ts_node_start_byte(c->call), m};
+        vec_push(out, e);
+      }
+      continue;
+    }
     if (h < 0 || h == c->function || (only && !only[h])) continue;
     handed_fn e = {ts_node_start_byte(c->call), h};
     vec_push(out, e);
@@ -399,7 +441,7 @@ static void no_grad_from_callers(facts *f, buf *tmp) {
          * file's classes (each handler class defines its own) */
         g = method_by_name(f, callee);
         for (int m = g; m >= 0; m = next_method_named(f, m)) {
-          if (m == c->function) continue;
+          if (m == c->function || !call_fits(f, c->call, m)) continue;
           if (!how)
             how = facts_in_no_grad(f, ts_node_start_byte(c->call)) || facts_hands_only_frozen_models(f, c->call)
                       ? FACTS_CALLED_NO_GRAD

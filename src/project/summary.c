@@ -284,6 +284,35 @@ static bool library_call(const facts *f, TSNode callee) {
 }
 
 
+/* `self.run_stage("evaluate", self.evaluate)`: a method of the class handed
+ * as a bound method is called back by the callee, so it counts as a call
+ * made there (audiocraft's base solver runs its stages under no_grad, and
+ * a subclass's `evaluate` with them). */
+static void record_handed_methods(const facts *f, const facts_call *c, call_vec *v) {
+  int k = c->function >= 0 ? f->functions.items[c->function].klass : -1;
+  if (k < 0 || !f->classes.items[k].name) return;
+  TSNode args = FACT_FIELD(f, c->call, arguments);
+  if (ts_node_is_null(args) || !NODE_IS(args, "argument_list")) return;
+  uint32_t n = ts_node_named_child_count(args);
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode a = ts_node_named_child(args, i);
+    if (NODE_IS(a, "keyword_argument")) a = FACT_FIELD(f, a, value);
+    if (ts_node_is_null(a) || !NODE_IS(a, "attribute")) continue;
+    TSNode obj = FACT_FIELD(f, a, object), attr = FACT_FIELD(f, a, attribute);
+    if (ts_node_is_null(obj) || !facts_node_is(f, obj, "self") || ts_node_is_null(attr)) continue;
+    call_seen seen = {0};
+    seen.how = facts_in_no_grad(f, ts_node_start_byte(c->call)) ? FACTS_CALLED_NO_GRAD : FACTS_CALLED_GRAD;
+    seen.outer = c->function;
+    while (seen.outer >= 0 && f->functions.items[seen.outer].parent >= 0)
+      seen.outer = f->functions.items[seen.outer].parent;
+    seen.klass = f->classes.items[k].name;
+    seen.klass_len = f->classes.items[k].name_len;
+    seen.name = facts_text(f, attr, &seen.name_len);
+    vec_push(v, seen);
+  }
+}
+
+
 /* Every call of F by the name it calls (project_call), each name once with
  * the FACTS_CALLED_* of all its calls, into S. The names point into the
  * source until the entries merge: one copy per name. */
@@ -292,6 +321,7 @@ static void record_calls_by_name(const facts *f, project_summary *s) {
   for (size_t i = 0; i < f->calls.len; i++) {
     const facts_call *c = &f->calls.items[i];
     TSNode callee = FACT_FIELD(f, c->call, function);
+    record_handed_methods(f, c, &v);
     if (ts_node_is_null(callee) || library_call(f, callee)) continue;
     TSNode last = callee;
     call_seen seen = {0};
