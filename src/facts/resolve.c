@@ -611,11 +611,17 @@ bool facts_no_grad_method_call(const facts *self, uint32_t pos) {
   static const char *const same[] = {"to", "cuda", "cpu", "train", "eval", "half", "float", "double", NULL};
   buf q = {0}, first = {0};
   bool agree = true;
-  if (NODE_IS(obj, "identifier") && annotated_class(self, obj, facts_function_at(self, pos), &q))
-    buf_puts(&first, buf_str(&q));
+  /* a parameter annotated with its class (`def report(trainer: Trainer)`)
+   * is that class in its function, whatever the name is bound to elsewhere
+   * in the file (`trainer = make_model(config)` in main) */
+  int scope = facts_function_at(self, pos);
+  bool annotated = NODE_IS(obj, "identifier") && annotated_class(self, obj, scope, &q);
+  if (annotated) buf_puts(&first, buf_str(&q));
+  facts_span body = annotated && scope >= 0 ? self->functions.items[scope].body : (facts_span){0, UINT32_MAX};
   for (size_t k = 0; k < self->assigns.len && agree; k++) {
     TSNode left = self->assigns.items[k].left;
     if (!(NODE_IS(left, "identifier") || NODE_IS(left, "attribute")) || !facts_text_is(self, left, name, len)) continue;
+    if (ts_node_start_byte(left) < body.start || ts_node_start_byte(left) >= body.end) continue;
     TSNode value = self->assigns.items[k].right;
     buf_clear(&q);
     if (NODE_IS(value, "identifier") &&

@@ -341,13 +341,23 @@ char *project_resolve(const project_view *view, const char *importer_dir, const 
     for (int i = 0; i < view->nbases; i++) bases[nbases++] = view->bases[i];
   }
   char *found = NULL;
-  for (int b = 0; b < nbases && !found; b++) {
+  size_t depth = 0; /* the parts FOUND covers */
+  for (int b = 0; b < nbases && (!found || depth < nparts); b++) {
     /* nothing named like the first part here (`torch`, `numpy`): nothing
      * below it either, and most names a file uses are of other libraries */
     bool here = nparts > 0 && first_part_here(view->project, bases[b], q, lens[0]);
-    for (size_t k = nparts; here && k >= 1 && !found; k--) {
-      found = module_file(view->project, bases[b], q, starts, lens, k);
-      if (found) *rest = k < nparts ? q + starts[k] : q + strlen(q);
+    /* a folder earlier on the path that covers fewer parts yields to one
+     * that covers more: `dalle2_pytorch.trainer` in the package's
+     * `__init__.py` is not `trainer` in the package's own module
+     * `dalle2_pytorch.py` (a package's folder is on sys.path only when one
+     * of its files runs as a script) */
+    for (size_t k = nparts; here && k > depth; k--) {
+      char *file = module_file(view->project, bases[b], q, starts, lens, k);
+      if (!file) continue;
+      free(found);
+      found = file;
+      depth = k;
+      *rest = k < nparts ? q + starts[k] : q + strlen(q);
     }
     if (!found && level > 0) {
       /* `from . import x`, x a name the package's __init__.py defines */

@@ -114,6 +114,9 @@ static void resolves_packages_relative_and_src(void **state) {
     "src/lib/util.py", "",
     "scripts/run.py", "",
     "scripts/helpers.py", "",
+    "dalle/__init__.py", "",
+    "dalle/dalle.py", "",
+    "dalle/trainer.py", "",
     NULL};
   tree_make(&t, files);
   oom_project *p = oom_project_new();
@@ -127,6 +130,11 @@ static void resolves_packages_relative_and_src(void **state) {
   assert_string_equal(where(p, &t, "scripts/run.py", "model.Net"), "model.py|Net");
   /* the script's own folder comes first */
   assert_string_equal(where(p, &t, "scripts/run.py", "helpers.h"), "scripts/helpers.py|h");
+  /* ... unless a later folder covers more of the name: the package's own
+   * module named like it (dalle/dalle.py) does not hide the package from
+   * its __init__.py; what the own folder covers as well stays first */
+  assert_string_equal(where(p, &t, "dalle/__init__.py", "dalle.trainer.Trainer"), "dalle/trainer.py|Trainer");
+  assert_string_equal(where(p, &t, "dalle/__init__.py", "dalle.Model"), "dalle/dalle.py|Model");
   /* relative: the package of the importer, and one level up */
   assert_string_equal(where(p, &t, "models/resnet.py", ".blocks.conv.Conv"), "models/blocks/conv.py|Conv");
   assert_string_equal(where(p, &t, "models/blocks/conv.py", "..resnet.ResNet"), "models/resnet.py|ResNet");
