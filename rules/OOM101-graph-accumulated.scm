@@ -52,11 +52,13 @@
 ;   beside `((1 - r) * ce + r * kd_loss).backward()`; torchtune's
 ;   recipes): backward frees
 ;   what their graphs saved, and the reset drops the rest every few steps.
-;   Nor a sum built in a loop with no backward or optimizer step of its own
-;   (over the layers, feature maps or losses of one step, or over a whole
-;   loader for one full-batch step) that is backpropagated after the loop
-;   in the same function, itself or through a name bound from it
-;   (`torch.autograd.backward([value_loss] + log_probs, grads)`): that is
+;   Nor a sum built in a loop with no optimizer step of its own (over the
+;   layers, feature maps or losses of one step, over a whole loader for one
+;   full-batch step, or over the environments of one update whose gradients
+;   the loop takes with `autograd.grad`) that is backpropagated or
+;   differentiated after the loop in the same function, itself or through a
+;   name bound from it (`torch.autograd.backward([value_loss] + log_probs,
+;   grads)`, `autograd.grad(total_loss / n, params)`): that is
 ;   the loss of the step, made anew at each call, and its backward frees
 ;   the graphs. Nor a sum of the loss terms of one step, local to the
 ;   function that makes it: bound in the function before a loop that runs

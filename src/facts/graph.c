@@ -1800,12 +1800,23 @@ facts_value facts_value_of(const facts *self, TSNode node) {
 
 
 /* Whether CALL backpropagates the name NAME: `name.backward()`,
- * `scaler.scale(name).backward()`, `accelerator.backward(name)`. */
+ * `scaler.scale(name).backward()`, `accelerator.backward(name)`,
+ * `autograd.grad(name, params)`. */
 static bool backpropagates(const facts *f, TSNode call, const char *name, uint32_t len) {
   TSNode fn = FACT_FIELD(f, call, function);
-  if (ts_node_is_null(fn) || !NODE_IS(fn, "attribute") || !text_is(f, FACT_FIELD(f, fn, attribute), "backward"))
-    return false;
+  if (ts_node_is_null(fn) || !NODE_IS(fn, "attribute")) return false;
   TSNode obj = FACT_FIELD(f, fn, object);
+  if (text_is(f, FACT_FIELD(f, fn, attribute), "grad")) {
+    /* `torch.autograd.grad(outputs, inputs)`: the outputs are differentiated */
+    TSNode args = FACT_FIELD(f, call, arguments);
+    uint32_t ol, l;
+    const char *o = facts_text(f, obj, &ol);
+    if (ol < 8 || memcmp(o + ol - 8, "autograd", 8) || ts_node_is_null(args) || !ts_node_named_child_count(args))
+      return false;
+    const char *t = facts_text(f, ts_node_named_child(args, 0), &l);
+    return l == len && !memcmp(t, name, len);
+  }
+  if (!text_is(f, FACT_FIELD(f, fn, attribute), "backward")) return false;
   TSNode args[2] = {FACT_FIELD(f, call, arguments), NODE_IS(obj, "call") ? FACT_FIELD(f, obj, arguments) : NULL_NODE};
   uint32_t l;
   const char *t = facts_text(f, obj, &l);
@@ -1886,8 +1897,10 @@ bool facts_backpropagated_after_loop(const facts *self, TSNode stmt) {
     if (self->loops.items[o].per_iteration) loop = o;
   const facts_loop *l = &self->loops.items[loop];
   /* a training loop's running sum: whatever follows the loop, every batch
-   * already had its backward and the sum only keeps their graphs */
-  if (l->evidence & (LOOP_CALLS_BACKWARD | LOOP_CALLS_STEP)) return false;
+   * already had its update and the sum only keeps their graphs. A loop that
+   * takes gradients without stepping (`autograd.grad` per environment, a
+   * penalty's) may still differentiate the sum after it. */
+  if (l->evidence & LOOP_CALLS_STEP) return false;
   /* the names the sum goes by after the loop: its own, and names bound from
    * an expression that reads it (`nodes = [value_loss] + actions` for
    * `torch.autograd.backward(nodes, grads)`) */
