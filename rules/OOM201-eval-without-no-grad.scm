@@ -130,12 +130,14 @@
 ;   print(y.size())`, a model file's `if __name__ == "__main__":` check),
 ;   from a module class of the file or the project, a `torch.nn` layer or a
 ;   function of the file that returns one (not with `pretrained=`,
-;   `weights=`... or a weights file among its arguments), in a scope that
+;   `weights=`, `checkpoint=`... or a weights file among its arguments;
+;   `use_checkpoint=True` switches gradient checkpointing and loads
+;   nothing; `torch.compile(net)` is the same model), in a scope that
 ;   loads no weights (`load_state_dict`, `torch.load`, `restore`,
 ;   `from_pretrained`...), does not train (`.backward()`, an optimizer's
 ;   `step`, `fit`, `trainer.train()`, `.parameters()`; `net.train()` on
 ;   the model itself only switches its mode) and hands the model to no
-;   call but `print`-like ones: such a model was never trained, its output
+;   call but `print`-like ones and `torch.compile`: such a model was never trained, its output
 ;   is no evaluation. Nor a method named like an evaluation that
 ;   is its class's entry point: it neither calls `.eval()` nor loops, and
 ;   hands the model's output back as it is (`def predict(self, x): return

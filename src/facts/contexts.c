@@ -1035,10 +1035,11 @@ static bool hands_on(const facts *f, TSNode args, const char *name, uint32_t len
 
 
 /* Whether a call of CALLEE may receive a model without training it or
- * giving it weights: `print(model)`, `len(model)`, `isinstance(model, T)`. */
+ * giving it weights: `print(model)`, `len(model)`, `isinstance(model, T)`,
+ * `torch.compile(model)`. */
 static bool harmless_receiver(const facts *f, TSNode callee) {
   static const char *const names[] = {"print", "len", "str", "repr", "type", "isinstance", "hasattr", "getattr",
-                                      "id", "format", "info", "debug", NULL};
+                                      "id", "format", "info", "debug", "compile", NULL};
   if (NODE_IS(callee, "attribute")) callee = FIELD(callee, attribute);
   if (ts_node_is_null(callee)) return false;
   for (size_t i = 0; names[i]; i++)
@@ -1107,8 +1108,12 @@ static bool fresh_model_binding(const facts *f, TSNode value, const char *name, 
  * `model_path=` that is not `False` or `None`, or a string naming a weights
  * file (`"resnet.pth"`). */
 static bool passes_weights(const facts *f, TSNode args) {
-  static const char *const words[] = {"pretrained", "pretrain", "weights", "weight", "checkpoint", "ckpt", "resume",
+  static const char *const words[] = {"pretrained", "pretrain", "weights", "weight", "resume",
                                       "restore", "load", "path", "file", "url", NULL};
+  /* `checkpoint=`, `ckpt=`, but not gradient checkpointing's switches
+   * (`use_checkpoint=True`, `grad_checkpoint=`) */
+  static const char *const checkpoint[] = {"checkpoint", "ckpt", NULL};
+  static const char *const switches[] = {"use", "grad", "gradient", "activation", "activations", NULL};
   static const char *const suffixes[] = {".pt", ".pth", ".ckpt", ".bin", ".safetensors", ".pkl", ".h5", NULL};
   uint32_t n = ts_node_named_child_count(args);
   for (uint32_t i = 0; i < n; i++) {
@@ -1117,7 +1122,9 @@ static bool passes_weights(const facts *f, TSNode args) {
       TSNode key = FIELD(a, name), value = FIELD(a, value);
       uint32_t klen;
       const char *k = ts_node_is_null(key) ? "" : facts_text(f, key, &klen);
-      if (ts_node_is_null(key) || !has_word(k, klen, words)) continue;
+      if (ts_node_is_null(key) ||
+          !(has_word(k, klen, words) || (has_word(k, klen, checkpoint) && !has_word(k, klen, switches))))
+        continue;
       if (ts_node_is_null(value) || (!NODE_IS(value, "false") && !NODE_IS(value, "none"))) return true;
     } else if (NODE_IS(a, "string")) {
       uint32_t slen;
@@ -1201,6 +1208,15 @@ static bool fresh_model_binding(const facts *f, TSNode value, const char *name, 
       }
     }
     TSNode args = FIELD(value, arguments);
+    /* `net = torch.compile(net)`: the same model, compiled */
+    buf cq = {0};
+    bool compiled = facts_qualname(f, callee, &cq) &&
+                    (!strcmp(buf_str(&cq), "torch.compile") || !strcmp(buf_str(&cq), "torch.jit.script"));
+    buf_free(&cq);
+    if (compiled && !ts_node_is_null(args) && NODE_IS(args, "argument_list") && ts_node_named_child_count(args)) {
+      value = ts_node_named_child(args, 0);
+      continue;
+    }
     if (!ts_node_is_null(args) && NODE_IS(args, "argument_list") && passes_weights(f, args)) return false;
     uint32_t clen;
     const char *c = facts_text(f, callee, &clen);
