@@ -94,7 +94,9 @@
 ;   YOLOv5's `@smart_inference_mode()`: oomlint does not read the module
 ;   that defines it and takes the name at its word), evaluation code that
 ;   calls `.backward()` or `torch.autograd.grad` (adversarial evaluation,
-;   saliency maps) or a scaler that does (`loss_scaler(loss, optimizer)`,
+;   saliency maps), files that adapt or optimize with `higher`'s
+;   differentiable optimizers (`higher.innerloop_ctx`, `get_diff_optim`:
+;   meta-learning needs autograd at test time) or a scaler that does (`loss_scaler(loss, optimizer)`,
 ;   timm's `NativeScaler`), a function handed to a loss that is
 ;   backpropagated (a Pyro model: `loss_fn(model, guide, x).backward()`)
 ;   or to one of Captum's attribution methods
@@ -243,7 +245,7 @@
   (#oom-not-file-imports? "(pytest|unittest|hypothesis)(\\..*)?")
   (#oom-not-file-mentions? "(?m)^class Test\\w*\\s*[(:]")
   (#oom-not-file-mentions? "LightningModule")
-  (#oom-not-file-calls? "torch\\.(autograd(\\.functional)?|func)\\.(grad|backward|vjp|jvp|jacobian|hessian|hvp|vhp|jacrev|jacfwd)")
+  (#oom-not-file-calls? "torch\\.(autograd(\\.functional)?|func)\\.(grad|backward|vjp|jvp|jacobian|hessian|hvp|vhp|jacrev|jacfwd)|higher\\.(get_diff_optim|create_diff_optim|innerloop_ctx|monkeypatch|patch\\.monkeypatch)")
   (#oom-is-model? @fn)
   (#oom-not-frozen? @fn)
   (#oom-not-untrained? @fn)
@@ -263,7 +265,7 @@
   (#oom-not-file-imports? "(pytest|unittest|hypothesis)(\\..*)?")
   (#oom-not-file-mentions? "(?m)^class Test\\w*\\s*[(:]")
   (#oom-not-file-mentions? "LightningModule")
-  (#oom-not-file-calls? "torch\\.(autograd(\\.functional)?|func)\\.(grad|backward|vjp|jvp|jacobian|hessian|hvp|vhp|jacrev|jacfwd)")
+  (#oom-not-file-calls? "torch\\.(autograd(\\.functional)?|func)\\.(grad|backward|vjp|jvp|jacobian|hessian|hvp|vhp|jacrev|jacfwd)|higher\\.(get_diff_optim|create_diff_optim|innerloop_ctx|monkeypatch|patch\\.monkeypatch)")
   (#oom-is-model? @fn)
   (#oom-not-frozen? @fn)
   (#oom-not-untrained? @fn)
@@ -283,7 +285,7 @@
   (#oom-not-file-imports? "(pytest|unittest|hypothesis)(\\..*)?")
   (#oom-not-file-mentions? "(?m)^class Test\\w*\\s*[(:]")
   (#oom-not-file-mentions? "LightningModule")
-  (#oom-not-file-calls? "torch\\.(autograd(\\.functional)?|func)\\.(grad|backward|vjp|jvp|jacobian|hessian|hvp|vhp|jacrev|jacfwd)")
+  (#oom-not-file-calls? "torch\\.(autograd(\\.functional)?|func)\\.(grad|backward|vjp|jvp|jacobian|hessian|hvp|vhp|jacrev|jacfwd)|higher\\.(get_diff_optim|create_diff_optim|innerloop_ctx|monkeypatch|patch\\.monkeypatch)")
   (#oom-is-model? @fn)
   (#oom-not-frozen? @fn)
   (#oom-not-untrained? @fn)
@@ -306,7 +308,7 @@
   (#oom-not-file-imports? "(pytest|unittest|hypothesis)(\\..*)?")
   (#oom-not-file-mentions? "(?m)^class Test\\w*\\s*[(:]")
   (#oom-not-file-mentions? "LightningModule|training_step|manual_backward")
-  (#oom-not-file-calls? "torch\\.(autograd(\\.functional)?|func)\\.(grad|backward|vjp|jvp|jacobian|hessian|hvp|vhp|jacrev|jacfwd)")
+  (#oom-not-file-calls? "torch\\.(autograd(\\.functional)?|func)\\.(grad|backward|vjp|jvp|jacobian|hessian|hvp|vhp|jacrev|jacfwd)|higher\\.(get_diff_optim|create_diff_optim|innerloop_ctx|monkeypatch|patch\\.monkeypatch)")
   (#oom-not-file-trains?)
   (#oom-not-file-mentions? "zero_grad\\s*\\(|\\b\\w*opt\\w*\\.step\\s*\\(|[(,]\\s*(self\\.)?\\w*optim\\w*\\s*[,)]")
   (#oom-is-model? @fn)
@@ -328,7 +330,7 @@
   (#oom-not-file-imports? "(pytest|unittest|hypothesis)(\\..*)?")
   (#oom-not-file-mentions? "(?m)^class Test\\w*\\s*[(:]")
   (#oom-not-file-mentions? "LightningModule")
-  (#oom-not-file-calls? "torch\\.(autograd(\\.functional)?|func)\\.(grad|backward|vjp|jvp|jacobian|hessian|hvp|vhp|jacrev|jacfwd)")
+  (#oom-not-file-calls? "torch\\.(autograd(\\.functional)?|func)\\.(grad|backward|vjp|jvp|jacobian|hessian|hvp|vhp|jacrev|jacfwd)|higher\\.(get_diff_optim|create_diff_optim|innerloop_ctx|monkeypatch|patch\\.monkeypatch)")
   (#oom-is-model? @fn)
   (#oom-not-frozen? @fn)
   (#oom-not-untrained? @fn)
