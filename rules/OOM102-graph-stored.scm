@@ -45,7 +45,10 @@
 ;   Not reported: an entry under a literal key (`loss_dict["d_real"] =
 ;   real_pred.mean()` in every iteration), which holds only the last
 ;   iteration's value, as a plain name would; a loss computed from detached
-;   copies (`criterion(pred.detach().cpu(), y.detach().cpu())`); values stored after `.detach()`, `.item()`, `.tolist()`,
+;   copies (`criterion(pred.detach().cpu(), y.detach().cpu())`); a value
+;   whose name the loss reads only through a later binding (`reward` from
+;   `env.step()` stored while collecting, `reward = reward_pool[i]` rebound
+;   in the update loop right before the loss); values stored after `.detach()`, `.item()`, `.tolist()`,
 ;   `.cpu().numpy()` or `.data`, values computed under `torch.no_grad()` or
 ;   `torch.inference_mode()` (here, or in every caller: of the file, of the
 ;   scripts importing it, of a base class's methods calling it on `self`,

@@ -722,6 +722,53 @@ static bool unknown_method(analysis *a, TSNode callee) {
 
 /* A marked name (its value reaches .backward()) assigned from a call of an
  * unknown callable: that callable produced the graph. */
+static bool is_backward(const facts *f, TSNode call, buf *tmp);
+
+
+/* The statement holding N: its ancestor whose parent is a block (or the
+ * module). */
+static TSNode statement_of(TSNode n) {
+  for (int guard = 0; guard < 256 && !ts_node_is_null(n); guard++) {
+    TSNode p = ts_node_parent(n);
+    if (ts_node_is_null(p) || NODE_IS(p, "block") || NODE_IS(p, "module")) return n;
+    n = p;
+  }
+  return NULL_NODE;
+}
+
+
+/* Whether the binding of NAME at TARGET never reaches a backward pass of
+ * the function: each backward call has, before it in its own block, a
+ * rebinding of NAME, and TARGET is outside that block (`reward` from
+ * `env.step()` while collecting, `reward = reward_pool[i]` rebound in the
+ * update loop right before the loss that `.backward()` reads). The marks
+ * are by name; this keeps an earlier binding from taking the later one's. */
+static bool shielded_from_backward(analysis *a, TSNode target, const char *name, uint32_t len) {
+  const facts *f = a->f;
+  uint32_t at = ts_node_start_byte(target);
+  facts_span scope = a->function >= 0 ? f->functions.items[a->function].body : (facts_span){0, (uint32_t)f->length + 1};
+  size_t backwards = 0;
+  for (size_t i = facts_first_call_at(f, scope.start); i < f->calls.len; i++) {
+    const facts_call *c = &f->calls.items[i];
+    uint32_t cp = ts_node_start_byte(c->call);
+    if (cp >= scope.end) break;
+    if (c->function != a->function || !is_backward(f, c->call, &a->tmp)) continue;
+    backwards++;
+    TSNode stmt = statement_of(c->call);
+    TSNode block = ts_node_is_null(stmt) ? NULL_NODE : ts_node_parent(stmt);
+    if (ts_node_is_null(block) || !NODE_IS(block, "block")) return false;
+    if (at >= ts_node_start_byte(block) && at < ts_node_end_byte(block)) return false;
+    long k = facts__last_assign_before(f, name, len, cp, a->function);
+    if (k < 0) return false;
+    TSNode left = f->assigns.items[k].left;
+    if (ts_node_start_byte(left) < ts_node_start_byte(block) || !NODE_IS(left, "identifier")) return false;
+    TSNode rebind = statement_of(left);
+    if (ts_node_is_null(rebind) || !ts_node_eq(ts_node_parent(rebind), block)) return false;
+  }
+  return backwards > 0;
+}
+
+
 static unsigned evidence(analysis *a, TSNode target, TSNode value, unsigned flags) {
   if ((flags & V_GRAPH) || a->no_grad || !trackable(a->f, target)) return flags;
   uint32_t len;
@@ -737,6 +784,7 @@ static unsigned evidence(analysis *a, TSNode target, TSNode value, unsigned flag
    * the method's result holds the graph (the object is unknown, so nothing
    * else would say so) */
   if (!(trackable(a->f, callee) && is_producer_name(a, callee)) && !unknown_method(a, callee)) return flags;
+  if (shielded_from_backward(a, target, name, len)) return flags;
   return flags | V_GRAPH | (mflags & V_SCALAR);
 }
 
