@@ -45,7 +45,10 @@
 ;   Not reported: an entry under a literal key (`loss_dict["d_real"] =
 ;   real_pred.mean()` in every iteration), which holds only the last
 ;   iteration's value, as a plain name would; a loss computed from detached
-;   copies (`criterion(pred.detach().cpu(), y.detach().cpu())`); a value
+;   copies (`criterion(pred.detach().cpu(), y.detach().cpu())`); the terms
+;   of one loss collected in a local list of a loss function, or of a loss
+;   class's `__call__`/`forward`, by a loop with no loader, backward or
+;   step of its own (a detection loss over its output layers); a value
 ;   whose name the loss reads only through a later binding (`reward` from
 ;   `env.step()` stored while collecting, `reward = reward_pool[i]` rebound
 ;   in the update loop right before the loss); values stored after `.detach()`, `.item()`, `.tolist()`,

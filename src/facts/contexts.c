@@ -342,6 +342,18 @@ static bool loop_reads(const facts *f, const facts_loop *l, const char *name, ui
 }
 
 
+/* Whether function FN computes a loss: named for one (`compute_loss`), or
+ * the `__call__` or `forward` of a class named for one (`ComputeLoss`). */
+static bool loss_function(const facts *f, int fn) {
+  const facts_function *g = &f->functions.items[fn];
+  if (facts_text_has_ci(g->name, g->name_len, "loss")) return true;
+  bool entry = (g->name_len == 8 && !memcmp(g->name, "__call__", 8)) || (g->name_len == 7 && !memcmp(g->name, "forward", 7));
+  if (!entry || g->klass < 0) return false;
+  const facts_class *k = &f->classes.items[g->klass];
+  return k->name && facts_text_has_ci(k->name, k->name_len, "loss");
+}
+
+
 bool facts_step_storage(const facts *self, TSNode node) {
   int loop;
   uint32_t len;
@@ -392,6 +404,18 @@ bool facts_step_storage(const facts *self, TSNode node) {
         return true;
     }
   }
+  /* (f) the terms of one loss: a local of a loss function or of a loss
+   * class's `__call__`/`forward` (`ComputeLoss.__call__` collecting each
+   * detection layer's terms, concatenated into the loss it returns), in a
+   * loop with no loader, backward or step of its own */
+  if (fn >= 0 && !(l->evidence & (LOOP_ITERATES_LOADER | LOOP_CALLS_BACKWARD | LOOP_CALLS_STEP)) &&
+      loss_function(self, fn))
+    for (size_t i = first; i < end; i++) {
+      uint32_t b = self->bindings.items[i].pos;
+      if (b >= self->functions.items[fn].body.start && b < ts_node_start_byte(l->node) &&
+          facts_function_at(self, b) == fn)
+        return true;
+    }
   /* (d) a loop over models, the container made anew in each iteration of an
    * enclosing loop: one entry per model, dropped the next time round */
   if (calls_loop_variable(self, l))
