@@ -48,7 +48,11 @@
 ;   copies (`criterion(pred.detach().cpu(), y.detach().cpu())`); the terms
 ;   of one loss collected in a local list of a loss function, or of a loss
 ;   class's `__call__`/`forward`, by a loop with no loader, backward or
-;   step of its own (a detection loss over its output layers); a value
+;   step of its own (a detection loss over its output layers); the
+;   `"loss"` of a function (of the file or the project) that returns only
+;   dicts whose `"loss"` is detached (`learner.learn_batch(batch)["loss"]`
+;   of a step ending `return {"prediction": pred, "loss": loss.detach()}`);
+;   a value
 ;   whose name the loss reads only through a later binding (`reward` from
 ;   `env.step()` stored while collecting, `reward = reward_pool[i]` rebound
 ;   in the update loop right before the loss); values stored after `.detach()`, `.item()`, `.tolist()`,

@@ -51,6 +51,9 @@ typedef struct {
   bool returns_graph; /* returns a graph-carrying value */
   bool returns_scalar_loss;
   bool returns_divided;     /* returns a value divided on its way (`return loss / accum_steps`) */
+  /* `return {"loss": loss.detach(), ...}`: a "loss" key seen in returned
+   * dicts, one of them carrying a graph, a return that is no such dict */
+  bool loss_key, loss_key_graph, other_return;
   bool returns_model;      /* returns an nn.Module instance */
   bool returns_device_arg; /* returns data moved to a device (`return data.to(device)`) */
   bool slices_first_arg;   /* subscripts its first parameter (`source[i:i + n]`) */
@@ -203,8 +206,9 @@ enum {
   SYM_OWN_ENTRY = 1u << 18,     /* summaries only: a class defining its own `forward` (it does not inherit its
                                    bases' SYM_NO_GRAD: a `__call__` of its own still reaches theirs, as
                                    mmpretrain's inferencers' do) */
-  SYM_NO_PARAMETERS = 1u << 19  /* a module class holding no trainable parameter (facts_class.no_parameters):
+  SYM_NO_PARAMETERS = 1u << 19, /* a module class holding no trainable parameter (facts_class.no_parameters):
                                    its instances are no model, though subclasses derive a module from it */
+  SYM_CLEAN_LOSS_KEY = 1u << 20 /* returns only dicts whose "loss" carries no graph (`{"loss": loss.detach()}`) */
 };
 
 typedef struct {

@@ -627,6 +627,32 @@ static bool returns_indices(const facts *f, TSNode call) {
 }
 
 
+/* Whether N is the string literal "loss" (either quote). */
+static bool is_loss_key(const facts *f, TSNode n) {
+  if (ts_node_is_null(n) || !NODE_IS(n, "string")) return false;
+  return text_is(f, n, "\"loss\"") || text_is(f, n, "'loss'");
+}
+
+
+/* Whether CALL is of a function (of the file or the project) that returns
+ * only dicts whose "loss" carries no graph. */
+static bool returns_clean_loss_key(analysis *a, TSNode call) {
+  TSNode callee = FACT_FIELD(a->f, call, function);
+  if (ts_node_is_null(callee)) return false;
+  int g = facts_function_named(a->f, callee);
+  if (g >= 0) {
+    const facts_function *fn = &a->f->functions.items[g];
+    return fn->loss_key && !fn->loss_key_graph && !fn->other_return;
+  }
+  facts_symbol sym;
+  if (!a->f->imports) return false;
+  if (!(facts_project_symbol(a->f, callee, &sym) && (sym.flags & SYM_FUNCTION)) &&
+      !facts_instance_method_symbol(a->f, callee, &sym))
+    return false;
+  return sym.flags & SYM_CLEAN_LOSS_KEY;
+}
+
+
 static unsigned eval(analysis *a, state *st, TSNode e) {
   if (ts_node_is_null(e) || a->depth > MAX_DEPTH) return 0;
   facts *f = a->f;
@@ -663,6 +689,8 @@ static unsigned eval(analysis *a, state *st, TSNode e) {
     r = eval(a, st, value) & V_FLOW;
     TSNode index = FACT_FIELD(a->f, e, subscript);
     if (returns_indices(f, value) && !ts_node_is_null(index) && text_is(f, index, "1")) r = 0; /* `x.max(1)[1]` */
+    /* `learner.learn_batch(batch)["loss"]` of a function returning `{"loss": loss.detach(), ...}` */
+    if (r && is_loss_key(f, index) && NODE_IS(value, "call") && returns_clean_loss_key(a, value)) r = 0;
     uint32_t n = ts_node_named_child_count(e);
     for (uint32_t i = 1; i < n; i++) eval(a, st, ts_node_named_child(e, i));
   } else if (!strcmp(type, "binary_operator")) {
@@ -1246,6 +1274,28 @@ static void record_elements(analysis *a, state *st, facts_function *fn, TSNode v
 }
 
 
+/* What a `return` of FN says of the "loss" of the dicts it returns
+ * (`return {"loss": loss.detach(), "prediction": out}`): the callers'
+ * `step(batch)["loss"]` is that value. */
+static void record_loss_key(analysis *a, state *st, facts_function *fn, TSNode value) {
+  bool seen = false, graph = false;
+  if (NODE_IS(value, "dictionary")) {
+    uint32_t n = ts_node_named_child_count(value);
+    for (uint32_t i = 0; i < n; i++) {
+      TSNode pair = ts_node_named_child(value, i);
+      if (!NODE_IS(pair, "pair") || !is_loss_key(a->f, FACT_FIELD(a->f, pair, key))) continue;
+      seen = true;
+      graph = eval(a, st, FACT_FIELD(a->f, pair, value)) & V_GRAPH;
+    }
+  }
+  bool other = !seen;
+  if ((seen && !fn->loss_key) || (graph && !fn->loss_key_graph) || (other && !fn->other_return)) a->changed = true;
+  fn->loss_key |= seen;
+  fn->loss_key_graph |= graph;
+  fn->other_return |= other;
+}
+
+
 static void run_statement(analysis *a, state *st, TSNode s) {
   const char *type = ts_node_type(s);
   bool saved = a->no_grad;
@@ -1266,6 +1316,7 @@ static void run_statement(analysis *a, state *st, TSNode s) {
         fn->returns_scalar_loss = sc;
         fn->returns_divided = dv;
         record_elements(a, st, fn, value, r);
+        record_loss_key(a, st, fn, value);
       }
     }
   } else if (!strcmp(type, "for_statement") || !strcmp(type, "while_statement")) {
