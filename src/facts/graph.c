@@ -1289,7 +1289,10 @@ static void record_loss_key(analysis *a, state *st, facts_function *fn, TSNode v
     }
   }
   bool other = !seen;
-  if ((seen && !fn->loss_key) || (graph && !fn->loss_key_graph) || (other && !fn->other_return)) a->changed = true;
+  /* another round of the analysis only when a caller's `f(x)["loss"]` may
+   * read differently: most functions return no such dict at all */
+  if ((seen && !fn->loss_key) || (graph && !fn->loss_key_graph) || (other && !fn->other_return && fn->loss_key))
+    a->changed = true;
   fn->loss_key |= seen;
   fn->loss_key_graph |= graph;
   fn->other_return |= other;
