@@ -58,7 +58,9 @@
 ;   the loop takes with `autograd.grad`) that is backpropagated or
 ;   differentiated after the loop in the same function, itself or through a
 ;   name bound from it (`torch.autograd.backward([value_loss] + log_probs,
-;   grads)`, `autograd.grad(total_loss / n, params)`): that is
+;   grads)`, `autograd.grad(total_loss / n, params)`; a list of such sums,
+;   `losses_q[k + 1] += loss_q` then `(losses_q[-1] / n).backward()`, MAML's
+;   meta-loss): that is
 ;   the loss of the step, made anew at each call, and its backward frees
 ;   the graphs. Nor a sum of the loss terms of one step, local to the
 ;   function that makes it: bound in the function before a loop that runs

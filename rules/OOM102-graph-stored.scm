@@ -52,6 +52,11 @@
 ;   `"loss"` of a function (of the file or the project) that returns only
 ;   dicts whose `"loss"` is detached (`learner.learn_batch(batch)["loss"]`
 ;   of a step ending `return {"prediction": pred, "loss": loss.detach()}`);
+;   an episode's buffer on an object (`critic_net.saved_values.append(v)`)
+;   that a function of the file empties (`del critic_net.saved_values[:]`,
+;   `.clear()`) where it runs a backward pass; a list backpropagated after
+;   the loop through a name bound from it (`value_loss =
+;   torch.stack(value_losses).sum(); value_loss.backward()`);
 ;   a value
 ;   whose name the loss reads only through a later binding (`reward` from
 ;   `env.step()` stored while collecting, `reward = reward_pool[i]` rebound

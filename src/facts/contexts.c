@@ -149,6 +149,22 @@ static bool mentions(const char *text, uint32_t tlen, const char *name, uint32_t
 static bool backpropagated_after(const facts *f, const facts_loop *l, const char *name, uint32_t len) {
   facts_span scope = l->function >= 0 ? f->functions.items[l->function].body : (facts_span){0, (uint32_t)f->length + 1};
   uint32_t after = ts_node_end_byte(l->node);
+  /* the names it goes by after the loop: its own, and a name bound from an
+   * expression that reads it (`value_loss = torch.stack(value_losses).sum()`) */
+  const char *names[4] = {name};
+  uint32_t lens[4] = {len};
+  size_t nnames = 1;
+  for (size_t i = 0; i < f->assigns.len && nnames < 4; i++) {
+    TSNode left = f->assigns.items[i].left;
+    uint32_t at = ts_node_start_byte(left), rl;
+    if (at < after || at >= scope.end || !NODE_IS(left, "identifier") || facts_function_at(f, at) != l->function)
+      continue;
+    const char *rt = facts_text(f, f->assigns.items[i].right, &rl);
+    if (mentions(rt, rl, name, len)) {
+      names[nnames] = facts_text(f, left, &lens[nnames]);
+      nnames++;
+    }
+  }
   for (size_t i = facts_first_call_at(f, after); i < f->calls.len; i++) {
     const facts_call *c = &f->calls.items[i];
     if (ts_node_start_byte(c->call) >= scope.end) break;
@@ -157,7 +173,8 @@ static bool backpropagated_after(const facts *f, const facts_loop *l, const char
     if (ts_node_is_null(fn) || !NODE_IS(fn, "attribute") || !facts_node_is(f, FIELD(fn, attribute), "backward")) continue;
     uint32_t tl;
     const char *t = facts_text(f, FIELD(fn, object), &tl);
-    if (mentions(t, tl, name, len)) return true;
+    for (size_t k = 0; k < nnames; k++)
+      if (mentions(t, tl, names[k], lens[k])) return true;
   }
   return false;
 }
@@ -354,7 +371,35 @@ static bool loss_function(const facts *f, int fn) {
 }
 
 
+/* Whether a function of the file that runs a backward pass clears the
+ * attribute list CONTAINER (`del critic_net.saved_values[:]`,
+ * `self.saved_log_probs.clear()`): an episode's buffer, kept for the
+ * update that backpropagates through it and emptied there. */
+static bool cleared_after_backward(const facts *f, TSNode container) {
+  uint32_t len;
+  const char *t = facts_text(f, container, &len);
+  buf del = {0}, clear = {0};
+  buf_puts(&del, "del ");
+  buf_append(&del, t, len);
+  buf_putc(&del, '[');
+  buf_append(&clear, t, len);
+  buf_puts(&clear, ".clear()");
+  bool found = false;
+  for (size_t i = 0; i < f->functions.len && !found; i++) {
+    const facts_function *g = &f->functions.items[i];
+    if (!g->backward) continue;
+    uint32_t gl;
+    const char *body = facts_text(f, g->node, &gl);
+    found = facts_text_has_ci(body, gl, buf_str(&del)) || facts_text_has_ci(body, gl, buf_str(&clear));
+  }
+  buf_free(&del);
+  buf_free(&clear);
+  return found;
+}
+
+
 bool facts_step_storage(const facts *self, TSNode node) {
+  if (NODE_IS(node, "attribute") && cleared_after_backward(self, node)) return true;
   int loop;
   uint32_t len;
   const char *name;

@@ -1989,6 +1989,9 @@ bool facts_recurrence(const facts *self, TSNode stmt) {
 
 bool facts_backpropagated_after_loop(const facts *self, TSNode stmt) {
   TSNode acc = FACT_FIELD(self, stmt, left);
+  /* `losses_q[k + 1] += loss_q`: the list of sums, read after the loop as
+   * a whole (`loss_q = losses_q[-1] / task_num`, MAML's meta-loss) */
+  if (!ts_node_is_null(acc) && NODE_IS(acc, "subscript")) acc = FACT_FIELD(self, acc, value);
   if (ts_node_is_null(acc) || !NODE_IS(acc, "identifier")) return false;
   uint32_t pos = ts_node_start_byte(stmt);
   /* the loop the sum outlives: the outermost per-iteration loop of its function */
