@@ -50,7 +50,10 @@
 ;     `.backward()` (a pure inference script), nor zeroes or steps an
 ;     optimizer or hands one to a call (the backward pass of such a file
 ;     may happen in another module, as in MAE's
-;     `loss_scaler(loss, optimizer)`).
+;     `loss_scaler(loss, optimizer)`), nor calls a function of the
+;     project that does, or an instance of a project class whose
+;     `forward` trains (a meta-learner's `maml(x_spt, y_spt, ...)`, a
+;     trainer module that backpropagates inside its `forward`).
 ;
 ;   Not reported: calls under `with torch.no_grad()`, in a function of
 ;   the file whose every call (or handing to a call, such as

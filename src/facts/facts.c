@@ -934,20 +934,32 @@ bool facts_arg_from_outside(const facts *self, TSNode args, const char *keyword)
 }
 
 
-bool facts_instance_method_symbol(const facts *self, TSNode callee, facts_symbol *out) {
-  if (!self->imports || ts_node_is_null(callee) || !NODE_IS(callee, "attribute")) return false;
-  TSNode obj = FIELD(callee, object), attr = FIELD(callee, attribute);
-  if (ts_node_is_null(obj) || ts_node_is_null(attr) || !NODE_IS(obj, "identifier")) return false;
-  uint32_t len, alen;
-  const char *name = facts_text(self, obj, &len), *method = facts_text(self, attr, &alen);
+/* The qualified name, in *FIRST, of the project class the name OBJ is an
+ * instance of: every binding of the name in the file builds that class
+ * (through `.to()`-like chains), or OBJ is a parameter of the function it
+ * is read in, annotated with it (and not bound there otherwise). */
+static bool instance_class(const facts *self, TSNode obj, buf *first) {
+  uint32_t len;
+  const char *name = facts_text(self, obj, &len);
   if (len == 4 && !memcmp(name, "self", 4)) return false;
+  buf q = {0};
+  int fn = facts_function_at(self, ts_node_start_byte(obj));
+  if (facts__annotated_class(self, obj, fn, &q)) {
+    /* the parameter keeps its class unless the function binds it anew */
+    bool rebound = facts__last_assign_before(self, name, len, ts_node_start_byte(obj), fn) >= 0;
+    if (!rebound) buf_puts(first, buf_str(&q));
+    buf_free(&q);
+    return !rebound;
+  }
   /* every binding of the name in the file must be an assignment building
    * the same class: a global made in the `__main__` block and used by a
    * function above it (bindings are sorted by name: no scan of the file) */
   size_t lo, hi;
   facts_bindings_named(self, name, len, &lo, &hi);
-  if (lo == hi || hi - lo > 8) return false;
-  buf q = {0}, first = {0};
+  if (lo == hi || hi - lo > 8) {
+    buf_free(&q);
+    return false;
+  }
   bool found = false, agree = true;
   for (size_t i = lo; i < hi && agree; i++) {
     const facts_binding *b = &self->bindings.items[i];
@@ -956,11 +968,11 @@ bool facts_instance_method_symbol(const facts *self, TSNode callee, facts_symbol
     static const char *const same[] = {"to", "cuda", "cpu", "train", "eval", "half", "float", "double", NULL};
     TSNode value = b->value;
     for (int guard = 0; guard < 8 && !ts_node_is_null(value) && NODE_IS(value, "call"); guard++) {
-      TSNode fn = FIELD(value, function);
-      TSNode inner = NODE_IS(fn, "attribute") ? FIELD(fn, object) : NULL_NODE;
+      TSNode fnode = FIELD(value, function);
+      TSNode inner = NODE_IS(fnode, "attribute") ? FIELD(fnode, object) : NULL_NODE;
       if (ts_node_is_null(inner) || !NODE_IS(inner, "call")) break;
       uint32_t ml;
-      const char *m = facts_text(self, FIELD(fn, attribute), &ml);
+      const char *m = facts_text(self, FIELD(fnode, attribute), &ml);
       bool chained = false;
       for (size_t k = 0; same[k] && !chained; k++) chained = strlen(same[k]) == ml && !memcmp(same[k], m, ml);
       if (!chained) break;
@@ -970,21 +982,54 @@ bool facts_instance_method_symbol(const facts *self, TSNode callee, facts_symbol
         !facts_qualname(self, FIELD(value, function), &q)) {
       agree = false;
     } else if (!found) {
-      buf_puts(&first, buf_str(&q));
+      buf_puts(first, buf_str(&q));
       found = true;
-    } else if (strcmp(buf_str(&first), buf_str(&q)) != 0) {
+    } else if (strcmp(buf_str(first), buf_str(&q)) != 0) {
       agree = false;
     }
   }
-  bool ok = false;
-  facts_symbol klass;
-  if (found && agree && self->imports->lookup(self->imports, buf_str(&first), first.len, &klass) &&
-      (klass.flags & SYM_CLASS)) {
-    buf_putc(&first, '.');
-    buf_append(&first, method, alen);
-    ok = self->imports->lookup(self->imports, buf_str(&first), first.len, out) && (out->flags & SYM_FUNCTION);
-  }
   buf_free(&q);
+  return found && agree;
+}
+
+
+/* The symbol of method METHOD of the project class named in KLASS (a
+ * buffer it extends). */
+static bool class_method_symbol(const facts *self, buf *klass, const char *method, size_t mlen, facts_symbol *out) {
+  facts_symbol k;
+  if (!self->imports->lookup(self->imports, buf_str(klass), klass->len, &k) || !(k.flags & SYM_CLASS)) return false;
+  buf_putc(klass, '.');
+  buf_append(klass, method, mlen);
+  return self->imports->lookup(self->imports, buf_str(klass), klass->len, out) && (out->flags & SYM_FUNCTION);
+}
+
+
+bool facts_instance_method_symbol(const facts *self, TSNode callee, facts_symbol *out) {
+  if (!self->imports || ts_node_is_null(callee) || !NODE_IS(callee, "attribute")) return false;
+  TSNode obj = FIELD(callee, object), attr = FIELD(callee, attribute);
+  if (ts_node_is_null(obj) || ts_node_is_null(attr) || !NODE_IS(obj, "identifier")) return false;
+  uint32_t alen;
+  const char *method = facts_text(self, attr, &alen);
+  buf first = {0};
+  bool ok = instance_class(self, obj, &first) && class_method_symbol(self, &first, method, alen, out);
+  buf_free(&first);
+  return ok;
+}
+
+
+bool facts_instance_call_symbol(const facts *self, TSNode callee, facts_symbol *out) {
+  if (!self->imports || ts_node_is_null(callee) || !NODE_IS(callee, "identifier")) return false;
+  buf first = {0};
+  bool ok = false;
+  if (instance_class(self, callee, &first)) {
+    size_t base = first.len;
+    ok = class_method_symbol(self, &first, "__call__", 8, out);
+    if (!ok) {
+      first.len = base;
+      first.data[base] = 0;
+      ok = class_method_symbol(self, &first, "forward", 7, out);
+    }
+  }
   buf_free(&first);
   return ok;
 }

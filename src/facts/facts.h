@@ -332,6 +332,14 @@ int facts_base_kind(const facts *self, TSNode *base, buf *tmp);
  *  object is a name every assignment of the file binds to an instance of
  *  the same class of another module of the project. */
 bool facts_instance_method_symbol(const facts *self, TSNode callee, facts_symbol *out);
+/** What calling the instance CALLEE (a name) runs: the symbol of its
+ *  class's `__call__`, else its `forward`, when every binding of the name
+ *  builds one class of the project, or the name is a parameter annotated
+ *  with one (`def train(trainer: Trainer)`). */
+bool facts_instance_call_symbol(const facts *self, TSNode callee, facts_symbol *out);
+/* The class annotating NAME where it is a parameter of function FN
+ * (`model: Model`), its qualified name in OUT (resolve.c). */
+bool facts__annotated_class(const facts *f, TSNode name, int fn, buf *out);
 void facts_free(facts *self);
 
 /** Resolve NAME-or-attribute-chain NODE (or a call's callee) through imports

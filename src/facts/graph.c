@@ -1765,6 +1765,15 @@ void facts__summaries(facts *f) {
     if (pt & SYM_BACKWARD) bw = true;
     else if (pt & SYM_TRAINS) st = true;
     if (bw) f->file_backward = true;
+    /* `maml(x_spt, y_spt, x_qry, y_qry)`: an instance of a project class
+     * whose forward trains (a meta-learner, a trainer module): the file
+     * trains. The calling function keeps its own verdict: the same forward
+     * may only evaluate in eval mode (`if self.training: backward`). */
+    facts_symbol inst;
+    if (!f->file_backward && !bw && f->imports && NODE_IS(FACT_FIELD(f, c->call, function), "identifier") &&
+        facts_instance_call_symbol(f, FACT_FIELD(f, c->call, function), &inst) &&
+        (inst.flags & (SYM_BACKWARD | SYM_TRAINS)))
+      f->file_backward = true;
     bool sc = scales_loss_call(f, c->call, &tmp);
     if (sc) f->file_scales_loss = true;
     if (c->function < 0) continue;

@@ -572,7 +572,7 @@ bool facts_no_grad_in_importers(const facts *self, uint32_t pos) {
 
 /* Whether NAME, an identifier, is a parameter of function FN annotated with
  * a class (`model: Model`): OUT then holds the class's qualified name. */
-static bool annotated_class(const facts *f, TSNode name, int fn, buf *out) {
+bool facts__annotated_class(const facts *f, TSNode name, int fn, buf *out) {
   if (fn < 0) return false;
   TSNode params = FACT_FIELD(f, f->functions.items[fn].node, parameters);
   uint32_t n = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params), len;
@@ -615,7 +615,7 @@ bool facts_no_grad_method_call(const facts *self, uint32_t pos) {
    * is that class in its function, whatever the name is bound to elsewhere
    * in the file (`trainer = make_model(config)` in main) */
   int scope = facts_function_at(self, pos);
-  bool annotated = NODE_IS(obj, "identifier") && annotated_class(self, obj, scope, &q);
+  bool annotated = NODE_IS(obj, "identifier") && facts__annotated_class(self, obj, scope, &q);
   if (annotated) buf_puts(&first, buf_str(&q));
   facts_span body = annotated && scope >= 0 ? self->functions.items[scope].body : (facts_span){0, UINT32_MAX};
   for (size_t k = 0; k < self->assigns.len && agree; k++) {
@@ -625,7 +625,7 @@ bool facts_no_grad_method_call(const facts *self, uint32_t pos) {
     TSNode value = self->assigns.items[k].right;
     buf_clear(&q);
     if (NODE_IS(value, "identifier") &&
-        annotated_class(self, value, facts_function_at(self, ts_node_start_byte(left)), &q)) {
+        facts__annotated_class(self, value, facts_function_at(self, ts_node_start_byte(left)), &q)) {
       if (!first.len) buf_puts(&first, buf_str(&q));
       else agree = !strcmp(buf_str(&first), buf_str(&q));
       continue;
