@@ -944,7 +944,14 @@ static bool instance_class(const facts *self, TSNode obj, buf *first) {
   if (len == 4 && !memcmp(name, "self", 4)) return false;
   buf q = {0};
   int fn = facts_function_at(self, ts_node_start_byte(obj));
-  if (facts__annotated_class(self, obj, fn, &q)) {
+  size_t lo, hi;
+  facts_bindings_named(self, name, len, &lo, &hi);
+  /* a parameter of FN (bound in its signature) may carry an annotation */
+  bool parameter = false;
+  for (size_t i = lo; i < hi && fn >= 0 && !parameter; i++)
+    parameter = self->bindings.items[i].pos >= self->functions.items[fn].whole.start &&
+                self->bindings.items[i].pos < self->functions.items[fn].body.start;
+  if (parameter && facts__annotated_class(self, obj, fn, &q)) {
     /* the parameter keeps its class unless the function binds it anew */
     bool rebound = facts__last_assign_before(self, name, len, ts_node_start_byte(obj), fn) >= 0;
     if (!rebound) buf_puts(first, buf_str(&q));
@@ -954,8 +961,6 @@ static bool instance_class(const facts *self, TSNode obj, buf *first) {
   /* every binding of the name in the file must be an assignment building
    * the same class: a global made in the `__main__` block and used by a
    * function above it (bindings are sorted by name: no scan of the file) */
-  size_t lo, hi;
-  facts_bindings_named(self, name, len, &lo, &hi);
   if (lo == hi || hi - lo > 8) {
     buf_free(&q);
     return false;
