@@ -174,6 +174,11 @@
 ;   are not a model's, and its other methods are not a model's own code. A
 ;   class with no base at all, or a base oomlint cannot find (a library's),
 ;   stays a model.
+;   Nor a call in one branch of `if not train:` whose other branch puts the
+;   model in training mode, `train` being a parameter of a function around
+;   it: a helper running the model in the mode its caller asks for
+;   (score_sde's `get_model_fn(model, train=False)`), whose callers choose
+;   the grad mode as well.
 ;   Nor another framework's code whose models look like PyTorch's: a
 ;   file importing Chainer, Paddle, MXNet, OneFlow, MindSpore, MegEngine or
 ;   Jittor and never `torch`, or a function importing one of them itself

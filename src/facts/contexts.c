@@ -935,8 +935,51 @@ static bool evaluated_since_init(const facts *f, int fn, const char *model, uint
 static bool eval_context(const facts *self, TSNode node);
 
 
+/* Whether the model call NODE is in one branch of `if not train:` (or
+ * `if train:`) whose other branch puts a model in training mode, `train`
+ * being a parameter of a function around it: a helper that runs the model
+ * in the mode its caller asks for (score_sde's `get_model_fn(model,
+ * train=False)`), whose callers choose the grad mode too. */
+static bool mode_chosen_by_flag(const facts *f, TSNode node) {
+  TSNode child = node;
+  for (int guard = 0; guard < 12; guard++) {
+    TSNode up = ts_node_parent(child);
+    if (ts_node_is_null(up) || NODE_IS(up, "function_definition") || NODE_IS(up, "module")) return false;
+    if (NODE_IS(up, "if_statement")) {
+      TSNode cond = FIELD(up, condition), cons = FIELD(up, consequence);
+      if (!ts_node_is_null(cond) && NODE_IS(cond, "not_operator")) cond = FIELD(cond, argument);
+      TSNode other = NULL_NODE;
+      for (uint32_t i = 0; i < ts_node_named_child_count(up); i++) {
+        TSNode b = ts_node_named_child(up, i);
+        if (NODE_IS(b, "else_clause")) other = b;
+      }
+      if (!ts_node_is_null(cond) && NODE_IS(cond, "identifier") && !ts_node_is_null(other)) {
+        TSNode opposite = ts_node_eq(child, cons) ? other : ts_node_eq(child, other) ? cons : NULL_NODE;
+        uint32_t len;
+        const char *flag = facts_text(f, cond, &len);
+        /* a parameter of a function around the if: bound in its signature */
+        size_t lo, hi;
+        facts_bindings_named(f, flag, len, &lo, &hi);
+        bool parameter = false;
+        for (size_t i = lo; i < hi && !parameter; i++)
+          for (size_t k = 0; k < f->functions.len && !parameter; k++)
+            parameter = f->bindings.items[i].pos >= f->functions.items[k].whole.start &&
+                        f->bindings.items[i].pos < f->functions.items[k].body.start &&
+                        ts_node_start_byte(up) >= f->functions.items[k].body.start &&
+                        ts_node_start_byte(up) < f->functions.items[k].body.end;
+        for (size_t i = ts_node_is_null(opposite) || !parameter ? f->calls.len : facts_first_call_at(f, ts_node_start_byte(opposite));
+             i < f->calls.len && ts_node_start_byte(f->calls.items[i].call) < ts_node_end_byte(opposite); i++)
+          if (mode_call(f, f->calls.items[i].call) == 0) return true;
+      }
+    }
+    child = up;
+  }
+  return false;
+}
+
+
 bool facts_in_eval_context(const facts *self, TSNode node) {
-  return eval_context(self, node) && !grad_kept_on_purpose(self, node);
+  return eval_context(self, node) && !grad_kept_on_purpose(self, node) && !mode_chosen_by_flag(self, node);
 }
 
 
