@@ -1162,6 +1162,44 @@ static bool plain_parameter(const facts *f, TSNode method, TSNode name) {
  * `self.` attribute, a plain parameter of the method, builtins of those,
  * a tensor of torch's own functions without `requires_grad=True`) or a
  * parameter-free module (parameter_free_module). */
+/* Whether CALL makes a parameter that asks for no gradient:
+ * `Parameter(t, requires_grad=False)` (`nn.Parameter`, imported or not): a
+ * constant kept with the module's state, trained by nothing. */
+static bool frozen_parameter(const facts *f, TSNode call) {
+  if (ts_node_is_null(call) || !NODE_IS(call, "call")) return false;
+  TSNode callee = FACT_FIELD(f, call, function), args = FACT_FIELD(f, call, arguments);
+  if (ts_node_is_null(callee) || ts_node_is_null(args) || !NODE_IS(args, "argument_list")) return false;
+  TSNode last = NODE_IS(callee, "attribute") ? FACT_FIELD(f, callee, attribute) : callee;
+  if (ts_node_is_null(last) || !text_is(f, last, "Parameter")) return false;
+  uint32_t n = ts_node_named_child_count(args);
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode a = ts_node_named_child(args, i);
+    if (!NODE_IS(a, "keyword_argument")) continue;
+    TSNode key = FACT_FIELD(f, a, name), value = FACT_FIELD(f, a, value);
+    if (!ts_node_is_null(key) && text_is(f, key, "requires_grad")) return !ts_node_is_null(value) && NODE_IS(value, "false");
+  }
+  /* `Parameter(t, False)` */
+  return n >= 2 && NODE_IS(ts_node_named_child(args, 1), "false");
+}
+
+
+/* Whether CALL (`setattr(self, name, p)`, a maker) stores a frozen
+ * parameter: P bound last, in the same function, to one. */
+static bool sets_frozen_parameter(const facts *f, TSNode call) {
+  TSNode callee = FACT_FIELD(f, call, function), args = FACT_FIELD(f, call, arguments);
+  if (ts_node_is_null(callee) || !NODE_IS(callee, "identifier") || !text_is(f, callee, "setattr") ||
+      ts_node_is_null(args) || ts_node_named_child_count(args) != 3)
+    return false;
+  TSNode v = ts_node_named_child(args, 2);
+  if (frozen_parameter(f, v)) return true;
+  if (!NODE_IS(v, "identifier")) return false;
+  uint32_t len;
+  const char *name = facts_text(f, v, &len);
+  long a = facts__last_assign_before(f, name, len, ts_node_start_byte(call), facts_function_at(f, ts_node_start_byte(call)));
+  return a >= 0 && frozen_parameter(f, f->assigns.items[a].right);
+}
+
+
 static bool parameter_free_value(const facts *f, TSNode v, TSNode method, pf_ctx *cx, int depth) {
   if (depth > 8 || ts_node_is_null(v)) return false;
   const char *type = ts_node_type(v);
@@ -1215,6 +1253,7 @@ static bool parameter_free_value(const facts *f, TSNode v, TSNode method, pf_ctx
     const char *m = facts_text(f, FACT_FIELD(f, callee, attribute), &ml);
     if (in_names_list(m, ml, counts)) return true;
   }
+  if (frozen_parameter(f, v)) return true;
   if (!facts_qualname(f, callee, cx->tmp)) return false;
   const char *q = buf_str(cx->tmp);
   /* `nn.Embedding.from_pretrained(table)`: frozen unless `freeze=False` */
@@ -1262,7 +1301,10 @@ static bool class_holds_no_parameter(const facts *f, const facts_class *k, pf_ct
     if (ts_node_is_null(last)) continue;
     uint32_t len;
     const char *t = facts_text(f, last, &len);
-    if (in_names_list(t, len, makers)) return false;
+    /* `Parameter(t, requires_grad=False)`, `setattr(self, name, p)` of
+     * one: constants, not parameters anything trains (ReAgent's
+     * feature normalizer) */
+    if (in_names_list(t, len, makers) && !frozen_parameter(f, call) && !sets_frozen_parameter(f, call)) return false;
   }
   for (size_t i = 0; i < f->self_patterns.len; i++)
     if (f->self_patterns.items[i] >= start && f->self_patterns.items[i] < end) return false;
