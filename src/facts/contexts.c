@@ -153,18 +153,7 @@ static bool backpropagated_after(const facts *f, const facts_loop *l, const char
    * expression that reads it (`value_loss = torch.stack(value_losses).sum()`) */
   const char *names[4] = {name};
   uint32_t lens[4] = {len};
-  size_t nnames = 1;
-  for (size_t i = 0; i < f->assigns.len && nnames < 4; i++) {
-    TSNode left = f->assigns.items[i].left;
-    uint32_t at = ts_node_start_byte(left), rl;
-    if (at < after || at >= scope.end || !NODE_IS(left, "identifier") || facts_function_at(f, at) != l->function)
-      continue;
-    const char *rt = facts_text(f, f->assigns.items[i].right, &rl);
-    if (mentions(rt, rl, name, len)) {
-      names[nnames] = facts_text(f, left, &lens[nnames]);
-      nnames++;
-    }
-  }
+  size_t nnames = facts__names_after(f, l->function, after, names, lens, 4);
   for (size_t i = facts_first_call_at(f, after); i < f->calls.len; i++) {
     const facts_call *c = &f->calls.items[i];
     if (ts_node_start_byte(c->call) >= scope.end) break;
@@ -390,7 +379,7 @@ static bool cleared_after_backward(const facts *f, TSNode container) {
     if (!g->backward) continue;
     uint32_t gl;
     const char *body = facts_text(f, g->node, &gl);
-    found = facts_text_has_ci(body, gl, buf_str(&del)) || facts_text_has_ci(body, gl, buf_str(&clear));
+    found = mentions(body, gl, del.data, (uint32_t)del.len) || mentions(body, gl, clear.data, (uint32_t)clear.len);
   }
   buf_free(&del);
   buf_free(&clear);
@@ -957,16 +946,10 @@ static bool mode_chosen_by_flag(const facts *f, TSNode node) {
         TSNode opposite = ts_node_eq(child, cons) ? other : ts_node_eq(child, other) ? cons : NULL_NODE;
         uint32_t len;
         const char *flag = facts_text(f, cond, &len);
-        /* a parameter of a function around the if: bound in its signature */
-        size_t lo, hi;
-        facts_bindings_named(f, flag, len, &lo, &hi);
+        /* a parameter of a function around the if */
         bool parameter = false;
-        for (size_t i = lo; i < hi && !parameter; i++)
-          for (size_t k = 0; k < f->functions.len && !parameter; k++)
-            parameter = f->bindings.items[i].pos >= f->functions.items[k].whole.start &&
-                        f->bindings.items[i].pos < f->functions.items[k].body.start &&
-                        ts_node_start_byte(up) >= f->functions.items[k].body.start &&
-                        ts_node_start_byte(up) < f->functions.items[k].body.end;
+        for (int g = facts_function_at(f, ts_node_start_byte(up)); g >= 0 && !parameter; g = f->functions.items[g].parent)
+          parameter = facts__parameter_of(f, flag, len, g);
         for (size_t i = ts_node_is_null(opposite) || !parameter ? f->calls.len : facts_first_call_at(f, ts_node_start_byte(opposite));
              i < f->calls.len && ts_node_start_byte(f->calls.items[i].call) < ts_node_end_byte(opposite); i++)
           if (mode_call(f, f->calls.items[i].call) == 0) return true;

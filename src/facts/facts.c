@@ -934,6 +934,17 @@ bool facts_arg_from_outside(const facts *self, TSNode args, const char *keyword)
 }
 
 
+bool facts__parameter_of(const facts *f, const char *name, uint32_t len, int fn) {
+  if (fn < 0) return false;
+  const facts_function *g = &f->functions.items[fn];
+  size_t lo, hi;
+  facts_bindings_named(f, name, len, &lo, &hi);
+  for (size_t i = lo; i < hi; i++)
+    if (f->bindings.items[i].pos >= g->whole.start && f->bindings.items[i].pos < g->body.start) return true;
+  return false;
+}
+
+
 /* The qualified name, in *FIRST, of the project class the name OBJ is an
  * instance of: every binding of the name in the file builds that class
  * (through `.to()`-like chains), or OBJ is a parameter of the function it
@@ -944,14 +955,8 @@ static bool instance_class(const facts *self, TSNode obj, buf *first) {
   if (len == 4 && !memcmp(name, "self", 4)) return false;
   buf q = {0};
   int fn = facts_function_at(self, ts_node_start_byte(obj));
-  size_t lo, hi;
-  facts_bindings_named(self, name, len, &lo, &hi);
-  /* a parameter of FN (bound in its signature) may carry an annotation */
-  bool parameter = false;
-  for (size_t i = lo; i < hi && fn >= 0 && !parameter; i++)
-    parameter = self->bindings.items[i].pos >= self->functions.items[fn].whole.start &&
-                self->bindings.items[i].pos < self->functions.items[fn].body.start;
-  if (parameter && facts__annotated_class(self, obj, fn, &q)) {
+  /* a parameter of FN may carry an annotation */
+  if (facts__parameter_of(self, name, len, fn) && facts__annotated_class(self, obj, fn, &q)) {
     /* the parameter keeps its class unless the function binds it anew */
     bool rebound = facts__last_assign_before(self, name, len, ts_node_start_byte(obj), fn) >= 0;
     if (!rebound) buf_puts(first, buf_str(&q));
@@ -961,6 +966,8 @@ static bool instance_class(const facts *self, TSNode obj, buf *first) {
   /* every binding of the name in the file must be an assignment building
    * the same class: a global made in the `__main__` block and used by a
    * function above it (bindings are sorted by name: no scan of the file) */
+  size_t lo, hi;
+  facts_bindings_named(self, name, len, &lo, &hi);
   if (lo == hi || hi - lo > 8) {
     buf_free(&q);
     return false;

@@ -337,6 +337,14 @@ bool facts_instance_method_symbol(const facts *self, TSNode callee, facts_symbol
  *  builds one class of the project, or the name is a parameter annotated
  *  with one (`def train(trainer: Trainer)`). */
 bool facts_instance_call_symbol(const facts *self, TSNode callee, facts_symbol *out);
+/* The names a value NAMES[0] (LENS[0] bytes) goes by in function FN (-1:
+ * module level) from byte AFTER on: itself, and each name bound there from
+ * an expression that reads it (`value_loss = torch.stack(value_losses)
+ * .sum()`), at most MAX in all; returns how many (graph.c). */
+size_t facts__names_after(const facts *f, int fn, uint32_t after, const char **names, uint32_t *lens, size_t max);
+/* Whether NAME is a parameter of function FN: bound in its signature
+ * (facts.c). */
+bool facts__parameter_of(const facts *f, const char *name, uint32_t len, int fn);
 /* The class annotating NAME where it is a parameter of function FN
  * (`model: Model`), its qualified name in OUT (resolve.c). */
 bool facts__annotated_class(const facts *f, TSNode name, int fn, buf *out);

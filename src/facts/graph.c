@@ -1996,6 +1996,23 @@ bool facts_recurrence(const facts *self, TSNode stmt) {
 }
 
 
+size_t facts__names_after(const facts *f, int fn, uint32_t after, const char **names, uint32_t *lens, size_t max) {
+  assert(max >= 1);
+  facts_span scope = fn >= 0 ? f->functions.items[fn].body : (facts_span){0, (uint32_t)f->length + 1};
+  size_t n = 1;
+  for (size_t i = 0; i < f->assigns.len && n < max; i++) {
+    TSNode left = f->assigns.items[i].left, right = f->assigns.items[i].right;
+    uint32_t at = ts_node_start_byte(left);
+    if (at < after || at >= scope.end || !NODE_IS(left, "identifier") || facts_function_at(f, at) != fn) continue;
+    if (subtree_reads(f, right, names[0], lens[0], false)) {
+      names[n] = facts_text(f, left, &lens[n]);
+      n++;
+    }
+  }
+  return n;
+}
+
+
 bool facts_backpropagated_after_loop(const facts *self, TSNode stmt) {
   TSNode acc = FACT_FIELD(self, stmt, left);
   /* `losses_q[k + 1] += loss_q`: the list of sums, read after the loop as
@@ -2020,19 +2037,10 @@ bool facts_backpropagated_after_loop(const facts *self, TSNode stmt) {
    * `torch.autograd.backward(nodes, grads)`) */
   const char *names[4];
   uint32_t lens[4];
-  size_t nnames = 1;
   names[0] = facts_text(self, acc, &lens[0]);
   facts_span scope = fn >= 0 ? self->functions.items[fn].body : (facts_span){0, (uint32_t)self->length + 1};
   uint32_t after = ts_node_end_byte(l->node);
-  for (size_t i = 0; i < self->assigns.len && nnames < 4; i++) {
-    TSNode left = self->assigns.items[i].left, right = self->assigns.items[i].right;
-    uint32_t at = ts_node_start_byte(left);
-    if (at < after || at >= scope.end || !NODE_IS(left, "identifier") || facts_function_at(self, at) != fn) continue;
-    if (subtree_reads(self, right, names[0], lens[0], false)) {
-      names[nnames] = facts_text(self, left, &lens[nnames]);
-      nnames++;
-    }
-  }
+  size_t nnames = facts__names_after(self, fn, after, names, lens, 4);
   for (size_t i = facts_first_call_at(self, after); i < self->calls.len; i++) {
     const facts_call *c = &self->calls.items[i];
     if (ts_node_start_byte(c->call) >= scope.end) break;

@@ -285,6 +285,13 @@ static bool library_call(const facts *f, TSNode callee) {
 }
 
 
+/* The top-level function holding function FN (-1 at module level). */
+static int outermost(const facts *f, int fn) {
+  while (fn >= 0 && f->functions.items[fn].parent >= 0) fn = f->functions.items[fn].parent;
+  return fn;
+}
+
+
 /* `self.run_stage("evaluate", self.evaluate)`: a method of the class handed
  * as a bound method is called back by the callee, so it counts as a call
  * made there (audiocraft's base solver runs its stages under no_grad, and
@@ -303,9 +310,7 @@ static void record_handed_methods(const facts *f, const facts_call *c, call_vec 
     if (ts_node_is_null(obj) || !facts_node_is(f, obj, "self") || ts_node_is_null(attr)) continue;
     call_seen seen = {0};
     seen.how = facts_in_no_grad(f, ts_node_start_byte(c->call)) ? FACTS_CALLED_NO_GRAD : FACTS_CALLED_GRAD;
-    seen.outer = c->function;
-    while (seen.outer >= 0 && f->functions.items[seen.outer].parent >= 0)
-      seen.outer = f->functions.items[seen.outer].parent;
+    seen.outer = outermost(f, c->function);
     seen.klass = f->classes.items[k].name;
     seen.klass_len = f->classes.items[k].name_len;
     seen.name = facts_text(f, attr, &seen.name_len);
@@ -342,9 +347,7 @@ static void record_calls_by_name(const facts *f, project_summary *s) {
     seen.how = facts_in_no_grad(f, ts_node_start_byte(c->call)) || facts_hands_only_frozen_models(f, c->call)
                    ? FACTS_CALLED_NO_GRAD
                    : FACTS_CALLED_GRAD;
-    seen.outer = c->function;
-    while (seen.outer >= 0 && f->functions.items[seen.outer].parent >= 0)
-      seen.outer = f->functions.items[seen.outer].parent;
+    seen.outer = outermost(f, c->function);
     vec_push(&v, seen);
   }
   if (v.len > 1) qsort(v.items, v.len, sizeof *v.items, call_cmp);
