@@ -11,7 +11,9 @@
 ;     `torch.autocast`, `torch.amp.autocast` or `torch.cuda.amp.autocast`
 ;     on CUDA with no dtype (float16 is CUDA's default) or with
 ;     `dtype=torch.float16`, in a loop that trains or a function that calls
-;     `.backward()`, in a file that never creates a `GradScaler` and never
+;     `.backward()` (itself, or through helpers when something also steps
+;     an optimizer: a profiler timing forward and backward trains nothing),
+;     in a file that never creates a `GradScaler` and never
 ;     calls `.scale(...)` (a scaler passed in from elsewhere counts);
 ;   - a `GradScaler` created in a file whose autocast regions all use
 ;     `dtype=torch.bfloat16`.
@@ -101,7 +103,7 @@
   (#oom-not-file-scales-loss?)
   (#oom-not-file-calls? ".*GradScaler")
   (#oom-not-file-mentions? "(?:#[^\\n]*|\"\"\"[\\s\\S]*?\"\"\"|'''[\\s\\S]*?'''|(?<=help=)[rbfuRBFU]{0,2}(?:\"(?:[^\"\\\\\\n]|\\\\.)*\"|'(?:[^'\\\\\\n]|\\\\.)*')|(?<![=:])(?<![=:] )[rbfuRBFU]{0,2}(?:\"(?:[^\"\\\\\\n]|\\\\.)*\"|'(?:[^'\\\\\\n]|\\\\.)*'))(*SKIP)(*F)|(?i:gradscaler|\\.scale\\(|scaler\\.step|accelerator|loss_scal|deepspeed|apex)")
-  (#oom-function-trains? @report)
+  (#oom-function-updates? @report)
   (#oom-not-foreign-code? @report "(paddle|mxnet|chainer|oneflow|mindspore|megengine|jittor)(\\..*)?"))
 
 ; torch.cuda.amp.autocast() with the default dtype, in a training loop
@@ -127,7 +129,7 @@
   (#oom-not-file-scales-loss?)
   (#oom-not-file-calls? ".*GradScaler")
   (#oom-not-file-mentions? "(?:#[^\\n]*|\"\"\"[\\s\\S]*?\"\"\"|'''[\\s\\S]*?'''|(?<=help=)[rbfuRBFU]{0,2}(?:\"(?:[^\"\\\\\\n]|\\\\.)*\"|'(?:[^'\\\\\\n]|\\\\.)*')|(?<![=:])(?<![=:] )[rbfuRBFU]{0,2}(?:\"(?:[^\"\\\\\\n]|\\\\.)*\"|'(?:[^'\\\\\\n]|\\\\.)*'))(*SKIP)(*F)|(?i:gradscaler|\\.scale\\(|scaler\\.step|accelerator|loss_scal|deepspeed|apex)")
-  (#oom-function-trains? @report)
+  (#oom-function-updates? @report)
   (#oom-not-foreign-code? @report "(paddle|mxnet|chainer|oneflow|mindspore|megengine|jittor)(\\..*)?"))
 
 ; any autocast with dtype=torch.float16 (not on a CPU-like device), in a
@@ -154,7 +156,7 @@
   (#oom-not-file-scales-loss?)
   (#oom-not-file-calls? ".*GradScaler")
   (#oom-not-file-mentions? "(?:#[^\\n]*|\"\"\"[\\s\\S]*?\"\"\"|'''[\\s\\S]*?'''|(?<=help=)[rbfuRBFU]{0,2}(?:\"(?:[^\"\\\\\\n]|\\\\.)*\"|'(?:[^'\\\\\\n]|\\\\.)*')|(?<![=:])(?<![=:] )[rbfuRBFU]{0,2}(?:\"(?:[^\"\\\\\\n]|\\\\.)*\"|'(?:[^'\\\\\\n]|\\\\.)*'))(*SKIP)(*F)|(?i:gradscaler|\\.scale\\(|scaler\\.step|accelerator|loss_scal|deepspeed|apex)")
-  (#oom-function-trains? @report)
+  (#oom-function-updates? @report)
   (#oom-not-foreign-code? @report "(paddle|mxnet|chainer|oneflow|mindspore|megengine|jittor)(\\..*)?"))
 
 ; a GradScaler in a file whose autocast regions all ask for bfloat16

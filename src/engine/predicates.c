@@ -153,6 +153,10 @@ static const struct {
   {"oom-function-trains", PRED_FUNCTION_TRAINS, ARGS_CAPTURE, 0, 0,
    "`#oom-function-trains? @x`: the function holding `@x` (or a function of this file it calls) calls "
    "`.backward()`; at module level, the file does"},
+  {"oom-function-updates", PRED_FUNCTION_UPDATES, ARGS_CAPTURE, 0, 0,
+   "`#oom-function-updates? @x`: the function holding `@x` trains weights: it calls `.backward()` itself, or "
+   "through functions of the file or the project it calls while something on that path also steps an optimizer "
+   "(a profiler's backward updates nothing); at module level, the file calls `.backward()`"},
   {"oom-file-trains", PRED_FILE_TRAINS, ARGS_NONE, 0, 0, "`#oom-file-trains?`: the file calls `.backward()` somewhere"},
   {"oom-arg-from-outside", PRED_ARG_FROM_OUTSIDE, ARGS_CAPTURE_STRING, 1, 1,
    "`#oom-arg-from-outside? @args \"NAME\"`: the argument list passes keyword NAME a value made outside this "
@@ -306,6 +310,7 @@ static int cost(pred_kind kind) {
   case PRED_IN_MODEL_METHOD:
   case PRED_IN_TRAINING_LOOP:
   case PRED_FUNCTION_TRAINS:
+  case PRED_FUNCTION_UPDATES:
   case PRED_IN_EVAL_FUNCTION:
   case PRED_IN_MODULE_METHOD:
   case PRED_FROZEN:
@@ -824,6 +829,8 @@ static bool eval(const predicate *p, const TSQueryMatch *m, pred_context *ctx) {
            facts_recurrence(ctx->model, n) || facts_step_sum(ctx->model, n);
   case PRED_FUNCTION_TRAINS:
     return facts_function_backward_at(ctx->model, pos);
+  case PRED_FUNCTION_UPDATES:
+    return facts_function_updates_at(ctx->model, pos);
   case PRED_FILE_TRAINS:
     return ctx->model->file_backward;
   case PRED_FILE_SCALES_LOSS:

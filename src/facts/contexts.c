@@ -1381,6 +1381,19 @@ bool facts_function_backward_at(const facts *self, uint32_t pos) {
 }
 
 
+bool facts_function_updates_at(const facts *self, uint32_t pos) {
+  int fn = facts_function_at(self, pos);
+  /* a backward only through callees counts when something also steps an
+   * optimizer: yolov9's autobatch runs a profiler's forward and backward
+   * under autocast to measure memory, and no gradient it makes is used */
+  if (fn >= 0) {
+    const facts_function *g = &self->functions.items[fn];
+    return g->own_backward || (g->backward && g->updates) || g->differentiated;
+  }
+  return self->file_backward;
+}
+
+
 static void callee_name(const facts *f, TSNode call, const char **s, uint32_t *len) {
   TSNode fn = FIELD(call, function);
   *s = "";

@@ -48,6 +48,8 @@ typedef struct {
   bool trains;        /* calls .backward() or optimizer.step(), itself or through callees */
   bool backward;      /* calls .backward(), itself or through callees */
   bool step;          /* a training step: backward or optimizer.step outside its own loops */
+  bool own_backward;  /* calls .backward() (or a loss scaler's, a wrapper's) in its own body */
+  bool updates;       /* steps an optimizer, itself or through callees (a profiler's backward does not) */
   bool returns_graph; /* returns a graph-carrying value */
   bool returns_scalar_loss;
   bool returns_divided;     /* returns a value divided on its way (`return loss / accum_steps`) */
@@ -208,7 +210,8 @@ enum {
                                    mmpretrain's inferencers' do) */
   SYM_NO_PARAMETERS = 1u << 19, /* a module class holding no trainable parameter (facts_class.no_parameters):
                                    its instances are no model, though subclasses derive a module from it */
-  SYM_CLEAN_LOSS_KEY = 1u << 20 /* returns only dicts whose "loss" carries no graph (`{"loss": loss.detach()}`) */
+  SYM_CLEAN_LOSS_KEY = 1u << 20, /* returns only dicts whose "loss" carries no graph (`{"loss": loss.detach()}`) */
+  SYM_UPDATES = 1u << 21         /* steps an optimizer, itself or through callees */
 };
 
 typedef struct {
@@ -525,6 +528,10 @@ bool facts_warm_up_call(const facts *self, TSNode call);
 bool facts_untrained_model(const facts *self, TSNode callee);
 /** Whether the function holding POS (module level: -1) calls .backward(). */
 bool facts_function_backward_at(const facts *self, uint32_t pos);
+/** Whether the function holding POS trains weights: it calls `.backward()`
+ * itself, or through callees while it or they also step an optimizer (a
+ * profiler's backward updates nothing); at module level, the file trains. */
+bool facts_function_updates_at(const facts *self, uint32_t pos);
 /** The per-iteration loop at POS calls something whose last name RE matches
  *  (MATCH decides), itself or in a function of this file it calls. */
 bool facts_loop_calls(const facts *self, uint32_t pos, bool (*match)(void *ctx, const char *name, size_t len),

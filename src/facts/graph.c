@@ -1628,7 +1628,7 @@ void facts__index(facts *f) {
 
 
 /* What a call of CALLEE trains, when it is a function of another module of
- * the project: SYM_TRAINS, SYM_BACKWARD, SYM_STEP of its summary. */
+ * the project: SYM_TRAINS, SYM_BACKWARD, SYM_STEP, SYM_UPDATES of its summary. */
 static uint32_t project_training(const facts *f, TSNode callee) {
   facts_symbol sym;
   if (!f->imports) return 0;
@@ -1636,7 +1636,7 @@ static uint32_t project_training(const facts *f, TSNode callee) {
   if (!(facts_project_symbol(f, callee, &sym) && (sym.flags & SYM_FUNCTION)) &&
       !facts_instance_method_symbol(f, callee, &sym))
     return 0;
-  return sym.flags & (SYM_TRAINS | SYM_BACKWARD | SYM_STEP);
+  return sym.flags & (SYM_TRAINS | SYM_BACKWARD | SYM_STEP | SYM_UPDATES);
 }
 
 
@@ -1749,7 +1749,7 @@ void facts__summaries(facts *f) {
   }
   for (size_t i = 0; i < f->calls.len; i++) {
     const facts_call *c = &f->calls.items[i];
-    bool bw = is_backward(f, c->call, &tmp);
+    bool bw = is_backward(f, c->call, &tmp), own_bw = bw;
     if (bw) mark_differentiated(f, c);
     else mark_attributed(f, c, &tmp);
     /* `neg_score = self.predict_neg_score(...)` in a plain class's
@@ -1779,6 +1779,8 @@ void facts__summaries(facts *f) {
     if (c->function < 0) continue;
     facts_function *fn = &f->functions.items[c->function];
     if (sc) fn->scales_loss = true;
+    if (own_bw) fn->own_backward = true;
+    if (is_step(f, c->call) || (pt & SYM_UPDATES)) fn->updates = true;
     if (bw) fn->backward = fn->trains = true;
     else if (st) fn->trains = true;
     if ((bw || st) && c->loop < 0 && (!pt || (pt & SYM_STEP))) fn->step = true;
@@ -1793,8 +1795,9 @@ void facts__summaries(facts *f) {
       facts_function *fn = &f->functions.items[c->function], *callee = &f->functions.items[g];
       bool step = callee->step && c->loop < 0;
       if ((callee->trains && !fn->trains) || (callee->backward && !fn->backward) || (step && !fn->step) ||
-          (callee->scales_loss && !fn->scales_loss)) {
+          (callee->scales_loss && !fn->scales_loss) || (callee->updates && !fn->updates)) {
         fn->scales_loss |= callee->scales_loss;
+        fn->updates |= callee->updates;
         fn->trains |= callee->trains;
         fn->backward |= callee->backward;
         fn->step |= step;
