@@ -80,9 +80,12 @@
 ;   y)` where `get_loss` returns `loss, roc_auc_score(...)`, or the loss
 ;   alone when asked: a scalar loss cannot be unpacked, so that return says
 ;   nothing about the tuple's elements; names unpacked from a module of
-;   unknown class beside the one that is backpropagated (`loss,
-;   interaction = self.game(*batch)`), unless they have evidence of their
-;   own (`total = loss + 0.1 * aux; total.backward()`); and when a function returns tuples
+;   unknown class beside the one that is backpropagated, directly or
+;   through a name computed from it (`loss, interaction =
+;   self.game(*batch)`; `out, cache, aux = model(x, cache)` with
+;   `loss = nll(out, y) + aux.sum()` and `(loss / k).backward()`: the
+;   cache), unless they have evidence of their own (`total = loss + 0.1 *
+;   aux; total.backward()`); and when a function returns tuples
 ;   of two lengths, `loss, metrics` or `loss, logits, metrics`, names
 ;   unpacked from it carry what the tuples of their number carry).
 ;   Nor storage that belongs to one step or one call rather than to the

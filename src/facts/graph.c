@@ -999,14 +999,30 @@ static bool arguments_carry_graph(analysis *a, state *st, TSNode right, TSNode l
 static bool backpropagates(const facts *f, TSNode call, const char *name, uint32_t len);
 
 
+static bool subtree_reads(const facts *f, TSNode node, const char *name, uint32_t len, bool args);
+
+
 /* Whether function FN backpropagates the name NAME (LEN bytes), as
- * backpropagates() reads a call. */
-static bool backpropagated_in(const facts *f, int fn, const char *name, uint32_t len) {
+ * backpropagates() reads a call, or a name bound after AFTER from an
+ * expression reading it (`loss = out.mean() + aux.sum()`), or a backward
+ * whose receiver reads one (`(loss / loss_div).backward()`). */
+static bool backpropagated_in(const facts *f, int fn, const char *name, uint32_t len, uint32_t after) {
   facts_span scope = fn >= 0 ? f->functions.items[fn].body : (facts_span){0, (uint32_t)f->length + 1};
+  const char *names[4] = {name};
+  uint32_t lens[4] = {len};
+  size_t nnames = facts__names_after(f, fn, after, names, lens, 4);
   for (size_t i = facts_first_call_at(f, scope.start); i < f->calls.len; i++) {
     const facts_call *c = &f->calls.items[i];
     if (ts_node_start_byte(c->call) >= scope.end) break;
-    if (c->function == fn && backpropagates(f, c->call, name, len)) return true;
+    if (c->function != fn) continue;
+    TSNode callee = FACT_FIELD(f, c->call, function);
+    bool bw = !ts_node_is_null(callee) && NODE_IS(callee, "attribute") &&
+              text_is(f, FACT_FIELD(f, callee, attribute), "backward");
+    TSNode obj = bw ? FACT_FIELD(f, callee, object) : NULL_NODE;
+    for (size_t k = 0; k < nnames; k++) {
+      if (backpropagates(f, c->call, names[k], lens[k])) return true;
+      if (bw && !NODE_IS(obj, "identifier") && subtree_reads(f, obj, names[k], lens[k], false)) return true;
+    }
   }
   return false;
 }
@@ -1050,7 +1066,7 @@ static void assign(analysis *a, state *st, TSNode left, TSNode right, unsigned f
       if (!NODE_IS(t, "identifier")) continue;
       uint32_t tl;
       const char *tn = facts_text(a->f, t, &tl);
-      one_is_loss = backpropagated_in(a->f, a->function, tn, tl);
+      one_is_loss = backpropagated_in(a->f, a->function, tn, tl, ts_node_start_byte(left));
     }
     for (uint32_t i = 0; i < n; i++) {
       TSNode t = ts_node_named_child(left, i);
@@ -1058,7 +1074,7 @@ static void assign(analysis *a, state *st, TSNode left, TSNode right, unsigned f
       if (one_is_loss && NODE_IS(t, "identifier")) {
         uint32_t tl;
         const char *tn = facts_text(a->f, t, &tl);
-        if (!backpropagated_in(a->f, a->function, tn, tl)) tf = 0;
+        if (!backpropagated_in(a->f, a->function, tn, tl, ts_node_start_byte(left))) tf = 0;
       }
       /* `loss, acc = step(batch)`: each name what that element carries */
       if (known) tf = ((elems[i] & TAINT_GRAPH) || (from_args && (elems[i] & TAINT_ARG)) ? V_GRAPH : 0) |
