@@ -303,6 +303,34 @@ static bool feeds_model_back(const facts *f, const facts_loop *l) {
 }
 
 
+/* Whether loop L unrolls a differentiable inner loop: it takes gradients
+ * with `create_graph=True` (fast weights, a differentiable optimizer) and
+ * calls no `.backward()` of its own. Each step's graph stays alive through
+ * those gradients until the meta-backward after the loop, so values kept
+ * per step keep nothing more (higher's and MAML's inner loops). A loop
+ * that also backpropagates (a gradient penalty per batch) is training. */
+static bool unrolled_inner_loop(const facts *f, const facts_loop *l) {
+  bool create_graph = false;
+  for (size_t i = facts_first_call_at(f, l->body.start); i < f->calls.len; i++) {
+    const facts_call *c = &f->calls.items[i];
+    if (ts_node_start_byte(c->call) >= l->body.end) break;
+    if (c->function != l->function) continue;
+    TSNode callee = FIELD(c->call, function);
+    if (!ts_node_is_null(callee) && NODE_IS(callee, "attribute") && facts_node_is(f, FIELD(callee, attribute), "backward"))
+      return false;
+    TSNode args = FIELD(c->call, arguments);
+    uint32_t n = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
+    for (uint32_t k = 0; k < n && !create_graph; k++) {
+      TSNode a = ts_node_named_child(args, k);
+      if (!NODE_IS(a, "keyword_argument")) continue;
+      TSNode key = FIELD(a, name), value = FIELD(a, value);
+      create_graph = facts_node_is(f, key, "create_graph") && !ts_node_is_null(value) && NODE_IS(value, "true");
+    }
+  }
+  return create_graph;
+}
+
+
 /* Whether loop L calls one of its own loop variables: `for net in nets:
  * net(x)` runs each model once, a loop over models rather than batches. */
 static bool calls_loop_variable(const facts *f, const facts_loop *l) {
@@ -413,6 +441,8 @@ bool facts_step_storage(const facts *self, TSNode node) {
   /* (b) the time steps of one sequence: no loader, backward or step of the
    * loop's own, and a model's output fed back into it */
   if (l->evidence == LOOP_CALLS_MODEL && feeds_model_back(self, l)) return true;
+  /* (f) the steps of an unrolled differentiable inner loop */
+  if (unrolled_inner_loop(self, l)) return true;
   /* (c) kept for a later loop of the function that backpropagates it */
   uint32_t after = ts_node_end_byte(l->node);
   for (size_t i = (size_t)loop + 1; i < self->loops.len; i++) {
