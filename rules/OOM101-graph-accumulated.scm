@@ -71,7 +71,10 @@
 ;   (`torch.autograd.grad` per domain), the function must step its optimizer
 ;   after the loop: one step per call. Nor a recurrence `x = x + f(x)`, whose value is computed by a
 ;   call that takes the accumulator itself (a residual or denoising
-;   update): each step feeds the next, it is not a sum of batches.
+;   update): each step feeds the next, it is not a sum of batches. Nor
+;   `acc += v` on a name last bound to a dict (`other_loss = {k: 0. for k
+;   in widths}`): `dict += tensor` raises `TypeError` before any graph is
+;   kept (the per-key sum `acc[k] += v` is reported).
 ;
 ;   ## Why is this bad?
 ;   A tensor that has autograd history points to the operations that made

@@ -88,7 +88,9 @@
 ;   preparing the input and converting the result outside the block, or
 ;   calling methods of its class that run under no_grad themselves or run
 ;   no model, as a face detector's `forward` calling `self.detect(img)`
-;   and `self.extract(img, boxes)`),
+;   and `self.extract(img, boxes)`; or whose `forward` chooses its grad
+;   mode itself, `with torch.set_grad_enabled(self.as_loss):`, also when
+;   a factory of the project returns it, `create_metric(name)`),
 ;   `torch.inference_mode()` or `torch.set_grad_enabled(False)` (or, in an
 ;   evaluation context, `torch.set_grad_enabled(split == 'train')`: the
 ;   code chooses the mode by phase itself), in
@@ -128,8 +130,10 @@
 ;   computes with, counts such as `self.table.weight.numel()`),
 ;   parameter-free layers and frozen tables
 ;   (`nn.Embedding.from_pretrained(t)`, frozen unless `freeze=False`),
-;   and makes no `nn.Parameter`: with no parameter and no input that
-;   requires grad, nothing is recorded. Nor the shape smoke test of an
+;   and makes no `nn.Parameter`, or an old-style `torch.autograd.Function`
+;   with its own `forward` (a distance), also called through `.forward` or
+;   another method (`l2_dist.forward(a, b)`): with no parameter and no
+;   input that requires grad, nothing is recorded. Nor the shape smoke test of an
 ;   untrained model: a model built in the same function or module-level
 ;   code (`def test(): net = ResNet18(); y = net(torch.randn(2, 3, 32, 32));
 ;   print(y.size())`, a model file's `if __name__ == "__main__":` check),

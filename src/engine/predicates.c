@@ -132,7 +132,8 @@ static const struct {
    "full-batch step) and `acc` (or a name bound from it) is backpropagated after it in the same function; or `v` "
    "is computed by a call that takes `acc` itself (`x = x + 0.1 * block(x)`: a recurrence, not a sum); or `acc` is "
    "a local of the function summing the loss terms of one step (a loop with no loader, optimizer step or forward "
-   "pass, only losses, `acc` read after it in the same call)"},
+   "pass, only losses, `acc` read after it in the same call); or `acc` was last bound to a dict (`dict += tensor` "
+   "raises before any graph is kept)"},
   {"oom-frozen", PRED_FROZEN, ARGS_CAPTURE, 0, 0,
    "`#oom-frozen? @x`: the model `@x` has its parameters frozen where it is called: `.requires_grad_(False)` on it "
    "(at the end of a chain such as `m.eval().requires_grad_(False)` too) at module level, in the same function or "
@@ -826,7 +827,7 @@ static bool eval(const predicate *p, const TSQueryMatch *m, pred_context *ctx) {
     return facts_is_frozen(ctx->model, n);
   case PRED_RESET_AFTER_BACKWARD:
     return facts_reset_after_backward(ctx->model, n) || facts_backpropagated_after_loop(ctx->model, n) ||
-           facts_recurrence(ctx->model, n) || facts_step_sum(ctx->model, n);
+           facts_recurrence(ctx->model, n) || facts_step_sum(ctx->model, n) || facts_dict_accumulator(ctx->model, n);
   case PRED_FUNCTION_TRAINS:
     return facts_function_backward_at(ctx->model, pos);
   case PRED_FUNCTION_UPDATES:

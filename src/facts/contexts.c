@@ -1638,19 +1638,38 @@ static bool wholly_no_grad(const facts *f, int fn, int depth) {
   if (g->no_grad) return true;
   TSNode body = FIELD(g->node, body);
   if (ts_node_is_null(body)) return false;
-  uint32_t n = ts_node_named_child_count(body), covered = 0;
-  for (uint32_t i = 0; i < n; i++) {
-    TSNode s = ts_node_named_child(body, i);
-    if (NODE_IS(s, "comment")) continue;
-    if (NODE_IS(s, "expression_statement") && ts_node_named_child_count(s) == 1 &&
-        NODE_IS(ts_node_named_child(s, 0), "string"))
-      continue; /* a docstring */
-    TSNode inner = NODE_IS(s, "with_statement") ? FIELD(s, body) : s;
-    if (!ts_node_is_null(inner) && facts_in_no_grad(f, ts_node_start_byte(inner))) covered++;
-    /* outside no_grad, the input's preparation and the result's conversion
-     * (`x = torch.from_numpy(x).cuda()`, `return z.cpu().numpy()`) are
-     * allowed; a call of what the wrapper holds is not */
-    else if (calls_own_member(f, s, fn, depth, &covered)) return false;
+  /* the statements of the body, and those of `with` blocks that are not
+   * about gradients (`with torch.backends.cudnn.flags(...)`) around one */
+  enum { MAX_BLOCKS = 8 };
+  TSNode blocks[MAX_BLOCKS];
+  int nblocks = 0;
+  blocks[nblocks++] = body;
+  uint32_t covered = 0;
+  while (nblocks > 0) {
+    TSNode block = blocks[--nblocks];
+    uint32_t n = ts_node_named_child_count(block);
+    for (uint32_t i = 0; i < n; i++) {
+      TSNode s = ts_node_named_child(block, i);
+      if (NODE_IS(s, "comment")) continue;
+      if (NODE_IS(s, "expression_statement") && ts_node_named_child_count(s) == 1 &&
+          NODE_IS(ts_node_named_child(s, 0), "string"))
+        continue; /* a docstring */
+      TSNode inner = NODE_IS(s, "with_statement") ? FIELD(s, body) : s;
+      /* under no_grad, or under `torch.set_grad_enabled(self.as_loss)`:
+       * the class chooses its mode, and its callers' calls follow it */
+      if (!ts_node_is_null(inner) && (facts_in_no_grad(f, ts_node_start_byte(inner)) ||
+                                      grad_mode_chosen(f, ts_node_start_byte(inner)))) {
+        covered++;
+      } else if (!ts_node_is_null(inner) && inner.id != s.id && nblocks < MAX_BLOCKS) {
+        blocks[nblocks++] = inner;
+      }
+      /* outside no_grad, the input's preparation and the result's conversion
+       * (`x = torch.from_numpy(x).cuda()`, `return z.cpu().numpy()`) are
+       * allowed; a call of what the wrapper holds is not */
+      else if (calls_own_member(f, s, fn, depth, &covered)) {
+        return false;
+      }
+    }
   }
   return covered > 0;
 }
@@ -1783,7 +1802,7 @@ void facts__call_kinds(facts *f) {
   bool any = false;
   for (size_t i = 0; i < f->functions.len; i++) {
     const facts_function *g = &f->functions.items[i];
-    if (g->klass >= 0 && is_entry_method(g) && f->no_grad.len && facts_wholly_no_grad(f, (int)i))
+    if (g->klass >= 0 && is_entry_method(g) && (f->no_grad.len || f->with_items.len) && facts_wholly_no_grad(f, (int)i))
       wrapper[g->klass] = any = true;
   }
   buf q = {0};
@@ -1795,7 +1814,16 @@ void facts__call_kinds(facts *f) {
     TSNode last = NODE_IS(callee, "attribute") ? FIELD(callee, attribute) : callee;
     uint32_t len;
     const char *t = facts_text(f, last, &len);
-    if (!len || !isupper((unsigned char)t[0])) continue; /* only classes are of interest */
+    facts_symbol sym;
+    if (len && !isupper((unsigned char)t[0])) {
+      /* `metric = pyiqa.create_metric(name)`: a function of the project
+       * returning such a wrapper; otherwise only classes are of interest */
+      if (f->imports && facts_project_symbol(f, callee, &sym) && (sym.flags & SYM_FUNCTION) &&
+          (sym.flags & SYM_RETURNS_WRAPPER))
+        ADD_NAME(&f->wrapper_names, f, left);
+      continue;
+    }
+    if (!len) continue;
     /* `ce = nn.CrossEntropyLoss()` */
     if (len > 4 && !memcmp(t + len - 4, "Loss", 4) && facts_qualname(f, callee, &q) &&
         !strncmp(buf_str(&q), "torch.nn.", 9)) {
@@ -1806,7 +1834,6 @@ void facts__call_kinds(facts *f) {
     bool wraps = false;
     for (size_t k = 0; any && !wraps && NODE_IS(callee, "identifier") && k < f->classes.len; k++)
       wraps = wrapper[k] && f->classes.items[k].name_len == len && !memcmp(f->classes.items[k].name, t, len);
-    facts_symbol sym;
     if (!wraps && f->imports && facts_project_symbol(f, callee, &sym))
       wraps = (sym.flags & SYM_CLASS) && (sym.flags & SYM_NO_GRAD);
     if (wraps) ADD_NAME(&f->wrapper_names, f, left);

@@ -211,7 +211,9 @@ enum {
   SYM_NO_PARAMETERS = 1u << 19, /* a module class holding no trainable parameter (facts_class.no_parameters):
                                    its instances are no model, though subclasses derive a module from it */
   SYM_CLEAN_LOSS_KEY = 1u << 20, /* returns only dicts whose "loss" carries no graph (`{"loss": loss.detach()}`) */
-  SYM_UPDATES = 1u << 21         /* steps an optimizer, itself or through callees */
+  SYM_UPDATES = 1u << 21,        /* steps an optimizer, itself or through callees */
+  SYM_RETURNS_WRAPPER = 1u << 22 /* returns an instance of a class whose calls run without gradients or choose
+                                    their grad mode themselves (`create_metric(...)` returning an IQA metric) */
 };
 
 typedef struct {
@@ -483,6 +485,12 @@ bool facts_optimizer_name(const char *s, size_t len);
  *  a residual or denoising step), each step fed by the last, not a sum of
  *  independent values. */
 bool facts_recurrence(const facts *self, TSNode stmt);
+/** Whether STMT, an accumulation `acc += v` of a name, adds to a dict: the
+ *  name's last binding before it in its function is a dict display or
+ *  comprehension (`other_loss = {k: 0. for k in widths}`). `dict += tensor`
+ *  raises TypeError before any graph is kept; a per-key sum is
+ *  `acc[k] += v`. */
+bool facts_dict_accumulator(const facts *self, TSNode stmt);
 /** Whether NODE, outside any batch loop, names storage that outlives an
  *  epoch's or a step's work: in an epoch loop after its batch loop, a list
  *  bound before the epoch loop; after a batch loop, the instance's own

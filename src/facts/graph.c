@@ -343,8 +343,7 @@ static bool made_frozen(const facts *f, const char *name, uint32_t len, uint32_t
 }
 
 
-bool facts_is_frozen(const facts *self, TSNode callee) {
-  if (ts_node_is_null(callee)) return false;
+static bool frozen_here(const facts *self, TSNode callee) {
   /* `self.infer(x)` returning `self.module_(x)`: whether module_ is frozen */
   TSNode delegated = facts_delegated_model(self, callee);
   if (!ts_node_is_null(delegated)) callee = delegated;
@@ -363,6 +362,18 @@ bool facts_is_frozen(const facts *self, TSNode callee) {
       made_frozen(self, t, len, ts_node_start_byte(callee), fn, 0))
     return true;
   return frozen || parameter_free(self, callee, fn);
+}
+
+
+bool facts_is_frozen(const facts *self, TSNode callee) {
+  /* `l2_dist.forward(a, b)`, `teacher.encoder(x)`: a method or submodule
+   * of a frozen or parameter-free module is too; `self` itself says nothing */
+  for (TSNode n = callee; !ts_node_is_null(n) && (NODE_IS(n, "identifier") || NODE_IS(n, "attribute") || n.id == callee.id);
+       n = NODE_IS(n, "attribute") ? FACT_FIELD(self, n, object) : NULL_NODE) {
+    if (text_is(self, n, "self")) break;
+    if (frozen_here(self, n)) return true;
+  }
+  return false;
 }
 
 
@@ -2068,6 +2079,18 @@ bool facts_backpropagated_after_loop(const facts *self, TSNode stmt) {
       if (backpropagates(self, c->call, names[k], lens[k])) return true;
   }
   return false;
+}
+
+
+bool facts_dict_accumulator(const facts *self, TSNode stmt) {
+  TSNode acc = FACT_FIELD(self, stmt, left);
+  if (ts_node_is_null(acc) || !NODE_IS(acc, "identifier") || !NODE_IS(stmt, "augmented_assignment")) return false;
+  uint32_t len, pos = ts_node_start_byte(stmt);
+  const char *name = facts_text(self, acc, &len);
+  long a = facts__last_assign_before(self, name, len, pos, facts_function_at(self, pos));
+  if (a < 0) return false;
+  TSNode v = self->assigns.items[a].right;
+  return NODE_IS(v, "dictionary") || NODE_IS(v, "dictionary_comprehension");
 }
 
 

@@ -1436,7 +1436,11 @@ int facts_base_kind(const facts *f, TSNode *base, buf *tmp) {
   }
   if (!facts_qualname(f, *base, tmp)) return FACTS_BASE_OTHER;
   const char *q = buf_str(tmp);
-  return !strcmp(q, "abc.ABC") || starts_with(q, "typing.") || starts_with(q, "typing_extensions.")
+  /* an autograd Function (`class PairwiseDistance(Function)` with its own
+   * `forward`) holds no parameter: calling it is arithmetic on its inputs */
+  return !strcmp(q, "abc.ABC") || starts_with(q, "typing.") || starts_with(q, "typing_extensions.") ||
+                 !strcmp(q, "torch.autograd.Function") || !strcmp(q, "torch.autograd.function.Function") ||
+                 !strcmp(q, "torch.autograd.function.InplaceFunction")
              ? FACTS_BASE_PLAIN
              : FACTS_BASE_OTHER;
 }

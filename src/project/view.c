@@ -169,6 +169,8 @@ static facts_symbol resolved(project_view *v, const project_module *m, const pro
       if ((t.flags & SYM_MODEL) && (t.flags & (SYM_CLASS | SYM_FUNCTION))) out.flags |= SYM_MODEL;
       if (t.flags & SYM_FUNCTION) out.flags |= t.flags & (SYM_RETURNS_GRAPH | SYM_RETURNS_SCALAR);
       if ((t.flags & SYM_VALUE) && (t.flags & SYM_MODEL)) out.flags |= SYM_RETURNS_GRAPH;
+      /* `return Metric(name)` of a class that turns gradients off itself */
+      if ((t.flags & SYM_CLASS) && (t.flags & SYM_NO_GRAD)) out.flags |= SYM_RETURNS_WRAPPER;
       /* `return DualLoss(cfg)`: calling what it returns gives what the class's calls give */
       if ((t.flags & SYM_CLASS) && t.ncall_elems && !out.ncall_elems) {
         out.ncall_elems = t.ncall_elems;
