@@ -98,8 +98,8 @@
 ;   over models (`for net in nets: net(x)`) whose list is made anew in each
 ;   round of an enclosing loop; the views of one input gathered in a local
 ;   list (`for scale in img_scalings: maps.append(model(resize(img,
-;   scale)))`, a loop with no loader, backward or step over scales, sizes,
-;   crops, flips or augmentations); the steps of an unrolled inner loop
+;   scale)))`, or `for i in range(scale)`: a loop with no loader,
+;   backward or step over scales, sizes, crops, flips or augmentations); the steps of an unrolled inner loop
 ;   that takes gradients with `create_graph=True` and calls no `.backward()`
 ;   of its own (MAML's fast weights: every step's graph is alive through
 ;   them until the meta-backward anyway). Running sums (`acc += v`) are

@@ -92,8 +92,9 @@
 ;   mode itself, `with torch.set_grad_enabled(self.as_loss):`, also when
 ;   a factory of the project returns it, `create_metric(name)`),
 ;   `torch.inference_mode()` or `torch.set_grad_enabled(False)` (or, in an
-;   evaluation context, `torch.set_grad_enabled(split == 'train')`: the
-;   code chooses the mode by phase itself), in
+;   evaluation context, `torch.set_grad_enabled(split == 'train')` or
+;   `with torch.no_grad() if cond else nullcontext():`: the code chooses
+;   the mode itself), in
 ;   functions decorated with one of them, under a project's own decorator
 ;   or context whose name contains `no_grad` or `inference_mode` (such as
 ;   YOLOv5's `@smart_inference_mode()`: oomlint does not read the module

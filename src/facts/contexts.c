@@ -457,6 +457,11 @@ bool facts_step_storage(const facts *self, TSNode node) {
     static const char *const views[] = {"scale", "scaling", "size", "crop", "flip", "view", "aug", "rotation",
                                         "angle", "tta", "resolution", NULL};
     TSNode over = FIELD(l->node, right);
+    /* `for i in range(scale)`: the count names what the loop runs over */
+    if (!ts_node_is_null(over) && NODE_IS(over, "call") && facts_node_is(self, FIELD(over, function), "range")) {
+      TSNode args = FIELD(over, arguments);
+      over = !ts_node_is_null(args) && ts_node_named_child_count(args) == 1 ? ts_node_named_child(args, 0) : NULL_NODE;
+    }
     if (!ts_node_is_null(over) && NODE_IS(over, "attribute")) over = FIELD(over, attribute);
     uint32_t ol = 0;
     const char *o = !ts_node_is_null(over) && NODE_IS(over, "identifier") ? facts_text(self, over, &ol) : NULL;
@@ -894,7 +899,19 @@ static const char *called_model(const facts *f, TSNode node, uint32_t *len) {
 static bool grad_mode_chosen(const facts *f, uint32_t pos) {
   for (size_t i = 0; i < f->with_items.len; i++) {
     const facts_region *r = &f->with_items.items[i];
-    if (pos < r->span.start || pos >= r->span.end || !NODE_IS(r->candidate, "call")) continue;
+    if (pos < r->span.start || pos >= r->span.end) continue;
+    /* `with torch.no_grad() if policy.training or not with_grad else
+     * nullcontext():` chooses by condition, as set_grad_enabled(flag) does */
+    if (NODE_IS(r->candidate, "conditional_expression")) {
+      buf tmp = {0};
+      bool chosen = false;
+      for (uint32_t k = 0; k < ts_node_named_child_count(r->candidate) && !chosen; k += 2)
+        chosen = facts__no_grad_expr(f, ts_node_named_child(r->candidate, k), &tmp);
+      buf_free(&tmp);
+      if (chosen) return true;
+      continue;
+    }
+    if (!NODE_IS(r->candidate, "call")) continue;
     TSNode fn = FIELD(r->candidate, function);
     if (NODE_IS(fn, "attribute")) fn = FIELD(fn, attribute);
     TSNode args = FIELD(r->candidate, arguments);

@@ -613,6 +613,10 @@ TSNode facts__field(const facts *self, TSNode node, TSFieldId field);
  * `nn.ModuleList` or `nn.ModuleDict` of such modules only, or, bound to
  * NAME (LEN bytes), a data transform pipeline (resolve.c). */
 bool facts__parameter_free_module(const facts *self, TSNode call, const char *name, uint32_t len);
+/* Inside src/facts: whether EXPR, a with-item value or a decorator, turns gradients off
+ * (`torch.no_grad()`, `torch.set_grad_enabled(False)`, a project's
+ * `@smart_inference_mode()`). TMP is scratch. */
+bool facts__no_grad_expr(const facts *self, TSNode expr, buf *tmp);
 /* Inside src/facts: whether CALL is `loss_scaler(loss, optimizer, ...)`, a
  * scaler object's backward and step in one call (graph.c). */
 bool facts__scaler_step(const facts *self, TSNode call);

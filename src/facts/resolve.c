@@ -213,6 +213,11 @@ static bool is_no_grad_expr(const facts *f, TSNode expr, buf *tmp) {
 }
 
 
+bool facts__no_grad_expr(const facts *self, TSNode expr, buf *tmp) {
+  return is_no_grad_expr(self, expr, tmp);
+}
+
+
 static int span_start_cmp(const void *a, const void *b) {
   const facts_span *x = a, *y = b;
   return x->start < y->start ? -1 : x->start > y->start;
@@ -736,10 +741,12 @@ static bool starts_with(const char *s, const char *prefix) {
 
 
 /* Whether CALL, `torch.compile(fn, ...)`, compiles a function the file
- * defines: the result is that function (PEFT compiles a weight conversion
- * this way), not a model. */
+ * defines or a lambda: the result is that function (PEFT compiles a weight
+ * conversion this way; `torch.compile(lambda x, w: (x * w).sum(-1))`), not
+ * a model. */
 static bool compiles_own_function(const facts *f, TSNode call) {
   TSNode a0 = first_arg(call);
+  if (!ts_node_is_null(a0) && NODE_IS(a0, "lambda")) return true;
   if (ts_node_is_null(a0) || !NODE_IS(a0, "identifier")) return false;
   uint32_t len;
   const char *name = facts_text(f, a0, &len);
