@@ -343,13 +343,11 @@ static bool made_frozen(const facts *f, const char *name, uint32_t len, uint32_t
 }
 
 
-static bool frozen_here(const facts *self, TSNode callee) {
-  /* `self.infer(x)` returning `self.module_(x)`: whether module_ is frozen */
-  TSNode delegated = facts_delegated_model(self, callee);
-  if (!ts_node_is_null(delegated)) callee = delegated;
+/* Whether CALLEE itself is frozen or parameter-free, as
+ * facts_is_frozen asks of it and of each object it is a member of. */
+static bool frozen_here(const facts *self, TSNode callee, int fn) {
   uint32_t len;
   const char *t = facts_text(self, callee, &len);
-  int fn = facts_function_at(self, ts_node_start_byte(callee));
   bool frozen = false;
   for (size_t i = 0; i < self->freezes.len; i++) {
     const facts_freeze *z = &self->freezes.items[i];
@@ -366,12 +364,19 @@ static bool frozen_here(const facts *self, TSNode callee) {
 
 
 bool facts_is_frozen(const facts *self, TSNode callee) {
+  if (ts_node_is_null(callee)) return false;
+  /* most files freeze nothing and bind no parameter-free module */
+  if (!self->freezes.len && !self->freezes_any && !self->parameter_free_names.len) return false;
+  /* `self.infer(x)` returning `self.module_(x)`: whether module_ is frozen */
+  TSNode delegated = facts_delegated_model(self, callee);
+  if (!ts_node_is_null(delegated)) callee = delegated;
+  int fn = facts_function_at(self, ts_node_start_byte(callee));
   /* `l2_dist.forward(a, b)`, `teacher.encoder(x)`: a method or submodule
    * of a frozen or parameter-free module is too; `self` itself says nothing */
   for (TSNode n = callee; !ts_node_is_null(n) && (NODE_IS(n, "identifier") || NODE_IS(n, "attribute") || n.id == callee.id);
        n = NODE_IS(n, "attribute") ? FACT_FIELD(self, n, object) : NULL_NODE) {
     if (text_is(self, n, "self")) break;
-    if (frozen_here(self, n)) return true;
+    if (frozen_here(self, n, fn)) return true;
   }
   return false;
 }
@@ -1786,7 +1791,7 @@ void facts__summaries(facts *f) {
       int g = facts_function_named(f, FACT_FIELD(f, c->call, function));
       if (g >= 0 && g != c->function) f->functions.items[g].feeds_loss = true;
     }
-    bool st = !bw && is_step(f, c->call);
+    bool st = !bw && is_step(f, c->call), own_st = st;
     /* `train_one_epoch(model, loader, optimizer)` of the project's engine */
     uint32_t pt = f->imports ? project_training(f, FACT_FIELD(f, c->call, function)) : 0;
     if (pt & SYM_BACKWARD) bw = true;
@@ -1807,7 +1812,7 @@ void facts__summaries(facts *f) {
     facts_function *fn = &f->functions.items[c->function];
     if (sc) fn->scales_loss = true;
     if (own_bw) fn->own_backward = true;
-    if (is_step(f, c->call) || (pt & SYM_UPDATES)) fn->updates = true;
+    if (own_st || (pt & SYM_UPDATES)) fn->updates = true;
     if (bw) fn->backward = fn->trains = true;
     else if (st) fn->trains = true;
     if ((bw || st) && c->loop < 0 && (!pt || (pt & SYM_STEP))) fn->step = true;
@@ -2030,10 +2035,18 @@ size_t facts__names_after(const facts *f, int fn, uint32_t after, const char **n
   assert(max >= 1);
   facts_span scope = fn >= 0 ? f->functions.items[fn].body : (facts_span){0, (uint32_t)f->length + 1};
   size_t n = 1;
-  for (size_t i = 0; i < f->assigns.len && n < max; i++) {
+  /* assignments are in document order: from the first at or after AFTER */
+  size_t lo = 0, hi = f->assigns.len;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (ts_node_start_byte(f->assigns.items[mid].left) < after) lo = mid + 1;
+    else hi = mid;
+  }
+  for (size_t i = lo; i < f->assigns.len && n < max; i++) {
     TSNode left = f->assigns.items[i].left, right = f->assigns.items[i].right;
     uint32_t at = ts_node_start_byte(left);
-    if (at < after || at >= scope.end || !NODE_IS(left, "identifier") || facts_function_at(f, at) != fn) continue;
+    if (at >= scope.end) break;
+    if (at < after || !NODE_IS(left, "identifier") || facts_function_at(f, at) != fn) continue;
     if (subtree_reads(f, right, names[0], lens[0], false)) {
       names[n] = facts_text(f, left, &lens[n]);
       n++;
