@@ -99,7 +99,11 @@
 ;   round of an enclosing loop; the views of one input gathered in a local
 ;   list (`for scale in img_scalings: maps.append(model(resize(img,
 ;   scale)))`, or `for i in range(scale)`: a loop with no loader,
-;   backward or step over scales, sizes, crops, flips or augmentations); the steps of an unrolled inner loop
+;   backward or step over scales, sizes, crops, flips or augmentations),
+;   or repeated draws on one input (every model call of the loop takes
+;   only names the loop never binds: `for _ in range(rollout_num):
+;   rewards.append(dis(samples))`, the list made anew in each round of
+;   an enclosing loop); the steps of an unrolled inner loop
 ;   that takes gradients with `create_graph=True` and calls no `.backward()`
 ;   of its own (MAML's fast weights: every step's graph is alive through
 ;   them until the meta-backward anyway). Running sums (`acc += v`) are

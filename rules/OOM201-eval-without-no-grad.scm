@@ -53,7 +53,11 @@
 ;     `loss_scaler(loss, optimizer)`), nor calls a function of the
 ;     project that does, or an instance of a project class whose
 ;     `forward` trains (a meta-learner's `maml(x_spt, y_spt, ...)`, a
-;     trainer module that backpropagates inside its `forward`).
+;     trainer module that backpropagates inside its `forward`), or a
+;     method its class inherits from a project base class that does
+;     (`self.optimize(self.gen_opt, loss)` of a GAN trainer's base). An
+;     argument named as an optimizer (`opt`, `opt_g`, `gen_adv_opt`) makes
+;     a call a training step.
 ;
 ;   Not reported: calls under `with torch.no_grad()`, in a function of
 ;   the file whose every call (or handing to a call, such as

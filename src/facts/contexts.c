@@ -415,6 +415,36 @@ static bool cleared_after_backward(const facts *f, TSNode container) {
 }
 
 
+/* Whether every model call in loop L (of its own function) has arguments,
+ * all of them plain names that L never binds: the loop feeds the same input
+ * each round (stochastic draws, repeated rollouts), not a batch each. */
+static bool same_input_each_round(const facts *f, const facts_loop *l) {
+  uint32_t start = ts_node_start_byte(l->node), stop = ts_node_end_byte(l->node);
+  bool any = false;
+  for (size_t i = facts_first_call_at(f, l->body.start); i < f->calls.len; i++) {
+    const facts_call *c = &f->calls.items[i];
+    if (ts_node_start_byte(c->call) >= l->body.end) break;
+    if (c->function != l->function || !facts_is_model_call(f, FIELD(c->call, function))) continue;
+    TSNode args = FIELD(c->call, arguments);
+    uint32_t n = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
+    if (n == 0) return false;
+    for (uint32_t k = 0; k < n; k++) {
+      TSNode a = ts_node_named_child(args, k);
+      if (NODE_IS(a, "keyword_argument")) a = FIELD(a, value);
+      if (ts_node_is_null(a) || !NODE_IS(a, "identifier")) return false;
+      uint32_t len;
+      const char *name = facts_text(f, a, &len);
+      size_t first, end;
+      facts_bindings_named(f, name, len, &first, &end);
+      for (size_t b = first; b < end; b++)
+        if (f->bindings.items[b].pos >= start && f->bindings.items[b].pos < stop) return false;
+    }
+    any = true;
+  }
+  return any;
+}
+
+
 bool facts_step_storage(const facts *self, TSNode node) {
   if (NODE_IS(node, "attribute") && cleared_after_backward(self, node)) return true;
   int loop;
@@ -467,10 +497,19 @@ bool facts_step_storage(const facts *self, TSNode node) {
     const char *o = !ts_node_is_null(over) && NODE_IS(over, "identifier") ? facts_text(self, over, &ol) : NULL;
     bool named = false;
     for (size_t k = 0; o && views[k] && !named; k++) named = facts_text_has_ci(o, ol, views[k]);
+    /* or repeated draws on one input: every model call of the loop takes
+     * only names the loop never binds (`for _ in range(rollout_num):
+     * rewards.append(softmax(self.dis(samples)))`) */
+    uint32_t lower = self->functions.items[fn].body.start;
+    if (!named && same_input_each_round(self, l)) {
+      named = true;
+      /* the list must be made anew in each round of an enclosing loop, or
+       * it keeps one entry per round of that loop */
+      if (l->parent >= 0 && self->loops.items[l->parent].function == fn) lower = self->loops.items[l->parent].body.start;
+    }
     for (size_t i = first; i < end && named; i++) {
       uint32_t b = self->bindings.items[i].pos;
-      if (b < ts_node_start_byte(l->node) && facts_function_at(self, b) == fn && b >= self->functions.items[fn].body.start)
-        return true;
+      if (b < ts_node_start_byte(l->node) && facts_function_at(self, b) == fn && b >= lower) return true;
     }
   }
   /* (f) the terms of one loss: a local of a loss function or of a loss
@@ -2071,8 +2110,22 @@ static bool backward_or_training_call(const facts *f, TSNode call, buf *tmp) {
     return true;
   /* an optimizer stepped, or handed to a helper (`loss_scaler(loss, optimizer)`) */
   uint32_t len;
-  const char *t = facts_text(f, FIELD(call, arguments), &len);
+  TSNode args = FIELD(call, arguments);
+  const char *t = facts_text(f, args, &len);
   if (facts_text_has_ci(t, len, "optim")) return true;
+  /* `self.optimize(self.gen_adv_opt, loss)`: an argument named as an
+   * optimizer (`opt`, `opt_g`, `gen_adv_opt`), not `options` */
+  uint32_t nargs = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
+  for (uint32_t i = 0; i < nargs; i++) {
+    TSNode a = ts_node_named_child(args, i);
+    if (NODE_IS(a, "attribute")) a = FIELD(a, attribute);
+    if (ts_node_is_null(a) || !NODE_IS(a, "identifier")) continue;
+    uint32_t al;
+    const char *an = facts_text(f, a, &al);
+    if ((al == 3 && !strncasecmp(an, "opt", 3)) || (al > 4 && !strncasecmp(an, "opt_", 4)) ||
+        (al > 4 && !strncasecmp(an + al - 4, "_opt", 4)))
+      return true;
+  }
   if (NODE_IS(fn, "attribute") && facts_node_is(f, FIELD(fn, attribute), "step")) {
     t = facts_text(f, FIELD(fn, object), &len);
     if (facts_text_has_ci(t, len, "opt") || facts_text_has_ci(t, len, "scaler")) return true;

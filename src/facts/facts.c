@@ -1016,6 +1016,39 @@ static bool class_method_symbol(const facts *self, buf *klass, const char *metho
 }
 
 
+/* `self.optimize(opt, loss)` in a method of a plain class of the file that
+ * does not define `optimize`: the method its project base class defines
+ * (TextGAN's instructors inherit their optimizer step from
+ * `BasicInstructor`). Module classes are left out: their `self.x(...)` calls
+ * are submodules, and they are most of the calls a file makes. */
+static bool inherited_method_symbol(const facts *self, TSNode obj, const char *method, uint32_t mlen,
+                                    facts_symbol *out) {
+  uint32_t len;
+  const char *name = facts_text(self, obj, &len);
+  if (len != 4 || memcmp(name, "self", 4) != 0) return false;
+  int fn = facts_function_at(self, ts_node_start_byte(obj));
+  if (fn < 0 || self->functions.items[fn].klass < 0) return false;
+  int k = self->functions.items[fn].klass;
+  const facts_class *cls = &self->classes.items[k];
+  if (cls->is_module || ts_node_is_null(cls->bases)) return false;
+  for (size_t i = 0; i < self->functions.len; i++)
+    if (self->functions.items[i].klass == k && self->functions.items[i].name_len == mlen &&
+        !memcmp(self->functions.items[i].name, method, mlen))
+      return false; /* its own method: the file's analysis reads it */
+  buf q = {0};
+  bool ok = false;
+  uint32_t n = ts_node_named_child_count(cls->bases);
+  for (uint32_t j = 0; j < n && !ok; j++) {
+    TSNode base = ts_node_named_child(cls->bases, j);
+    if (!NODE_IS(base, "identifier") && !NODE_IS(base, "attribute")) continue;
+    buf_clear(&q);
+    ok = facts_qualname(self, base, &q) && class_method_symbol(self, &q, method, mlen, out);
+  }
+  buf_free(&q);
+  return ok;
+}
+
+
 bool facts_instance_method_symbol(const facts *self, TSNode callee, facts_symbol *out) {
   if (!self->imports || ts_node_is_null(callee) || !NODE_IS(callee, "attribute")) return false;
   TSNode obj = FIELD(callee, object), attr = FIELD(callee, attribute);
@@ -1025,7 +1058,7 @@ bool facts_instance_method_symbol(const facts *self, TSNode callee, facts_symbol
   buf first = {0};
   bool ok = instance_class(self, obj, &first) && class_method_symbol(self, &first, method, alen, out);
   buf_free(&first);
-  return ok;
+  return ok || inherited_method_symbol(self, obj, method, alen, out);
 }
 
 
