@@ -70,9 +70,11 @@
 ;   backpropagates through after the loop (`losses.append(l)` then
 ;   `torch.stack(losses).sum().backward()`: the graphs are kept on
 ;   purpose), `self.x = v` that the iteration does not read before and
-;   backpropagates through afterwards without `retain_graph` (`loss =
-;   -self.conv_output.mean(); loss.backward()`: one step's tensor, its
-;   graph freed), and
+;   backpropagates through afterwards without `retain_graph`, directly or
+;   through names bound from it that are not `.detach()`ed (`loss =
+;   -self.conv_output.mean(); loss.backward()`; a GAN's `self.x_tilde =
+;   G(z)`, `fx_tilde = D(self.x_tilde)`, `loss_g = mse(fx_tilde, y)`:
+;   one step's tensor, its graph freed), and
 ;   the `append` of an object of a library class that is no container
 ;   (MONAI's `CumulativeAverage()`, which keeps a detached copy; a meter
 ;   class of the file is read as a list);
@@ -91,9 +93,10 @@
 ;   Nor storage that belongs to one step or one call rather than to the
 ;   epoch: a local list of a model's `forward` (micro-batches concatenated
 ;   before it returns); the outputs of the time steps of one sequence, in a
-;   loop with no loader, backward or optimizer step of its own that feeds a
-;   model's output back into it (`out, h = decoder(x, h)`: every step's
-;   graph is alive through `h` anyway); losses kept for a later loop of the
+;   loop with no loader, backward or optimizer step of its own that calls
+;   a model and feeds a call's output back into that call (`out, h =
+;   decoder(x, h)`, a generator taken from a dict, `x, h = gen(x, f, h)`:
+;   every step's graph is alive through `h` anyway); losses kept for a later loop of the
 ;   same function that backpropagates them; one entry per model in a loop
 ;   over models (`for net in nets: net(x)`) whose list is made anew in each
 ;   round of an enclosing loop; the views of one input gathered in a local

@@ -190,6 +190,11 @@ static bool released_in_iteration(const facts *f, const facts_loop *l, TSNode ta
     TSNode n = ts_node_descendant_for_byte_range(l->node, loop_start + k, loop_start + k + len);
     if (!NODE_IS(n, "comment") && !NODE_IS(n, "string") && !NODE_IS(n, "string_content")) return false;
   }
+  /* the value under its own name and the names bound from it in the loop
+   * (`fx_tilde = self.D(self.x_tilde)`, then `loss_g = mse(fx_tilde, y)`) */
+  const char *names[4] = {name};
+  uint32_t lens[4] = {len};
+  size_t nnames = facts__names_after(f, l->function, ts_node_end_byte(target), names, lens, 4);
   for (size_t i = facts_first_call_at(f, ts_node_end_byte(target)); i < f->calls.len; i++) {
     const facts_call *c = &f->calls.items[i];
     if (ts_node_start_byte(c->call) >= l->body.end) break;
@@ -202,13 +207,15 @@ static bool released_in_iteration(const facts *f, const facts_loop *l, TSNode ta
     TSNode obj = FIELD(fn, object);
     uint32_t ol;
     const char *o = facts_text(f, obj, &ol);
-    if (mentions(o, ol, name, len)) return true;
+    for (size_t k = 0; k < nnames; k++)
+      if (mentions(o, ol, names[k], lens[k])) return true;
     if (!NODE_IS(obj, "identifier")) continue;
     long a = facts__last_assign_before(f, o, ol, ts_node_start_byte(c->call), l->function);
     if (a < 0 || ts_node_start_byte(f->assigns.items[a].left) < at) continue;
     uint32_t rl;
     const char *r = facts_text(f, f->assigns.items[a].right, &rl);
-    if (mentions(r, rl, name, len)) return true;
+    for (size_t k = 0; k < nnames; k++)
+      if (mentions(r, rl, names[k], lens[k])) return true;
   }
   return false;
 }
@@ -297,7 +304,10 @@ static bool feeds_model_back(const facts *f, const facts_loop *l) {
       const char *name = facts_text(f, a, &len);
       fed = target_binds(f, left, name, len);
     }
-    if (fed && facts_is_model_call(f, FIELD(c->call, function))) return true;
+    /* the call fed back may be a model known only by its use here (a
+     * generator taken from a dict, `x, h = generator(x, f, h)`): the loop
+     * calls a model already, and its state chains every step anyway */
+    if (fed) return true;
   }
   return false;
 }

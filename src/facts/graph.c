@@ -2031,6 +2031,23 @@ bool facts_recurrence(const facts *self, TSNode stmt) {
 }
 
 
+/* Whether RIGHT reads NAME (LEN bytes) as `name.detach()`, `name.data` or
+ * `name.item()`: a value bound from it so carries none of its graph. */
+static bool detached_read(const facts *f, TSNode right, const char *name, uint32_t len) {
+  uint32_t rl;
+  const char *r = facts_text(f, right, &rl);
+  static const char *const cuts[] = {".detach(", ".data", ".item(", NULL};
+  for (uint32_t i = 0; i + len <= rl; i++) {
+    if (memcmp(r + i, name, len) != 0) continue;
+    for (size_t k = 0; cuts[k]; k++) {
+      size_t cl = strlen(cuts[k]);
+      if (i + len + cl <= rl && !memcmp(r + i + len, cuts[k], cl)) return true;
+    }
+  }
+  return false;
+}
+
+
 size_t facts__names_after(const facts *f, int fn, uint32_t after, const char **names, uint32_t *lens, size_t max) {
   assert(max >= 1);
   facts_span scope = fn >= 0 ? f->functions.items[fn].body : (facts_span){0, (uint32_t)f->length + 1};
@@ -2047,7 +2064,7 @@ size_t facts__names_after(const facts *f, int fn, uint32_t after, const char **n
     uint32_t at = ts_node_start_byte(left);
     if (at >= scope.end) break;
     if (at < after || !NODE_IS(left, "identifier") || facts_function_at(f, at) != fn) continue;
-    if (subtree_reads(f, right, names[0], lens[0], false)) {
+    if (subtree_reads(f, right, names[0], lens[0], false) && !detached_read(f, right, names[0], lens[0])) {
       names[n] = facts_text(f, left, &lens[n]);
       n++;
     }
