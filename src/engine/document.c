@@ -403,6 +403,9 @@ void oom_document_lint(oom_document *self, oom_worker *worker) {
     TSTree *tree = parse_source(worker->parser, self->text, self->length, old);
     if (self->tree) ts_tree_delete(self->tree);
     self->tree = tree;
+    /* a module another file imports later: its summary takes this parse */
+    if (tree && worker->project && strcmp(self->path, "-") != 0)
+      project_offer_tree(worker->project, self->path, self->text, self->length, tree);
   }
   self->tree_stale = self->tree_current = false;
   if (!self->tree) return;

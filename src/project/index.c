@@ -24,7 +24,26 @@ struct project_maps {
   strmap stats;    /* path -> (void *)kind: 1 nothing there, 2 a file, 3 something else */
   strmap overlays; /* path -> project_overlay */
   strmap expected; /* path -> (void *)1: files the run will lint, whose trees are worth keeping */
+  strmap offered;  /* path -> project_offer: a linted file's tree, for a summary of it built later */
+  VEC(char *) offer_order; /* the paths offered, oldest first: the first to give up when bytes run out */
+  size_t offer_first;      /* offer_order's oldest entry still to look at */
 };
+
+/* A tree the lint of a file left for its summary, with the bytes it parsed. */
+typedef struct {
+  TSTree *tree;
+  char *text;
+  size_t length;
+} project_offer;
+
+
+static void offer_free(void *p) {
+  project_offer *o = p;
+  if (!o) return;
+  ts_tree_delete(o->tree);
+  free(o->text);
+  free(o);
+}
 
 #define GET(map, key) strmap_get(&self->maps->map, (key), strlen(key))
 #define PUT(map, key, value) strmap_put(&self->maps->map, (key), strlen(key), (value))
@@ -76,6 +95,9 @@ void oom_project_free(oom_project *self) {
   strmap_free(&self->maps->stats, NULL);
   strmap_free(&self->maps->overlays, overlay_free);
   strmap_free(&self->maps->expected, NULL);
+  strmap_free(&self->maps->offered, offer_free);
+  for (size_t i = 0; i < self->maps->offer_order.len; i++) free(self->maps->offer_order.items[i]);
+  vec_free(&self->maps->offer_order);
   free(self->maps);
   pthread_mutex_destroy(&self->lock);
   free(self);
@@ -234,10 +256,30 @@ void project_module_release(oom_project *self, project_module *m) {
 
 /* Build M's summary: its facts alone, reduced. */
 static project_summary *build(oom_project *self, project_module *m) {
-  const char *why = NULL;
-  TSParser *parser = parse_parser_new(&why);
-  TSTree *tree = parser ? parse_source(parser, m->text, m->length, NULL) : NULL;
-  if (parser) ts_parser_delete(parser);
+  /* a file the run linted already left its tree, if it parsed these bytes */
+  TSTree *tree = NULL;
+  pthread_mutex_lock(&self->lock);
+  project_offer *o = GET(offered, m->path);
+  if (o) {
+    PUT(offered, m->path, NULL);
+    self->offered_bytes -= o->length;
+    if (o->length == m->length && !memcmp(o->text, m->text, m->length)) {
+      tree = o->tree;
+      o->tree = NULL;
+    }
+  }
+  pthread_mutex_unlock(&self->lock);
+  if (o) {
+    if (o->tree) ts_tree_delete(o->tree);
+    free(o->text);
+    free(o);
+  }
+  if (!tree) {
+    const char *why = NULL;
+    TSParser *parser = parse_parser_new(&why);
+    tree = parser ? parse_source(parser, m->text, m->length, NULL) : NULL;
+    if (parser) ts_parser_delete(parser);
+  }
   if (!tree) return NULL;
   TSNode root = ts_tree_root_node(tree);
   /* the view only finds the folders its sys.path lines add, for the summary */
@@ -266,7 +308,49 @@ static project_summary *build(oom_project *self, project_module *m) {
 void oom_project_expect(oom_project *self, const char *path) {
   char *abs = project_absolute(path);
   pthread_mutex_lock(&self->lock);
+  self->batch = true;
   PUT(expected, abs, (void *)1);
+  pthread_mutex_unlock(&self->lock);
+  free(abs);
+}
+
+
+void project_offer_tree(oom_project *self, const char *path, const char *text, size_t length, const TSTree *tree) {
+  assert(tree);
+  char *abs = project_absolute(path);
+  pthread_mutex_lock(&self->lock);
+  project_module *m = GET(modules, abs);
+  /* only in a run that lints many files, once per file, while its summary
+   * is still to build, within the bytes kept */
+  size_t n = strlen(abs);
+  bool want = self->batch && n > 3 && !strcmp(abs + n - 3, ".py") && !(m && m->summary) && !GET(offered, abs) &&
+              length <= PROJECT_MAX_OFFERED_TEXT_BYTES;
+  /* the oldest offers give way: a module is most often imported by files
+   * of its own project, linted near it */
+  struct project_maps *maps = self->maps;
+  while (want && self->offered_bytes + length > PROJECT_MAX_OFFERED_TEXT_BYTES &&
+         maps->offer_first < maps->offer_order.len) {
+    char *old = maps->offer_order.items[maps->offer_first];
+    maps->offer_order.items[maps->offer_first++] = NULL;
+    project_offer *gone = GET(offered, old);
+    if (gone) {
+      PUT(offered, old, NULL);
+      self->offered_bytes -= gone->length;
+      offer_free(gone);
+    }
+    free(old);
+  }
+  if (want) {
+    vec_push(&maps->offer_order, oom_xstrdup(abs));
+    project_offer *o = oom_xcalloc(1, sizeof *o);
+    o->tree = ts_tree_copy(tree);
+    o->text = oom_xmalloc(length + 1);
+    memcpy(o->text, text, length);
+    o->text[length] = '\0';
+    o->length = length;
+    PUT(offered, abs, o);
+    self->offered_bytes += length;
+  }
   pthread_mutex_unlock(&self->lock);
   free(abs);
 }

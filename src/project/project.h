@@ -41,6 +41,10 @@
  * run (oom_project_expect), counted in bytes of their text: a tree takes
  * about ten times its text, so this bounds them near 200 MB */
 #define PROJECT_MAX_KEPT_TEXT_BYTES (20u << 20)
+/* Trees of linted files kept for a summary of them built later in the run
+ * (project_offer_tree), the most recent first: most are never asked for,
+ * and a tree takes some twenty-five times its text */
+#define PROJECT_MAX_OFFERED_TEXT_BYTES (512u << 10)
 
 /* ---- summaries (summary.c) ---- */
 
@@ -151,6 +155,8 @@ struct oom_project {
   size_t total_bytes;              /* of the live modules' texts */
   uint64_t generation;             /* bumped by every change (a module read before it is not stored) */
   size_t kept_bytes;               /* text bytes of the modules whose trees are kept */
+  size_t offered_bytes;            /* text bytes of the linted files whose trees are offered */
+  bool batch;                      /* a run that lints many files (oom_project_expect was called) */
 };
 
 /** The module at absolute PATH, read on first use, held for the
@@ -167,6 +173,11 @@ void project_summary_release(oom_project *self, project_summary *s);
  *  tree for this lint (oom_project_expect): the caller owns it. NULL
  *  otherwise; either way the file is no longer expected. */
 TSTree *project_take_tree(oom_project *self, const char *path, const char *text, size_t length);
+/** Keeps a copy of TREE, the lint's parse of PATH's TEXT (LENGTH bytes),
+ *  for a summary of PATH built later in the run, so the file is not parsed
+ *  twice either way round; only in a batch run (oom_project_expect) and
+ *  within PROJECT_MAX_KEPT_TEXT_BYTES. The caller keeps TREE. */
+void project_offer_tree(oom_project *self, const char *path, const char *text, size_t length, const TSTree *tree);
 /** Whether PATH is a regular file (memoized; overlays count as files). */
 bool project_is_file(oom_project *self, const char *path);
 /** Whether anything is at PATH (memoized): a file, a folder, a link. */

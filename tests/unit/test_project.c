@@ -474,6 +474,50 @@ static void a_summary_tree_is_kept_for_the_expected_lint(void **state) {
 
 
 
+/* The other way round: a file linted before any summary of it leaves its
+ * tree for the summary, which reads that tree when the bytes are the same
+ * (witnessed with a tree whose structure differs from the file's own:
+ * the summary then finds no class), parses when they are not, and takes
+ * an offer once; a project that is no batch run keeps no offer. */
+static void a_linted_tree_is_offered_to_a_later_summary(void **state) {
+  (void)state;
+  tree t = {{0}};
+  static const char *const net_py = "import torch.nn as nn\nclass Net(nn.Module):\n    pass\n";
+  static const char *const not_a_class = "import torch.nn as nn\nNet = (nn.Module, 0) \n    pass\n";
+  static const char *const files[] = {
+    "pyproject.toml", "",
+    "net.py", "import torch.nn as nn\nclass Net(nn.Module):\n    pass\n",
+    "layers.py", "import torch.nn as nn\nclass Block(nn.Module):\n    pass\n",
+    "train.py", "",
+    NULL};
+  assert_int_equal(strlen(net_py), strlen(not_a_class));
+  tree_make(&t, files);
+  const char *why = NULL;
+  TSParser *parser = parse_parser_new(&why);
+  TSTree *odd = parse_source(parser, not_a_class, strlen(not_a_class), NULL);
+  TSTree *other = parse_source(parser, "x = 1\n", 6, NULL);
+  oom_project *p = oom_project_new();
+  oom_project_expect(p, path_in(&t, "train.py")); /* a batch run */
+  /* net.py's offer claims its bytes: the summary reads the offered tree */
+  project_offer_tree(p, path_in(&t, "net.py"), net_py, strlen(net_py), odd);
+  /* layers.py's offer holds other bytes: the summary parses the file */
+  project_offer_tree(p, path_in(&t, "layers.py"), "x = 1\n", 6, other);
+  facts_symbol s;
+  assert_false(ask(p, &t, "train.py", "net.Net", &s) && (s.flags & SYM_CLASS));
+  assert_true(ask(p, &t, "train.py", "layers.Block", &s) && (s.flags & SYM_MODEL));
+  oom_project_free(p); /* the offers taken were freed with their summaries: ASan checks */
+  /* no batch run: the offer is not kept, the file is parsed */
+  oom_project *q = oom_project_new();
+  project_offer_tree(q, path_in(&t, "net.py"), net_py, strlen(net_py), odd);
+  assert_true(ask(q, &t, "train.py", "net.Net", &s) && (s.flags & SYM_MODEL));
+  oom_project_free(q);
+  ts_tree_delete(odd);
+  ts_tree_delete(other);
+  ts_parser_delete(parser);
+  tree_remove(&t);
+}
+
+
 /* The estimate runs the modules a script imports: their path and text, and
  * where the attribute chain after the module begins; relative imports from
  * the importing module's folder; the script itself is never its own module. */
@@ -666,6 +710,7 @@ int main(void) {
     cmocka_unit_test(editor_text_and_dependencies),
     cmocka_unit_test(a_lookup_records_what_it_read),
     cmocka_unit_test(a_summary_tree_is_kept_for_the_expected_lint),
+    cmocka_unit_test(a_linted_tree_is_offered_to_a_later_summary),
     cmocka_unit_test(callers_in_importers_and_bases),
     cmocka_unit_test(methods_through_bases),
     cmocka_unit_test(callers_far_and_one_hop_up),
