@@ -63,7 +63,9 @@
 ;   the file whose every call (or handing to a call, such as
 ;   `partial(helper, ...)` or the bound method `self.pseudo.eval`; a call on
 ;   another object, `handler.eval_batch(...)`, counts for every method of
-;   that name in the file's classes whose parameters its arguments fit) runs
+;   that name in the file's classes whose parameters its arguments fit;
+;   `self.unit_test(batch)` in a base class's method counts for the
+;   overrides of its subclasses in the file) runs
 ;   under no_grad or hands on only frozen
 ;   models (`get_model_flops(model, dims)` after `for k, v in
 ;   model.named_parameters(): v.requires_grad = False`; here or in the
@@ -141,7 +143,8 @@
 ;   input that requires grad, nothing is recorded. Nor the shape smoke test of an
 ;   untrained model: a model built in the same function or module-level
 ;   code (`def test(): net = ResNet18(); y = net(torch.randn(2, 3, 32, 32));
-;   print(y.size())`, a model file's `if __name__ == "__main__":` check),
+;   print(y.size())`, a model file's `if __name__ == "__main__":` check,
+;   `for model in [Enc(32), Enc(32, shared=True)]: model(x)`),
 ;   from a module class of the file or the project, a `torch.nn` layer or a
 ;   function of the file that returns one (not with `pretrained=`,
 ;   `weights=`, `checkpoint=`... or a weights file among its arguments;

@@ -12,8 +12,9 @@
 ;     on CUDA with no dtype (float16 is CUDA's default) or with
 ;     `dtype=torch.float16`, in a loop that trains or a function that calls
 ;     `.backward()` (itself, or through helpers when something also steps
-;     an optimizer: a profiler timing forward and backward trains nothing),
-;     in a file that never creates a `GradScaler` and never
+;     an optimizer: a profiler timing forward and backward trains nothing;
+;     its own backward counts when the file steps an optimizer somewhere,
+;     not in a unit test comparing gradients), in a file that never creates a `GradScaler` and never
 ;     calls `.scale(...)` (a scaler passed in from elsewhere counts);
 ;   - a `GradScaler` created in a file whose autocast regions all use
 ;     `dtype=torch.bfloat16`.

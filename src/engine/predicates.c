@@ -155,9 +155,10 @@ static const struct {
    "`#oom-function-trains? @x`: the function holding `@x` (or a function of this file it calls) calls "
    "`.backward()`; at module level, the file does"},
   {"oom-function-updates", PRED_FUNCTION_UPDATES, ARGS_CAPTURE, 0, 0,
-   "`#oom-function-updates? @x`: the function holding `@x` trains weights: it calls `.backward()` itself, or "
-   "through functions of the file or the project it calls while something on that path also steps an optimizer "
-   "(a profiler's backward updates nothing); at module level, the file calls `.backward()`"},
+   "`#oom-function-updates? @x`: the function holding `@x` trains weights: it calls `.backward()` itself in a "
+   "file that steps an optimizer somewhere, or through functions of the file or the project it calls while "
+   "something on that path also steps an optimizer (a profiler's backward, a unit test comparing gradients, "
+   "updates nothing); at module level, the file calls `.backward()`"},
   {"oom-file-trains", PRED_FILE_TRAINS, ARGS_NONE, 0, 0, "`#oom-file-trains?`: the file calls `.backward()` somewhere"},
   {"oom-arg-from-outside", PRED_ARG_FROM_OUTSIDE, ARGS_CAPTURE_STRING, 1, 1,
    "`#oom-arg-from-outside? @args \"NAME\"`: the argument list passes keyword NAME a value made outside this "

@@ -1436,6 +1436,31 @@ static bool fresh_model_binding(const facts *f, TSNode value, const char *name, 
 }
 
 
+/* Whether the binding at POS, in function FN, is the target of a `for`
+ * loop over a list or tuple of freshly built models: written out in the
+ * loop's header, or bound to a name just before (`models = [Enc(32),
+ * Enc(32, shared=True)]`). */
+static bool loop_over_fresh_models(const facts *f, uint32_t pos, int fn) {
+  TSNode target = ts_node_descendant_for_byte_range(f->root, pos, pos + 1);
+  TSNode loop = ts_node_is_null(target) ? target : ts_node_parent(target);
+  if (ts_node_is_null(loop) || !NODE_IS(loop, "for_statement") || !ts_node_eq(FIELD(loop, left), target)) return false;
+  TSNode over = FIELD(loop, right);
+  if (!ts_node_is_null(over) && NODE_IS(over, "identifier")) {
+    uint32_t len;
+    const char *name = facts_text(f, over, &len);
+    long a = facts__last_assign_before(f, name, len, ts_node_start_byte(over), fn);
+    over = a >= 0 && NODE_IS(f->assigns.items[a].left, "identifier") ? f->assigns.items[a].right : NULL_NODE;
+  }
+  if (ts_node_is_null(over) || !(NODE_IS(over, "list") || NODE_IS(over, "tuple"))) return false;
+  uint32_t n = ts_node_named_child_count(over);
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode e = ts_node_named_child(over, i);
+    if (!NODE_IS(e, "call") || !fresh_model_binding(f, e, "", 0, 0)) return false;
+  }
+  return n > 0;
+}
+
+
 bool facts_untrained_model(const facts *self, TSNode callee) {
   if (ts_node_is_null(callee)) return false;
   /* `net(x)`, `net.forward(x)`, `net.encoder(x)`: the model `net` */
@@ -1460,6 +1485,12 @@ bool facts_untrained_model(const facts *self, TSNode callee) {
       return false; /* a parameter */
     if (bf != fn) continue;
     if (b->kind == BINDING_IMPORT) return false;
+    /* `for model in models:` over a list of models built right there (a
+     * unit test of several configurations of a fresh encoder) */
+    if (loop_over_fresh_models(self, b->pos, fn)) {
+      built = true;
+      continue;
+    }
     long a = facts__last_assign_before(self, name, len, b->pos + 1, fn);
     if (a < 0 || ts_node_start_byte(self->assigns.items[a].left) != b->pos ||
         !fresh_model_binding(self, self->assigns.items[a].right, name, len, 0))
@@ -1484,7 +1515,13 @@ bool facts_function_updates_at(const facts *self, uint32_t pos) {
    * under autocast to measure memory, and no gradient it makes is used */
   if (fn >= 0) {
     const facts_function *g = &self->functions.items[fn];
-    return g->own_backward || (g->backward && g->updates) || g->differentiated;
+    if (!(g->own_backward || (g->backward && g->updates) || g->differentiated)) return false;
+    if (g->updates) return true;
+    /* its own backward, in a file that steps no optimizer anywhere: a
+     * unit test comparing gradients, a benchmark; nothing is trained */
+    for (size_t i = 0; i < self->functions.len; i++)
+      if (self->functions.items[i].updates) return true;
+    return self->file_updates;
   }
   return self->file_backward;
 }

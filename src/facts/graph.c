@@ -1808,7 +1808,10 @@ void facts__summaries(facts *f) {
       f->file_backward = true;
     bool sc = scales_loss_call(f, c->call, &tmp);
     if (sc) f->file_scales_loss = true;
-    if (c->function < 0) continue;
+    if (c->function < 0) {
+      if (own_st || (pt & SYM_UPDATES)) f->file_updates = true;
+      continue;
+    }
     facts_function *fn = &f->functions.items[c->function];
     if (sc) fn->scales_loss = true;
     if (own_bw) fn->own_backward = true;

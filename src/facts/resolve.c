@@ -486,13 +486,31 @@ static void no_grad_from_callers(facts *f, buf *tmp) {
 
 /* Whether function FN of the file is called in it: by its name, as a
  * method of another object of the file's classes, or handed to a call. */
+/* Whether method FN overrides method G: the same name, in a class of the
+ * file that names G's class among its bases (`self.unit_test(data)` in a
+ * base trainer's `test` runs the subclass's `unit_test`). */
+static bool overrides(const facts *f, int fn, int g) {
+  const facts_function *a = &f->functions.items[fn], *b = &f->functions.items[g];
+  if (a->klass < 0 || b->klass < 0 || a->klass == b->klass || a->name_len != b->name_len ||
+      memcmp(a->name, b->name, a->name_len) != 0)
+    return false;
+  const facts_class *k = &f->classes.items[a->klass], *base = &f->classes.items[b->klass];
+  uint32_t n = ts_node_is_null(k->bases) ? 0 : ts_node_named_child_count(k->bases);
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode e = ts_node_named_child(k->bases, i);
+    if (NODE_IS(e, "identifier") && base->name && facts_text_is(f, e, base->name, base->name_len)) return true;
+  }
+  return false;
+}
+
+
 static bool called_in_file(const facts *f, int fn) {
   for (size_t i = 0; i < f->calls.len; i++) {
     const facts_call *c = &f->calls.items[i];
     TSNode callee = FACT_FIELD(f, c->call, function);
     int g = facts_function_named(f, callee);
     if (g < 0 && !ts_node_is_null(callee) && NODE_IS(callee, "attribute")) g = method_by_name(f, callee);
-    if (g == fn && c->function != fn) return true;
+    if ((g == fn || (g >= 0 && overrides(f, fn, g))) && c->function != fn) return true;
   }
   handed_vec handed = {0};
   handed_functions(f, &handed);
@@ -536,7 +554,7 @@ static bool in_file_callers_no_grad(const facts *f, int fn, int depth) {
     TSNode callee = FACT_FIELD(f, c->call, function);
     int g = facts_function_named(f, callee);
     if (g < 0 && !ts_node_is_null(callee) && NODE_IS(callee, "attribute")) g = method_by_name(f, callee);
-    if (g != fn || c->function == fn) continue;
+    if ((g != fn && !(g >= 0 && overrides(f, fn, g))) || c->function == fn) continue;
     any = true;
     if (facts_in_no_grad(f, ts_node_start_byte(c->call)) || facts_hands_only_frozen_models(f, c->call)) continue;
     int h = c->function;
