@@ -1485,16 +1485,15 @@ bool facts_untrained_model(const facts *self, TSNode callee) {
       return false; /* a parameter */
     if (bf != fn) continue;
     if (b->kind == BINDING_IMPORT) return false;
-    /* `for model in models:` over a list of models built right there (a
-     * unit test of several configurations of a fresh encoder) */
-    if (loop_over_fresh_models(self, b->pos, fn)) {
+    long a = facts__last_assign_before(self, name, len, b->pos + 1, fn);
+    if (a < 0 || ts_node_start_byte(self->assigns.items[a].left) != b->pos) {
+      /* no assignment: `for model in models:` over a list of models built
+       * right there (a unit test of several configurations of an encoder) */
+      if (!loop_over_fresh_models(self, b->pos, fn)) return false;
       built = true;
       continue;
     }
-    long a = facts__last_assign_before(self, name, len, b->pos + 1, fn);
-    if (a < 0 || ts_node_start_byte(self->assigns.items[a].left) != b->pos ||
-        !fresh_model_binding(self, self->assigns.items[a].right, name, len, 0))
-      return false;
+    if (!fresh_model_binding(self, self->assigns.items[a].right, name, len, 0)) return false;
     if (!NODE_IS(self->assigns.items[a].right, "identifier")) built = true;
   }
   return built && scope_leaves_untrained(self, fn, name, len);
