@@ -328,15 +328,16 @@ void project_offer_tree(oom_project *self, const char *path, const char *text, s
   /* the oldest offers give way: a module is most often imported by files
    * of its own project, linted near it */
   struct project_maps *maps = self->maps;
+  VEC(project_offer *) gone = {0}; /* freed after the lock: deleting a tree takes a while */
   while (want && self->offered_bytes + length > PROJECT_MAX_OFFERED_TEXT_BYTES &&
          maps->offer_first < maps->offer_order.len) {
     char *old = maps->offer_order.items[maps->offer_first];
     maps->offer_order.items[maps->offer_first++] = NULL;
-    project_offer *gone = GET(offered, old);
-    if (gone) {
+    project_offer *o = GET(offered, old);
+    if (o) {
       PUT(offered, old, NULL);
-      self->offered_bytes -= gone->length;
-      offer_free(gone);
+      self->offered_bytes -= o->length;
+      vec_push(&gone, o);
     }
     free(old);
   }
@@ -350,8 +351,11 @@ void project_offer_tree(oom_project *self, const char *path, const char *text, s
     o->length = length;
     PUT(offered, abs, o);
     self->offered_bytes += length;
+    assert(self->offered_bytes <= PROJECT_MAX_OFFERED_TEXT_BYTES);
   }
   pthread_mutex_unlock(&self->lock);
+  for (size_t i = 0; i < gone.len; i++) offer_free(gone.items[i]);
+  vec_free(&gone);
   free(abs);
 }
 
