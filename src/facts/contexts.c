@@ -1515,12 +1515,9 @@ bool facts_function_updates_at(const facts *self, uint32_t pos) {
   if (fn >= 0) {
     const facts_function *g = &self->functions.items[fn];
     if (!(g->own_backward || (g->backward && g->updates) || g->differentiated)) return false;
-    if (g->updates) return true;
     /* its own backward, in a file that steps no optimizer anywhere: a
      * unit test comparing gradients, a benchmark; nothing is trained */
-    for (size_t i = 0; i < self->functions.len; i++)
-      if (self->functions.items[i].updates) return true;
-    return self->file_updates;
+    return g->updates || self->file_updates;
   }
   return self->file_backward;
 }

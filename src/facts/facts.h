@@ -296,7 +296,7 @@ typedef struct facts {
   unsigned char *taint;        /* TAINT_* per source byte; see graph.c */
   struct facts_field_memo *field_memo; /* while the facts are built (facts__field) */
   bool file_backward;          /* some code calls .backward() */
-  bool file_updates;           /* code at module level steps an optimizer */
+  bool file_updates;           /* some code of the file steps an optimizer (a function's or module level) */
   bool freezes_any;            /* some code calls `.requires_grad_(False)`, on a name or not */
   bool file_scales_loss;       /* some code scales the loss it backpropagates (facts_function.scales_loss) */
   uint32_t max_depth;          /* of the syntax tree */

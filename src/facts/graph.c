@@ -1840,6 +1840,8 @@ void facts__summaries(facts *f) {
       }
     }
   }
+  for (size_t i = 0; i < f->functions.len; i++)
+    if (f->functions.items[i].updates) f->file_updates = true;
   /* a loop that calls a training step of this file runs once per batch; one
    * that calls a function holding its own batch loop is an epoch loop */
   for (size_t i = 0; i < f->calls.len; i++) {
