@@ -455,6 +455,61 @@ static bool same_input_each_round(const facts *f, const facts_loop *l) {
 }
 
 
+/* The name stored by the statement whose container is NODE: `xs.append(v)`
+ * or `d[k] = v` with V a plain name, else a null node. */
+static TSNode stored_name(TSNode node) {
+  TSNode up = ts_node_parent(node);
+  if (ts_node_is_null(up)) return NULL_NODE;
+  TSNode value = NULL_NODE;
+  if (NODE_IS(up, "attribute")) {
+    TSNode call = ts_node_parent(up);
+    TSNode args = !ts_node_is_null(call) && NODE_IS(call, "call") ? FIELD(call, arguments) : NULL_NODE;
+    if (!ts_node_is_null(args) && ts_node_named_child_count(args) == 1) value = ts_node_named_child(args, 0);
+  } else if (NODE_IS(up, "subscript")) {
+    TSNode assign = ts_node_parent(up);
+    if (!ts_node_is_null(assign) && NODE_IS(assign, "assignment") && ts_node_eq(FIELD(assign, left), up))
+      value = FIELD(assign, right);
+  }
+  return !ts_node_is_null(value) && NODE_IS(value, "identifier") ? value : NULL_NODE;
+}
+
+
+/* Whether every backward pass of loop L is `v.backward()` of the stored
+ * name V, followed in its own block by `v = v.detach()` (or `.item()`):
+ * on the path that backpropagates, what is stored has no graph; on the
+ * other the loop runs no backward (sentence-transformers' cached losses,
+ * `if with_backward: loss.backward(); loss = loss.detach()`). */
+static bool backward_then_detached(const facts *f, const facts_loop *l, TSNode value) {
+  uint32_t vlen;
+  const char *v = facts_text(f, value, &vlen);
+  bool any = false;
+  for (size_t i = facts_first_call_at(f, l->body.start); i < f->calls.len; i++) {
+    const facts_call *c = &f->calls.items[i];
+    if (ts_node_start_byte(c->call) >= l->body.end) break;
+    if (c->function != l->function) continue;
+    TSNode callee = FIELD(c->call, function);
+    if (ts_node_is_null(callee) || !NODE_IS(callee, "attribute") || !facts_node_is(f, FIELD(callee, attribute), "backward"))
+      continue;
+    if (!facts_text_is(f, FIELD(callee, object), v, vlen)) return false;
+    TSNode stmt = ts_node_parent(c->call);
+    if (ts_node_is_null(stmt) || !NODE_IS(stmt, "expression_statement")) return false;
+    bool detached = false;
+    for (TSNode s = ts_node_next_named_sibling(stmt); !ts_node_is_null(s) && !detached; s = ts_node_next_named_sibling(s)) {
+      TSNode a = NODE_IS(s, "expression_statement") ? ts_node_named_child(s, 0) : NULL_NODE;
+      if (ts_node_is_null(a) || !NODE_IS(a, "assignment") || !facts_text_is(f, FIELD(a, left), v, vlen)) continue;
+      TSNode r = FIELD(a, right);
+      TSNode rf = !ts_node_is_null(r) && NODE_IS(r, "call") ? FIELD(r, function) : NULL_NODE;
+      detached = !ts_node_is_null(rf) && NODE_IS(rf, "attribute") && facts_text_is(f, FIELD(rf, object), v, vlen) &&
+                 (facts_node_is(f, FIELD(rf, attribute), "detach") || facts_node_is(f, FIELD(rf, attribute), "item"));
+      if (!detached) return false; /* rebound to something else first */
+    }
+    if (!detached) return false;
+    any = true;
+  }
+  return any;
+}
+
+
 bool facts_step_storage(const facts *self, TSNode node) {
   if (NODE_IS(node, "attribute") && cleared_after_backward(self, node)) return true;
   int loop;
@@ -525,8 +580,11 @@ bool facts_step_storage(const facts *self, TSNode node) {
   /* (f) the terms of one loss: a local of a loss function or of a loss
    * class's `__call__`/`forward` (`ComputeLoss.__call__` collecting each
    * detection layer's terms, concatenated into the loss it returns), in a
-   * loop with no loader, backward or step of its own */
-  if (fn >= 0 && !(l->evidence & (LOOP_ITERATES_LOADER | LOOP_CALLS_BACKWARD | LOOP_CALLS_STEP)) &&
+   * loop with no loader, backward or step of its own (or one whose every
+   * backward detaches the value before it is stored) */
+  if (fn >= 0 && !(l->evidence & (LOOP_ITERATES_LOADER | LOOP_CALLS_STEP)) &&
+      (!(l->evidence & LOOP_CALLS_BACKWARD) ||
+       (!ts_node_is_null(stored_name(node)) && backward_then_detached(self, l, stored_name(node)))) &&
       loss_function(self, fn))
     for (size_t i = first; i < end; i++) {
       uint32_t b = self->bindings.items[i].pos;

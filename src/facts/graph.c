@@ -518,6 +518,36 @@ static bool args_cut_from_graph(const facts *f, TSNode e) {
 }
 
 
+/* Whether the call E has positional arguments and every one is a model
+ * object, not a loss: a name or attribute the file knows as a module, or
+ * one named `model`, `net` or `*_model` (a parameter: `loss_fn(model)`). A
+ * regularizer named for a loss (`l2_loss(model)`) would be one too; none
+ * was seen storing its result per step. */
+static bool model_named(const facts *f, TSNode n) {
+  if (!NODE_IS(n, "identifier") && !NODE_IS(n, "attribute")) return false;
+  uint32_t len;
+  const char *t = last_name(f, n, &len);
+  return (len == 5 && !memcmp(t, "model", 5)) || (len == 3 && !memcmp(t, "net", 3)) ||
+         (len > 6 && !memcmp(t + len - 6, "_model", 6));
+}
+
+
+static bool args_all_models(const facts *f, TSNode e) {
+  TSNode args = FACT_FIELD(f, e, arguments);
+  uint32_t n = ts_node_is_null(args) || !NODE_IS(args, "argument_list") ? 0 : ts_node_named_child_count(args);
+  bool any = false;
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode c = ts_node_named_child(args, i);
+    if (NODE_IS(c, "keyword_argument")) continue;
+    uint32_t len;
+    const char *t = facts_text(f, c, &len);
+    if (looks_like_loss(t, len) || !(facts_is_model(f, c) || model_named(f, c))) return false;
+    any = true;
+  }
+  return any;
+}
+
+
 static unsigned eval_call(analysis *a, state *st, TSNode e) {
   facts *f = a->f;
   TSNode callee = FACT_FIELD(a->f, e, function);
@@ -549,6 +579,9 @@ static unsigned eval_call(analysis *a, state *st, TSNode e) {
     unsigned scalar = looks_like_loss(t, len) ? V_SCALAR : 0;
     if (facts_is_frozen(f, callee)) return (argflags & V_GRAPH) ? V_GRAPH | scalar : 0;
     if (scalar && args_cut_from_graph(f, e)) return scalar;
+    /* `loss_fn(model)`: a loss given the model itself, not its output, is a
+     * loss module being built (sentence-transformers' loss factories) */
+    if (scalar && args_all_models(f, e)) return 0;
     /* a wrapper whose forward or __call__ turns gradients off (a predictor,
      * mmpretrain's inferencers): what it returns carries no graph */
     if (has_str(f->wrapper_names.items, f->wrapper_names.len, t, len)) return 0;

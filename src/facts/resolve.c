@@ -1650,6 +1650,21 @@ static bool bound_in_loop(const facts *f, const facts_loop *l, const char *name,
 }
 
 
+/* Whether loop L of a model's own method runs over RIGHT, a name the method
+ * last bound to a list literal or comprehension: the chunks it split its
+ * input into (flair's `batches = []` of one text's characters), not a
+ * loader, whatever the name. */
+static bool own_list_of_module_method(const facts *f, const facts_loop *l, TSNode right) {
+  if (l->function < 0 || !NODE_IS(right, "identifier") || !facts_in_module_method(f, l->function)) return false;
+  uint32_t len;
+  const char *t = facts_text(f, right, &len);
+  long a = facts__last_assign_before(f, t, len, ts_node_start_byte(l->node), l->function);
+  if (a < 0) return false;
+  TSNode r = f->assigns.items[a].right;
+  return !ts_node_is_null(r) && (NODE_IS(r, "list") || NODE_IS(r, "list_comprehension"));
+}
+
+
 static void resolve_loops(facts *f, buf *tmp) {
   /* names bound to DataLoader(...) */
   for (size_t i = 0; i < f->assigns.len; i++) {
@@ -1690,7 +1705,8 @@ static void resolve_loops(facts *f, buf *tmp) {
     facts_loop *l = &f->loops.items[i];
     if (NODE_IS(l->node, "for_statement")) {
       TSNode right = FACT_FIELD(f, l->node, right);
-      if (!ts_node_is_null(right) && is_loader_expr(f, right, tmp)) l->evidence |= LOOP_ITERATES_LOADER;
+      if (!ts_node_is_null(right) && is_loader_expr(f, right, tmp) && !own_list_of_module_method(f, l, right))
+        l->evidence |= LOOP_ITERATES_LOADER;
     }
     l->per_iteration = l->evidence != 0;
   }
