@@ -221,6 +221,37 @@ static bool released_in_iteration(const facts *f, const facts_loop *l, TSNode ta
 }
 
 
+/* Whether list NAME (LEN bytes), appended to at POS in loop L, is
+ * backpropagated later in the loop, itself or through a name bound from it
+ * (`loss_q = torch.stack(loss_all).sum(0); loss_q.backward()`), and made
+ * anew after that backward (`loss_all = []`): the graphs of a few steps
+ * kept on purpose to be backpropagated together (MAML's tasks per update). */
+static bool backpropagated_and_reset(const facts *f, const facts_loop *l, const char *name, uint32_t len, uint32_t pos) {
+  const char *names[4] = {name};
+  uint32_t lens[4] = {len};
+  size_t nnames = facts__names_after(f, l->function, pos, names, lens, 4);
+  for (size_t i = facts_first_call_at(f, pos); i < f->calls.len; i++) {
+    const facts_call *c = &f->calls.items[i];
+    if (ts_node_start_byte(c->call) >= l->body.end) break;
+    if (c->function != l->function) continue;
+    TSNode fn = FIELD(c->call, function);
+    if (ts_node_is_null(fn) || !NODE_IS(fn, "attribute") || !facts_node_is(f, FIELD(fn, attribute), "backward")) continue;
+    uint32_t tl;
+    const char *t = facts_text(f, FIELD(fn, object), &tl);
+    bool through = false;
+    for (size_t k = 0; k < nnames && !through; k++) through = mentions(t, tl, names[k], lens[k]);
+    if (!through) continue;
+    /* reset after the backward, in the loop: a binding to a new list */
+    uint32_t at = ts_node_end_byte(c->call);
+    long a = facts__last_assign_before(f, name, len, l->body.end, l->function);
+    if (a < 0) return false;
+    TSNode left = f->assigns.items[a].left, right = f->assigns.items[a].right;
+    return ts_node_start_byte(left) > at && NODE_IS(right, "list") && ts_node_named_child_count(right) == 0;
+  }
+  return false;
+}
+
+
 bool facts_outlives_iteration(const facts *self, TSNode node) {
   uint32_t pos = ts_node_start_byte(node);
   /* a per-batch sum over the layers or losses of one batch is not a leak */
@@ -256,7 +287,8 @@ bool facts_outlives_iteration(const facts *self, TSNode node) {
         /* `meter.append(loss)` on a library's object: its own storage;
          * `losses.append(l)` then `torch.stack(losses).sum().backward()`:
          * the graphs are kept to be backpropagated together */
-        (library_object(self, name, len, loop_start, l->function) || backpropagated_after(self, l, name, len)))
+        (library_object(self, name, len, loop_start, l->function) || backpropagated_after(self, l, name, len) ||
+         backpropagated_and_reset(self, l, name, len, pos)))
       return false;
   }
   return true;
@@ -592,6 +624,21 @@ bool facts_step_storage(const facts *self, TSNode node) {
           facts_function_at(self, b) == fn)
         return true;
     }
+  /* (g) the items of one tensor handed to the function (`for meta_batch in
+   * x` with `x: torch.Tensor`: the tasks of one meta-batch), into a local
+   * of that function: one step's list, however many batches follow */
+  if (fn >= 0 && NODE_IS(l->node, "for_statement") && !(l->evidence & LOOP_ITERATES_LOADER)) {
+    TSNode over = FIELD(l->node, right);
+    buf q = {0};
+    bool tensor = !ts_node_is_null(over) && NODE_IS(over, "identifier") && facts__annotated_class(self, over, fn, &q) &&
+                  !strcmp(buf_str(&q), "torch.Tensor");
+    buf_free(&q);
+    for (size_t i = first; i < end && tensor; i++) {
+      uint32_t b = self->bindings.items[i].pos;
+      if (b >= self->functions.items[fn].body.start && b < ts_node_start_byte(l->node) && facts_function_at(self, b) == fn)
+        return true;
+    }
+  }
   /* (d) a loop over models, the container made anew in each iteration of an
    * enclosing loop: one entry per model, dropped the next time round */
   if (calls_loop_variable(self, l))

@@ -424,6 +424,37 @@ static uint8_t *calls_from_bases(const facts *f, buf *tmp) {
 }
 
 
+/* The `__call__` method of the file's class that CALLEE, a plain name, was
+ * last bound to an instance of before call C (`single_scale = MscEval()`,
+ * then `single_scale(net, loader)`), else -1. Most files define no
+ * `__call__`: nothing to look up. */
+static int instance_call_method(const facts *f, const facts_call *c, TSNode callee) {
+  if (ts_node_is_null(callee) || !NODE_IS(callee, "identifier")) return -1;
+  size_t k = facts__first_named(f, "__call__", 8);
+  if (k >= f->functions_by_name.len || f->functions_by_name.items[k].len != 8 ||
+      memcmp(f->functions_by_name.items[k].name, "__call__", 8) != 0)
+    return -1;
+  uint32_t len;
+  const char *name = facts_text(f, callee, &len);
+  size_t first, end;
+  facts_bindings_named(f, name, len, &first, &end);
+  if (first == end) return -1; /* `print`, `len`: never bound here */
+  long a = facts__last_assign_before(f, name, len, ts_node_start_byte(c->call), c->function);
+  if (a < 0) return -1;
+  TSNode r = f->assigns.items[a].right;
+  TSNode klass = NODE_IS(r, "call") ? FACT_FIELD(f, r, function) : NULL_NODE;
+  if (ts_node_is_null(klass) || !NODE_IS(klass, "identifier")) return -1;
+  for (; k < f->functions_by_name.len; k++) {
+    const facts_fname *e = &f->functions_by_name.items[k];
+    if (e->len != 8 || memcmp(e->name, "__call__", 8)) break;
+    int kl = f->functions.items[e->index].klass;
+    if (kl >= 0 && f->classes.items[kl].name && facts_text_is(f, klass, f->classes.items[kl].name, f->classes.items[kl].name_len))
+      return e->index;
+  }
+  return -1;
+}
+
+
 static void no_grad_from_callers(facts *f, buf *tmp) {
   if (f->imports) f->importer_no_grad = oom_xcalloc(f->functions.len + 1, 1);
   if (!f->functions.len) return;
@@ -438,6 +469,7 @@ static void no_grad_from_callers(facts *f, buf *tmp) {
       const facts_call *c = &f->calls.items[i];
       TSNode callee = FACT_FIELD(f, c->call, function);
       int g = facts_function_named(f, callee);
+      if (g < 0) g = instance_call_method(f, c, callee);
       /* `encoder.pred_imglist(...)`: a method of the file called on another
        * object counts as one of its callers */
       unsigned char how = 0;
@@ -510,6 +542,7 @@ static bool called_in_file(const facts *f, int fn) {
     TSNode callee = FACT_FIELD(f, c->call, function);
     int g = facts_function_named(f, callee);
     if (g < 0 && !ts_node_is_null(callee) && NODE_IS(callee, "attribute")) g = method_by_name(f, callee);
+    if (g < 0) g = instance_call_method(f, c, callee);
     if ((g == fn || (g >= 0 && overrides(f, fn, g))) && c->function != fn) return true;
   }
   handed_vec handed = {0};
@@ -554,6 +587,7 @@ static bool in_file_callers_no_grad(const facts *f, int fn, int depth) {
     TSNode callee = FACT_FIELD(f, c->call, function);
     int g = facts_function_named(f, callee);
     if (g < 0 && !ts_node_is_null(callee) && NODE_IS(callee, "attribute")) g = method_by_name(f, callee);
+    if (g < 0) g = instance_call_method(f, c, callee);
     if ((g != fn && !(g >= 0 && overrides(f, fn, g))) || c->function == fn) continue;
     any = true;
     if (facts_in_no_grad(f, ts_node_start_byte(c->call)) || facts_hands_only_frozen_models(f, c->call)) continue;
