@@ -457,6 +457,29 @@ static bool cleared_after_backward(const facts *f, TSNode container) {
 }
 
 
+/* Whether NAME (LEN bytes), an argument of a call at POS in loop L, was
+ * last bound in the loop to a random draw: `u = dist.sample()` (no
+ * argument: `sampler.sample(64)` draws a batch of data), `.rsample()`, `torch.randn(...)`/`torch.rand(...)` (and `_like`). Values
+ * estimated over such draws on one input are one step's, not a batch each. */
+static bool drawn_in_loop(const facts *f, const facts_loop *l, const char *name, uint32_t len, uint32_t pos) {
+  long a = facts__last_assign_before(f, name, len, pos, l->function);
+  if (a < 0 || ts_node_start_byte(f->assigns.items[a].left) < l->body.start) return false;
+  TSNode r = f->assigns.items[a].right;
+  TSNode callee = NODE_IS(r, "call") ? FIELD(r, function) : NULL_NODE;
+  if (ts_node_is_null(callee) || !NODE_IS(callee, "attribute")) return false;
+  TSNode attr = FIELD(callee, attribute);
+  /* a distribution's `sample()`, not a data sampler's `sampler.sample(64)` */
+  TSNode args = FIELD(r, arguments);
+  bool bare = ts_node_is_null(args) || ts_node_named_child_count(args) == 0;
+  if ((facts_node_is(f, attr, "sample") && bare) || facts_node_is(f, attr, "rsample")) return true;
+  static const char *const draws[] = {"randn", "rand", "randn_like", "rand_like", NULL};
+  if (!facts_node_is(f, FIELD(callee, object), "torch")) return false;
+  for (int k = 0; draws[k]; k++)
+    if (facts_node_is(f, attr, draws[k])) return true;
+  return false;
+}
+
+
 /* Whether every model call in loop L (of its own function) has arguments,
  * all of them plain names that L never binds: the loop feeds the same input
  * each round (stochastic draws, repeated rollouts), not a batch each. */
@@ -478,8 +501,10 @@ static bool same_input_each_round(const facts *f, const facts_loop *l) {
       const char *name = facts_text(f, a, &len);
       size_t first, end;
       facts_bindings_named(f, name, len, &first, &end);
-      for (size_t b = first; b < end; b++)
-        if (f->bindings.items[b].pos >= start && f->bindings.items[b].pos < stop) return false;
+      bool bound = false;
+      for (size_t b = first; b < end && !bound; b++)
+        bound = f->bindings.items[b].pos >= start && f->bindings.items[b].pos < stop;
+      if (bound && !drawn_in_loop(f, l, name, len, ts_node_start_byte(c->call))) return false;
     }
     any = true;
   }
