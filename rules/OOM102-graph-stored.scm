@@ -48,7 +48,11 @@
 ;   copies (`criterion(pred.detach().cpu(), y.detach().cpu())`); the terms
 ;   of one loss collected in a local list of a loss function, or of a loss
 ;   class's `__call__`/`forward`, by a loop with no loader, backward or
-;   step of its own (a detection loss over its output layers); the
+;   step of its own (a detection loss over its output layers), or whose
+;   every backward detaches the value before it is stored (a cached
+;   loss's mini-batches: `if with_backward: loss.backward(); loss =
+;   loss.detach()`); a loss called on the model itself (`loss_fn(model)`:
+;   a loss module being built); the
 ;   `"loss"` of a function (of the file or the project) that returns only
 ;   dicts whose `"loss"` is detached (`learner.learn_batch(batch)["loss"]`
 ;   of a step ending `return {"prediction": pred, "loss": loss.detach()}`);
@@ -75,6 +79,10 @@
 ;   -self.conv_output.mean(); loss.backward()`; a GAN's `self.x_tilde =
 ;   G(z)`, `fx_tilde = D(self.x_tilde)`, `loss_g = mse(fx_tilde, y)`:
 ;   one step's tensor, its graph freed), and
+;   a list of losses backpropagated in the loop through a name bound
+;   from it and made anew after that backward (`loss_q =
+;   torch.stack(loss_all).sum(0); loss_q.backward(); loss_all = []`: a
+;   few tasks' graphs kept on purpose to be backpropagated together);
 ;   the `append` of an object of a library class that is no container
 ;   (MONAI's `CumulativeAverage()`, which keeps a detached copy; a meter
 ;   class of the file is read as a list);
@@ -92,7 +100,11 @@
 ;   unpacked from it carry what the tuples of their number carry).
 ;   Nor storage that belongs to one step or one call rather than to the
 ;   epoch: a local list of a model's `forward` (micro-batches concatenated
-;   before it returns); the outputs of the time steps of one sequence, in a
+;   before it returns), or of a model's method looping over a list it
+;   built itself (flair's chunks of one text: `batches = []` then `for
+;   batch in batches:` is no loader, whatever its name); the items of a
+;   tensor handed to the function (`for meta_batch in x:` with `x:
+;   torch.Tensor`, a meta-batch's tasks) gathered in a local list; the outputs of the time steps of one sequence, in a
 ;   loop with no loader, backward or optimizer step of its own that calls
 ;   a model and feeds a call's output back into that call (`out, h =
 ;   decoder(x, h)`, a generator taken from a dict, `x, h = gen(x, f, h)`:
@@ -104,9 +116,10 @@
 ;   scale)))`, or `for i in range(scale)`: a loop with no loader,
 ;   backward or step over scales, sizes, crops, flips or augmentations),
 ;   or repeated draws on one input (every model call of the loop takes
-;   only names the loop never binds: `for _ in range(rollout_num):
-;   rewards.append(dis(samples))`, the list made anew in each round of
-;   an enclosing loop); the steps of an unrolled inner loop
+;   only names the loop never binds, or binds to a random draw: `u =
+;   dist.sample()` with no argument, `.rsample()`, `torch.randn(...)`;
+;   `for _ in range(rollout_num): rewards.append(dis(samples))`, the
+;   list made anew in each round of an enclosing loop); the steps of an unrolled inner loop
 ;   that takes gradients with `create_graph=True` and calls no `.backward()`
 ;   of its own (MAML's fast weights: every step's graph is alive through
 ;   them until the meta-backward anyway). Running sums (`acc += v`) are

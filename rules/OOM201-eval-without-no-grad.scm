@@ -65,7 +65,9 @@
 ;   another object, `handler.eval_batch(...)`, counts for every method of
 ;   that name in the file's classes whose parameters its arguments fit;
 ;   `self.unit_test(batch)` in a base class's method counts for the
-;   overrides of its subclasses in the file) runs
+;   overrides of its subclasses in the file; calling an instance of a class
+;   of the file, `single_scale = MscEval()` then `single_scale(net, dl)`,
+;   counts for that class's `__call__`) runs
 ;   under no_grad or hands on only frozen
 ;   models (`get_model_flops(model, dims)` after `for k, v in
 ;   model.named_parameters(): v.requires_grad = False`; here or in the
