@@ -155,7 +155,8 @@
 ;   loads no weights (`load_state_dict`, `torch.load`, `restore`,
 ;   `from_pretrained`...), does not train (`.backward()`, an optimizer's
 ;   `step`, `fit`, `trainer.train()`, `.parameters()`; `net.train()` on
-;   the model itself only switches its mode) and hands the model to no
+;   the model itself only switches its mode, and `for p in
+;   model.parameters(): nn.init.xavier_uniform_(p)` only initializes it) and hands the model to no
 ;   call but `print`-like ones and `torch.compile`: such a model was never trained, its output
 ;   is no evaluation. Nor a method named like an evaluation that
 ;   is its class's entry point: it neither calls `.eval()` nor loops, and

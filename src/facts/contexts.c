@@ -1411,6 +1411,15 @@ static bool scope_leaves_untrained(const facts *f, int fn, const char *name, uin
         facts_node_is(f, FIELD(callee, attribute), "train") && NODE_IS(FIELD(callee, object), "identifier") &&
         facts_text_is(f, FIELD(callee, object), name, len))
       continue;
+    /* `for p in model.parameters(): nn.init.xavier_uniform_(p)` walks the
+     * weights (an initialization); training hands them to an optimizer, and
+     * a manual update would need a backward, which the scope would show */
+    TSNode up = ts_node_parent(c->call);
+    if (!ts_node_is_null(callee) && NODE_IS(callee, "attribute") && !ts_node_is_null(up) &&
+        NODE_IS(up, "for_statement") && ts_node_eq(FIELD(up, right), c->call) &&
+        (facts_node_is(f, FIELD(callee, attribute), "parameters") ||
+         facts_node_is(f, FIELD(callee, attribute), "named_parameters")))
+      continue;
     if (ts_node_is_null(callee) || loads_or_trains(f, callee)) untrained = false;
     else if (name && !ts_node_is_null(args) && NODE_IS(args, "argument_list") && hands_on(f, args, name, len) &&
              !harmless_receiver(f, callee))
