@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "engine/engine.h"
+#include "parse/node.h"
 #include "util/alloc.h"
 
 #define MESSAGE_CAPTURE_MAX 60
@@ -117,6 +118,25 @@ static void seen_add(seen_table *t, oom_diagnostic *d) {
 }
 
 
+/* Whether NODE follows a `return`, `raise`, `continue` or `break` in a block
+ * of its function (`def test(self): return` above a disabled evaluation):
+ * that code never runs, so nothing there costs memory. A walk up the
+ * ancestors, each block's earlier statements scanned. */
+static bool unreachable(TSNode node) {
+  for (TSNode up = node; !ts_node_is_null(up); up = ts_node_parent(up)) {
+    if (NODE_IS(up, "function_definition") || NODE_IS(up, "class_definition") || NODE_IS(up, "lambda"))
+      return false;
+    TSNode parent = ts_node_parent(up);
+    if (ts_node_is_null(parent) || !NODE_IS(parent, "block")) continue;
+    for (TSNode s = ts_node_prev_named_sibling(up); !ts_node_is_null(s); s = ts_node_prev_named_sibling(s))
+      if (NODE_IS(s, "return_statement") || NODE_IS(s, "raise_statement") || NODE_IS(s, "continue_statement") ||
+          NODE_IS(s, "break_statement"))
+        return true;
+  }
+  return false;
+}
+
+
 /* One pattern's predicates, message and edits on a match of its shape. */
 static void run_pattern(const oom_linter *linter, oom_document *doc, const facts *model, const pattern_info *p,
                         const TSQueryMatch *m, pred_context *ctx, seen_table *seen) {
@@ -124,7 +144,7 @@ static void run_pattern(const oom_linter *linter, oom_document *doc, const facts
   const oom_rule *rule = linter->rules.items[p->rule];
   TSNode report;
   if (!engine_capture(m, linter->report_capture, &report)) return;
-  if (!predicates_pass(p, m, ctx)) return;
+  if (!predicates_pass(p, m, ctx) || unreachable(report)) return;
   uint32_t s = ts_node_start_byte(report), e = ts_node_end_byte(report);
   oom_edit *edits = NULL;
   size_t nedits = 0;
