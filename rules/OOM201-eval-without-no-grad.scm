@@ -11,7 +11,9 @@
 ;   torchvision, timm or transformers factory, `from_pretrained`, or
 ;   `self.<module attribute>`; or known by its use: its `.parameters()`
 ;   handed on, `.eval()`, `.train()`, `.state_dict()` called on it, wrapped
-;   by DDP, `torch.compile` or `accelerator.prepare`), or of a forward-like
+;   by DDP, `torch.compile` or `accelerator.prepare`; not a function
+;   compiled, one the file defines or imports, `fn = transform_points;
+;   torch.compile(fn)`, nor a lambda), or of a forward-like
 ;   method or submodule of one (`net.forward(x)`, `model.predict(x)`,
 ;   `module.validation_step(batch)`, `self.model.encoder(x)`), or of a
 ;   method of the same class that returns a call of one model attribute on

@@ -793,18 +793,51 @@ static bool starts_with(const char *s, const char *prefix) {
 
 
 /* Whether CALL, `torch.compile(fn, ...)`, compiles a function the file
- * defines or a lambda: the result is that function (PEFT compiles a weight
- * conversion this way; `torch.compile(lambda x, w: (x * w).sum(-1))`), not
- * a model. */
+ * defines, imports (`fn = transform_points` after `from kornia.geometry
+ * import transform_points`: a benchmark of a pure function) or a lambda:
+ * the result is that function (PEFT compiles a weight conversion this way;
+ * `torch.compile(lambda x, w: (x * w).sum(-1))`), not a model. */
+/* Whether NAME (LEN bytes), read at POS, names a function: a def of the
+ * file, or bound last before POS (in POS's function, else at module level)
+ * to a lowercase name imported from a module (`from kornia.geometry.linalg
+ * import transform_points`: a class is capitalized; not one named like a
+ * model instance) or to another such name (`fn = transform_points`). */
+static bool names_function(const facts *f, const char *name, uint32_t len, uint32_t pos, int depth) {
+  for (size_t i = 0; i < f->functions.len; i++)
+    if (f->functions.items[i].name_len == len && !memcmp(f->functions.items[i].name, name, len)) return true;
+  if (depth >= 3) return false;
+  int fn = facts_function_at(f, pos);
+  size_t first, end;
+  facts_bindings_named(f, name, len, &first, &end);
+  const facts_binding *last = NULL, *global = NULL;
+  for (size_t i = first; i < end; i++) {
+    const facts_binding *b = &f->bindings.items[i];
+    if (b->pos >= pos) continue;
+    int bf = facts_function_at(f, b->pos);
+    if (bf == fn && (!last || b->pos > last->pos)) last = b;
+    if (bf < 0 && (!global || b->pos > global->pos)) global = b;
+  }
+  if (!last) last = global;
+  if (!last) return false;
+  if (last->kind == BINDING_IMPORT) {
+    const char *dot = last->qualname ? strrchr(last->qualname, '.') : NULL;
+    return dot && islower((unsigned char)name[0]) && strcmp(dot + 1, "model") != 0 && strcmp(dot + 1, "net") != 0 &&
+           !strstr(dot + 1, "_model");
+  }
+  if (last->kind != BINDING_ALIAS || !NODE_IS(last->value, "identifier")) return false;
+  uint32_t vl;
+  const char *v = facts_text(f, last->value, &vl);
+  return !(vl == len && !memcmp(v, name, len)) && names_function(f, v, vl, last->pos, depth + 1);
+}
+
+
 static bool compiles_own_function(const facts *f, TSNode call) {
   TSNode a0 = first_arg(call);
   if (!ts_node_is_null(a0) && NODE_IS(a0, "lambda")) return true;
   if (ts_node_is_null(a0) || !NODE_IS(a0, "identifier")) return false;
   uint32_t len;
   const char *name = facts_text(f, a0, &len);
-  for (size_t i = 0; i < f->functions.len; i++)
-    if (f->functions.items[i].name_len == len && !memcmp(f->functions.items[i].name, name, len)) return true;
-  return false;
+  return names_function(f, name, len, ts_node_start_byte(a0), 0);
 }
 
 
