@@ -143,6 +143,17 @@ static bool mentions(const char *text, uint32_t tlen, const char *name, uint32_t
 }
 
 
+/* The receiver of call C when C is `x.backward(...)` made by function FN
+ * itself (`(loss / k).backward()`: `(loss / k)`), else a null node. */
+static TSNode backward_receiver(const facts *f, const facts_call *c, int fn) {
+  if (c->function != fn) return NULL_NODE;
+  TSNode callee = FIELD(c->call, function);
+  if (ts_node_is_null(callee) || !NODE_IS(callee, "attribute") || !facts_node_is(f, FIELD(callee, attribute), "backward"))
+    return NULL_NODE;
+  return FIELD(callee, object);
+}
+
+
 /* Whether, after loop L, its function backpropagates through the container
  * NAME (LEN bytes): `torch.stack(losses).sum().backward()`, `sum(losses)
  * .backward()`. Its graphs are kept to be backpropagated together. */
@@ -157,11 +168,10 @@ static bool backpropagated_after(const facts *f, const facts_loop *l, const char
   for (size_t i = facts_first_call_at(f, after); i < f->calls.len; i++) {
     const facts_call *c = &f->calls.items[i];
     if (ts_node_start_byte(c->call) >= scope.end) break;
-    if (c->function != l->function) continue;
-    TSNode fn = FIELD(c->call, function);
-    if (ts_node_is_null(fn) || !NODE_IS(fn, "attribute") || !facts_node_is(f, FIELD(fn, attribute), "backward")) continue;
+    TSNode receiver = backward_receiver(f, c, l->function);
+    if (ts_node_is_null(receiver)) continue;
     uint32_t tl;
-    const char *t = facts_text(f, FIELD(fn, object), &tl);
+    const char *t = facts_text(f, receiver, &tl);
     for (size_t k = 0; k < nnames; k++)
       if (mentions(t, tl, names[k], lens[k])) return true;
   }
@@ -198,13 +208,11 @@ static bool released_in_iteration(const facts *f, const facts_loop *l, TSNode ta
   for (size_t i = facts_first_call_at(f, ts_node_end_byte(target)); i < f->calls.len; i++) {
     const facts_call *c = &f->calls.items[i];
     if (ts_node_start_byte(c->call) >= l->body.end) break;
-    if (c->function != l->function) continue;
-    TSNode fn = FIELD(c->call, function);
-    if (ts_node_is_null(fn) || !NODE_IS(fn, "attribute") || !facts_node_is(f, FIELD(fn, attribute), "backward")) continue;
+    TSNode obj = backward_receiver(f, c, l->function);
+    if (ts_node_is_null(obj)) continue;
     uint32_t al;
     const char *args = facts_text(f, FIELD(c->call, arguments), &al);
     if (facts_text_has_ci(args, al, "retain_graph")) return false;
-    TSNode obj = FIELD(fn, object);
     uint32_t ol;
     const char *o = facts_text(f, obj, &ol);
     for (size_t k = 0; k < nnames; k++)
@@ -233,11 +241,10 @@ static bool backpropagated_and_reset(const facts *f, const facts_loop *l, const 
   for (size_t i = facts_first_call_at(f, pos); i < f->calls.len; i++) {
     const facts_call *c = &f->calls.items[i];
     if (ts_node_start_byte(c->call) >= l->body.end) break;
-    if (c->function != l->function) continue;
-    TSNode fn = FIELD(c->call, function);
-    if (ts_node_is_null(fn) || !NODE_IS(fn, "attribute") || !facts_node_is(f, FIELD(fn, attribute), "backward")) continue;
+    TSNode receiver = backward_receiver(f, c, l->function);
+    if (ts_node_is_null(receiver)) continue;
     uint32_t tl;
-    const char *t = facts_text(f, FIELD(fn, object), &tl);
+    const char *t = facts_text(f, receiver, &tl);
     bool through = false;
     for (size_t k = 0; k < nnames && !through; k++) through = mentions(t, tl, names[k], lens[k]);
     if (!through) continue;
@@ -543,11 +550,9 @@ static bool backward_then_detached(const facts *f, const facts_loop *l, TSNode v
   for (size_t i = facts_first_call_at(f, l->body.start); i < f->calls.len; i++) {
     const facts_call *c = &f->calls.items[i];
     if (ts_node_start_byte(c->call) >= l->body.end) break;
-    if (c->function != l->function) continue;
-    TSNode callee = FIELD(c->call, function);
-    if (ts_node_is_null(callee) || !NODE_IS(callee, "attribute") || !facts_node_is(f, FIELD(callee, attribute), "backward"))
-      continue;
-    if (!facts_text_is(f, FIELD(callee, object), v, vlen)) return false;
+    TSNode receiver = backward_receiver(f, c, l->function);
+    if (ts_node_is_null(receiver)) continue;
+    if (!facts_text_is(f, receiver, v, vlen)) return false;
     TSNode stmt = ts_node_parent(c->call);
     if (ts_node_is_null(stmt) || !NODE_IS(stmt, "expression_statement")) return false;
     bool detached = false;
