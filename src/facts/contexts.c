@@ -465,9 +465,10 @@ static bool cleared_after_backward(const facts *f, TSNode container) {
 
 
 /* Whether NAME (LEN bytes), an argument of a call at POS in loop L, was
- * last bound in the loop to a random draw: `u = dist.sample()` (no
- * argument: `sampler.sample(64)` draws a batch of data), `.rsample()`, `torch.randn(...)`/`torch.rand(...)` (and `_like`). Values
- * estimated over such draws on one input are one step's, not a batch each. */
+ * last bound in the loop to a random draw: `u = dist.sample()` (with no
+ * argument: `sampler.sample(64)` draws a batch of data), `.rsample()`,
+ * `torch.randn(...)`, `torch.rand(...)` and their `_like` forms. Values
+ * estimated over such draws on one input are one step's, not a batch's. */
 static bool drawn_in_loop(const facts *f, const facts_loop *l, const char *name, uint32_t len, uint32_t pos) {
   long a = facts__last_assign_before(f, name, len, pos, l->function);
   if (a < 0 || ts_node_start_byte(f->assigns.items[a].left) < l->body.start) return false;
@@ -488,8 +489,9 @@ static bool drawn_in_loop(const facts *f, const facts_loop *l, const char *name,
 
 
 /* Whether every model call in loop L (of its own function) has arguments,
- * all of them plain names that L never binds: the loop feeds the same input
- * each round (stochastic draws, repeated rollouts), not a batch each. */
+ * all of them plain names that L never binds or binds to a random draw:
+ * the loop feeds the same input each round (stochastic draws, repeated
+ * rollouts), not a batch each. */
 static bool same_input_each_round(const facts *f, const facts_loop *l) {
   uint32_t start = ts_node_start_byte(l->node), stop = ts_node_end_byte(l->node);
   bool any = false;
