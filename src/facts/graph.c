@@ -518,20 +518,17 @@ static bool args_cut_from_graph(const facts *f, TSNode e) {
 }
 
 
-/* Whether the call E has positional arguments and every one is a model
- * object, not a loss: a name or attribute the file knows as a module, or
- * one named `model`, `net` or `*_model` (a parameter: `loss_fn(model)`). A
- * regularizer named for a loss (`l2_loss(model)`) would be one too; none
- * was seen storing its result per step. */
-static bool model_named(const facts *f, TSNode n) {
-  if (!NODE_IS(n, "identifier") && !NODE_IS(n, "attribute")) return false;
-  uint32_t len;
-  const char *t = last_name(f, n, &len);
-  return (len == 5 && !memcmp(t, "model", 5)) || (len == 3 && !memcmp(t, "net", 3)) ||
-         (len > 6 && !memcmp(t + len - 6, "_model", 6));
+bool facts__named_like_model(const char *s, uint32_t len) {
+  return (len == 5 && !memcmp(s, "model", 5)) || (len == 3 && !memcmp(s, "net", 3)) ||
+         (len > 6 && !memcmp(s + len - 6, "_model", 6));
 }
 
 
+/* Whether the call E has positional arguments and every one is a model
+ * object, not a loss: a name or attribute the file knows as a module, or
+ * one named like a model instance (a parameter: `loss_fn(model)`). A
+ * regularizer named for a loss (`l2_loss(model)`) would be one too; none
+ * was seen storing its result per step. */
 static bool args_all_models(const facts *f, TSNode e) {
   TSNode args = FACT_FIELD(f, e, arguments);
   uint32_t n = ts_node_is_null(args) || !NODE_IS(args, "argument_list") ? 0 : ts_node_named_child_count(args);
@@ -541,7 +538,9 @@ static bool args_all_models(const facts *f, TSNode e) {
     if (NODE_IS(c, "keyword_argument")) continue;
     uint32_t len;
     const char *t = facts_text(f, c, &len);
-    if (looks_like_loss(t, len) || !(facts_is_model(f, c) || model_named(f, c))) return false;
+    uint32_t ll = 0;
+    const char *last = NODE_IS(c, "identifier") || NODE_IS(c, "attribute") ? last_name(f, c, &ll) : NULL;
+    if (looks_like_loss(t, len) || !(facts_is_model(f, c) || (last && facts__named_like_model(last, ll)))) return false;
     any = true;
   }
   return any;

@@ -821,8 +821,7 @@ static bool names_function(const facts *f, const char *name, uint32_t len, uint3
   if (!last) return false;
   if (last->kind == BINDING_IMPORT) {
     const char *dot = last->qualname ? strrchr(last->qualname, '.') : NULL;
-    return dot && islower((unsigned char)name[0]) && strcmp(dot + 1, "model") != 0 && strcmp(dot + 1, "net") != 0 &&
-           !strstr(dot + 1, "_model");
+    return dot && islower((unsigned char)name[0]) && !facts__named_like_model(dot + 1, (uint32_t)strlen(dot + 1));
   }
   if (last->kind != BINDING_ALIAS || !NODE_IS(last->value, "identifier")) return false;
   uint32_t vl;
