@@ -146,7 +146,8 @@ static const struct {
    ".eval()` of one, a DDP wrapper, a name whose `.parameters()`, `.eval()`, `.train()` or `.state_dict()` is used), "
    "a callable whose output reaches `.backward()`, or a forward-like method or submodule of one (`m.forward`, "
    "`m.predict`, `self.model.encoder`); never a loss (`criterion`, a `torch.nn` loss) nor an instance of a class whose "
-   "`forward`/`__call__` runs wholly under no_grad"},
+   "`forward`/`__call__` runs wholly under no_grad; a tool's name (`metric`, `opt`, `trainer`) a function binds "
+   "itself to no model is none there, whatever other functions bind to it"},
   {"oom-backward-follows", PRED_BACKWARD_FOLLOWS, ARGS_CAPTURE, 0, 0,
    "`#oom-backward-follows? @x`: a backward pass may follow `@x` in its function: a `.backward()`, a call of a "
    "function (of this file or the project) that runs one, an optimizer step, or a call handed an optimizer, after it "

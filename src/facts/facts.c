@@ -675,6 +675,8 @@ void facts_free(facts *self) {
   for (size_t i = 0; i < self->parameter_free_names.len; i++) free(self->parameter_free_names.items[i]);
   vec_free(&self->parameter_free_names);
   vec_free(&self->submodule_targets);
+  vec_free(&self->local_non_models);
+  vec_free(&self->model_sites);
   vec_free(&self->self_patterns);
   vec_free(&self->freezes);
   vec_free(&self->subscripts);

@@ -283,6 +283,11 @@ typedef struct facts {
   VEC(char *) imported_modules;
   VEC(char *) star_modules;    /* `from pkg import *`: pkg (owned by imported_modules) */
   VEC(char *) module_names;    /* names (and `self.x`) bound to nn.Module instances */
+  /* a name of module_names (not named like a model) that a function binds
+   * itself with no evidence of a model there: it is no model in that
+   * function (INDEX the function), whatever another function binds to it */
+  VEC(facts_fname) local_non_models;
+  VEC(facts_fname) model_sites; /* while resolving: (name, function) where a use or binding shows a model */
   VEC(char *) loader_names;    /* names bound to DataLoader(...) */
   VEC(facts_ref) subscripts;   /* `name[...]` */
   VEC(facts_fname) functions_by_name; /* sorted by name */
@@ -357,6 +362,10 @@ bool facts__parameter_of(const facts *f, const char *name, uint32_t len, int fn)
 /* The class annotating NAME where it is a parameter of function FN
  * (`model: Model`), its qualified name in OUT (resolve.c). */
 bool facts__annotated_class(const facts *f, TSNode name, int fn, buf *out);
+/* Whether the name or `self.x` S (LEN bytes) is a model at byte POS: one
+ * of module_names, unless the function around POS binds it itself with no
+ * evidence of a model (local_non_models; resolve.c). */
+bool facts__model_name_at(const facts *f, const char *s, uint32_t len, uint32_t pos);
 void facts_free(facts *self);
 
 /** Resolve NAME-or-attribute-chain NODE (or a call's callee) through imports

@@ -263,7 +263,7 @@ bool facts_is_model(const facts *self, TSNode callee) {
   if (!NODE_IS(callee, "identifier") && !NODE_IS(callee, "attribute")) return false;
   uint32_t len;
   const char *t = facts_text(self, callee, &len);
-  if (!has_str(self->module_names.items, self->module_names.len, t, len) &&
+  if (!facts__model_name_at(self, t, len, ts_node_start_byte(callee)) &&
       !has_str(self->producers.items, self->producers.len, t, len))
     return false;
   /* a tokenizer, even one torchtext or transformers makes a module

@@ -967,6 +967,21 @@ static bool names_model_tool(const char *s, size_t len) {
 }
 
 
+static bool fname_has(const facts_fname *v, size_t n, const char *s, uint32_t len, int fn) {
+  for (size_t i = 0; i < n; i++)
+    if (v[i].index == fn && v[i].len == len && !memcmp(v[i].name, s, len)) return true;
+  return false;
+}
+
+
+/* Evidence that the plain name S is a model in function FN (-1: module
+ * level): a use (`S.eval()`), a wrapper, or a binding of a model. */
+static void add_model_site(facts *f, const char *s, uint32_t len, int fn) {
+  if (!fname_has(f->model_sites.items, f->model_sites.len, s, len, fn))
+    vec_push(&f->model_sites, ((facts_fname){s, len, fn}));
+}
+
+
 static void add_module_name(facts *f, TSNode n) {
   if (!NODE_IS(n, "identifier") && !(NODE_IS(n, "attribute") && NODE_IS(FACT_FIELD(f, n, object), "identifier") &&
                                      text_is(f, FACT_FIELD(f, n, object), "self")))
@@ -975,6 +990,7 @@ static void add_module_name(facts *f, TSNode n) {
   const char *t = facts_text(f, n, &len);
   if (len == 4 && !memcmp(t, "self", 4)) return; /* a module's own `self.parameters()` */
   if (!has_name(f, t, len)) vec_push(&f->module_names, oom_xstrndup(t, len));
+  if (NODE_IS(n, "identifier")) add_model_site(f, t, len, facts_function_at(f, ts_node_start_byte(n)));
 }
 
 
@@ -1589,6 +1605,51 @@ static void resolve_plain(facts *f, buf *tmp) {
 }
 
 
+/* Model names are the file's, not a function's: `model = Net()` in one
+ * function makes `model(x)` a forward in every other. That is right for the
+ * names people give models, which a function of the file may take as a
+ * parameter or build by a call the file cannot see (`model =
+ * model_cls(cfg)`, `discriminator = model_dict["discriminator"]`), and wrong
+ * for the names of tools that are modules only now and then: the `metric =
+ * BERTScore()` of one test does not make the `metric = metric_class()` of the
+ * next test a model. So a plain name of a tool (names_model_tool: a metric,
+ * an optimizer, a trainer) that a function binds itself, with no binding of
+ * a model and no use as one in that function, is no model there. Treating
+ * every name so lost real models (the discriminator above). */
+static void resolve_local_non_models(facts *f, buf *tmp) {
+  for (size_t i = 0; i < f->assigns.len; i++) {
+    TSNode left = f->assigns.items[i].left;
+    if (!NODE_IS(left, "identifier")) continue;
+    uint32_t len;
+    const char *t = facts_text(f, left, &len);
+    if (!has_name(f, t, len)) continue;
+    int fn = facts_function_at(f, ts_node_start_byte(left));
+    if (fn >= 0 && is_module_expr(f, f->assigns.items[i].right, tmp)) add_model_site(f, t, len, fn);
+  }
+  for (size_t i = 0; i < f->assigns.len; i++) {
+    TSNode left = f->assigns.items[i].left;
+    if (!NODE_IS(left, "identifier")) continue;
+    uint32_t len;
+    const char *t = facts_text(f, left, &len);
+    if (!names_model_tool(t, len) || !has_name(f, t, len)) continue;
+    int fn = facts_function_at(f, ts_node_start_byte(left));
+    if (fn < 0 || fname_has(f->model_sites.items, f->model_sites.len, t, len, fn) ||
+        fname_has(f->local_non_models.items, f->local_non_models.len, t, len, fn))
+      continue;
+    vec_push(&f->local_non_models, ((facts_fname){t, len, fn}));
+  }
+  vec_free(&f->model_sites);
+}
+
+
+bool facts__model_name_at(const facts *f, const char *s, uint32_t len, uint32_t pos) {
+  if (!has_name(f, s, len)) return false;
+  if (!f->local_non_models.len || memchr(s, '.', len)) return true;
+  int fn = facts_function_at(f, pos);
+  return fn < 0 || !fname_has(f->local_non_models.items, f->local_non_models.len, s, len, fn);
+}
+
+
 static void resolve_modules(facts *f, buf *tmp) {
   for (bool changed = true; changed;) {
     changed = false;
@@ -1616,6 +1677,7 @@ static void resolve_modules(facts *f, buf *tmp) {
     resolve_modules_by_use(f, tmp);
     if (f->module_names.len == before && !returned) break;
   }
+  resolve_local_non_models(f, tmp);
   mark_parameter_free(f, tmp);
 }
 
@@ -1763,7 +1825,8 @@ static void resolve_loops(facts *f, buf *tmp) {
     if ((NODE_IS(fn, "identifier") || NODE_IS(fn, "attribute")) && !facts_in_module_method(f, l->function)) {
       uint32_t len;
       const char *t = facts_text(f, fn, &len);
-      if (has_name(f, t, len) && !(NODE_IS(fn, "identifier") && bound_in_loop(f, l, t, len)))
+      if (facts__model_name_at(f, t, len, ts_node_start_byte(fn)) &&
+          !(NODE_IS(fn, "identifier") && bound_in_loop(f, l, t, len)))
         l->evidence |= LOOP_CALLS_MODEL;
     }
   }
