@@ -59,7 +59,9 @@
 ;     method its class inherits from a project base class that does
 ;     (`self.optimize(self.gen_opt, loss)` of a GAN trainer's base). An
 ;     argument named as an optimizer (`opt`, `opt_g`, `gen_adv_opt`) makes
-;     a call a training step.
+;     a call a training step. A loop whose body ends in an unconditional
+;     `break` runs once and is no batch loop (the one-batch smoke test of a
+;     `__main__` block: `for batch in loader: ...; break`).
 ;
 ;   Not reported: calls under `with torch.no_grad()`, in a function of
 ;   the file whose every call (or handing to a call, such as

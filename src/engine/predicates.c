@@ -39,7 +39,8 @@ static const struct {
    "aliases (`import torch as T`, `from torch import cuda`, `acc = torch.cuda`) to a dotted name that RE matches in full"},
   {"oom-in-loop", PRED_IN_LOOP, ARGS_CAPTURE, 0, 0,
    "`#oom-in-loop? @x`: `@x` is in the body of a per-iteration loop of its own function (a loop over a "
-   "DataLoader-like iterable, or whose body calls `.backward()`, `optimizer.step()` or a model)"},
+   "DataLoader-like iterable, or whose body calls `.backward()`, `optimizer.step()` or a model), not one whose "
+   "body ends in an unconditional `break` (it runs once)"},
   {"oom-every-iteration", PRED_EVERY_ITERATION, ARGS_CAPTURE, 0, 0,
    "`#oom-every-iteration? @x`: as `oom-in-loop?`, and not guarded by an `if` whose test uses `%` (periodic work "
    "such as `if step % 100 == 0:`)"},

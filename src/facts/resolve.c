@@ -1793,6 +1793,24 @@ static bool own_list_of_module_method(const facts *f, const facts_loop *l, TSNod
 }
 
 
+/* Whether loop L's body ends in an unconditional `break`: it runs at most
+ * once (`for batch in loader: ...; break`, the one-batch smoke test of a
+ * `__main__` block), so nothing in it is done per batch. A body ending in
+ * `return` is left alone: a function that returns from its first batch
+ * (disentangling-vae's evaluator) is a bug, and its forward still runs
+ * with autograd for nothing. */
+static bool runs_once(const facts *f, const facts_loop *l) {
+  TSNode body = FACT_FIELD(f, l->node, body);
+  if (ts_node_is_null(body)) return false;
+  for (uint32_t i = ts_node_named_child_count(body); i-- > 0;) {
+    TSNode last = ts_node_named_child(body, i);
+    if (NODE_IS(last, "comment")) continue;
+    return NODE_IS(last, "break_statement");
+  }
+  return false;
+}
+
+
 static void resolve_loops(facts *f, buf *tmp) {
   /* names bound to DataLoader(...) */
   for (size_t i = 0; i < f->assigns.len; i++) {
@@ -1837,7 +1855,7 @@ static void resolve_loops(facts *f, buf *tmp) {
       if (!ts_node_is_null(right) && is_loader_expr(f, right, tmp) && !own_list_of_module_method(f, l, right))
         l->evidence |= LOOP_ITERATES_LOADER;
     }
-    l->per_iteration = l->evidence != 0;
+    l->per_iteration = l->evidence != 0 && !runs_once(f, l);
   }
   /* An epoch loop runs a batch loop inside it; a validation forward pass
    * directly in its body does not make it a batch loop. Inner loops come
