@@ -10,8 +10,9 @@
 ;   under an `if` that tests `%` (`if (step + 1) % accum_steps == 0:`), whose
 ;   `.backward()` receives the loss as it came out of the loss function: not
 ;   divided (`/`, `/=`, or multiplied by `1 / n`) anywhere on its way from
-;   the loss to `backward()`. `scaler.scale(loss).backward()` is checked
-;   for `loss`.
+;   the loss to `backward()`, alone or with the other terms of a tuple or
+;   list (`losses = tuple(l / accum for l in losses); losses[0].backward()`).
+;   `scaler.scale(loss).backward()` is checked for `loss`.
 ;
 ;   Not reported: updates that run whole every few batches (`backward()`
 ;   and the optimizer step under the same `if step % k == 0:`, which sums

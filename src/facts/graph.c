@@ -643,6 +643,10 @@ static unsigned eval_call(analysis *a, state *st, TSNode e) {
     t = facts_text(f, callee, &len);
     if (in_list(t, len, CLEAN_BUILTINS)) return 0;
     if (in_list(t, len, JOIN_BUILTINS)) return argflags & V_FLOW;
+    /* `tuple(loss / k for loss in losses)`: the same values, divided if
+     * they were */
+    if ((len == 5 && !memcmp(t, "tuple", 5)) || (len == 4 && !memcmp(t, "list", 4)))
+      return argflags & (V_FLOW | V_DIVIDED);
     if (facts_qualname(f, callee, &a->tmp) && !strncmp(buf_str(&a->tmp), "torch.nn.functional.", 20)) {
       const char *q = buf_str(&a->tmp) + 20;
       size_t ql = strlen(q);
@@ -734,7 +738,7 @@ static unsigned eval(analysis *a, state *st, TSNode e) {
     r = eval_call(a, st, e);
   } else if (!strcmp(type, "subscript")) {
     TSNode value = FACT_FIELD(a->f, e, value);
-    r = eval(a, st, value) & V_FLOW;
+    r = eval(a, st, value) & (V_FLOW | V_DIVIDED);
     TSNode index = FACT_FIELD(a->f, e, subscript);
     if (returns_indices(f, value) && !ts_node_is_null(index) && text_is(f, index, "1")) r = 0; /* `x.max(1)[1]` */
     /* `learner.learn_batch(batch)["loss"]` of a function returning `{"loss": loss.detach(), ...}` */
@@ -760,6 +764,9 @@ static unsigned eval(analysis *a, state *st, TSNode e) {
              !strcmp(type, "set") || !strcmp(type, "expression_list")) {
     TSNode c;
     for (children k = children_of(e); children_next(&k, &c);) r |= eval(a, st, c) & V_FLOW;
+  } else if (!strcmp(type, "list_comprehension") || !strcmp(type, "generator_expression")) {
+    /* `[loss / k for loss in losses]`: divided when every element is */
+    r = eval(a, st, FACT_FIELD(a->f, e, body)) & V_DIVIDED;
   } else if (!strcmp(type, "dictionary")) {
     TSNode pair;
     for (children k = children_of(e); children_next(&k, &pair);)
