@@ -151,8 +151,11 @@
 ;   code (`def test(): net = ResNet18(); y = net(torch.randn(2, 3, 32, 32));
 ;   print(y.size())`, a model file's `if __name__ == "__main__":` check,
 ;   `for model in [Enc(32), Enc(32, shared=True)]: model(x)`),
-;   from a module class of the file or the project, a `torch.nn` layer or a
-;   function of the file that returns one (not with `pretrained=`,
+;   from a module class of the file or the project, a `torch.nn` layer, a
+;   function of the file that returns one, or the factory of a unit-test
+;   class (`Test*`, `*Test`, `*TestCase`) that the concrete tests fill in
+;   (`model = self.create_model(data, labels)` where the class's own
+;   `create_model` only raises `NotImplementedError`) (not with `pretrained=`,
 ;   `weights=`, `checkpoint=`... or a weights file among its arguments;
 ;   `use_checkpoint=True` switches gradient checkpointing and loads
 ;   nothing; `torch.compile(net)` is the same model), in a scope that

@@ -232,7 +232,8 @@ static const struct {
    "`#oom-untrained? @x`: the callee `@x` (`net`, `net.forward`, `net.encoder`) calls a model built in the same "
    "function (or at module level) and left untrained there: each binding of `net` before the call makes a fresh "
    "one (a module class of the file or the project, a `torch.nn` layer, a function of the file returning one, "
-   "through `.to()`-like chains), and nothing in that scope loads weights (`load_state_dict`, `torch.load`, "
+   "the abstract factory of a unit-test class: `self.create_model(...)` in a `*TestCase` whose `create_model` "
+   "raises `NotImplementedError`; through `.to()`-like chains), and nothing in that scope loads weights (`load_state_dict`, `torch.load`, "
    "`restore`, `from_pretrained`...), trains (`.backward()`, `step`, `fit`, `.train()`, `.parameters()`) or hands "
    "`net` to a call other than `print`-like ones: a shape smoke test (at module level, the file's functions count "
    "only when they name `net`)"},

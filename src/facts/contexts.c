@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "parse/children.h"
 #include "parse/fields.h"
 #include "facts/facts.h"
 #include "util/alloc.h"
@@ -1516,6 +1517,54 @@ static bool builds_fresh_model(const facts *f, int g, int depth) {
 }
 
 
+/* Whether the body of function G only raises NotImplementedError (after a
+ * docstring): a method its subclasses fill in. */
+static bool abstract_method(const facts *f, int g) {
+  TSNode body = FIELD(f->functions.items[g].node, body);
+  if (ts_node_is_null(body)) return false;
+  bool raises = false;
+  TSNode c;
+  for (children k = children_of(body); children_next(&k, &c);) {
+    if (NODE_IS(c, "comment")) continue;
+    if (NODE_IS(c, "expression_statement") && ts_node_named_child_count(c) == 1 &&
+        NODE_IS(ts_node_named_child(c, 0), "string"))
+      continue;
+    if (!NODE_IS(c, "raise_statement") || raises) return false;
+    uint32_t len;
+    const char *t = facts_text(f, c, &len);
+    if (!facts_text_has_ci(t, len, "NotImplementedError")) return false;
+    raises = true;
+  }
+  return raises;
+}
+
+
+/* Whether CALLEE is `self.<factory>` in a unit-test class (its name starts
+ * or ends with `Test`: gpytorch's `BaseModelTestCase`) whose method of that
+ * name is abstract: each test builds the model it checks through a factory
+ * the concrete test classes fill in (`model = self.create_model(data,
+ * labels, likelihood)`), a fresh model on a few random points. */
+static bool test_case_factory(const facts *f, TSNode callee) {
+  TSNode obj = FIELD(callee, object), attr = FIELD(callee, attribute);
+  if (ts_node_is_null(obj) || ts_node_is_null(attr) || !facts_node_is(f, obj, "self")) return false;
+  int fn = facts_function_at(f, ts_node_start_byte(callee));
+  int k = fn >= 0 ? f->functions.items[fn].klass : -1;
+  if (k < 0) return false;
+  const facts_class *c = &f->classes.items[k];
+  bool test_class = (c->name_len >= 4 && !memcmp(c->name, "Test", 4)) ||
+                    (c->name_len >= 4 && !memcmp(c->name + c->name_len - 4, "Test", 4)) ||
+                    (c->name_len >= 8 && !memcmp(c->name + c->name_len - 8, "TestCase", 8));
+  if (!test_class) return false;
+  uint32_t len;
+  const char *m = facts_text(f, attr, &len);
+  for (size_t g = 0; g < f->functions.len; g++) {
+    const facts_function *h = &f->functions.items[g];
+    if (h->klass == k && h->name_len == len && !memcmp(h->name, m, len)) return abstract_method(f, (int)g);
+  }
+  return false;
+}
+
+
 /* Whether VALUE, bound to the model NAME (LEN bytes; NULL: none), makes a
  * fresh, untrained model or keeps NAME's: a call of a module class of the
  * file, of a model class of another module of the project, of a `torch.nn`
@@ -1545,6 +1594,7 @@ static bool fresh_model_binding(const facts *f, TSNode value, const char *name, 
       }
     }
     TSNode args = FIELD(value, arguments);
+    if (NODE_IS(callee, "attribute") && test_case_factory(f, callee)) return true;
     /* `net = torch.compile(net)`: the same model, compiled */
     buf cq = {0};
     bool compiled = facts_qualname(f, callee, &cq) &&
