@@ -41,7 +41,9 @@
 ;     the file calls (a plain class's `forward` computing its loss from
 ;     `self.predict_neg_score(...)`);
 ;   - a loop that runs once per batch after `model.eval()`, when that loop
-;     does no training (for example the validation loop of a `fit` function);
+;     does no training (for example the validation loop of a `fit` function;
+;     a backward in a loop nested in it, such as the per-sample
+;     `ll.backward()` of a Fisher information, is training);
 ;   - after `model.eval()` in a function or script that trains, a call of
 ;     that model that no backward pass follows (the validation forward
 ;     after `loss.backward(); optimizer.step()`, the test of a script

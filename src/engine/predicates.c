@@ -113,8 +113,8 @@ static const struct {
    "step's work: in an epoch loop after its batch loop, storage bound before the epoch loop; after a batch loop, "
    "`self.x`; in a Lightning `training_step`, `self.x`"},
   {"oom-in-training-loop", PRED_IN_TRAINING_LOOP, ARGS_CAPTURE, 0, 0,
-   "`#oom-in-training-loop? @x`: `@x` is in a per-iteration loop whose body (or a function of this file it calls) "
-   "calls `.backward()` or `optimizer.step()`"},
+   "`#oom-in-training-loop? @x`: `@x` is in a per-iteration loop whose body (or a function of this file it calls, "
+   "or a loop nested in it) calls `.backward()` or `optimizer.step()`"},
   {"oom-in-eval-function", PRED_IN_EVAL_FUNCTION, ARGS_CAPTURE, 0, 0,
    "`#oom-in-eval-function? @x`: the function holding `@x` is named as an evaluation (the names of "
    "`oom-in-eval-context?`), so all of it is evaluation; not a method that neither calls `.eval()` nor loops and "
@@ -817,7 +817,7 @@ static bool eval(const predicate *p, const TSQueryMatch *m, pred_context *ctx) {
     return facts_elements_backpropagated(ctx->model, n);
   case PRED_IN_TRAINING_LOOP: {
     int loop = facts_iteration_loop_at(ctx->model, pos);
-    return loop >= 0 && (ctx->model->loops.items[loop].evidence & (LOOP_CALLS_BACKWARD | LOOP_CALLS_STEP));
+    return loop >= 0 && facts_loop_trains(ctx->model, loop);
   }
   case PRED_IN_EVAL_CONTEXT:
     return facts_in_eval_context(ctx->model, n);

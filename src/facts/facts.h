@@ -388,6 +388,10 @@ void facts__innermost_classes(const facts *self, int *out);
 int facts_innermost_loop_at(const facts *self, uint32_t pos);
 /** The innermost per-iteration loop of POS's own function containing POS, or -1. */
 int facts_iteration_loop_at(const facts *self, uint32_t pos);
+/** Whether loop LOOP trains: its body, or a loop nested in it in the same
+ *  function (`for ll in log_likelihoods: ll.backward()` per sample of the
+ *  batch), calls `.backward()` or steps an optimizer. */
+bool facts_loop_trains(const facts *self, int loop);
 /** Whether POS is inside the consequence of a periodic `if` inside LOOP. */
 bool facts_periodic_at(const facts *self, uint32_t pos, int loop);
 bool facts_in_no_grad(const facts *self, uint32_t pos);

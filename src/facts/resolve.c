@@ -4,6 +4,7 @@
 #include "parse/fields.h"
 #include "facts/facts.h"
 
+#include <assert.h>
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1867,6 +1868,20 @@ static void resolve_loops(facts *f, buf *tmp) {
     if (!(outer->evidence & (LOOP_ITERATES_LOADER | LOOP_CALLS_BACKWARD | LOOP_CALLS_STEP)))
       outer->per_iteration = false;
   }
+}
+
+
+bool facts_loop_trains(const facts *self, int loop) {
+  assert(loop >= 0 && (size_t)loop < self->loops.len);
+  const facts_loop *l = &self->loops.items[loop];
+  /* nested loops follow their loop in file order, inside its body */
+  for (size_t j = (size_t)loop; j < self->loops.len && self->loops.items[j].body.start < l->body.end; j++) {
+    const facts_loop *k = &self->loops.items[j];
+    if (k->function == l->function && (k->evidence & (LOOP_CALLS_BACKWARD | LOOP_CALLS_STEP)) &&
+        k->body.start >= l->body.start)
+      return true;
+  }
+  return false;
 }
 
 
