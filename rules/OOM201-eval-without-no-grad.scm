@@ -20,7 +20,7 @@
 ;   every return (`def infer(self, x): return self.module_(x)`: then
 ;   `self.infer(x)` is `self.module_`'s forward pass, and an `.eval()` of
 ;   `self.module_` applies to it), that run with gradient tracking on
-;   although nothing will be backpropagated through them. A loss (`criterion(out, y)`, a `torch.nn` loss) is not a model:
+;   although nothing will be backpropagated through them. A loss (`criterion(out, y)`, a `torch.nn` loss) is not a model (an actor-critic's `critic` is one):
 ;   the forward pass before it is what is reported. Nor is what the batch
 ;   goes through on its way to the model (`next(iter(loader))`, a
 ;   `pre_process(x)` whose output the model takes), nor a tokenizer, even

@@ -82,7 +82,7 @@ static const struct {
    "silent, never to report)"},
   {"oom-graph", PRED_GRAPH, ARGS_CAPTURE, 0, 0,
    "`#oom-graph? @x`: the expression carries an autograd graph there: it comes from a model call, a loss, a value "
-   "`.backward()` is later called on (or what produced it), or arithmetic, indexing, attribute access or a "
+   "`.backward()` is later called on (or what produced it, back to new data such as `torch.tensor(obs)`), or arithmetic, indexing, attribute access or a "
    "graph-preserving method (`.mean() .sum() .view() .to() .cpu() .float() .clone()`...) of one; and it was not "
    "cleaned (`.item() .detach() .tolist() .numpy() .data`, `float()`, computed under no-grad)"},
   {"oom-scalar-loss", PRED_SCALAR_LOSS, ARGS_CAPTURE, 0, 0,
@@ -146,7 +146,7 @@ static const struct {
    "this file or the project, a `torch.nn` layer, a torchvision/timm/transformers model, `.to()/.cuda()/.train()/"
    ".eval()` of one, a DDP wrapper, a name whose `.parameters()`, `.eval()`, `.train()` or `.state_dict()` is used), "
    "a callable whose output reaches `.backward()`, or a forward-like method or submodule of one (`m.forward`, "
-   "`m.predict`, `self.model.encoder`); never a loss (`criterion`, a `torch.nn` loss) nor an instance of a class whose "
+   "`m.predict`, `self.model.encoder`); never a loss (`criterion`, a `torch.nn` loss; a `critic` is a model) nor an instance of a class whose "
    "`forward`/`__call__` runs wholly under no_grad; a tool's name (`metric`, `opt`, `trainer`) a function binds "
    "itself to no model is none there, whatever other functions bind to it"},
   {"oom-backward-follows", PRED_BACKWARD_FOLLOWS, ARGS_CAPTURE, 0, 0,

@@ -1881,7 +1881,7 @@ static bool named_as_loss(const facts *f, TSNode callee) {
   if (ts_node_is_null(last)) return false;
   uint32_t len;
   const char *t = facts_text(f, last, &len);
-  return facts_text_has_ci(t, len, "loss") || facts_text_has_ci(t, len, "crit");
+  return facts__named_as_loss(t, len);
 }
 
 

@@ -353,6 +353,9 @@ bool facts_instance_call_symbol(const facts *self, TSNode callee, facts_symbol *
  * an expression that reads it (`value_loss = torch.stack(value_losses)
  * .sum()`), at most MAX in all; returns how many (graph.c). */
 size_t facts__names_after(const facts *f, int fn, uint32_t after, const char **names, uint32_t *lens, size_t max);
+/* Whether S (LEN bytes) is named like a loss: it holds `loss` or `crit`
+ * (`criterion`), not as an actor-critic's `critic` (graph.c). */
+bool facts__named_as_loss(const char *s, size_t len);
 /* Whether S (LEN bytes) is named like a model instance: `model`, `net`,
  * `*_model`. */
 bool facts__named_like_model(const char *s, uint32_t len);

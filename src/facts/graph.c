@@ -179,9 +179,15 @@ static const char *const COMBINING_METHODS[] = {"add", "sub", "mul", "div", "mat
                                                 "mul_", "div_", "where", NULL};
 /* torch functions that make new tensors or objects from sizes and options:
  * a graph never comes through their arguments */
+/* torch functions that make new data: the walk back from a backward pass
+ * stops there (`torch.tensor(obs)` copies without the graph, as the value
+ * walk's constructors say; `torch.as_tensor(x)` may return x itself) */
 static const char *const TORCH_MAKERS[] = {"torch.device", "torch.Size", "torch.zeros", "torch.ones", "torch.empty",
                                            "torch.full", "torch.rand", "torch.randn", "torch.randint", "torch.arange",
-                                           "torch.eye", "torch.linspace", "torch.dtype", NULL};
+                                           "torch.eye", "torch.linspace", "torch.dtype", "torch.tensor",
+                                           "torch.from_numpy", "torch.zeros_like", "torch.ones_like",
+                                           "torch.empty_like", "torch.full_like", "torch.rand_like",
+                                           "torch.randn_like", NULL};
 static const char *const SCALAR_REDUCTIONS[] = {"mean", "sum", NULL};
 static const char *const CLEAN_BUILTINS[] = {"float", "int", "bool", "len", "str", "round", "repr", "print",
                                              "isinstance", "hasattr", "getattr", "type", "id", "range",
@@ -195,14 +201,21 @@ static const char *const CLEAN_ATTRS[] = {"data", "grad", "shape", "dtype", "dev
                                           "is_cuda", "indices", NULL};
 
 
-static bool looks_like_loss(const char *s, size_t len) {
-  /* criterion, loss_fn, self.loss, mse_loss, ce */
+bool facts__named_as_loss(const char *s, size_t len) {
+  /* criterion, crit, loss_fn, self.loss, mse_loss; not an actor-critic's
+   * `critic`, a value network */
   char lower[64];
   if (len >= sizeof lower) return false;
   for (size_t i = 0; i < len; i++) lower[i] = (char)tolower((unsigned char)s[i]);
   lower[len] = '\0';
-  return strstr(lower, "loss") || strstr(lower, "crit");
+  if (strstr(lower, "loss")) return true;
+  for (const char *c = strstr(lower, "crit"); c; c = strstr(c + 1, "crit"))
+    if (strncmp(c + 4, "ic", 2) != 0) return true;
+  return false;
 }
+
+
+static bool looks_like_loss(const char *s, size_t len) { return facts__named_as_loss(s, len); }
 
 
 static const char *last_name(const facts *f, TSNode callee, uint32_t *len) {
