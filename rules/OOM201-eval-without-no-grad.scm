@@ -65,7 +65,10 @@
 ;     `break` runs once and is no batch loop (the one-batch smoke test of a
 ;     `__main__` block: `for batch in loader: ...; break`).
 ;
-;   Not reported: calls under `with torch.no_grad()`, in a function of
+;   Not reported: calls under `with torch.no_grad()` (also written
+;   `with (torch.no_grad()):`, or through a name the function binds to
+;   one, `context = torch.no_grad()` on one branch and
+;   `torch.enable_grad()` on the other: a mode chosen on purpose), in a function of
 ;   the file whose every call (or handing to a call, such as
 ;   `partial(helper, ...)` or the bound method `self.pseudo.eval`; a call on
 ;   another object, `handler.eval_batch(...)`, counts for every method of

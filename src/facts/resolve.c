@@ -200,7 +200,35 @@ static bool named_for_no_grad(const facts *f, TSNode fn) {
 
 
 /* Whether EXPR (a with-item value or a decorator) turns gradients off. */
+static bool is_no_grad_expr(const facts *f, TSNode expr, buf *tmp);
+
+
+/* Whether the with-item NAME is bound, in its function before it, to a
+ * no-grad context (`context = torch.no_grad()` on one branch and
+ * `torch.enable_grad()` on the other: a mode the code chooses at run time,
+ * as `torch.set_grad_enabled(flag)` is). */
+static bool names_no_grad(const facts *f, TSNode name, buf *tmp) {
+  uint32_t len, at = ts_node_start_byte(name);
+  const char *t = facts_text(f, name, &len);
+  int fn = facts_function_at(f, at);
+  for (size_t i = 0; i < f->assigns.len; i++) {
+    TSNode left = f->assigns.items[i].left, right = f->assigns.items[i].right;
+    if (ts_node_start_byte(left) >= at) break;
+    if (!NODE_IS(left, "identifier") || !facts_text_is(f, left, t, len) ||
+        facts_function_at(f, ts_node_start_byte(left)) != fn)
+      continue;
+    if (!NODE_IS(right, "identifier") && is_no_grad_expr(f, right, tmp)) return true;
+  }
+  return false;
+}
+
+
 static bool is_no_grad_expr(const facts *f, TSNode expr, buf *tmp) {
+  /* `with (((torch.no_grad()))):` */
+  for (int guard = 0; guard < 16 && NODE_IS(expr, "parenthesized_expression"); guard++)
+    expr = ts_node_named_child(expr, 0);
+  if (ts_node_is_null(expr)) return false;
+  if (NODE_IS(expr, "identifier") && names_no_grad(f, expr, tmp)) return true;
   if (NODE_IS(expr, "call")) {
     TSNode fn = FACT_FIELD(f, expr, function);
     TSNode a0 = first_arg(expr);
