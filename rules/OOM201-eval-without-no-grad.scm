@@ -76,7 +76,10 @@
 ;   `self.unit_test(batch)` in a base class's method counts for the
 ;   overrides of its subclasses in the file; calling an instance of a class
 ;   of the file, `single_scale = MscEval()` then `single_scale(net, dl)`,
-;   counts for that class's `__call__`) runs
+;   counts for that class's `__call__`, and so does calling a parameter
+;   that every caller hands such an instance, through up to three
+;   functions: `oracle = CelebaOracle(...)` then `score(loader, oracle)`
+;   whose `oracle(x)` runs under `@torch.no_grad()`) runs
 ;   under no_grad or hands on only frozen
 ;   models (`get_model_flops(model, dims)` after `for k, v in
 ;   model.named_parameters(): v.requires_grad = False`; here or in the

@@ -484,6 +484,71 @@ static int instance_call_method(const facts *f, const facts_call *c, TSNode call
 }
 
 
+/* The `__call__` of the file's class K named by the call R (`K(...)`), or
+ * -1. */
+static int call_method_of_class(const facts *f, TSNode r) {
+  TSNode klass = NODE_IS(r, "call") ? FACT_FIELD(f, r, function) : NULL_NODE;
+  if (ts_node_is_null(klass) || !NODE_IS(klass, "identifier")) return -1;
+  for (size_t k = facts__first_named(f, "__call__", 8); k < f->functions_by_name.len; k++) {
+    const facts_fname *e = &f->functions_by_name.items[k];
+    if (e->len != 8 || memcmp(e->name, "__call__", 8)) break;
+    int kl = f->functions.items[e->index].klass;
+    if (kl >= 0 && f->classes.items[kl].name &&
+        facts_text_is(f, klass, f->classes.items[kl].name, f->classes.items[kl].name_len))
+      return e->index;
+  }
+  return -1;
+}
+
+
+enum { MAX_INSTANCE_METHODS = 8 };
+
+/* The `__call__` methods of the file's classes whose instances the
+ * parameter NAME (LEN bytes) of the plain function FN receives, added to
+ * OUT (*N of them): every call of FN in the file hands it, at that
+ * parameter's place, a name bound only to instances of such classes
+ * (`oracle = CelebaOracle(...)` on one branch, `CelebaHQOracle(...)` on
+ * the other) or a parameter of its own caller that receives them, up to
+ * DEPTH functions up. False when some call hands anything else. */
+static bool parameter_instances(const facts *f, int fn, const char *name, uint32_t len, int depth, int *out,
+                                size_t *n) {
+  if (fn < 0 || depth > 3) return false;
+  const facts_function *g = &f->functions.items[fn];
+  if (g->klass >= 0 || g->parent >= 0) return false;
+  TSNode params = FACT_FIELD(f, g->node, parameters);
+  uint32_t index = 0, np = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params);
+  for (; index < np; index++)
+    if (facts_text_is(f, ts_node_named_child(params, index), name, len)) break;
+  if (index == np) return false; /* not a plain positional parameter */
+  bool any = false;
+  for (size_t i = 0; i < f->calls.len; i++) {
+    const facts_call *d = &f->calls.items[i];
+    if (facts_function_named(f, FACT_FIELD(f, d->call, function)) != fn) continue;
+    TSNode args = FACT_FIELD(f, d->call, arguments);
+    if (ts_node_is_null(args) || index >= ts_node_named_child_count(args)) return false;
+    TSNode a = ts_node_named_child(args, index);
+    if (!NODE_IS(a, "identifier")) return false;
+    uint32_t alen;
+    const char *an = facts_text(f, a, &alen);
+    uint32_t at = ts_node_start_byte(d->call);
+    bool bound = false;
+    for (size_t k = 0; k < f->assigns.len && ts_node_start_byte(f->assigns.items[k].left) < at; k++) {
+      TSNode left = f->assigns.items[k].left;
+      if (!NODE_IS(left, "identifier") || !facts_text_is(f, left, an, alen) ||
+          facts_function_at(f, ts_node_start_byte(left)) != d->function)
+        continue;
+      int m = call_method_of_class(f, f->assigns.items[k].right);
+      if (m < 0 || *n >= MAX_INSTANCE_METHODS) return false;
+      out[(*n)++] = m;
+      bound = true;
+    }
+    if (!bound && !parameter_instances(f, d->function, an, alen, depth + 1, out, n)) return false;
+    any = true;
+  }
+  return any;
+}
+
+
 static void no_grad_from_callers(facts *f, buf *tmp) {
   if (f->imports) f->importer_no_grad = oom_xcalloc(f->functions.len + 1, 1);
   if (!f->functions.len) return;
@@ -492,6 +557,9 @@ static void no_grad_from_callers(facts *f, buf *tmp) {
   unsigned char *state = oom_xcalloc(f->functions.len, 1); /* FACTS_CALLED_* */
   handed_vec handed = {0};
   handed_functions(f, &handed);
+  size_t k = facts__first_named(f, "__call__", 8);
+  bool calls_instances = k < f->functions_by_name.len && f->functions_by_name.items[k].len == 8 &&
+                         !memcmp(f->functions_by_name.items[k].name, "__call__", 8);
   for (int round = 0; round < 3; round++) {
     memset(state, 0, f->functions.len);
     for (size_t i = 0; i < f->calls.len; i++) {
@@ -499,6 +567,19 @@ static void no_grad_from_callers(facts *f, buf *tmp) {
       TSNode callee = FACT_FIELD(f, c->call, function);
       int g = facts_function_named(f, callee);
       if (g < 0) g = instance_call_method(f, c, callee);
+      if (g < 0 && calls_instances && NODE_IS(callee, "identifier") && c->function >= 0) {
+        /* `oracle(x)` of a parameter: the `__call__` of each class of the
+         * file whose instances the function's callers hand it */
+        int methods[MAX_INSTANCE_METHODS];
+        size_t nm = 0;
+        uint32_t plen;
+        const char *pname = facts_text(f, callee, &plen);
+        if (parameter_instances(f, c->function, pname, plen, 0, methods, &nm)) {
+          unsigned char how = facts_in_no_grad(f, ts_node_start_byte(c->call)) ? FACTS_CALLED_NO_GRAD : FACTS_CALLED_GRAD;
+          for (size_t m = 0; m < nm; m++) state[methods[m]] |= how;
+          continue;
+        }
+      }
       /* `encoder.pred_imglist(...)`: a method of the file called on another
        * object counts as one of its callers */
       unsigned char how = 0;
