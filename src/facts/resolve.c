@@ -1,6 +1,7 @@
 /* This file contains the facts that need the whole file: name resolution
  * through imports and aliases, no-grad regions, nn.Module classes and
  * instances, and which loops run once per batch. */
+#include "parse/children.h"
 #include "parse/fields.h"
 #include "facts/facts.h"
 
@@ -912,6 +913,9 @@ static bool starts_with(const char *s, const char *prefix) {
  * to a lowercase name imported from a module (`from kornia.geometry.linalg
  * import transform_points`: a class is capitalized; not one named like a
  * model instance) or to another such name (`fn = transform_points`). */
+static bool picks_function(const facts *f, const char *name, uint32_t len, uint32_t pos, int depth);
+
+
 static bool names_function(const facts *f, const char *name, uint32_t len, uint32_t pos, int depth) {
   for (size_t i = 0; i < f->functions.len; i++)
     if (f->functions.items[i].name_len == len && !memcmp(f->functions.items[i].name, name, len)) return true;
@@ -933,10 +937,40 @@ static bool names_function(const facts *f, const char *name, uint32_t len, uint3
     const char *dot = last->qualname ? strrchr(last->qualname, '.') : NULL;
     return dot && islower((unsigned char)name[0]) && !facts__named_like_model(dot + 1, (uint32_t)strlen(dot + 1));
   }
+  if (last->kind == BINDING_OTHER) return picks_function(f, name, len, last->pos, depth);
   if (last->kind != BINDING_ALIAS || !NODE_IS(last->value, "identifier")) return false;
   uint32_t vl;
   const char *v = facts_text(f, last->value, &vl);
   return !(vl == len && !memcmp(v, name, len)) && names_function(f, v, vl, last->pos, depth + 1);
+}
+
+
+/* Whether the binding of NAME at POS picks a function from a table of the
+ * module: `creator = CUSTOM_CREATORS[name]` where `CUSTOM_CREATORS = {"a":
+ * lambda ...: ..., "b": make_mask}` holds only lambdas and functions. */
+static bool picks_function(const facts *f, const char *name, uint32_t len, uint32_t pos, int depth) {
+  long a = facts__last_assign_before(f, name, len, pos + 1, facts_function_at(f, pos));
+  if (a < 0 || ts_node_start_byte(f->assigns.items[a].left) != pos) return false;
+  TSNode right = f->assigns.items[a].right;
+  if (!NODE_IS(right, "subscript")) return false;
+  TSNode table = FACT_FIELD(f, right, value);
+  if (ts_node_is_null(table) || !NODE_IS(table, "identifier")) return false;
+  uint32_t tl;
+  const char *t = facts_text(f, table, &tl);
+  long d = facts__last_assign_before(f, t, tl, ts_node_start_byte(table), -1);
+  TSNode dict = d >= 0 ? f->assigns.items[d].right : NULL_NODE;
+  if (ts_node_is_null(dict) || !NODE_IS(dict, "dictionary") || !ts_node_named_child_count(dict)) return false;
+  TSNode pair;
+  for (children k = children_of(dict); children_next(&k, &pair);) {
+    if (!NODE_IS(pair, "pair")) return false;
+    TSNode v = FACT_FIELD(f, pair, value);
+    if (ts_node_is_null(v)) return false;
+    if (NODE_IS(v, "lambda")) continue;
+    uint32_t vl;
+    const char *vn = NODE_IS(v, "identifier") ? facts_text(f, v, &vl) : NULL;
+    if (!vn || !names_function(f, vn, vl, ts_node_start_byte(v), depth + 1)) return false;
+  }
+  return true;
 }
 
 
