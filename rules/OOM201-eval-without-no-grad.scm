@@ -135,7 +135,9 @@
 ;   itself; a class that derives nothing, or only `object`, is none: its
 ;   own code calls its `validation_step`, as skorch's NeuralNet does), test modules (that import `pytest`, `unittest` or `hypothesis`,
 ;   or define a pytest class `Test...`: their `test_*` functions are not
-;   evaluation loops), `test_*` functions that assert, in any file (a
+;   evaluation loops), `test_*` functions that assert (an assert statement, or a call
+;   such as `torch.testing.assert_close`, `np.testing.assert_allclose`,
+;   `self.assertEqual`), in any file (a
 ;   module checked in eval mode on a toy input), files that do not import
 ;   torch, calls of a model whose parameters are frozen with
 ;   `.requires_grad_(False)` (StyleGAN's metric samplers; also where it is
