@@ -454,39 +454,15 @@ static uint8_t *calls_from_bases(const facts *f, buf *tmp) {
 }
 
 
-/* The `__call__` method of the file's class that CALLEE, a plain name, was
- * last bound to an instance of before call C (`single_scale = MscEval()`,
- * then `single_scale(net, loader)`), else -1. Most files define no
- * `__call__`: nothing to look up. */
-static int instance_call_method(const facts *f, const facts_call *c, TSNode callee) {
-  if (ts_node_is_null(callee) || !NODE_IS(callee, "identifier")) return -1;
+/* The `__call__` of the file's class K named by the call R (`K(...)`), or
+ * -1. */
+static bool defines_call_method(const facts *f) {
   size_t k = facts__first_named(f, "__call__", 8);
-  if (k >= f->functions_by_name.len || f->functions_by_name.items[k].len != 8 ||
-      memcmp(f->functions_by_name.items[k].name, "__call__", 8) != 0)
-    return -1;
-  uint32_t len;
-  const char *name = facts_text(f, callee, &len);
-  size_t first, end;
-  facts_bindings_named(f, name, len, &first, &end);
-  if (first == end) return -1; /* `print`, `len`: never bound here */
-  long a = facts__last_assign_before(f, name, len, ts_node_start_byte(c->call), c->function);
-  if (a < 0) return -1;
-  TSNode r = f->assigns.items[a].right;
-  TSNode klass = NODE_IS(r, "call") ? FACT_FIELD(f, r, function) : NULL_NODE;
-  if (ts_node_is_null(klass) || !NODE_IS(klass, "identifier")) return -1;
-  for (; k < f->functions_by_name.len; k++) {
-    const facts_fname *e = &f->functions_by_name.items[k];
-    if (e->len != 8 || memcmp(e->name, "__call__", 8)) break;
-    int kl = f->functions.items[e->index].klass;
-    if (kl >= 0 && f->classes.items[kl].name && facts_text_is(f, klass, f->classes.items[kl].name, f->classes.items[kl].name_len))
-      return e->index;
-  }
-  return -1;
+  return k < f->functions_by_name.len && f->functions_by_name.items[k].len == 8 &&
+         !memcmp(f->functions_by_name.items[k].name, "__call__", 8);
 }
 
 
-/* The `__call__` of the file's class K named by the call R (`K(...)`), or
- * -1. */
 static int call_method_of_class(const facts *f, TSNode r) {
   TSNode klass = NODE_IS(r, "call") ? FACT_FIELD(f, r, function) : NULL_NODE;
   if (ts_node_is_null(klass) || !NODE_IS(klass, "identifier")) return -1;
@@ -499,6 +475,23 @@ static int call_method_of_class(const facts *f, TSNode r) {
       return e->index;
   }
   return -1;
+}
+
+
+/* The `__call__` method of the file's class that CALLEE, a plain name, was
+ * last bound to an instance of before call C (`single_scale = MscEval()`,
+ * then `single_scale(net, loader)`), else -1. Most files define no
+ * `__call__`: nothing to look up. */
+static int instance_call_method(const facts *f, const facts_call *c, TSNode callee) {
+  if (ts_node_is_null(callee) || !NODE_IS(callee, "identifier") || !defines_call_method(f)) return -1;
+  uint32_t len;
+  const char *name = facts_text(f, callee, &len);
+  size_t first, end;
+  facts_bindings_named(f, name, len, &first, &end);
+  if (first == end) return -1; /* `print`, `len`: never bound here */
+  long a = facts__last_assign_before(f, name, len, ts_node_start_byte(c->call), c->function);
+  if (a < 0) return -1;
+  return call_method_of_class(f, f->assigns.items[a].right);
 }
 
 
@@ -558,9 +551,7 @@ static void no_grad_from_callers(facts *f, buf *tmp) {
   unsigned char *state = oom_xcalloc(f->functions.len, 1); /* FACTS_CALLED_* */
   handed_vec handed = {0};
   handed_functions(f, &handed);
-  size_t k = facts__first_named(f, "__call__", 8);
-  bool calls_instances = k < f->functions_by_name.len && f->functions_by_name.items[k].len == 8 &&
-                         !memcmp(f->functions_by_name.items[k].name, "__call__", 8);
+  bool calls_instances = defines_call_method(f);
   for (int round = 0; round < 3; round++) {
     memset(state, 0, f->functions.len);
     for (size_t i = 0; i < f->calls.len; i++) {
