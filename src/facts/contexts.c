@@ -1522,20 +1522,20 @@ static bool builds_fresh_model(const facts *f, int g, int depth) {
 static bool abstract_method(const facts *f, int g) {
   TSNode body = FIELD(f->functions.items[g].node, body);
   if (ts_node_is_null(body)) return false;
-  bool raises = false;
+  bool raises = false, other = false;
   TSNode c;
-  for (children k = children_of(body); children_next(&k, &c);) {
+  for (children k = children_of(body); !other && children_next(&k, &c);) {
     if (NODE_IS(c, "comment")) continue;
     if (NODE_IS(c, "expression_statement") && ts_node_named_child_count(c) == 1 &&
         NODE_IS(ts_node_named_child(c, 0), "string"))
       continue;
-    if (!NODE_IS(c, "raise_statement") || raises) return false;
     uint32_t len;
     const char *t = facts_text(f, c, &len);
-    if (!facts_text_has_ci(t, len, "NotImplementedError")) return false;
+    other = !NODE_IS(c, "raise_statement") || raises || !facts_text_has_ci(t, len, "NotImplementedError");
     raises = true;
+    if (other) children_done(&k);
   }
-  return raises;
+  return raises && !other;
 }
 
 

@@ -952,16 +952,16 @@ static bool picks_function(const facts *f, const char *name, uint32_t len, uint3
   TSNode dict = d >= 0 ? f->assigns.items[d].right : NULL_NODE;
   if (ts_node_is_null(dict) || !NODE_IS(dict, "dictionary") || !ts_node_named_child_count(dict)) return false;
   TSNode pair;
-  for (children k = children_of(dict); children_next(&k, &pair);) {
-    if (!NODE_IS(pair, "pair")) return false;
-    TSNode v = FACT_FIELD(f, pair, value);
-    if (ts_node_is_null(v)) return false;
-    if (NODE_IS(v, "lambda")) continue;
-    uint32_t vl;
-    const char *vn = NODE_IS(v, "identifier") ? facts_text(f, v, &vl) : NULL;
-    if (!vn || !names_function(f, vn, vl, ts_node_start_byte(v), depth + 1)) return false;
+  bool all = true;
+  for (children k = children_of(dict); all && children_next(&k, &pair);) {
+    TSNode v = NODE_IS(pair, "pair") ? FACT_FIELD(f, pair, value) : NULL_NODE;
+    uint32_t vl = 0;
+    const char *vn = !ts_node_is_null(v) && NODE_IS(v, "identifier") ? facts_text(f, v, &vl) : NULL;
+    all = !ts_node_is_null(v) &&
+          (NODE_IS(v, "lambda") || (vn && names_function(f, vn, vl, ts_node_start_byte(v), depth + 1)));
+    if (!all) children_done(&k);
   }
-  return true;
+  return all;
 }
 
 
