@@ -46,11 +46,11 @@ static const struct {
    "such as `if step % 100 == 0:`)"},
   {"oom-in-no-grad", PRED_IN_NO_GRAD, ARGS_CAPTURE, 0, 0,
    "`#oom-in-no-grad? @x`: `@x` runs with gradients off: under `with torch.no_grad()` / `inference_mode()` / "
-   "`set_grad_enabled(False)` (or a name the function binds to one on some branch), in a function decorated with one, or after `torch.set_grad_enabled(False)` in the "
-   "same block; a project's own decorator or context whose name contains `no_grad` or `inference_mode` (not called "
-   "with `False`) counts as one; or in a function every caller runs so: in the file, in a base class's methods of "
-   "another module calling it on `self`, or (asked last, after every other predicate) in the modules of its folder "
-   "and the folders above it that import it"},
+   "`set_grad_enabled(False)` (or a name the function binds to one on some branch), in a function decorated with "
+   "one, or after `torch.set_grad_enabled(False)` in the same block; a project's own decorator or context whose "
+   "name contains `no_grad` or `inference_mode` (not called with `False`) counts as one; or in a function every "
+   "caller runs so: in the file, in a base class's methods of another module calling it on `self`, or (asked "
+   "last, after every other predicate) in the modules of its folder and the folders above it that import it"},
   {"oom-in-except", PRED_IN_EXCEPT, ARGS_CAPTURE, 0, 1,
    "`#oom-in-except? @x [\"RE\"]`: `@x` is inside an `except` clause (whose exception type resolves to, or is "
    "spelled as, a name RE matches in full, when RE is given; a bare `except:` catches everything)"},
@@ -81,10 +81,11 @@ static const struct {
    "`#oom-file-mentions? \"RE\"`: RE matches somewhere in the file's text (comments included: use it only to stay "
    "silent, never to report)"},
   {"oom-graph", PRED_GRAPH, ARGS_CAPTURE, 0, 0,
-   "`#oom-graph? @x`: the expression carries an autograd graph there: it comes from a model call, a loss, a value "
-   "`.backward()` is later called on (or what produced it, back to new data such as `torch.tensor(obs)`), or arithmetic, indexing, attribute access or a "
-   "graph-preserving method (`.mean() .sum() .view() .to() .cpu() .float() .clone()`...) of one; and it was not "
-   "cleaned (`.item() .detach() .tolist() .numpy() .data`, `float()`, computed under no-grad)"},
+   "`#oom-graph? @x`: the expression carries an autograd graph there: it comes from a model call, a loss, a "
+   "value `.backward()` is later called on (or what produced it, back to new data such as `torch.tensor(obs)`), "
+   "or arithmetic, indexing, attribute access or a graph-preserving method (`.mean() .sum() .view() .to() .cpu() "
+   ".float() .clone()`...) of one; and it was not cleaned (`.item() .detach() .tolist() .numpy() .data`, "
+   "`float()`, computed under no-grad)"},
   {"oom-scalar-loss", PRED_SCALAR_LOSS, ARGS_CAPTURE, 0, 0,
    "`#oom-scalar-loss? @x`: `@x` holds a scalar loss: a loss call's result, `outputs.loss`, a `.mean()`/`.sum()` "
    "result, or a name `.backward()` is called on"},
@@ -143,12 +144,13 @@ static const struct {
    "m.parameters(): p.requires_grad = False` freezes `m` as `.requires_grad_(False)` does"},
   {"oom-is-model", PRED_IS_MODEL, ARGS_CAPTURE, 0, 0,
    "`#oom-is-model? @x`: the callee `@x` runs a model's forward pass: an `nn.Module` instance (a module class of "
-   "this file or the project, a `torch.nn` layer, a torchvision/timm/transformers model, `.to()/.cuda()/.train()/"
-   ".eval()` of one, a DDP wrapper, a name whose `.parameters()`, `.eval()`, `.train()` or `.state_dict()` is used), "
-   "a callable whose output reaches `.backward()`, or a forward-like method or submodule of one (`m.forward`, "
-   "`m.predict`, `self.model.encoder`); never a loss (`criterion`, a `torch.nn` loss; a `critic` is a model) nor an instance of a class whose "
-   "`forward`/`__call__` runs wholly under no_grad; a tool's name (`metric`, `opt`, `trainer`) a function binds "
-   "itself to no model is none there, whatever other functions bind to it"},
+   "this file or the project, a `torch.nn` layer, a torchvision/timm/transformers model, "
+   "`.to()/.cuda()/.train()/.eval()` of one, a DDP wrapper, a name whose `.parameters()`, `.eval()`, `.train()` "
+   "or `.state_dict()` is used), a callable whose output reaches `.backward()`, or a forward-like method or "
+   "submodule of one (`m.forward`, `m.predict`, `self.model.encoder`); never a loss (`criterion`, a `torch.nn` "
+   "loss; a `critic` is a model) nor an instance of a class whose `forward`/`__call__` runs wholly under "
+   "no_grad; a tool's name (`metric`, `opt`, `trainer`) a function binds itself to no model is none there, "
+   "whatever other functions bind to it"},
   {"oom-backward-follows", PRED_BACKWARD_FOLLOWS, ARGS_CAPTURE, 0, 0,
    "`#oom-backward-follows? @x`: a backward pass may follow `@x` in its function: a `.backward()`, a call of a "
    "function (of this file or the project) that runs one, an optimizer step, or a call handed an optimizer, after it "
@@ -233,10 +235,10 @@ static const struct {
    "function (or at module level) and left untrained there: each binding of `net` before the call makes a fresh "
    "one (a module class of the file or the project, a `torch.nn` layer, a function of the file returning one, "
    "the abstract factory of a unit-test class: `self.create_model(...)` in a `*TestCase` whose `create_model` "
-   "raises `NotImplementedError`; through `.to()`-like chains), and nothing in that scope loads weights (`load_state_dict`, `torch.load`, "
-   "`restore`, `from_pretrained`...), trains (`.backward()`, `step`, `fit`, `.train()`, `.parameters()`) or hands "
-   "`net` to a call other than `print`-like ones: a shape smoke test (at module level, the file's functions count "
-   "only when they name `net`)"},
+   "raises `NotImplementedError`; through `.to()`-like chains), and nothing in that scope loads weights "
+   "(`load_state_dict`, `torch.load`, `restore`, `from_pretrained`...), trains (`.backward()`, `step`, `fit`, "
+   "`.train()`, `.parameters()`) or hands `net` to a call other than `print`-like ones: a shape smoke test (at "
+   "module level, the file's functions count only when they name `net`)"},
 };
 #define NPREDICATES (sizeof PREDICATES / sizeof *PREDICATES)
 

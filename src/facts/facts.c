@@ -348,13 +348,11 @@ static void enter(walker *w, TSNode n) {
       /* `torch.testing.assert_close(a, b)`, `np.testing.assert_allclose`,
        * `self.assertEqual`: a check, as an assert statement is */
       TSNode callee = FIELD(n, function);
-      if (c.function >= 0 && !ts_node_is_null(callee) && NODE_IS(callee, "attribute")) {
-        TSNode attr = FIELD(callee, attribute);
-        uint32_t len;
-        const char *t = ts_node_is_null(attr) ? "" : facts_text(f, attr, &len);
-        if (!ts_node_is_null(attr) && len > 6 && !strncmp(t, "assert", 6))
-          f->functions.items[c.function].asserts = true;
-      }
+      TSNode attr = c.function >= 0 && !ts_node_is_null(callee) && NODE_IS(callee, "attribute")
+                        ? FIELD(callee, attribute) : NULL_NODE;
+      uint32_t len = 0;
+      const char *t = ts_node_is_null(attr) ? "" : facts_text(f, attr, &len);
+      if (len > 6 && !strncmp(t, "assert", 6)) f->functions.items[c.function].asserts = true;
     } else if (!strcmp(type, "comment")) {
       vec_push(&f->comments, span_of(n));
     } else if (!strcmp(type, "class_definition")) {

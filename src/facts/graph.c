@@ -177,11 +177,10 @@ static const char *const PRESERVING_METHODS[] = {
  * (`x.to(device)`, `x.view(n, -1)`), whose names are no graph */
 static const char *const COMBINING_METHODS[] = {"add", "sub", "mul", "div", "matmul", "mm", "bmm", "add_", "sub_",
                                                 "mul_", "div_", "where", NULL};
-/* torch functions that make new tensors or objects from sizes and options:
- * a graph never comes through their arguments */
-/* torch functions that make new data: the walk back from a backward pass
- * stops there (`torch.tensor(obs)` copies without the graph, as the value
- * walk's constructors say; `torch.as_tensor(x)` may return x itself) */
+/* torch functions that make new tensors or objects from sizes, options or
+ * data: a graph never comes through their arguments, so the walk back from
+ * a backward pass stops there (`torch.tensor(obs)` copies without the
+ * graph; `torch.as_tensor(x)` may return x itself and is not one) */
 static const char *const TORCH_MAKERS[] = {"torch.device", "torch.Size", "torch.zeros", "torch.ones", "torch.empty",
                                            "torch.full", "torch.rand", "torch.randn", "torch.randint", "torch.arange",
                                            "torch.eye", "torch.linspace", "torch.dtype", "torch.tensor",
@@ -214,8 +213,6 @@ bool facts__named_as_loss(const char *s, size_t len) {
   return false;
 }
 
-
-static bool looks_like_loss(const char *s, size_t len) { return facts__named_as_loss(s, len); }
 
 
 static const char *last_name(const facts *f, TSNode callee, uint32_t *len) {
@@ -553,7 +550,7 @@ static bool args_all_models(const facts *f, TSNode e) {
     const char *t = facts_text(f, c, &len);
     uint32_t ll = 0;
     const char *last = NODE_IS(c, "identifier") || NODE_IS(c, "attribute") ? last_name(f, c, &ll) : NULL;
-    if (looks_like_loss(t, len) || !(facts_is_model(f, c) || (last && facts__named_like_model(last, ll)))) return false;
+    if (facts__named_as_loss(t, len) || !(facts_is_model(f, c) || (last && facts__named_like_model(last, ll)))) return false;
     any = true;
   }
   return any;
@@ -588,7 +585,7 @@ static unsigned eval_call(analysis *a, state *st, TSNode e) {
   if (facts_is_model(f, callee)) {
     if (NODE_IS(callee, "attribute") && !is_self_attr(f, callee)) eval(a, st, FACT_FIELD(a->f, callee, object));
     t = facts_text(f, callee, &len);
-    unsigned scalar = looks_like_loss(t, len) ? V_SCALAR : 0;
+    unsigned scalar = facts__named_as_loss(t, len) ? V_SCALAR : 0;
     if (facts_is_frozen(f, callee)) return (argflags & V_GRAPH) ? V_GRAPH | scalar : 0;
     if (scalar && args_cut_from_graph(f, e)) return scalar;
     /* `loss_fn(model)`: a loss given the model itself, not its output, is a
@@ -1537,7 +1534,7 @@ static void mark_values(analysis *a, TSNode e, unsigned flags, bool *changed) {
       }
       /* A loss's operands carry the graph; a model's are its input (`x =
        * pre_process(x); out = model(x)`: the transform is no model). */
-      into_args = !has_str(a->f->module_names.items, a->f->module_names.len, c, len) || looks_like_loss(c, len);
+      into_args = !has_str(a->f->module_names.items, a->f->module_names.len, c, len) || facts__named_as_loss(c, len);
     }
     uint32_t n = ts_node_is_null(args) || !into_args ? 0 : ts_node_named_child_count(args);
     for (uint32_t i = 0; i < n; i++) {
@@ -1645,7 +1642,7 @@ bool facts__scaler_step(const facts *f, TSNode call) {
   if (NODE_IS(a0, "keyword_argument") || NODE_IS(a1, "keyword_argument")) return false;
   uint32_t l0, l1;
   const char *t0 = last_name(f, a0, &l0), *t1 = last_name(f, a1, &l1);
-  return l0 && l1 && looks_like_loss(t0, l0) && optimizer_like(t1, l1);
+  return l0 && l1 && facts__named_as_loss(t0, l0) && optimizer_like(t1, l1);
 }
 
 
@@ -1747,7 +1744,7 @@ static bool scales_loss_call(const facts *f, TSNode call, buf *tmp) {
     if (backward && !ts_node_is_null(first) && !NODE_IS(first, "keyword_argument")) {
       const char *a = last_name(f, first, &alen);
       /* `loss.backward(grad)` passes a gradient; `optimizer.backward(loss)` a loss */
-      if (looks_like_loss(a, alen) && !looks_like_loss(o, olen) && !(facts_qualname(f, obj, tmp) && !strcmp(buf_str(tmp), "torch.autograd")))
+      if (facts__named_as_loss(a, alen) && !facts__named_as_loss(o, olen) && !(facts_qualname(f, obj, tmp) && !strcmp(buf_str(tmp), "torch.autograd")))
         return true;
     }
   }
@@ -2220,7 +2217,7 @@ bool facts_step_sum(const facts *self, TSNode stmt) {
     TSNode callee = FACT_FIELD(self, c->call, function);
     uint32_t cl;
     const char *ct = ts_node_is_null(callee) ? "" : facts_text(self, callee, &cl);
-    if (!ts_node_is_null(callee) && facts_is_model_call(self, callee) && !looks_like_loss(ct, cl)) return false;
+    if (!ts_node_is_null(callee) && facts_is_model_call(self, callee) && !facts__named_as_loss(ct, cl)) return false;
   }
   /* after the loop, in the same call: the sum read (returned,
    * backpropagated, `.item()`), and, when the loop itself differentiates

@@ -454,8 +454,7 @@ static uint8_t *calls_from_bases(const facts *f, buf *tmp) {
 }
 
 
-/* The `__call__` of the file's class K named by the call R (`K(...)`), or
- * -1. */
+/* Whether a class of the file defines `__call__` (most define none). */
 static bool defines_call_method(const facts *f) {
   size_t k = facts__first_named(f, "__call__", 8);
   return k < f->functions_by_name.len && f->functions_by_name.items[k].len == 8 &&
@@ -463,6 +462,8 @@ static bool defines_call_method(const facts *f) {
 }
 
 
+/* The `__call__` of the file's class K named by the call R (`K(...)`), or
+ * -1. */
 static int call_method_of_class(const facts *f, TSNode r) {
   TSNode klass = NODE_IS(r, "call") ? FACT_FIELD(f, r, function) : NULL_NODE;
   if (ts_node_is_null(klass) || !NODE_IS(klass, "identifier")) return -1;
@@ -894,19 +895,15 @@ static bool starts_with(const char *s, const char *prefix) {
 }
 
 
-/* Whether CALL, `torch.compile(fn, ...)`, compiles a function the file
- * defines, imports (`fn = transform_points` after `from kornia.geometry
- * import transform_points`: a benchmark of a pure function) or a lambda:
- * the result is that function (PEFT compiles a weight conversion this way;
- * `torch.compile(lambda x, w: (x * w).sum(-1))`), not a model. */
+static bool picks_function(const facts *f, const char *name, uint32_t len, uint32_t pos, int depth);
+
+
 /* Whether NAME (LEN bytes), read at POS, names a function: a def of the
  * file, or bound last before POS (in POS's function, else at module level)
  * to a lowercase name imported from a module (`from kornia.geometry.linalg
  * import transform_points`: a class is capitalized; not one named like a
- * model instance) or to another such name (`fn = transform_points`). */
-static bool picks_function(const facts *f, const char *name, uint32_t len, uint32_t pos, int depth);
-
-
+ * model instance), to another such name (`fn = transform_points`) or to a
+ * pick from a table of functions (picks_function). */
 static bool names_function(const facts *f, const char *name, uint32_t len, uint32_t pos, int depth) {
   for (size_t i = 0; i < f->functions.len; i++)
     if (f->functions.items[i].name_len == len && !memcmp(f->functions.items[i].name, name, len)) return true;
@@ -965,6 +962,11 @@ static bool picks_function(const facts *f, const char *name, uint32_t len, uint3
 }
 
 
+/* Whether CALL, `torch.compile(fn, ...)`, compiles a function the file
+ * defines, imports (`fn = transform_points` after `from kornia.geometry
+ * import transform_points`: a benchmark of a pure function) or a lambda:
+ * the result is that function (PEFT compiles a weight conversion this way;
+ * `torch.compile(lambda x, w: (x * w).sum(-1))`), not a model. */
 static bool compiles_own_function(const facts *f, TSNode call) {
   TSNode a0 = first_arg(call);
   if (!ts_node_is_null(a0) && NODE_IS(a0, "lambda")) return true;
@@ -1757,7 +1759,7 @@ static void resolve_local_non_models(facts *f, buf *tmp) {
     if (!NODE_IS(left, "identifier")) continue;
     uint32_t len;
     const char *t = facts_text(f, left, &len);
-    if (!has_name(f, t, len)) continue;
+    if (!names_model_tool(t, len) || !has_name(f, t, len)) continue;
     int fn = facts_function_at(f, ts_node_start_byte(left));
     if (fn >= 0 && is_module_expr(f, f->assigns.items[i].right, tmp)) add_model_site(f, t, len, fn);
   }
