@@ -40,7 +40,9 @@
 ;   rule, it is a plain class, such as a data transform (PyTorch
 ;   Geometric's `ToUndirected` over `BaseTransform(ABC)`), and what it
 ;   returns is not a model's output. A class with no base at all, or a base
-;   oomlint cannot find (a library's), stays a model.
+;   oomlint cannot find (a library's), stays a model. An Ultralytics
+;   predictor (`model = YOLO("yolov8n.pt")`) is no model: its call runs
+;   predict under inference mode and returns Results, which hold no graph.
 ;
 ;   Not reported: an entry under a literal key (`loss_dict["d_real"] =
 ;   real_pred.mean()` in every iteration), which holds only the last

@@ -27,7 +27,10 @@
 ;   `pre_process(x)` whose output the model takes), nor a tokenizer, even
 ;   one a library or the project builds as a module, nor a scikit-learn,
 ;   XGBoost or LightGBM estimator held in an attribute that another class
-;   of the file uses for a torch module (`self._model.predict_proba(x)`). One diagnostic per
+;   of the file uses for a torch module (`self._model.predict_proba(x)`),
+;   nor an Ultralytics predictor (`model = YOLO("yolov8n.pt")`, also when
+;   a method of the file returns it: its call runs predict under inference
+;   mode and returns Results). One diagnostic per
 ;   call, in four places:
 ;
 ;   - an evaluation function (named `evaluate`, `validate`, `test`,
@@ -80,7 +83,10 @@
 ;   counts for that class's `__call__`, and so does calling a parameter
 ;   that every caller hands such an instance, through up to three
 ;   functions: `oracle = CelebaOracle(...)` then `score(loader, oracle)`
-;   whose `oracle(x)` runs under `@torch.no_grad()`) runs
+;   whose `oracle(x)` runs under `@torch.no_grad()`; calling a name picked
+;   from a list, tuple or dictionary of the file's functions counts for
+;   each of them: `infer_fn = [infer_basic, infer_mirror][tta_level]` then
+;   `infer_fn(inputs, model)` under no_grad) runs
 ;   under no_grad or hands on only frozen
 ;   models (`get_model_flops(model, dims)` after `for k, v in
 ;   model.named_parameters(): v.requires_grad = False`; here or in the

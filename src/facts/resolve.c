@@ -375,23 +375,77 @@ static void handed_by(const facts *f, const facts_call *c, TSTreeCursor *cur, co
 }
 
 
-/* The functions of the file handed to calls as arguments, found once: the
- * rounds below only ask where those calls are. First the calls in no-grad
- * regions (few, and most files hand nothing there); then, only for what
- * they hand, every call, which tells whether it is also handed with
- * gradients on. */
+/* Appends to OUT the functions of the file that call C runs through a
+ * name picked from a table of them (`infer_fn = [infer_basic, infer_mirror]
+ * [tta_level]`, then `infer_fn(inputs, model)`: a test-time augmentation's
+ * choice), as handed there; with ONLY set, just those marked in it. The
+ * table is a list, tuple or dictionary literal, written in the pick or
+ * bound to a name before it. Whether C's callee is such a name. */
+static bool picked_by(const facts *f, const facts_call *c, const bool *only, handed_vec *out) {
+  TSNode callee = FACT_FIELD(f, c->call, function);
+  if (ts_node_is_null(callee) || !NODE_IS(callee, "identifier") || facts_function_named(f, callee) >= 0) return false;
+  uint32_t len, at = ts_node_start_byte(c->call);
+  const char *name = facts_text(f, callee, &len);
+  long a = facts__last_assign_before(f, name, len, at, c->function);
+  TSNode pick = a >= 0 ? f->assigns.items[a].right : NULL_NODE;
+  TSNode table = !ts_node_is_null(pick) && NODE_IS(pick, "subscript") ? FACT_FIELD(f, pick, value) : NULL_NODE;
+  if (!ts_node_is_null(table) && NODE_IS(table, "identifier")) {
+    uint32_t tl;
+    const char *t = facts_text(f, table, &tl);
+    long d = facts__last_assign_before(f, t, tl, ts_node_start_byte(table), c->function);
+    if (d < 0) d = facts__last_assign_before(f, t, tl, ts_node_start_byte(table), -1);
+    table = d >= 0 ? f->assigns.items[d].right : NULL_NODE;
+  }
+  if (ts_node_is_null(table) || !(NODE_IS(table, "list") || NODE_IS(table, "tuple") || NODE_IS(table, "dictionary")))
+    return false;
+  TSNode e;
+  for (children k = children_of(table); children_next(&k, &e);) {
+    if (NODE_IS(e, "pair")) e = FACT_FIELD(f, e, value);
+    int h = !ts_node_is_null(e) && NODE_IS(e, "identifier") ? facts_function_named(f, e) : -1;
+    if (h < 0 || h == c->function || (only && !only[h])) continue;
+    handed_fn x = {at, h};
+    vec_push(out, x);
+  }
+  return true;
+}
+
+
+/* The functions of the file handed to calls as arguments, or picked from a
+ * table and called, found once: the rounds below only ask where those
+ * calls are. First the calls in no-grad regions (few, and most files hand
+ * nothing there); then, only for what they hand, every call, which tells
+ * whether it is also handed with gradients on. */
 static void handed_functions(const facts *f, handed_vec *out) {
   TSTreeCursor cur = ts_tree_cursor_new(f->root);
   handed_vec under = {0};
+  /* the names that picked from a table under no_grad: only their calls
+   * elsewhere can pick the same functions */
+  enum { MAX_PICKS = 8 };
+  TSNode picks[MAX_PICKS];
+  size_t npicks = 0;
   for (size_t r = 0; r < f->no_grad.len; r++)
     for (size_t i = facts_first_call_at(f, f->no_grad.items[r].start); i < f->calls.len; i++) {
-      if (ts_node_start_byte(f->calls.items[i].call) >= f->no_grad.items[r].end) break;
-      handed_by(f, &f->calls.items[i], &cur, NULL, &under);
+      const facts_call *c = &f->calls.items[i];
+      if (ts_node_start_byte(c->call) >= f->no_grad.items[r].end) break;
+      handed_by(f, c, &cur, NULL, &under);
+      if (picked_by(f, c, NULL, &under) && npicks < MAX_PICKS) picks[npicks++] = FACT_FIELD(f, c->call, function);
     }
   if (under.len) {
     bool *only = oom_xcalloc(f->functions.len, sizeof *only);
     for (size_t i = 0; i < under.len; i++) only[under.items[i].function] = true;
-    for (size_t i = 0; i < f->calls.len; i++) handed_by(f, &f->calls.items[i], &cur, only, out);
+    for (size_t i = 0; i < f->calls.len; i++) {
+      const facts_call *c = &f->calls.items[i];
+      handed_by(f, c, &cur, only, out);
+      TSNode callee = FACT_FIELD(f, c->call, function);
+      if (ts_node_is_null(callee) || !NODE_IS(callee, "identifier")) continue;
+      uint32_t len;
+      const char *name = facts_text(f, callee, &len);
+      for (size_t p = 0; p < npicks; p++)
+        if (facts_text_is(f, picks[p], name, len)) {
+          picked_by(f, c, only, out);
+          break;
+        }
+    }
     free(only);
   }
   vec_free(&under);
@@ -1779,6 +1833,74 @@ static void resolve_local_non_models(facts *f, buf *tmp) {
 }
 
 
+/* Whether E makes an Ultralytics predictor (`YOLO("yolov8n.pt")`, maybe
+ * `.fuse().cpu()`), or reads a name or a function of the file that returns
+ * one (`self.detector = self.load_detector()`). Calling a predictor runs
+ * its predict under inference mode and returns Results objects: it records
+ * no graph, whatever the name it is bound to says. DEPTH bounds the hops. */
+static bool makes_predictor(const facts *f, TSNode e, int fn, buf *tmp, int depth) {
+  static const char *const same[] = {"to", "cuda", "cpu", "eval", "fuse", "half", "float", NULL};
+  if (depth > 3 || ts_node_is_null(e)) return false;
+  for (int guard = 0; guard < 8 && NODE_IS(e, "call"); guard++) {
+    TSNode callee = FACT_FIELD(f, e, function);
+    if (ts_node_is_null(callee)) return false;
+    bool stripped = false;
+    for (size_t i = 0; NODE_IS(callee, "attribute") && same[i] && !stripped; i++)
+      if (text_is(f, FACT_FIELD(f, callee, attribute), same[i])) {
+        e = FACT_FIELD(f, callee, object);
+        stripped = true;
+      }
+    if (stripped) continue;
+    if (facts_qualname(f, callee, tmp) && !strncmp(buf_str(tmp), "ultralytics.", 12)) {
+      const char *dot = strrchr(buf_str(tmp), '.');
+      return isupper((unsigned char)dot[1]);
+    }
+    int g = facts_function_named(f, callee);
+    if (g < 0) return false;
+    bool any = false;
+    for (size_t i = 0; i < f->returns.len; i++) {
+      if (f->returns.items[i].function != g) continue;
+      TSNode value = ts_node_named_child(f->returns.items[i].call, 0);
+      if (!makes_predictor(f, value, g, tmp, depth + 1)) return false;
+      any = true;
+    }
+    return any;
+  }
+  if (ts_node_is_null(e) || !NODE_IS(e, "identifier")) return false;
+  uint32_t len;
+  const char *t = facts_text(f, e, &len);
+  long a = facts__last_assign_before(f, t, len, ts_node_start_byte(e), fn);
+  return a >= 0 && makes_predictor(f, f->assigns.items[a].right, fn, tmp, depth + 1);
+}
+
+
+/* Drops from the models the names (and `self.x`) that every binding of the
+ * file makes an Ultralytics predictor (makes_predictor): most files import
+ * nothing from it. */
+static void drop_predictors(facts *f, buf *tmp) {
+  bool imports = false;
+  for (size_t i = 0; i < f->imported_modules.len && !imports; i++)
+    imports = !strncmp(f->imported_modules.items[i], "ultralytics", 11);
+  for (size_t k = 0; imports && k < f->module_names.len;) {
+    const char *n = f->module_names.items[k];
+    size_t nl = strlen(n);
+    bool bound = false, all = true;
+    for (size_t i = 0; i < f->assigns.len && all; i++) {
+      if (!facts_text_is(f, f->assigns.items[i].left, n, nl)) continue;
+      TSNode right = f->assigns.items[i].right;
+      bound = true;
+      all = makes_predictor(f, right, facts_function_at(f, ts_node_start_byte(right)), tmp, 0);
+    }
+    if (!bound || !all) {
+      k++;
+      continue;
+    }
+    free(f->module_names.items[k]);
+    f->module_names.items[k] = f->module_names.items[--f->module_names.len];
+  }
+}
+
+
 bool facts__model_name_at(const facts *f, const char *s, uint32_t len, uint32_t pos) {
   if (!has_name(f, s, len)) return false;
   if (!f->local_non_models.len || memchr(s, '.', len)) return true;
@@ -1815,6 +1937,7 @@ static void resolve_modules(facts *f, buf *tmp) {
     if (f->module_names.len == before && !returned) break;
   }
   resolve_local_non_models(f, tmp);
+  drop_predictors(f, tmp);
   mark_parameter_free(f, tmp);
 }
 
