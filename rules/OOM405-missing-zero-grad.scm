@@ -17,7 +17,8 @@
 ;   that steps a scheduler, or sets `p.grad` by hand before each step); loops
 ;   that call `zero_grad` anywhere in their body
 ;   (including `zero_grad(set_to_none=True)`, calls in a helper of the
-;   same file and Pyro's `zero_grads(params)`), files that clear gradients by hand (`p.grad = None`,
+;   same file, Pyro's `zero_grads(params)` and normflows'
+;   `clear_grad(model)`), files that clear gradients by hand (`p.grad = None`,
 ;   `p.grad.zero_()`), optimizer steps that take a closure (LBFGS),
 ;   learning-rate schedulers, and optimizers bound anew in the iteration
 ;   that steps them: a loop that builds a model and its optimizer per
@@ -81,7 +82,7 @@
   (#oom-in-training-loop? @report)
   (#oom-outlives-iteration? @optimizer)
   (#oom-loop-calls? @report "\\w*backward")
-  (#oom-not-loop-calls? @report "zero_grads?")
+  (#oom-not-loop-calls? @report "zero_grads?|clear_grads?")
   (#oom-not-foreign-code? @report "(paddle|mxnet|chainer|oneflow|mindspore|megengine|jittor)(\\..*)?"))
 
 ; scaler.step(optimizer)
@@ -98,5 +99,5 @@
   (#oom-in-training-loop? @report)
   (#oom-outlives-iteration? @optimizer)
   (#oom-loop-calls? @report "\\w*backward")
-  (#oom-not-loop-calls? @report "zero_grads?")
+  (#oom-not-loop-calls? @report "zero_grads?|clear_grads?")
   (#oom-not-foreign-code? @report "(paddle|mxnet|chainer|oneflow|mindspore|megengine|jittor)(\\..*)?"))
