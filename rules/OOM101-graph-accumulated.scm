@@ -41,7 +41,8 @@
 ;
 ;   Not reported: values cleaned with `.item()`, `.detach()`, `.tolist()`,
 ;   `.numpy()`, `.data`, `float()` or `int()` (and MXNet's `.asscalar()` and
-;   `.asnumpy()`); sums computed under
+;   `.asnumpy()`), also behind a tensor test (`v.item() if isinstance(v,
+;   torch.Tensor) else v`: a number on both branches); sums computed under
 ;   `torch.no_grad()` / `torch.inference_mode()`; plain numbers; and
 ;   `loss = loss + aux` where `loss` was first assigned in the same
 ;   iteration (that is a new value per iteration, not a running sum); and
@@ -69,7 +70,11 @@
 ;   clip), read after the loop in the same call (returned as a loss term,
 ;   backpropagated, `.item()`). When that loop takes gradients itself
 ;   (`torch.autograd.grad` per domain), the function must step its optimizer
-;   after the loop: one step per call. Nor a recurrence `x = x + f(x)`, whose value is computed by a
+;   after the loop: one step per call. The loop may run forward passes (a
+;   contrastive loss mined per image of the batch) when the function
+;   returns the sum and every call of it in the file backpropagates the
+;   result (`loss = mine_and_compute_loss(model, x, y); loss.backward()`):
+;   the sum is the step's loss, as a full-batch step's. Nor a recurrence `x = x + f(x)`, whose value is computed by a
 ;   call that takes the accumulator itself (a residual or denoising
 ;   update): each step feeds the next, it is not a sum of batches. Nor
 ;   `acc += v` on a name last bound to a dict (`other_loss = {k: 0. for k

@@ -715,6 +715,37 @@ static bool returns_clean_loss_key(analysis *a, TSNode call) {
 }
 
 
+/* For E, `A if COND else B`: the index (0 for A, 2 for B) of the branch
+ * that is the very name COND shows is no tensor (`isinstance(v,
+ * torch.Tensor)` or `torch.is_tensor(v)`, maybe under `not`), else -1:
+ * `v.item() if isinstance(v, torch.Tensor) else v` holds a number either way. */
+static int tensor_guard_plain_branch(const facts *f, TSNode e) {
+  if (ts_node_named_child_count(e) != 3) return -1;
+  TSNode cond = ts_node_named_child(e, 1);
+  int plain = 2;
+  if (NODE_IS(cond, "not_operator")) {
+    cond = FACT_FIELD(f, cond, argument);
+    plain = 0;
+  }
+  if (ts_node_is_null(cond) || !NODE_IS(cond, "call")) return -1;
+  TSNode callee = FACT_FIELD(f, cond, function), args = FACT_FIELD(f, cond, arguments);
+  if (ts_node_is_null(callee) || ts_node_is_null(args) || !ts_node_named_child_count(args)) return -1;
+  uint32_t n = ts_node_named_child_count(args);
+  if (text_is(f, callee, "isinstance")) {
+    uint32_t tl;
+    const char *t = n == 2 ? facts_text(f, ts_node_named_child(args, 1), &tl) : NULL;
+    if (!t || !facts_text_has_ci(t, tl, "Tensor")) return -1;
+  } else if (!text_is(f, callee, "torch.is_tensor") || n != 1) {
+    return -1;
+  }
+  TSNode v = ts_node_named_child(args, 0), branch = ts_node_named_child(e, (uint32_t)plain);
+  if (!NODE_IS(v, "identifier") || !NODE_IS(branch, "identifier")) return -1;
+  uint32_t vl;
+  const char *vt = facts_text(f, v, &vl);
+  return facts_text_is(f, branch, vt, vl) ? plain : -1;
+}
+
+
 static unsigned eval(analysis *a, state *st, TSNode e) {
   if (ts_node_is_null(e) || a->depth > MAX_DEPTH) return 0;
   facts *f = a->f;
@@ -770,8 +801,16 @@ static unsigned eval(analysis *a, state *st, TSNode e) {
       r |= V_DIVIDED;
   } else if (!strcmp(type, "unary_operator") || !strcmp(type, "parenthesized_expression")) {
     r = ts_node_named_child_count(e) ? eval(a, st, ts_node_named_child(e, ts_node_named_child_count(e) - 1)) : 0;
-  } else if (!strcmp(type, "conditional_expression") || !strcmp(type, "list") || !strcmp(type, "tuple") ||
-             !strcmp(type, "set") || !strcmp(type, "expression_list")) {
+  } else if (!strcmp(type, "conditional_expression")) {
+    /* `v.item() if isinstance(v, torch.Tensor) else v`: the branch taken
+     * when V is no tensor carries no graph */
+    int plain = tensor_guard_plain_branch(f, e);
+    for (uint32_t i = 0, n = ts_node_named_child_count(e); i < n; i++) {
+      unsigned c = eval(a, st, ts_node_named_child(e, i)) & V_FLOW;
+      if ((int)i != plain) r |= c;
+    }
+  } else if (!strcmp(type, "list") || !strcmp(type, "tuple") || !strcmp(type, "set") ||
+             !strcmp(type, "expression_list")) {
     TSNode c;
     for (children k = children_of(e); children_next(&k, &c);) r |= eval(a, st, c) & V_FLOW;
   } else if (!strcmp(type, "list_comprehension") || !strcmp(type, "generator_expression")) {
@@ -2178,6 +2217,51 @@ bool facts_dict_accumulator(const facts *self, TSNode stmt) {
 }
 
 
+/* Whether a `return` of function FN after AFTER reads NAME (LEN bytes). */
+static bool returned_after(const facts *f, int fn, uint32_t after, const char *name, uint32_t len) {
+  for (size_t i = 0; i < f->returns.len; i++) {
+    const facts_call *r = &f->returns.items[i];
+    if (r->function == fn && ts_node_start_byte(r->call) >= after && subtree_reads(f, r->call, name, len, false))
+      return true;
+  }
+  return false;
+}
+
+
+/* Whether function FN is called in the file, and every call's result is
+ * backpropagated: `fn(...).backward()`, or bound to a name that the
+ * calling function then backpropagates (`loss = fn(...)`, `loss.backward()`). */
+static bool backpropagated_by_callers(const facts *f, int fn) {
+  bool any = false;
+  for (size_t i = 0; i < f->calls.len; i++) {
+    const facts_call *c = &f->calls.items[i];
+    if (c->function == fn || facts_function_named(f, FACT_FIELD(f, c->call, function)) != fn) continue;
+    TSNode up = ts_node_parent(c->call);
+    if (!ts_node_is_null(up) && NODE_IS(up, "attribute") && text_is(f, FACT_FIELD(f, up, attribute), "backward")) {
+      any = true;
+      continue;
+    }
+    TSNode left = !ts_node_is_null(up) && NODE_IS(up, "assignment") ? FACT_FIELD(f, up, left) : NULL_NODE;
+    if (ts_node_is_null(left) || !NODE_IS(left, "identifier")) return false;
+    const char *names[4];
+    uint32_t lens[4];
+    names[0] = facts_text(f, left, &lens[0]);
+    uint32_t after = ts_node_end_byte(c->call);
+    size_t n = facts__names_after(f, c->function, after, names, lens, 4);
+    facts_span scope = c->function >= 0 ? f->functions.items[c->function].body : (facts_span){0, (uint32_t)f->length + 1};
+    bool back = false;
+    for (size_t k = facts_first_call_at(f, after); k < f->calls.len && !back; k++) {
+      const facts_call *d = &f->calls.items[k];
+      if (ts_node_start_byte(d->call) >= scope.end) break;
+      for (size_t m = 0; d->function == c->function && m < n && !back; m++) back = backpropagates(f, d->call, names[m], lens[m]);
+    }
+    if (!back) return false;
+    any = true;
+  }
+  return any;
+}
+
+
 bool facts_step_sum(const facts *self, TSNode stmt) {
   TSNode acc = FACT_FIELD(self, stmt, left);
   if (ts_node_is_null(acc) || !NODE_IS(acc, "identifier")) return false;
@@ -2209,16 +2293,21 @@ bool facts_step_sum(const facts *self, TSNode stmt) {
   if (!local) return false;
   /* no forward pass in the loop: its values come from one forward before
    * it (the loop only slices them and scores the slices), so its calls of
-   * models are all losses */
-  for (size_t i = facts_first_call_at(self, l->body.start); i < self->calls.len; i++) {
+   * models are all losses. With forward passes (a loss mined per image of
+   * the batch), the sum must be returned to callers that all backpropagate
+   * it: the step's loss, as a full-batch step's. */
+  bool forward = false;
+  for (size_t i = facts_first_call_at(self, l->body.start); i < self->calls.len && !forward; i++) {
     const facts_call *c = &self->calls.items[i];
     if (ts_node_start_byte(c->call) >= l->body.end) break;
     if (c->function != fn) continue;
     TSNode callee = FACT_FIELD(self, c->call, function);
     uint32_t cl;
     const char *ct = ts_node_is_null(callee) ? "" : facts_text(self, callee, &cl);
-    if (!ts_node_is_null(callee) && facts_is_model_call(self, callee) && !facts__named_as_loss(ct, cl)) return false;
+    forward = !ts_node_is_null(callee) && facts_is_model_call(self, callee) && !facts__named_as_loss(ct, cl);
   }
+  if (forward && !(returned_after(self, fn, ts_node_end_byte(l->node), name, len) && backpropagated_by_callers(self, fn)))
+    return false;
   /* after the loop, in the same call: the sum read (returned,
    * backpropagated, `.item()`), and, when the loop itself differentiates
    * (`autograd.grad` per domain), the one optimizer step of the call */
