@@ -808,8 +808,11 @@ bool facts__annotated_class(const facts *f, TSNode name, int fn, buf *out) {
 
 bool facts_no_grad_method_call(const facts *self, uint32_t pos) {
   if (!self->imports || !self->imports->method_symbol) return false;
+  /* the calls starting at POS, outermost first (`m.encode(x).cpu()` holds
+   * `m.encode(x)`): the innermost is the method call asked about */
   size_t i = facts_first_call_at(self, pos);
   if (i >= self->calls.len || ts_node_start_byte(self->calls.items[i].call) != pos) return false;
+  while (i + 1 < self->calls.len && ts_node_start_byte(self->calls.items[i + 1].call) == pos) i++;
   TSNode callee = FACT_FIELD(self, self->calls.items[i].call, function);
   if (ts_node_is_null(callee) || !NODE_IS(callee, "attribute")) return false;
   TSNode obj = FACT_FIELD(self, callee, object), attr = FACT_FIELD(self, callee, attribute);

@@ -15,6 +15,22 @@
 #include "parse/node.h"
 /* nesting followed in a sys.path expression: os.path.join(os.path.dirname(...)) */
 #define MAX_PATH_EXPR_DEPTH 12
+/* module-level names bound to a folder, and aliases of `sys`, remembered
+ * while scanning for sys.path lines */
+#define MAX_PATH_NAMES 8
+
+
+typedef struct {
+  TSNode name; /* the identifier bound */
+  char *path;  /* its folder or file, malloc'd; NULL for an alias of `sys` */
+} path_name;
+
+typedef struct {
+  path_name items[MAX_PATH_NAMES];
+  size_t n;
+} path_names;
+
+static bool same_text(TSNode a, TSNode b, const char *source, size_t length);
 
 
 /* Fold "." and "..", merge "//": string work, no system call. IN is
@@ -168,9 +184,17 @@ static bool callee_is(TSNode fn, const char *source, size_t length, const char *
  * relative to the file's folder), os.path.join / dirname / abspath /
  * realpath, pathlib's `Path(__file__).resolve().parent / "x"`, `str(...)`.
  * Malloc'd absolute path, or NULL. */
-static char *path_value(const project_view *v, TSNode e, const char *source, size_t length, int depth) {
+static char *path_value(const project_view *v, const path_names *names, TSNode e, const char *source, size_t length,
+                        int depth) {
   if (ts_node_is_null(e) || depth > MAX_PATH_EXPR_DEPTH) return NULL;
-  if (NODE_IS(e, "identifier")) return text_is(e, source, length, "__file__") ? oom_xstrdup(v->path) : NULL;
+  if (NODE_IS(e, "identifier")) {
+    if (text_is(e, source, length, "__file__")) return oom_xstrdup(v->path);
+    /* `ROOT = os.path.dirname(os.path.dirname(__file__))` above */
+    for (size_t i = names->n; i-- > 0;)
+      if (names->items[i].path && same_text(names->items[i].name, e, source, length))
+        return oom_xstrdup(names->items[i].path);
+    return NULL;
+  }
   if (NODE_IS(e, "string")) {
     char *s = literal(e, source, length);
     if (!s) return NULL;
@@ -179,12 +203,12 @@ static char *path_value(const project_view *v, TSNode e, const char *source, siz
     return out;
   }
   if (NODE_IS(e, "parenthesized_expression") && ts_node_named_child_count(e) == 1)
-    return path_value(v, ts_node_named_child(e, 0), source, length, depth + 1);
+    return path_value(v, names, ts_node_named_child(e, 0), source, length, depth + 1);
   if (NODE_IS(e, "attribute")) {
     /* pathlib: `.parent` */
     TSNode attr = FIELD(e, attribute);
     if (ts_node_is_null(attr) || !text_is(attr, source, length, "parent")) return NULL;
-    char *of = path_value(v, FIELD(e, object), source, length, depth + 1);
+    char *of = path_value(v, names, FIELD(e, object), source, length, depth + 1);
     if (!of) return NULL;
     char *out = dir_of(of);
     free(of);
@@ -194,7 +218,7 @@ static char *path_value(const project_view *v, TSNode e, const char *source, siz
     /* pathlib: `base / "lib"` */
     TSNode op = FIELD(e, operator);
     if (ts_node_is_null(op) || !NODE_IS(op, "/")) return NULL;
-    char *left = path_value(v, FIELD(e, left), source, length, depth + 1);
+    char *left = path_value(v, names, FIELD(e, left), source, length, depth + 1);
     char *right = left ? literal(FIELD(e, right), source, length) : NULL;
     char *out = right ? join(left, right) : NULL;
     free(left);
@@ -209,7 +233,7 @@ static char *path_value(const project_view *v, TSNode e, const char *source, siz
     char *acc = NULL;
     for (uint32_t i = 0; i < nargs; i++) {
       TSNode a = ts_node_named_child(args, i);
-      char *part = i == 0 ? path_value(v, a, source, length, depth + 1) : literal(a, source, length);
+      char *part = i == 0 ? path_value(v, names, a, source, length, depth + 1) : literal(a, source, length);
       if (!part) {
         free(acc);
         return NULL;
@@ -224,13 +248,13 @@ static char *path_value(const project_view *v, TSNode e, const char *source, siz
   if (nargs == 0 && NODE_IS(fn, "attribute")) {
     /* `Path(__file__).resolve()`, `.absolute()` */
     if (callee_is(fn, source, length, "resolve") || callee_is(fn, source, length, "absolute"))
-      return path_value(v, FIELD(fn, object), source, length, depth + 1);
+      return path_value(v, names, FIELD(fn, object), source, length, depth + 1);
     return NULL;
   }
   if (nargs != 1) return NULL;
   TSNode a0 = ts_node_named_child(args, 0);
   if (callee_is(fn, source, length, "dirname")) {
-    char *of = path_value(v, a0, source, length, depth + 1);
+    char *of = path_value(v, names, a0, source, length, depth + 1);
     if (!of) return NULL;
     char *out = dir_of(of);
     free(of);
@@ -239,8 +263,65 @@ static char *path_value(const project_view *v, TSNode e, const char *source, siz
   if (callee_is(fn, source, length, "abspath") || callee_is(fn, source, length, "realpath") ||
       callee_is(fn, source, length, "normpath") || callee_is(fn, source, length, "Path") ||
       callee_is(fn, source, length, "str"))
-    return path_value(v, a0, source, length, depth + 1);
+    return path_value(v, names, a0, source, length, depth + 1);
   return NULL;
+}
+
+
+static bool same_text(TSNode a, TSNode b, const char *source, size_t length) {
+  uint32_t as = ts_node_start_byte(a), ae = ts_node_end_byte(a), bs = ts_node_start_byte(b), be = ts_node_end_byte(b);
+  return ae <= length && be <= length && ae - as == be - bs && !memcmp(source + as, source + bs, ae - as);
+}
+
+
+/* Records NAME in NAMES (the last binding wins), taking ownership of PATH. */
+static void remember(path_names *names, TSNode name, char *path, const char *source, size_t length) {
+  for (size_t i = 0; i < names->n; i++)
+    if (same_text(names->items[i].name, name, source, length)) {
+      free(names->items[i].path);
+      names->items[i].path = path;
+      return;
+    }
+  if (names->n == MAX_PATH_NAMES) {
+    free(path);
+    return;
+  }
+  names->items[names->n++] = (path_name){name, path};
+}
+
+
+/* `import sys as _sys`: the alias names sys. */
+static void remember_sys_alias(path_names *names, TSNode import, const char *source, size_t length) {
+  TSNode c;
+  for (children k = children_of(import); children_next(&k, &c);) {
+    if (!NODE_IS(c, "aliased_import")) continue;
+    TSNode mod = FIELD(c, name), alias = FIELD(c, alias);
+    if (!ts_node_is_null(mod) && !ts_node_is_null(alias) && text_is(mod, source, length, "sys"))
+      remember(names, alias, NULL, source, length);
+  }
+}
+
+
+/* `ROOT = os.path.dirname(os.path.abspath(__file__))`: a module-level name
+ * bound to a folder, which a sys.path line below may join. */
+static void remember_path_name(const project_view *v, path_names *names, TSNode assign, const char *source,
+                               size_t length) {
+  TSNode left = FIELD(assign, left), right = FIELD(assign, right);
+  if (ts_node_is_null(left) || ts_node_is_null(right) || !NODE_IS(left, "identifier")) return;
+  char *path = path_value(v, names, right, source, length, 0);
+  if (path) remember(names, left, path, source, length);
+}
+
+
+/* Whether OBJ is `sys.path`, or `S.path` for an alias S of sys. */
+static bool is_sys_path(const path_names *names, TSNode obj, const char *source, size_t length) {
+  if (text_is(obj, source, length, "sys.path")) return true;
+  if (!NODE_IS(obj, "attribute")) return false;
+  TSNode attr = FIELD(obj, attribute), mod = FIELD(obj, object);
+  if (ts_node_is_null(attr) || ts_node_is_null(mod) || !text_is(attr, source, length, "path")) return false;
+  for (size_t i = 0; i < names->n; i++)
+    if (!names->items[i].path && same_text(names->items[i].name, mod, source, length)) return true;
+  return false;
 }
 
 
@@ -249,23 +330,33 @@ void project_view_scan_sys_path(project_view *self, const char *root, TSNode roo
   if (ts_node_is_null(root_node) || !source) return;
   /* sibling to sibling: a module of many top-level statements (a notebook
    * exported as a script) is not walked once per statement */
+  path_names names = {.n = 0};
   TSNode s;
   for (children k = children_of(root_node); children_next(&k, &s);) {
+    if (NODE_IS(s, "import_statement")) {
+      remember_sys_alias(&names, s, source, length);
+      continue;
+    }
     if (!NODE_IS(s, "expression_statement") || ts_node_named_child_count(s) != 1) continue;
     TSNode call = ts_node_named_child(s, 0);
+    if (NODE_IS(call, "assignment")) {
+      remember_path_name(self, &names, call, source, length);
+      continue;
+    }
     if (!NODE_IS(call, "call")) continue;
     TSNode fn = FIELD(call, function), args = FIELD(call, arguments);
     if (ts_node_is_null(fn) || ts_node_is_null(args) || !NODE_IS(fn, "attribute")) continue;
     TSNode obj = FIELD(fn, object);
-    if (ts_node_is_null(obj) || !text_is(obj, source, length, "sys.path")) continue;
+    if (ts_node_is_null(obj) || !is_sys_path(&names, obj, source, length)) continue;
     bool insert = callee_is(fn, source, length, "insert"), append = callee_is(fn, source, length, "append");
     uint32_t nargs = ts_node_named_child_count(args);
     if (!(insert && nargs == 2) && !(append && nargs == 1)) continue;
-    char *dir = path_value(self, ts_node_named_child(args, nargs - 1), source, length, 0);
+    char *dir = path_value(self, &names, ts_node_named_child(args, nargs - 1), source, length, 0);
     /* only folders of the project: the index reads no module outside it */
     if (dir && within(dir, root)) add_base(self, dir, insert);
     else free(dir);
   }
+  for (size_t i = 0; i < names.n; i++) free(names.items[i].path);
 }
 
 

@@ -174,6 +174,41 @@ static void sys_path_literals_add_folders(void **state) {
 }
 
 
+/* A folder added through a module-level name (`_ROOT = dirname(...)`) and an
+ * alias of sys (`import sys as _sys`), holding a package that re-exports
+ * its class with an absolute import of itself (`from var.vqvae import VQ`
+ * in `var/__init__.py`): the package's own imports search the folder that
+ * holds it. */
+static void sys_path_names_and_package_parent(void **state) {
+  (void)state;
+  tree t = {{0}};
+  static const char *const files[] = {
+    ".git/HEAD", "",
+    "attic/var_mini/train_var.py",
+    "import os as _os, sys as _sys\n"
+    "_ROOT = _os.path.dirname(_os.path.dirname(_os.path.dirname(_os.path.abspath(__file__))))\n"
+    "_sys.path.insert(0, _os.path.join(_ROOT, 'attic'))\n"
+    "from var import VQ\n",
+    "attic/var/__init__.py", "from var.vqvae import VQ\n",
+    "attic/var/vqvae.py", "import torch.nn as nn\nclass VQ(nn.Module):\n    pass\n",
+    "attic/other/plain.py",
+    "import sys\n"
+    "ROOT = 'elsewhere'\n"
+    "sys.path.insert(0, ROOT)\n",
+    NULL};
+  tree_make(&t, files);
+  oom_project *p = oom_project_new();
+  facts_symbol s;
+  assert_true(ask(p, &t, "attic/var_mini/train_var.py", "var.VQ", &s));
+  assert_true(s.flags & SYM_CLASS);
+  assert_true(s.flags & SYM_MODEL);
+  /* a name bound to a folder that does not hold the package adds nothing */
+  assert_false(ask(p, &t, "attic/other/plain.py", "var.VQ", &s));
+  oom_project_free(p);
+  tree_remove(&t);
+}
+
+
 static void summaries_across_modules(void **state) {
   (void)state;
   tree t = {{0}};
@@ -703,6 +738,7 @@ int main(void) {
     cmocka_unit_test(resolves_packages_relative_and_src),
     cmocka_unit_test(module_source_for_the_estimate),
     cmocka_unit_test(sys_path_literals_add_folders),
+    cmocka_unit_test(sys_path_names_and_package_parent),
     cmocka_unit_test(summaries_across_modules),
     cmocka_unit_test(cycles_and_broken_modules),
     cmocka_unit_test(answers_do_not_depend_on_order),
