@@ -44,6 +44,14 @@
 ;   predictor (`model = YOLO("yolov8n.pt")`) is no model: its call runs
 ;   predict under inference mode and returns Results, which hold no graph.
 ;
+;   A call is taken to pass a graph on when what it returns was
+;   backpropagated (a model or loss oomlint cannot read), but only along the
+;   paths that reach that backward pass: a helper that converts the loss
+;   after it (`self.total_loss = self.tensor_to_scalar(self.total_loss)`
+;   after `self.total_loss.backward()`, in a loop that binds the loss anew
+;   before its next backward) is not on that path, and what it returns is
+;   no graph.
+;
 ;   Not reported: an entry under a literal key (`loss_dict["d_real"] =
 ;   real_pred.mean()` in every iteration), which holds only the last
 ;   iteration's value, as a plain name would; a loss computed from detached

@@ -1626,10 +1626,78 @@ static facts_span scope_span(const facts *f, int function) {
 }
 
 
+/* Whether LEFT, an assignment's target, binds NAME (LEN bytes): the name
+ * itself or one element of a tuple target (`self.loss, parts = ...`). */
+static bool binds_name(const facts *f, TSNode left, const char *name, uint32_t len) {
+  if (facts_text_is(f, left, name, len)) return true;
+  if (!(NODE_IS(left, "pattern_list") || NODE_IS(left, "tuple_pattern") || NODE_IS(left, "list_pattern")))
+    return false;
+  TSNode e;
+  for (children k = children_of(left); children_next(&k, &e);)
+    if (facts_text_is(f, e, name, len)) {
+      children_done(&k);
+      return true;
+    }
+  return false;
+}
+
+
+/* Whether NAME is bound, in every pass of loop L, before the statement that
+ * holds B: by an assignment before it in a block around B up to L's body. */
+static bool rebound_before(const facts *f, TSNode b, const facts_loop *l, const char *name, uint32_t len) {
+  for (TSNode n = b; !ts_node_is_null(n) && !ts_node_eq(n, l->node); n = ts_node_parent(n)) {
+    TSNode up = ts_node_parent(n);
+    if (ts_node_is_null(up) || !NODE_IS(up, "block")) continue;
+    for (TSNode s = ts_node_prev_named_sibling(n); !ts_node_is_null(s); s = ts_node_prev_named_sibling(s)) {
+      TSNode as = NODE_IS(s, "expression_statement") && ts_node_named_child_count(s) ? ts_node_named_child(s, 0) : NULL_NODE;
+      if (!ts_node_is_null(as) && NODE_IS(as, "assignment") && binds_name(f, FACT_FIELD(f, as, left), name, len))
+        return true;
+    }
+  }
+  return false;
+}
+
+
+/* Whether the assignment to LEFT in function FN can reach a backward pass of
+ * its name in FN: it comes before one, or after one in a loop around both
+ * whose passes do not bind the name again before that backward (`loss =
+ * self.to_scalar(loss)` after `loss.backward()` converts the value for
+ * logging; the next pass's backward sees the next batch's loss). A name
+ * with no backward pass of its own (a part of a backpropagated sum) is
+ * taken to reach. */
+static bool reaches_backward(const facts *f, int fn, TSNode left, uint32_t first_backward) {
+  uint32_t len, pa = ts_node_start_byte(left);
+  if (pa < first_backward) return true; /* most assignments: before every backward pass */
+  const char *name = facts_text(f, left, &len);
+  facts_span scope = scope_span(f, fn);
+  bool any = false;
+  for (size_t i = facts_first_call_at(f, scope.start); i < f->calls.len; i++) {
+    const facts_call *c = &f->calls.items[i];
+    if (ts_node_start_byte(c->call) >= scope.end) break;
+    TSNode callee = FACT_FIELD(f, c->call, function);
+    if (c->function != fn || ts_node_is_null(callee) || !NODE_IS(callee, "attribute") ||
+        !text_is(f, FACT_FIELD(f, callee, attribute), "backward") ||
+        !facts_text_is(f, FACT_FIELD(f, callee, object), name, len))
+      continue;
+    any = true;
+    uint32_t pb = ts_node_start_byte(c->call);
+    if (pa < pb) return true;
+    for (int k = facts_innermost_loop_at(f, pb); k >= 0 && f->loops.items[k].function == fn; k = f->loops.items[k].outer) {
+      const facts_loop *l = &f->loops.items[k];
+      if (pa < ts_node_start_byte(l->node) || pa >= ts_node_end_byte(l->node)) continue;
+      if (!rebound_before(f, c->call, l, name, len)) return true;
+      break;
+    }
+  }
+  return !any;
+}
+
+
 static void collect_evidence(analysis *a) {
   facts *f = a->f;
   bool changed = false;
   facts_span scope = scope_span(f, a->function);
+  uint32_t first_backward = UINT32_MAX;
   for (size_t i = facts_first_call_at(f, scope.start); i < f->calls.len; i++) {
     const facts_call *c = &f->calls.items[i];
     if (ts_node_start_byte(c->call) >= scope.end) break;
@@ -1639,6 +1707,7 @@ static void collect_evidence(analysis *a) {
     TSNode attr = FACT_FIELD(a->f, callee, attribute);
     if (ts_node_is_null(attr) || !text_is(f, attr, "backward")) continue;
     TSNode obj = FACT_FIELD(a->f, callee, object);
+    if (first_backward == UINT32_MAX) first_backward = ts_node_start_byte(c->call);
     /* `loss.backward()` marks a scalar loss; `(a + b).backward()` its parts */
     mark_values(a, obj, trackable(f, obj) ? V_SCALAR : 0, &changed);
   }
@@ -1651,7 +1720,7 @@ static void collect_evidence(analysis *a) {
       if (!in_function(f, ts_node_start_byte(left), a->function)) continue;
       uint32_t len;
       const char *name = facts_text(f, left, &len);
-      if (!marked(a, name, len, NULL)) continue;
+      if (!marked(a, name, len, NULL) || !reaches_backward(f, a->function, left, first_backward)) continue;
       mark_values(a, f->assigns.items[i].right, 0, &changed);
     }
   }
