@@ -37,6 +37,8 @@
 ;     `predict`, `inference`, ... or ending in `_eval`, `_validation`,
 ;     `_test`, or, for the calls of one model, the code after that
 ;     model's `.eval()` in the same scope, `model = Net().eval()` included,
+;     up to a binding of the name to a new instance (`model =
+;     SimpleNet(...)` starts in training mode),
 ;     or any method of a plain class whose `__init__` puts `self.model` in
 ;     eval mode and no method back in training mode: a distillation step
 ;     that puts its teacher in eval mode still trains its student) that

@@ -1200,6 +1200,20 @@ bool facts_in_eval_context(const facts *self, TSNode node) {
 }
 
 
+/* Whether CALL is the whole value bound to NAME (LEN bytes) and a class's
+ * constructor (a capitalized callee: `model = SimpleNet(10, 20, 5)`). */
+static bool builds_instance_of_name(const facts *f, TSNode call, const char *name, uint32_t len) {
+  TSNode up = ts_node_parent(call);
+  if (ts_node_is_null(up) || !NODE_IS(up, "assignment") || !ts_node_eq(FIELD(up, right), call)) return false;
+  TSNode left = FIELD(up, left), callee = FIELD(call, function);
+  if (ts_node_is_null(left) || ts_node_is_null(callee) || !facts_text_is(f, left, name, len)) return false;
+  if (NODE_IS(callee, "attribute")) callee = FIELD(callee, attribute);
+  uint32_t cl;
+  const char *c = ts_node_is_null(callee) || !NODE_IS(callee, "identifier") ? NULL : facts_text(f, callee, &cl);
+  return c && cl && isupper((unsigned char)c[0]);
+}
+
+
 static bool eval_context(const facts *self, TSNode node) {
   uint32_t pos = ts_node_start_byte(node);
   int fn = facts_function_at(self, pos);
@@ -1223,6 +1237,12 @@ static bool eval_context(const facts *self, TSNode node) {
     const facts_call *c = &self->calls.items[i];
     if (ts_node_start_byte(c->call) >= pos) break;
     if (c->function != fn) continue;
+    /* `model = SimpleNet(10, 20, 5)`: a new instance, in training mode
+     * whatever mode the name's earlier model was put in */
+    if (model && builds_instance_of_name(self, c->call, model, len)) {
+      mode = 0;
+      continue;
+    }
     int m = mode_call(self, c->call);
     if (m < 0) continue;
     uint32_t olen;
