@@ -129,7 +129,8 @@
 ;   YOLOv5's `@smart_inference_mode()`: oomlint does not read the module
 ;   that defines it and takes the name at its word), evaluation code that
 ;   calls `.backward()` or `torch.autograd.grad` (adversarial evaluation,
-;   saliency maps), files that adapt or optimize with `higher`'s
+;   saliency maps; also through a module imported lazily, `torch, nn =
+;   _torch()` where a function of the file imports and returns it), files that adapt or optimize with `higher`'s
 ;   differentiable optimizers (`higher.innerloop_ctx`, `get_diff_optim`:
 ;   meta-learning needs autograd at test time) or a scaler that does (`loss_scaler(loss, optimizer)`,
 ;   timm's `NativeScaler`), a function handed to a loss that is

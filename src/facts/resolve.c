@@ -98,6 +98,51 @@ static void collect_self_aliases(facts *f) {
 }
 
 
+/* `torch, nn = _torch()` where `def _torch(): import torch ...; return
+ * torch, nn` (a lazy import): the dotted name a function of the file
+ * imports and returns at that place of every `return`, bound by B from a
+ * call of it; else NULL. Only names some function imports are looked at. */
+static const char *lazy_import(const facts *f, const facts_binding *b) {
+  size_t first, end;
+  facts_bindings_named(f, b->name, b->name_len, &first, &end);
+  bool imported_in_function = false;
+  for (size_t i = first; i < end && !imported_in_function; i++)
+    imported_in_function = f->bindings.items[i].kind == BINDING_IMPORT && facts_function_at(f, f->bindings.items[i].pos) >= 0;
+  if (!imported_in_function) return NULL;
+  TSNode id = ts_node_named_descendant_for_byte_range(f->root, b->pos, b->pos + b->name_len);
+  if (ts_node_is_null(id) || !NODE_IS(id, "identifier")) return NULL;
+  TSNode up = ts_node_parent(id);
+  int index = -1;
+  if (!ts_node_is_null(up) && (NODE_IS(up, "pattern_list") || NODE_IS(up, "tuple_pattern"))) {
+    for (uint32_t i = 0, n = ts_node_named_child_count(up); i < n; i++)
+      if (ts_node_eq(ts_node_named_child(up, i), id)) index = (int)i;
+    up = ts_node_parent(up);
+  }
+  TSNode right = !ts_node_is_null(up) && NODE_IS(up, "assignment") ? FACT_FIELD(f, up, right) : NULL_NODE;
+  if (ts_node_is_null(right) || !NODE_IS(right, "call")) return NULL;
+  int g = facts_function_named(f, FACT_FIELD(f, right, function));
+  if (g < 0) return NULL;
+  const char *q = NULL;
+  for (size_t i = 0; i < f->returns.len; i++) {
+    if (f->returns.items[i].function != g) continue;
+    TSNode v = ts_node_named_child(f->returns.items[i].call, 0);
+    if (index >= 0)
+      v = !ts_node_is_null(v) && (NODE_IS(v, "expression_list") || NODE_IS(v, "tuple")) &&
+                  ts_node_named_child_count(v) > (uint32_t)index
+              ? ts_node_named_child(v, (uint32_t)index)
+              : NULL_NODE;
+    if (ts_node_is_null(v) || !NODE_IS(v, "identifier")) return NULL;
+    uint32_t len;
+    const char *name = facts_text(f, v, &len);
+    const facts_binding *lb = lookup(f, name, len, ts_node_start_byte(v));
+    if (!lb || lb->kind != BINDING_IMPORT || facts_function_at(f, lb->pos) != g || (q && strcmp(q, lb->qualname)))
+      return NULL;
+    q = lb->qualname;
+  }
+  return q;
+}
+
+
 bool facts_qualname(const facts *self, TSNode node, buf *out) {
   buf_clear(out);
   if (ts_node_is_null(node)) return false;
@@ -133,7 +178,7 @@ bool facts_qualname(const facts *self, TSNode node, buf *out) {
     else if (b->kind == BINDING_ALIAS && !ts_node_eq(b->value, node)) {
       node = b->value;
       use = b->pos;
-    } else {
+    } else if (!(base = lazy_import(self, b))) {
       return false;
     }
   }
