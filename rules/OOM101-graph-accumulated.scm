@@ -43,7 +43,9 @@
 ;   `.numpy()`, `.data`, `float()` or `int()` (and MXNet's `.asscalar()` and
 ;   `.asnumpy()`), also behind a tensor test (`v.item() if isinstance(v,
 ;   torch.Tensor) else v`: a number on both branches); sums computed under
-;   `torch.no_grad()` / `torch.inference_mode()`; plain numbers; and
+;   `torch.no_grad()` / `torch.inference_mode()`, or of a loss computed
+;   after the block from a prediction made in it (`with torch.no_grad():
+;   pred = model(x)`, then `criterion(pred, y)`); plain numbers; and
 ;   `loss = loss + aux` where `loss` was first assigned in the same
 ;   iteration (that is a new value per iteration, not a running sum); and
 ;   a sum over one gradient-accumulation window, reset later in the same

@@ -52,7 +52,9 @@
 ;   before its next backward) is not on that path, and what it returns is
 ;   no graph.
 ;
-;   Not reported: an entry under a literal key (`loss_dict["d_real"] =
+;   Not reported: a value written into a NumPy array (`track_loss[i, 0] =
+;   loss_targ` after `track_loss = np.zeros(...)`), which converts it to a
+;   number; an entry under a literal key (`loss_dict["d_real"] =
 ;   real_pred.mean()` in every iteration), which holds only the last
 ;   iteration's value, as a plain name would; a loss computed from detached
 ;   copies (`criterion(pred.detach().cpu(), y.detach().cpu())`); the terms
@@ -268,6 +270,7 @@
   (#oom-not-in-no-grad? @report)
   (#oom-outlives-iteration? @container)
   (#not-oom-step-storage? @container)
+  (#not-oom-numpy-array? @container)
   (#oom-graph? @value)
   (#oom-not-foreign-code? @report "(paddle|mxnet|chainer|oneflow|mindspore|megengine|jittor)(\\..*)?"))
 
@@ -296,6 +299,7 @@
   (#oom-not-in-no-grad? @report)
   (#oom-outlives-iteration? @container)
   (#not-oom-step-storage? @container)
+  (#not-oom-numpy-array? @container)
   (#oom-elements-backpropagated? @container)
   (#oom-not-foreign-code? @report "(paddle|mxnet|chainer|oneflow|mindspore|megengine|jittor)(\\..*)?"))
 
@@ -308,6 +312,7 @@
   (#oom-not-in-no-grad? @report)
   (#oom-outlives-iteration? @container)
   (#not-oom-step-storage? @container)
+  (#not-oom-numpy-array? @container)
   (#oom-elements-backpropagated? @container)
   (#oom-not-foreign-code? @report "(paddle|mxnet|chainer|oneflow|mindspore|megengine|jittor)(\\..*)?"))
 

@@ -93,6 +93,10 @@ static const struct {
    "`#oom-outlives-iteration? @x`: `@x` (a name, `self.attr`, or a subscript/attribute of one) names storage that "
    "outlives one iteration of the enclosing per-iteration loop: bound before the loop (a parameter, a global, "
    "`self.x`) and not bound again earlier in the same iteration"},
+  {"oom-numpy-array", PRED_NUMPY_ARRAY, ARGS_CAPTURE, 0, 0,
+   "`#oom-numpy-array? @x`: `@x` (a name, or a subscript of one) is a NumPy array: the name is last bound, in "
+   "its function or at module level, to `np.zeros(...)`, `np.empty`, `np.ones`, `np.full`, `np.array`, "
+   "`np.asarray` or a `*_like` of them; a value stored into it becomes a number"},
   {"oom-step-storage", PRED_STEP_STORAGE, ARGS_CAPTURE, 0, 0,
    "`#oom-step-storage? @x`: the storage `@x` (a plain name) filled in a per-iteration loop belongs to one step or "
    "one call, not to the epoch: a local of a model's `forward`; filled by a loop over the time steps of one "
@@ -815,6 +819,8 @@ static bool eval(const predicate *p, const TSQueryMatch *m, pred_context *ctx) {
     return facts_outlives_iteration(ctx->model, n);
   case PRED_STEP_STORAGE:
     return facts_step_storage(ctx->model, n);
+  case PRED_NUMPY_ARRAY:
+    return facts_numpy_array(ctx->model, n);
   case PRED_ELEMENTS_BACKPROPAGATED:
     return facts_elements_backpropagated(ctx->model, n);
   case PRED_IN_TRAINING_LOOP: {

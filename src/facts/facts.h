@@ -527,6 +527,10 @@ bool facts_outlives_iteration(const facts *self, TSNode node);
  *  or filled by a loop over models (`for net in nets: net(x)`) and made anew
  *  in each iteration of an enclosing loop. */
 bool facts_step_storage(const facts *self, TSNode node);
+/* Whether NODE (a name, or a subscript of one) is last bound to a NumPy
+ * array (`np.zeros(...)` and the like): what is stored into it becomes a
+ * number and keeps no graph. */
+bool facts_numpy_array(const facts *self, TSNode node);
 /** Whether the elements of the container NODE are backpropagated in the
  *  per-iteration loop holding it (`losses[i - 1].backward()`): what is
  *  stored in it carries a graph. */

@@ -528,6 +528,35 @@ static bool args_cut_from_graph(const facts *f, TSNode e) {
 }
 
 
+/* Whether a positional argument of the call E is a name last bound, in
+ * E's function, under no_grad (`with torch.no_grad(): pred = model(x)`,
+ * then `criterion(pred.double(), y)`), through `.to()`-like methods. */
+static bool arg_made_without_grad(const facts *f, TSNode e) {
+  static const char *const keep[] = {"cpu", "to", "cuda", "float", "double", "half", "contiguous",
+                                     "squeeze", "unsqueeze", "view", "reshape", "flatten", NULL};
+  TSNode args = FACT_FIELD(f, e, arguments);
+  uint32_t n = ts_node_is_null(args) || !NODE_IS(args, "argument_list") ? 0 : ts_node_named_child_count(args);
+  int fn = facts_function_at(f, ts_node_start_byte(e));
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode c = ts_node_named_child(args, i);
+    for (int guard = 0; guard < 8 && NODE_IS(c, "call"); guard++) {
+      TSNode callee = FACT_FIELD(f, c, function);
+      if (ts_node_is_null(callee) || !NODE_IS(callee, "attribute")) break;
+      uint32_t len;
+      const char *m = last_name(f, callee, &len);
+      if (!in_list(m, len, keep)) break;
+      c = FACT_FIELD(f, callee, object);
+    }
+    if (ts_node_is_null(c) || !NODE_IS(c, "identifier")) continue;
+    uint32_t len;
+    const char *name = facts_text(f, c, &len);
+    long a = facts__last_assign_before(f, name, len, ts_node_start_byte(c), fn);
+    if (a >= 0 && facts_in_no_grad(f, ts_node_start_byte(f->assigns.items[a].left))) return true;
+  }
+  return false;
+}
+
+
 bool facts__named_like_model(const char *s, uint32_t len) {
   return (len == 5 && !memcmp(s, "model", 5)) || (len == 3 && !memcmp(s, "net", 3)) ||
          (len > 6 && !memcmp(s + len - 6, "_model", 6));
@@ -588,6 +617,9 @@ static unsigned eval_call(analysis *a, state *st, TSNode e) {
     unsigned scalar = facts__named_as_loss(t, len) ? V_SCALAR : 0;
     if (facts_is_frozen(f, callee)) return (argflags & V_GRAPH) ? V_GRAPH | scalar : 0;
     if (scalar && args_cut_from_graph(f, e)) return scalar;
+    /* a loss of a prediction made under no_grad, and of nothing known to
+     * carry a graph: a validation loss */
+    if (scalar && !(argflags & V_GRAPH) && arg_made_without_grad(f, e)) return scalar;
     /* `loss_fn(model)`: a loss given the model itself, not its output, is a
      * loss module being built (sentence-transformers' loss factories) */
     if (scalar && args_all_models(f, e)) return 0;
@@ -2271,6 +2303,26 @@ bool facts_backpropagated_after_loop(const facts *self, TSNode stmt) {
       if (backpropagates(self, c->call, names[k], lens[k])) return true;
   }
   return false;
+}
+
+
+bool facts_numpy_array(const facts *self, TSNode node) {
+  static const char *const makers[] = {"numpy.zeros", "numpy.empty", "numpy.ones", "numpy.full", "numpy.array",
+                                       "numpy.asarray", "numpy.zeros_like", "numpy.empty_like", "numpy.ones_like",
+                                       "numpy.full_like", NULL};
+  while (!ts_node_is_null(node) && NODE_IS(node, "subscript")) node = FACT_FIELD(self, node, value);
+  if (ts_node_is_null(node) || !NODE_IS(node, "identifier")) return false;
+  uint32_t len, pos = ts_node_start_byte(node);
+  const char *name = facts_text(self, node, &len);
+  int fn = facts_function_at(self, pos);
+  long a = facts__last_assign_before(self, name, len, pos, fn);
+  if (a < 0 && fn >= 0) a = facts__last_assign_before(self, name, len, pos, -1);
+  TSNode v = a >= 0 ? self->assigns.items[a].right : NULL_NODE;
+  buf q = {0};
+  bool yes = !ts_node_is_null(v) && NODE_IS(v, "call") && facts_qualname(self, FACT_FIELD(self, v, function), &q) &&
+             in_list(buf_str(&q), q.len, makers);
+  buf_free(&q);
+  return yes;
 }
 
 
