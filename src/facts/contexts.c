@@ -1203,14 +1203,23 @@ bool facts_in_eval_context(const facts *self, TSNode node) {
 /* Whether CALL is the whole value bound to NAME (LEN bytes) and a class's
  * constructor (a capitalized callee: `model = SimpleNet(10, 20, 5)`). */
 static bool builds_instance_of_name(const facts *f, TSNode call, const char *name, uint32_t len) {
-  TSNode up = ts_node_parent(call);
-  if (ts_node_is_null(up) || !NODE_IS(up, "assignment") || !ts_node_eq(FIELD(up, right), call)) return false;
-  TSNode left = FIELD(up, left), callee = FIELD(call, function);
-  if (ts_node_is_null(left) || ts_node_is_null(callee) || !facts_text_is(f, left, name, len)) return false;
-  if (NODE_IS(callee, "attribute")) callee = FIELD(callee, attribute);
+  /* the callee first: most calls are not of a class */
+  TSNode callee = FIELD(call, function);
+  if (!ts_node_is_null(callee) && NODE_IS(callee, "attribute")) callee = FIELD(callee, attribute);
   uint32_t cl;
   const char *c = ts_node_is_null(callee) || !NODE_IS(callee, "identifier") ? NULL : facts_text(f, callee, &cl);
-  return c && cl && isupper((unsigned char)c[0]);
+  if (!c || !cl || !isupper((unsigned char)c[0])) return false;
+  /* the assignment binding it is the last one whose target starts before
+   * it (a node's parent would cost a walk down from the root) */
+  uint32_t at = ts_node_start_byte(call);
+  size_t lo = 0, hi = f->assigns.len;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (ts_node_start_byte(f->assigns.items[mid].left) < at) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo > 0 && ts_node_eq(f->assigns.items[lo - 1].right, call) &&
+         facts_text_is(f, f->assigns.items[lo - 1].left, name, len);
 }
 
 

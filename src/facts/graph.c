@@ -1696,28 +1696,23 @@ static bool rebound_before(const facts *f, TSNode b, const facts_loop *l, const 
  * self.to_scalar(loss)` after `loss.backward()` converts the value for
  * logging; the next pass's backward sees the next batch's loss). A name
  * with no backward pass of its own (a part of a backpropagated sum) is
- * taken to reach. */
-static bool reaches_backward(const facts *f, int fn, TSNode left, uint32_t first_backward) {
+ * taken to reach. BACKS: FN's `x.backward()` calls, in file order. */
+static bool reaches_backward(const facts *f, int fn, TSNode left, const TSNode *backs, size_t nbacks) {
   uint32_t len, pa = ts_node_start_byte(left);
-  if (pa < first_backward) return true; /* most assignments: before every backward pass */
+  /* most assignments: before every backward pass */
+  if (!nbacks || pa < ts_node_start_byte(backs[0])) return true;
   const char *name = facts_text(f, left, &len);
-  facts_span scope = scope_span(f, fn);
   bool any = false;
-  for (size_t i = facts_first_call_at(f, scope.start); i < f->calls.len; i++) {
-    const facts_call *c = &f->calls.items[i];
-    if (ts_node_start_byte(c->call) >= scope.end) break;
-    TSNode callee = FACT_FIELD(f, c->call, function);
-    if (c->function != fn || ts_node_is_null(callee) || !NODE_IS(callee, "attribute") ||
-        !text_is(f, FACT_FIELD(f, callee, attribute), "backward") ||
-        !facts_text_is(f, FACT_FIELD(f, callee, object), name, len))
-      continue;
+  for (size_t i = 0; i < nbacks; i++) {
+    TSNode call = backs[i], callee = FACT_FIELD(f, call, function);
+    if (!facts_text_is(f, FACT_FIELD(f, callee, object), name, len)) continue;
     any = true;
-    uint32_t pb = ts_node_start_byte(c->call);
+    uint32_t pb = ts_node_start_byte(call);
     if (pa < pb) return true;
     for (int k = facts_innermost_loop_at(f, pb); k >= 0 && f->loops.items[k].function == fn; k = f->loops.items[k].outer) {
       const facts_loop *l = &f->loops.items[k];
       if (pa < ts_node_start_byte(l->node) || pa >= ts_node_end_byte(l->node)) continue;
-      if (!rebound_before(f, c->call, l, name, len)) return true;
+      if (!rebound_before(f, call, l, name, len)) return true;
       break;
     }
   }
@@ -1729,7 +1724,7 @@ static void collect_evidence(analysis *a) {
   facts *f = a->f;
   bool changed = false;
   facts_span scope = scope_span(f, a->function);
-  uint32_t first_backward = UINT32_MAX;
+  VEC(TSNode) backs = {0}; /* the function's `x.backward()` calls, in order */
   for (size_t i = facts_first_call_at(f, scope.start); i < f->calls.len; i++) {
     const facts_call *c = &f->calls.items[i];
     if (ts_node_start_byte(c->call) >= scope.end) break;
@@ -1739,7 +1734,7 @@ static void collect_evidence(analysis *a) {
     TSNode attr = FACT_FIELD(a->f, callee, attribute);
     if (ts_node_is_null(attr) || !text_is(f, attr, "backward")) continue;
     TSNode obj = FACT_FIELD(a->f, callee, object);
-    if (first_backward == UINT32_MAX) first_backward = ts_node_start_byte(c->call);
+    vec_push(&backs, c->call);
     /* `loss.backward()` marks a scalar loss; `(a + b).backward()` its parts */
     mark_values(a, obj, trackable(f, obj) ? V_SCALAR : 0, &changed);
   }
@@ -1752,10 +1747,11 @@ static void collect_evidence(analysis *a) {
       if (!in_function(f, ts_node_start_byte(left), a->function)) continue;
       uint32_t len;
       const char *name = facts_text(f, left, &len);
-      if (!marked(a, name, len, NULL) || !reaches_backward(f, a->function, left, first_backward)) continue;
+      if (!marked(a, name, len, NULL) || !reaches_backward(f, a->function, left, backs.items, backs.len)) continue;
       mark_values(a, f->assigns.items[i].right, 0, &changed);
     }
   }
+  vec_free(&backs);
 }
 
 

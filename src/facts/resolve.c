@@ -103,11 +103,11 @@ static void collect_self_aliases(facts *f) {
  * imports and returns at that place of every `return`, bound by B from a
  * call of it; else NULL. Only names some function imports are looked at. */
 static const char *lazy_import(const facts *f, const facts_binding *b) {
-  size_t first, end;
-  facts_bindings_named(f, b->name, b->name_len, &first, &end);
+  /* most files import at module level only: nothing to look at */
   bool imported_in_function = false;
-  for (size_t i = first; i < end && !imported_in_function; i++)
-    imported_in_function = f->bindings.items[i].kind == BINDING_IMPORT && facts_function_at(f, f->bindings.items[i].pos) >= 0;
+  for (size_t i = 0; i < f->function_imports.len && !imported_in_function; i++)
+    imported_in_function = f->function_imports.items[i].len == b->name_len &&
+                           !memcmp(f->function_imports.items[i].name, b->name, b->name_len);
   if (!imported_in_function) return NULL;
   TSNode id = ts_node_named_descendant_for_byte_range(f->root, b->pos, b->pos + b->name_len);
   if (ts_node_is_null(id) || !NODE_IS(id, "identifier")) return NULL;
@@ -2430,6 +2430,11 @@ void facts__resolve(facts *self) {
   buf tmp = {0};
   const facts_seed *seed = self->seed;
   facts__index(self);
+  for (size_t i = 0; i < self->bindings.len; i++) {
+    const facts_binding *b = &self->bindings.items[i];
+    int fn = b->kind == BINDING_IMPORT ? facts_function_at(self, b->pos) : -1;
+    if (fn >= 0) vec_push(&self->function_imports, ((facts_fname){b->name, b->name_len, fn}));
+  }
   collect_self_aliases(self);
   resolve_no_grad(self, &tmp);
   if (seed) SEED_NAMES(&self->module_names, seed->module_names, seed->nmodule_names);

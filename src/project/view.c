@@ -78,7 +78,8 @@ static void add_package_parent(project_view *self, oom_project *project) {
   buf init = {0};
   for (int depth = 0; depth < MAX_PACKAGE_DEPTH && strcmp(dir, "/"); depth++) {
     init.len = 0;
-    buf_printf(&init, "%s/__init__.py", dir);
+    buf_puts(&init, dir);
+    buf_puts(&init, "/__init__.py");
     if (!project_is_file(project, buf_str(&init))) break;
     char *up = dir_of(dir);
     free(dir);
