@@ -1200,29 +1200,6 @@ bool facts_in_eval_context(const facts *self, TSNode node) {
 }
 
 
-/* Whether CALL is the whole value bound to NAME (LEN bytes) and a class's
- * constructor (a capitalized callee: `model = SimpleNet(10, 20, 5)`). */
-static bool builds_instance_of_name(const facts *f, TSNode call, const char *name, uint32_t len) {
-  /* the callee first: most calls are not of a class */
-  TSNode callee = FIELD(call, function);
-  if (!ts_node_is_null(callee) && NODE_IS(callee, "attribute")) callee = FIELD(callee, attribute);
-  uint32_t cl;
-  const char *c = ts_node_is_null(callee) || !NODE_IS(callee, "identifier") ? NULL : facts_text(f, callee, &cl);
-  if (!c || !cl || !isupper((unsigned char)c[0])) return false;
-  /* the assignment binding it is the last one whose target starts before
-   * it (a node's parent would cost a walk down from the root) */
-  uint32_t at = ts_node_start_byte(call);
-  size_t lo = 0, hi = f->assigns.len;
-  while (lo < hi) {
-    size_t mid = (lo + hi) / 2;
-    if (ts_node_start_byte(f->assigns.items[mid].left) < at) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo > 0 && ts_node_eq(f->assigns.items[lo - 1].right, call) &&
-         facts_text_is(f, f->assigns.items[lo - 1].left, name, len);
-}
-
-
 static bool eval_context(const facts *self, TSNode node) {
   uint32_t pos = ts_node_start_byte(node);
   int fn = facts_function_at(self, pos);
@@ -1241,23 +1218,30 @@ static bool eval_context(const facts *self, TSNode node) {
   uint32_t len = 0;
   const char *model = called_model(self, node, &len);
   int mode = -1;
+  uint32_t mode_at = 0; /* where the last mode call was */
   for (size_t i = facts_first_call_at(self, fn >= 0 ? self->functions.items[fn].body.start : 0); i < self->calls.len;
        i++) {
     const facts_call *c = &self->calls.items[i];
     if (ts_node_start_byte(c->call) >= pos) break;
     if (c->function != fn) continue;
-    /* `model = SimpleNet(10, 20, 5)`: a new instance, in training mode
-     * whatever mode the name's earlier model was put in */
-    if (model && builds_instance_of_name(self, c->call, model, len)) {
-      mode = 0;
-      continue;
-    }
     int m = mode_call(self, c->call);
     if (m < 0) continue;
     uint32_t olen;
     const char *obj = facts_text(self, FIELD(FIELD(c->call, function), object), &olen);
-    if (!model || (olen == len && !memcmp(obj, model, len))) mode = m;
-    else if (m == 1 && (obj = assigned_to(self, c->call, &olen)) && olen == len && !memcmp(obj, model, len)) mode = m;
+    if ((!model || (olen == len && !memcmp(obj, model, len))) ||
+        (m == 1 && (obj = assigned_to(self, c->call, &olen)) && olen == len && !memcmp(obj, model, len))) {
+      mode = m;
+      mode_at = ts_node_start_byte(c->call);
+    }
+  }
+  /* `model = SimpleNet(10, 20, 5)` after the last mode call: a new
+   * instance, in training mode whatever mode the name's earlier model was
+   * put in */
+  for (size_t k = 0; model && k < self->instance_assigns.len; k++) {
+    TSNode left = self->assigns.items[self->instance_assigns.items[k]].left;
+    uint32_t at = ts_node_start_byte(left);
+    if (at >= pos) break;
+    if (at > mode_at && facts_function_at(self, at) == fn && facts_text_is(self, left, model, len)) mode = 0;
   }
   if (mode < 0 && model && fn >= 0) return evaluated_since_init(self, fn, model, len);
   return mode == 1;

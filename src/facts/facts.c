@@ -685,6 +685,7 @@ void facts_free(facts *self) {
   vec_free(&self->submodule_targets);
   vec_free(&self->local_non_models);
   vec_free(&self->function_imports);
+  vec_free(&self->instance_assigns);
   vec_free(&self->model_sites);
   vec_free(&self->self_patterns);
   vec_free(&self->freezes);

@@ -304,6 +304,7 @@ typedef struct facts {
   bool file_updates;           /* some code of the file steps an optimizer (a function's or module level) */
   bool freezes_any;            /* some code calls `.requires_grad_(False)`, on a name or not */
   VEC(facts_fname) function_imports; /* names a function imports itself (INDEX the function; a lazy import) */
+  VEC(uint32_t) instance_assigns; /* indexes into assigns of `x = Class(...)` (a capitalized callee), in order */
   bool file_scales_loss;       /* some code scales the loss it backpropagates (facts_function.scales_loss) */
   uint32_t max_depth;          /* of the syntax tree */
   const facts_seed *seed;      /* NULL but in a partial relint */

@@ -534,9 +534,16 @@ static bool args_cut_from_graph(const facts *f, TSNode e) {
 static bool arg_made_without_grad(const facts *f, TSNode e) {
   static const char *const keep[] = {"cpu", "to", "cuda", "float", "double", "half", "contiguous",
                                      "squeeze", "unsqueeze", "view", "reshape", "flatten", NULL};
+  /* most loss calls have no no-grad block before them in their function */
+  uint32_t at = ts_node_start_byte(e);
+  int fn = facts_function_at(f, at);
+  facts_span scope = fn >= 0 ? f->functions.items[fn].body : (facts_span){0, at};
+  bool before = false;
+  for (size_t r = 0; r < f->no_grad.len && !before; r++)
+    before = f->no_grad.items[r].start >= scope.start && f->no_grad.items[r].start < at;
+  if (!before) return false;
   TSNode args = FACT_FIELD(f, e, arguments);
   uint32_t n = ts_node_is_null(args) || !NODE_IS(args, "argument_list") ? 0 : ts_node_named_child_count(args);
-  int fn = facts_function_at(f, ts_node_start_byte(e));
   for (uint32_t i = 0; i < n; i++) {
     TSNode c = ts_node_named_child(args, i);
     for (int guard = 0; guard < 8 && NODE_IS(c, "call"); guard++) {

@@ -431,6 +431,9 @@ static bool picked_by(const facts *f, const facts_call *c, const bool *only, han
   if (ts_node_is_null(callee) || !NODE_IS(callee, "identifier") || facts_function_named(f, callee) >= 0) return false;
   uint32_t len, at = ts_node_start_byte(c->call);
   const char *name = facts_text(f, callee, &len);
+  size_t first, end;
+  facts_bindings_named(f, name, len, &first, &end); /* `print`, `len`: bound nowhere, no assignment to look for */
+  if (first == end) return false;
   long a = facts__last_assign_before(f, name, len, at, c->function);
   TSNode pick = a >= 0 ? f->assigns.items[a].right : NULL_NODE;
   TSNode table = !ts_node_is_null(pick) && NODE_IS(pick, "subscript") ? FACT_FIELD(f, pick, value) : NULL_NODE;
@@ -1861,7 +1864,7 @@ static void resolve_local_non_models(facts *f, buf *tmp) {
     if (!NODE_IS(left, "identifier")) continue;
     uint32_t len;
     const char *t = facts_text(f, left, &len);
-    if (!names_model_tool(t, len) || !has_name(f, t, len)) continue;
+    if (!has_name(f, t, len) || !names_model_tool(t, len)) continue;
     int fn = facts_function_at(f, ts_node_start_byte(left));
     if (fn >= 0 && is_module_expr(f, f->assigns.items[i].right, tmp)) add_model_site(f, t, len, fn);
   }
@@ -1870,7 +1873,7 @@ static void resolve_local_non_models(facts *f, buf *tmp) {
     if (!NODE_IS(left, "identifier")) continue;
     uint32_t len;
     const char *t = facts_text(f, left, &len);
-    if (!names_model_tool(t, len) || !has_name(f, t, len)) continue;
+    if (!has_name(f, t, len) || !names_model_tool(t, len)) continue;
     int fn = facts_function_at(f, ts_node_start_byte(left));
     if (fn < 0 || fname_has(f->model_sites.items, f->model_sites.len, t, len, fn) ||
         fname_has(f->local_non_models.items, f->local_non_models.len, t, len, fn))
@@ -2434,6 +2437,14 @@ void facts__resolve(facts *self) {
     const facts_binding *b = &self->bindings.items[i];
     int fn = b->kind == BINDING_IMPORT ? facts_function_at(self, b->pos) : -1;
     if (fn >= 0) vec_push(&self->function_imports, ((facts_fname){b->name, b->name_len, fn}));
+  }
+  for (size_t i = 0; i < self->assigns.len; i++) {
+    TSNode right = self->assigns.items[i].right;
+    TSNode callee = NODE_IS(right, "call") ? FACT_FIELD(self, right, function) : NULL_NODE;
+    if (!ts_node_is_null(callee) && NODE_IS(callee, "attribute")) callee = FACT_FIELD(self, callee, attribute);
+    uint32_t cl;
+    const char *c = ts_node_is_null(callee) || !NODE_IS(callee, "identifier") ? NULL : facts_text(self, callee, &cl);
+    if (c && cl && isupper((unsigned char)c[0])) vec_push(&self->instance_assigns, (uint32_t)i);
   }
   collect_self_aliases(self);
   resolve_no_grad(self, &tmp);

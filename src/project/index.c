@@ -285,6 +285,7 @@ static project_summary *build(oom_project *self, project_module *m) {
   /* the view only finds the folders its sys.path lines add, for the summary */
   project_view v;
   project_view_init(&v, self, m->path, root, m->text, m->length);
+  project_view_add_package_parent(&v, self);
   facts f;
   facts_build(&f, root, m->text, m->length);
   project_summary *s = project_summary_build(&f, m, &v);

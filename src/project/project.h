@@ -212,6 +212,9 @@ typedef struct {
  *  folder. */
 void project_view_init(project_view *self, oom_project *project, const char *path, TSNode root_node,
                        const char *source, size_t length);
+/* Adds the folder above the top package that holds the view's module, for
+ * a module imported from another file (see view.c). */
+void project_view_add_package_parent(project_view *self, oom_project *project);
 void project_view_free(project_view *self);
 
 /** The project root of the file at absolute PATH: the nearest folder above

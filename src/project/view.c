@@ -41,6 +41,33 @@ static bool method_symbol(const facts_imports *imports, const char *klass, size_
                           facts_symbol *out);
 
 
+/* The folder above the top package holding the view's module (`attic/`
+ * for `attic/var/vqvae.py` when `attic/var/` has an `__init__.py`): a module
+ * imported as `var.vqvae` was found there, so its own absolute imports
+ * (`from var.vqvae import VQ` in `var/__init__.py`) search it too, whatever
+ * sys.path line of the importer put it there. Asked once per module, by
+ * the view its summary is built with (the summary keeps its folders). */
+void project_view_add_package_parent(project_view *self, oom_project *project) {
+  enum { MAX_PACKAGE_DEPTH = 16 };
+  char *dir = oom_xstrdup(self->dir);
+  bool in_package = false;
+  buf init = {0};
+  for (int depth = 0; depth < MAX_PACKAGE_DEPTH && strcmp(dir, "/"); depth++) {
+    init.len = 0;
+    buf_puts(&init, dir);
+    buf_puts(&init, "/__init__.py");
+    if (!project_is_file(project, buf_str(&init))) break;
+    char *up = dir_of(dir);
+    free(dir);
+    dir = up;
+    in_package = true;
+  }
+  buf_free(&init);
+  if (in_package) add_base(self, dir);
+  else free(dir);
+}
+
+
 void project_view_init(project_view *self, oom_project *project, const char *path, TSNode root_node,
                        const char *source, size_t length) {
   memset(self, 0, sizeof *self);
@@ -66,32 +93,6 @@ void project_view_init(project_view *self, oom_project *project, const char *pat
 }
 
 
-/* The folder above the top package holding the view's module (`attic/`
- * for `attic/var/vqvae.py` when `attic/var/` has an `__init__.py`): a module
- * imported as `var.vqvae` was found there, so its own absolute imports
- * (`from var.vqvae import VQ` in `var/__init__.py`) search it too, whatever
- * sys.path line of the importer put it there. */
-static void add_package_parent(project_view *self, oom_project *project) {
-  enum { MAX_PACKAGE_DEPTH = 16 };
-  char *dir = oom_xstrdup(self->dir);
-  bool in_package = false;
-  buf init = {0};
-  for (int depth = 0; depth < MAX_PACKAGE_DEPTH && strcmp(dir, "/"); depth++) {
-    init.len = 0;
-    buf_puts(&init, dir);
-    buf_puts(&init, "/__init__.py");
-    if (!project_is_file(project, buf_str(&init))) break;
-    char *up = dir_of(dir);
-    free(dir);
-    dir = up;
-    in_package = true;
-  }
-  buf_free(&init);
-  if (in_package) add_base(self, dir);
-  else free(dir);
-}
-
-
 /* A view for module M with summary S: how the names M imports resolve. It
  * shares nothing with the view that asks; what it reads is recorded there. */
 static void init_module(project_view *self, oom_project *project, const project_module *m, const project_summary *s) {
@@ -101,7 +102,6 @@ static void init_module(project_view *self, oom_project *project, const project_
   self->path = oom_xstrdup(m->path);
   self->dir = dir_of(m->path);
   for (int i = 0; i < s->nsys_path; i++) add_base(self, oom_xstrdup(s->sys_path[i]));
-  add_package_parent(self, project);
 }
 
 
