@@ -759,6 +759,7 @@ static bool returns_clean_loss_key(analysis *a, TSNode call) {
  * torch.Tensor)` or `torch.is_tensor(v)`, maybe under `not`), else -1:
  * `v.item() if isinstance(v, torch.Tensor) else v` holds a number either way. */
 static int tensor_guard_plain_branch(const facts *f, TSNode e) {
+  assert(NODE_IS(e, "conditional_expression"));
   if (ts_node_named_child_count(e) != 3) return -1;
   TSNode cond = ts_node_named_child(e, 1);
   int plain = 2;
@@ -1705,6 +1706,7 @@ static bool rebound_before(const facts *f, TSNode b, const facts_loop *l, const 
  * with no backward pass of its own (a part of a backpropagated sum) is
  * taken to reach. BACKS: FN's `x.backward()` calls, in file order. */
 static bool reaches_backward(const facts *f, int fn, TSNode left, const TSNode *backs, size_t nbacks) {
+  assert(nbacks == 0 || backs);
   uint32_t len, pa = ts_node_start_byte(left);
   /* most assignments: before every backward pass */
   if (!nbacks || pa < ts_node_start_byte(backs[0])) return true;
@@ -1712,6 +1714,7 @@ static bool reaches_backward(const facts *f, int fn, TSNode left, const TSNode *
   bool any = false;
   for (size_t i = 0; i < nbacks; i++) {
     TSNode call = backs[i], callee = FACT_FIELD(f, call, function);
+    assert(i == 0 || ts_node_start_byte(backs[i - 1]) <= ts_node_start_byte(call)); /* file order */
     if (!facts_text_is(f, FACT_FIELD(f, callee, object), name, len)) continue;
     any = true;
     uint32_t pb = ts_node_start_byte(call);

@@ -103,6 +103,7 @@ static void collect_self_aliases(facts *f) {
  * imports and returns at that place of every `return`, bound by B from a
  * call of it; else NULL. Only names some function imports are looked at. */
 static const char *lazy_import(const facts *f, const facts_binding *b) {
+  assert(b->kind != BINDING_IMPORT);
   /* most files import at module level only: nothing to look at */
   bool imported_in_function = false;
   for (size_t i = 0; i < f->function_imports.len && !imported_in_function; i++)
