@@ -183,7 +183,8 @@
 ;   `from_pretrained`...), does not train (`.backward()`, an optimizer's
 ;   `step`, `fit`, `trainer.train()`, `.parameters()`; `net.train()` on
 ;   the model itself only switches its mode, and `for p in
-;   model.parameters(): nn.init.xavier_uniform_(p)` only initializes it) and hands the model to no
+;   model.parameters(): nn.init.xavier_uniform_(p)` only initializes it,
+;   as `sum(p.numel() for p in model.parameters())` only counts) and hands the model to no
 ;   call but `print`-like ones and `torch.compile`: such a model was never trained, its output
 ;   is no evaluation. Nor a method named like an evaluation that
 ;   is its class's entry point: it neither calls `.eval()` nor loops, and

@@ -241,7 +241,8 @@ static const struct {
    "the abstract factory of a unit-test class: `self.create_model(...)` in a `*TestCase` whose `create_model` "
    "raises `NotImplementedError`; through `.to()`-like chains), and nothing in that scope loads weights "
    "(`load_state_dict`, `torch.load`, `restore`, `from_pretrained`...), trains (`.backward()`, `step`, `fit`, "
-   "`.train()`, `.parameters()`) or hands `net` to a call other than `print`-like ones: a shape smoke test (at "
+   "`.train()`, `.parameters()` other than a `for` loop or comprehension over them, which walks the weights: an "
+   "initialization, a parameter count) or hands `net` to a call other than `print`-like ones: a shape smoke test (at "
    "module level, the file's functions count only when they name `net`)"},
 };
 #define NPREDICATES (sizeof PREDICATES / sizeof *PREDICATES)

@@ -1433,11 +1433,13 @@ static bool scope_leaves_untrained(const facts *f, int fn, const char *name, uin
         facts_text_is(f, FIELD(callee, object), name, len))
       continue;
     /* `for p in model.parameters(): nn.init.xavier_uniform_(p)` walks the
-     * weights (an initialization); training hands them to an optimizer, and
-     * a manual update would need a backward, which the scope would show */
+     * weights (an initialization), and so does a comprehension over them
+     * (`sum(p.numel() for p in model.parameters())`, a parameter count);
+     * training hands them to an optimizer, and a manual update would need a
+     * backward, which the scope would show */
     TSNode up = ts_node_parent(c->call);
     if (!ts_node_is_null(callee) && NODE_IS(callee, "attribute") && !ts_node_is_null(up) &&
-        NODE_IS(up, "for_statement") && ts_node_eq(FIELD(up, right), c->call) &&
+        (NODE_IS(up, "for_statement") || NODE_IS(up, "for_in_clause")) && ts_node_eq(FIELD(up, right), c->call) &&
         (facts_node_is(f, FIELD(callee, attribute), "parameters") ||
          facts_node_is(f, FIELD(callee, attribute), "named_parameters")))
       continue;
