@@ -494,10 +494,15 @@ static bool submodule_of_loop(const facts *f, TSNode callee) {
 /* Whether E is explicitly cut from any graph: `.detach()`, `.item()`,
  * `.numpy()`, `.tolist()` or `.data`, possibly followed by copies and
  * reshapes (`pred.detach().cpu()`). */
+/* Methods that return the same values, moved, cast, copied or reshaped:
+ * what they are called on decides whether there is a graph. */
+static const char *const SAME_VALUES[] = {"cpu", "to", "cuda", "float", "double", "half", "contiguous", "clone",
+                                          "squeeze", "unsqueeze", "view", "reshape", "flatten", NULL};
+
+
 static bool cut_from_graph(const facts *f, TSNode e) {
   static const char *const cut[] = {"detach", "item", "numpy", "tolist", NULL};
-  static const char *const keep[] = {"cpu", "to", "cuda", "float", "double", "half", "contiguous", "clone",
-                                     "squeeze", "unsqueeze", "view", "reshape", "flatten", NULL};
+  const char *const *keep = SAME_VALUES;
   for (int guard = 0; guard < 16 && !ts_node_is_null(e); guard++) {
     if (NODE_IS(e, "attribute")) return text_is(f, FACT_FIELD(f, e, attribute), "data");
     if (!NODE_IS(e, "call")) return false;
@@ -532,8 +537,6 @@ static bool args_cut_from_graph(const facts *f, TSNode e) {
  * E's function, under no_grad (`with torch.no_grad(): pred = model(x)`,
  * then `criterion(pred.double(), y)`), through `.to()`-like methods. */
 static bool arg_made_without_grad(const facts *f, TSNode e) {
-  static const char *const keep[] = {"cpu", "to", "cuda", "float", "double", "half", "contiguous",
-                                     "squeeze", "unsqueeze", "view", "reshape", "flatten", NULL};
   /* most loss calls have no no-grad block before them in their function */
   uint32_t at = ts_node_start_byte(e);
   int fn = facts_function_at(f, at);
@@ -551,7 +554,7 @@ static bool arg_made_without_grad(const facts *f, TSNode e) {
       if (ts_node_is_null(callee) || !NODE_IS(callee, "attribute")) break;
       uint32_t len;
       const char *m = last_name(f, callee, &len);
-      if (!in_list(m, len, keep)) break;
+      if (!in_list(m, len, SAME_VALUES)) break;
       c = FACT_FIELD(f, callee, object);
     }
     if (ts_node_is_null(c) || !NODE_IS(c, "identifier")) continue;

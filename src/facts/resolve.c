@@ -421,6 +421,25 @@ static void handed_by(const facts *f, const facts_call *c, TSTreeCursor *cur, co
 }
 
 
+/* The table literal PICK (a value bound in function FN) picks from: `[a,
+ * b][i]`, or `TABLE[key]` where TABLE is bound last, in FN or else at module
+ * level (FN -1: at module level only), to a list, tuple or dictionary
+ * literal (`CUSTOM_CREATORS = {"a": make_mask, ...}`); else a null node. */
+static TSNode picked_table(const facts *f, TSNode pick, int fn) {
+  TSNode table = !ts_node_is_null(pick) && NODE_IS(pick, "subscript") ? FACT_FIELD(f, pick, value) : NULL_NODE;
+  if (!ts_node_is_null(table) && NODE_IS(table, "identifier")) {
+    uint32_t tl;
+    const char *t = facts_text(f, table, &tl);
+    long d = facts__last_assign_before(f, t, tl, ts_node_start_byte(table), fn);
+    if (d < 0 && fn >= 0) d = facts__last_assign_before(f, t, tl, ts_node_start_byte(table), -1);
+    table = d >= 0 ? f->assigns.items[d].right : NULL_NODE;
+  }
+  if (ts_node_is_null(table) || !(NODE_IS(table, "list") || NODE_IS(table, "tuple") || NODE_IS(table, "dictionary")))
+    return NULL_NODE;
+  return table;
+}
+
+
 /* Appends to OUT the functions of the file that call C runs through a
  * name picked from a table of them (`infer_fn = [infer_basic, infer_mirror]
  * [tta_level]`, then `infer_fn(inputs, model)`: a test-time augmentation's
@@ -436,17 +455,8 @@ static bool picked_by(const facts *f, const facts_call *c, const bool *only, han
   facts_bindings_named(f, name, len, &first, &end); /* `print`, `len`: bound nowhere, no assignment to look for */
   if (first == end) return false;
   long a = facts__last_assign_before(f, name, len, at, c->function);
-  TSNode pick = a >= 0 ? f->assigns.items[a].right : NULL_NODE;
-  TSNode table = !ts_node_is_null(pick) && NODE_IS(pick, "subscript") ? FACT_FIELD(f, pick, value) : NULL_NODE;
-  if (!ts_node_is_null(table) && NODE_IS(table, "identifier")) {
-    uint32_t tl;
-    const char *t = facts_text(f, table, &tl);
-    long d = facts__last_assign_before(f, t, tl, ts_node_start_byte(table), c->function);
-    if (d < 0) d = facts__last_assign_before(f, t, tl, ts_node_start_byte(table), -1);
-    table = d >= 0 ? f->assigns.items[d].right : NULL_NODE;
-  }
-  if (ts_node_is_null(table) || !(NODE_IS(table, "list") || NODE_IS(table, "tuple") || NODE_IS(table, "dictionary")))
-    return false;
+  TSNode table = a >= 0 ? picked_table(f, f->assigns.items[a].right, c->function) : NULL_NODE;
+  if (ts_node_is_null(table)) return false;
   TSNode e;
   for (children k = children_of(table); children_next(&k, &e);) {
     if (NODE_IS(e, "pair")) e = FACT_FIELD(f, e, value);
@@ -1039,20 +1049,14 @@ static bool names_function(const facts *f, const char *name, uint32_t len, uint3
 }
 
 
-/* Whether the binding of NAME at POS picks a function from a table of the
- * module: `creator = CUSTOM_CREATORS[name]` where `CUSTOM_CREATORS = {"a":
- * lambda ...: ..., "b": make_mask}` holds only lambdas and functions. */
+/* Whether the binding of NAME at POS picks a function from a table
+ * (picked_table): `creator = CUSTOM_CREATORS[name]` where `CUSTOM_CREATORS
+ * = {"a": lambda ...: ..., "b": make_mask}` holds only lambdas and functions. */
 static bool picks_function(const facts *f, const char *name, uint32_t len, uint32_t pos, int depth) {
-  long a = facts__last_assign_before(f, name, len, pos + 1, facts_function_at(f, pos));
+  int fn = facts_function_at(f, pos);
+  long a = facts__last_assign_before(f, name, len, pos + 1, fn);
   if (a < 0 || ts_node_start_byte(f->assigns.items[a].left) != pos) return false;
-  TSNode right = f->assigns.items[a].right;
-  if (!NODE_IS(right, "subscript")) return false;
-  TSNode table = FACT_FIELD(f, right, value);
-  if (ts_node_is_null(table) || !NODE_IS(table, "identifier")) return false;
-  uint32_t tl;
-  const char *t = facts_text(f, table, &tl);
-  long d = facts__last_assign_before(f, t, tl, ts_node_start_byte(table), -1);
-  TSNode dict = d >= 0 ? f->assigns.items[d].right : NULL_NODE;
+  TSNode dict = picked_table(f, f->assigns.items[a].right, -1); /* a table of the module */
   if (ts_node_is_null(dict) || !NODE_IS(dict, "dictionary") || !ts_node_named_child_count(dict)) return false;
   TSNode pair;
   bool all = true;
