@@ -1349,11 +1349,22 @@ static bool loads_or_trains(const facts *f, TSNode callee) {
   static const char *const words[] = {"load", "restore", "resume", "pretrained", "checkpoint", "ckpt", "weights",
                                       "backward", "step", "fit", "train", "training", "optimize", "learn",
                                       "parameters", "optimizer", NULL};
+  TSNode whole = callee;
   if (NODE_IS(callee, "attribute")) callee = FIELD(callee, attribute);
   if (ts_node_is_null(callee)) return true;
   uint32_t len;
   const char *t = facts_text(f, callee, &len);
-  return has_word(t, len, words) || facts_text_has_ci(t, len, "state_dict") || facts_text_has_ci(t, len, "zero_grad");
+  if (!has_word(t, len, words) && !facts_text_has_ci(t, len, "state_dict") && !facts_text_has_ci(t, len, "zero_grad"))
+    return false;
+  /* `pickle.load(f)`, `np.load(path)`, `json.load(f)` read data; weights
+   * reach a model only through a call that names it (`load_state_dict`) */
+  static const char *const data[] = {"pickle.", "json.", "numpy.", "yaml.", "joblib.", "pandas.", "h5py.", "csv.", NULL};
+  buf q = {0};
+  bool reads_data = false;
+  if (NODE_IS(whole, "attribute") && facts_qualname(f, whole, &q))
+    for (size_t i = 0; data[i] && !reads_data; i++) reads_data = !strncmp(buf_str(&q), data[i], strlen(data[i]));
+  buf_free(&q);
+  return !reads_data;
 }
 
 
@@ -1408,7 +1419,47 @@ static bool in_scope(const facts *f, const facts_call *c, int fn) {
 
 /* Whether no call in scope FN loads weights, trains, or hands the model NAME
  * (LEN bytes; NULL: none) to a call that might. */
+/* The position of the plain argument NAME (LEN bytes) in ARGS, or -1 (a
+ * keyword, a splat, or not there). */
+static int positional_index(const facts *f, TSNode args, const char *name, uint32_t len) {
+  uint32_t n = ts_node_named_child_count(args);
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode a = ts_node_named_child(args, i);
+    if (NODE_IS(a, "keyword_argument") || NODE_IS(a, "list_splat") || NODE_IS(a, "dictionary_splat")) return -1;
+    if (NODE_IS(a, "identifier") && facts_text_is(f, a, name, len)) return (int)i;
+  }
+  return -1;
+}
+
+
+static bool leaves_untrained(const facts *f, int fn, const char *name, uint32_t len, int depth);
+
+
+/* Whether handing the model NAME (LEN bytes) to a call of G, a plain
+ * function of the file, as its argument at INDEX, leaves it untrained:
+ * G's body, under its parameter's name, neither loads weights nor trains
+ * (`def count_parameters(model): return sum(p.numel() ...)`). */
+static bool helper_leaves_untrained(const facts *f, int g, int index, int depth) {
+  const facts_function *h = &f->functions.items[g];
+  if (h->klass >= 0 || index < 0) return false;
+  TSNode params = FIELD(h->node, parameters);
+  if (ts_node_is_null(params) || (uint32_t)index >= ts_node_named_child_count(params)) return false;
+  TSNode p = ts_node_named_child(params, (uint32_t)index);
+  if (NODE_IS(p, "default_parameter") || NODE_IS(p, "typed_parameter") || NODE_IS(p, "typed_default_parameter"))
+    p = NODE_IS(p, "typed_parameter") ? ts_node_named_child(p, 0) : FIELD(p, name);
+  if (ts_node_is_null(p) || !NODE_IS(p, "identifier")) return false;
+  uint32_t plen;
+  const char *pname = facts_text(f, p, &plen);
+  return leaves_untrained(f, g, pname, plen, depth + 1);
+}
+
+
 static bool scope_leaves_untrained(const facts *f, int fn, const char *name, uint32_t len) {
+  return leaves_untrained(f, fn, name, len, 0);
+}
+
+
+static bool leaves_untrained(const facts *f, int fn, const char *name, uint32_t len, int depth) {
   facts_span span = fn >= 0 ? f->functions.items[fn].whole : (facts_span){0, (uint32_t)f->length + 1};
   /* per outermost function, at module level: 0 not asked, 1 names NAME, 2 not */
   unsigned char *names = fn < 0 && name ? oom_xcalloc(f->functions.len + 1, 1) : NULL;
@@ -1443,10 +1494,22 @@ static bool scope_leaves_untrained(const facts *f, int fn, const char *name, uin
         (facts_node_is(f, FIELD(callee, attribute), "parameters") ||
          facts_node_is(f, FIELD(callee, attribute), "named_parameters")))
       continue;
-    if (ts_node_is_null(callee) || loads_or_trains(f, callee)) untrained = false;
+    if (ts_node_is_null(callee)) untrained = false;
     else if (name && !ts_node_is_null(args) && NODE_IS(args, "argument_list") && hands_on(f, args, name, len) &&
-             !harmless_receiver(f, callee))
-      untrained = false;
+             !harmless_receiver(f, callee)) {
+      /* a helper of the file is judged by what it does, not by its name
+       * (`count_parameters(model)`) */
+      int g = NODE_IS(callee, "identifier") && depth < 3 ? facts_function_named(f, callee) : -1;
+      if (g < 0 || g == fn || !helper_leaves_untrained(f, g, positional_index(f, args, name, len), depth))
+        untrained = false;
+    } else if (loads_or_trains(f, callee)) {
+      /* a helper of the file not handed the model reaches it only by its
+       * global name (`count_parameters(other_block)`) */
+      int g = name && NODE_IS(callee, "identifier") && depth < 3 ? facts_function_named(f, callee) : -1;
+      if (g < 0 || g == fn ||
+          (node_reads(f, f->functions.items[g].node, name, len) && !leaves_untrained(f, g, name, len, depth + 1)))
+        untrained = false;
+    }
   }
   free(names);
   return untrained;

@@ -1543,8 +1543,22 @@ static bool is_producer_name(analysis *a, TSNode callee) {
   if (NODE_IS(callee, "identifier") &&
       (in_list(c, len, CLEAN_BUILTINS) || in_list(c, len, JOIN_BUILTINS) || in_list(c, len, DATA_BUILTINS)))
     return false;
-  if (facts_qualname(a->f, callee, &a->tmp) && strncmp(buf_str(&a->tmp), "torch.nn.", 9) != 0) return false;
-  return true;
+  if (!facts_qualname(a->f, callee, &a->tmp)) return true;
+  /* torch.nn's functions (`cross_entropy`) are losses; its utilities
+   * (`pack_padded_sequence`, `clip_grad_norm_`) and initializers are none */
+  const char *q = buf_str(&a->tmp);
+  return !strncmp(q, "torch.nn.", 9) && strncmp(q, "torch.nn.utils.", 15) != 0 && strncmp(q, "torch.nn.init.", 14) != 0;
+}
+
+
+/* Whether CALLEE, a plain name, is one of torch's sequence packers
+ * (`pack_padded_sequence(scores, lengths)`): the packed value is its first
+ * argument's, graph and all, yet the packer is no model. */
+static bool sequence_packer(analysis *a, TSNode callee) {
+  uint32_t len;
+  const char *c = facts_text(a->f, callee, &len);
+  if (!(len > 4 && (!memcmp(c, "pack_", 5) || !memcmp(c, "pad_", 4)))) return false;
+  return facts_qualname(a->f, callee, &a->tmp) && !strncmp(buf_str(&a->tmp), "torch.nn.utils.rnn.", 19);
 }
 
 
@@ -1607,6 +1621,8 @@ static void mark_values(analysis *a, TSNode e, unsigned flags, bool *changed) {
         mark_values(a, FACT_FIELD(a->f, callee, object), 0, changed);
         into_args = in_list(m, len, COMBINING_METHODS);
       }
+    } else if (NODE_IS(callee, "identifier") && sequence_packer(a, callee)) {
+      into_args = true;
     } else if (trackable(a->f, callee) && facts_function_named(a->f, callee) < 0 && is_producer_name(a, callee)) {
       uint32_t len;
       const char *c = facts_text(a->f, callee, &len);
