@@ -976,9 +976,37 @@ static bool caller_chooses_grad_mode(const facts *f, int fn, TSNode call) {
 
 /* Whether function FN is an evaluation by its name (`evaluate`,
  * `validate_epoch`, `test`), and not a unit test. */
+/* Whether function FN returns what a distribution's `log_prob(...)` or
+ * `entropy()` computes, in its return statement or through a name it
+ * returns: the terms of a policy-gradient loss (PPO's `evaluate(state,
+ * action)` re-scores the actions taken), for its caller to backpropagate. */
+static bool returns_policy_terms(const facts *f, int fn) {
+  facts_span body = f->functions.items[fn].body;
+  for (size_t i = facts_first_call_at(f, body.start); i < f->calls.len; i++) {
+    const facts_call *c = &f->calls.items[i];
+    if (ts_node_start_byte(c->call) >= body.end) break;
+    TSNode callee = FIELD(c->call, function);
+    if (c->function != fn || ts_node_is_null(callee) || !NODE_IS(callee, "attribute") ||
+        !(facts_node_is(f, FIELD(callee, attribute), "log_prob") || facts_node_is(f, FIELD(callee, attribute), "entropy")))
+      continue;
+    for (TSNode up = ts_node_parent(c->call); !ts_node_is_null(up) && !NODE_IS(up, "block"); up = ts_node_parent(up)) {
+      if (NODE_IS(up, "return_statement")) return true;
+      if (NODE_IS(up, "assignment")) {
+        TSNode left = FIELD(up, left);
+        uint32_t len;
+        const char *name = NODE_IS(left, "identifier") ? facts_text(f, left, &len) : NULL;
+        if (name && returns_name(f, fn, name, len)) return true;
+        break;
+      }
+    }
+  }
+  return false;
+}
+
+
 static bool eval_function(const facts *f, int fn) {
   return eval_name(f->functions.items[fn].name, f->functions.items[fn].name_len) && !unit_test(f, fn) &&
-         !f->functions.items[fn].feeds_loss;
+         !f->functions.items[fn].feeds_loss && !returns_policy_terms(f, fn);
 }
 
 
@@ -1356,9 +1384,11 @@ static bool loads_or_trains(const facts *f, TSNode callee) {
   const char *t = facts_text(f, callee, &len);
   if (!has_word(t, len, words) && !facts_text_has_ci(t, len, "state_dict") && !facts_text_has_ci(t, len, "zero_grad"))
     return false;
-  /* `pickle.load(f)`, `np.load(path)`, `json.load(f)` read data; weights
-   * reach a model only through a call that names it (`load_state_dict`) */
-  static const char *const data[] = {"pickle.", "json.", "numpy.", "yaml.", "joblib.", "pandas.", "h5py.", "csv.", NULL};
+  /* `pickle.load(f)`, `np.load(path)` read data; weights reach a model only
+   * through a call that names it (`load_state_dict`). A configuration read
+   * (`json.load`, `yaml.safe_load`) still counts: it comes with a model
+   * whose constructor loads its checkpoint (`Vocoder(args.vocoder, cfg)`) */
+  static const char *const data[] = {"pickle.", "numpy.", "joblib.", "pandas.", "h5py.", "csv.", NULL};
   buf q = {0};
   bool reads_data = false;
   if (NODE_IS(whole, "attribute") && facts_qualname(f, whole, &q))

@@ -47,6 +47,9 @@ typedef struct {
   bool changed;   /* a summary changed in this round */
   bool replay;    /* read names from the records instead of a state (predicates) */
   VEC(slot) marked; /* names `.backward()` reaches in this function (flags: V_SCALAR when direct) */
+  /* the states a `continue` and a `break` of the innermost loop leave
+   * (NULL outside loops): the loop's head and its exit join them */
+  state *cont, *brk;
   buf tmp;
 } analysis;
 
@@ -757,32 +760,42 @@ static bool returns_clean_loss_key(analysis *a, TSNode call) {
 }
 
 
-/* For E, `A if COND else B`: the index (0 for A, 2 for B) of the branch
- * that is the very name COND shows is no tensor (`isinstance(v,
- * torch.Tensor)` or `torch.is_tensor(v)`, maybe under `not`), else -1:
- * `v.item() if isinstance(v, torch.Tensor) else v` holds a number either way. */
-static int tensor_guard_plain_branch(const facts *f, TSNode e) {
-  assert(NODE_IS(e, "conditional_expression"));
-  if (ts_node_named_child_count(e) != 3) return -1;
-  TSNode cond = ts_node_named_child(e, 1);
-  int plain = 2;
+/* The name COND tests for a tensor (`isinstance(v, torch.Tensor)`,
+ * `torch.is_tensor(v)`; NEGATED under `not`), else a null node. */
+static TSNode tensor_test(const facts *f, TSNode cond, bool *negated) {
+  *negated = false;
   if (NODE_IS(cond, "not_operator")) {
     cond = FACT_FIELD(f, cond, argument);
-    plain = 0;
+    *negated = true;
   }
-  if (ts_node_is_null(cond) || !NODE_IS(cond, "call")) return -1;
+  if (ts_node_is_null(cond) || !NODE_IS(cond, "call")) return NULL_NODE;
   TSNode callee = FACT_FIELD(f, cond, function), args = FACT_FIELD(f, cond, arguments);
-  if (ts_node_is_null(callee) || ts_node_is_null(args) || !ts_node_named_child_count(args)) return -1;
+  if (ts_node_is_null(callee) || ts_node_is_null(args) || !ts_node_named_child_count(args)) return NULL_NODE;
   uint32_t n = ts_node_named_child_count(args);
   if (text_is(f, callee, "isinstance")) {
     uint32_t tl;
     const char *t = n == 2 ? facts_text(f, ts_node_named_child(args, 1), &tl) : NULL;
-    if (!t || !facts_text_has_ci(t, tl, "Tensor")) return -1;
+    if (!t || !facts_text_has_ci(t, tl, "Tensor")) return NULL_NODE;
   } else if (!text_is(f, callee, "torch.is_tensor") || n != 1) {
-    return -1;
+    return NULL_NODE;
   }
-  TSNode v = ts_node_named_child(args, 0), branch = ts_node_named_child(e, (uint32_t)plain);
-  if (!NODE_IS(v, "identifier") || !NODE_IS(branch, "identifier")) return -1;
+  TSNode v = ts_node_named_child(args, 0);
+  return NODE_IS(v, "identifier") ? v : NULL_NODE;
+}
+
+
+/* For E, `A if COND else B`: the index (0 for A, 2 for B) of the branch
+ * that is the very name COND shows is no tensor, else -1: `v.item() if
+ * isinstance(v, torch.Tensor) else v` holds a number either way. */
+static int tensor_guard_plain_branch(const facts *f, TSNode e) {
+  assert(NODE_IS(e, "conditional_expression"));
+  if (ts_node_named_child_count(e) != 3) return -1;
+  bool negated;
+  TSNode v = tensor_test(f, ts_node_named_child(e, 1), &negated);
+  if (ts_node_is_null(v)) return -1;
+  int plain = negated ? 0 : 2;
+  TSNode branch = ts_node_named_child(e, (uint32_t)plain);
+  if (!NODE_IS(branch, "identifier")) return -1;
   uint32_t vl;
   const char *vt = facts_text(f, v, &vl);
   return facts_text_is(f, branch, vt, vl) ? plain : -1;
@@ -1293,6 +1306,68 @@ static unsigned entries_flow(analysis *a, TSNode right, unsigned rf) {
 }
 
 
+/* Whether LOOP, `for k, v in d.items():` (or over `d` or `d.keys()`,
+ * maybe through `enumerate`),
+ * replaces every entry of the dict D it walks with a number before anything
+ * can skip it: its body's first statements, all simple, include `d[k] =
+ * v.item()` (a cleaning method or `float()`/`int()`). After it, D holds no
+ * graph: `for key, value in loss_dict.items(): loss_dict[key] = value.item()`. */
+static TSNode cleans_every_entry(analysis *a, TSNode loop) {
+  TSNode right = FACT_FIELD(a->f, loop, right), left = FACT_FIELD(a->f, loop, left);
+  TSNode body = FACT_FIELD(a->f, loop, body);
+  if (ts_node_is_null(right) || ts_node_is_null(left) || ts_node_is_null(body)) return NULL_NODE;
+  /* `for i, (k, v) in enumerate(d.items()):` */
+  if (NODE_IS(right, "call") && text_is(a->f, FACT_FIELD(a->f, right, function), "enumerate")) {
+    TSNode args = FACT_FIELD(a->f, right, arguments);
+    if (ts_node_is_null(args) || ts_node_named_child_count(args) != 1 || ts_node_named_child_count(left) != 2)
+      return NULL_NODE;
+    right = ts_node_named_child(args, 0);
+    left = ts_node_named_child(left, 1);
+  }
+  TSNode dict = right;
+  if (NODE_IS(dict, "call")) {
+    TSNode callee = FACT_FIELD(a->f, dict, function), args = FACT_FIELD(a->f, dict, arguments);
+    if (ts_node_is_null(callee) || !NODE_IS(callee, "attribute") || ts_node_is_null(args) ||
+        ts_node_named_child_count(args) != 0)
+      return NULL_NODE;
+    TSNode m = FACT_FIELD(a->f, callee, attribute);
+    if (!text_is(a->f, m, "items") && !text_is(a->f, m, "keys")) return NULL_NODE;
+    dict = FACT_FIELD(a->f, callee, object);
+  }
+  if (ts_node_is_null(dict) || !trackable(a->f, dict)) return NULL_NODE;
+  TSNode key = NODE_IS(left, "identifier") ? left : ts_node_named_child_count(left) ? ts_node_named_child(left, 0) : NULL_NODE;
+  if (ts_node_is_null(key) || !NODE_IS(key, "identifier")) return NULL_NODE;
+  uint32_t dl, kl;
+  const char *dn = facts_text(a->f, dict, &dl), *kn = facts_text(a->f, key, &kl);
+  TSNode stmt;
+  for (children k = children_of(body); children_next(&k, &stmt);) {
+    if (NODE_IS(stmt, "comment")) continue;
+    if (!NODE_IS(stmt, "expression_statement")) {
+      children_done(&k);
+      return NULL_NODE; /* a branch or a loop first: the entry may be skipped */
+    }
+    TSNode e = ts_node_named_child(stmt, 0);
+    if (ts_node_is_null(e) || !NODE_IS(e, "assignment")) continue;
+    TSNode target = FACT_FIELD(a->f, e, left), value = FACT_FIELD(a->f, e, right);
+    if (ts_node_is_null(target) || !NODE_IS(target, "subscript") || ts_node_is_null(value) || !NODE_IS(value, "call"))
+      continue;
+    TSNode obj = FACT_FIELD(a->f, target, value), index = FACT_FIELD(a->f, target, subscript);
+    if (ts_node_is_null(obj) || ts_node_is_null(index) || !facts_text_is(a->f, obj, dn, dl) ||
+        !NODE_IS(index, "identifier") || !facts_text_is(a->f, index, kn, kl))
+      continue;
+    TSNode callee = FACT_FIELD(a->f, value, function);
+    uint32_t ml;
+    const char *m = ts_node_is_null(callee) ? "" : last_name(a->f, callee, &ml);
+    bool clean = !ts_node_is_null(callee) &&
+                 (NODE_IS(callee, "attribute") ? in_list(m, ml, CLEANING_METHODS) && !text_is(a->f, FACT_FIELD(a->f, callee, attribute), "backward")
+                                               : text_is(a->f, callee, "float") || text_is(a->f, callee, "int"));
+    children_done(&k);
+    return clean ? dict : NULL_NODE;
+  }
+  return NULL_NODE;
+}
+
+
 static void run_loop(analysis *a, state *st, TSNode loop) {
   TSNode body = FACT_FIELD(a->f, loop, body);
   if (NODE_IS(loop, "for_statement")) {
@@ -1315,10 +1390,14 @@ static void run_loop(analysis *a, state *st, TSNode loop) {
   } else {
     eval(a, st, FACT_FIELD(a->f, loop, condition));
   }
-  state entry = {0};
+  state entry = {0}, cont = {0}, brk = {0};
+  state *outer_cont = a->cont, *outer_brk = a->brk;
+  a->cont = &cont;
+  a->brk = &brk;
   copy_state(&entry, st);
   for (int round = 0; round < MAX_ROUNDS; round++) {
     run_block(a, st, body);
+    join(st, &cont);
     /* the next iteration starts from what this one left, joined with entry */
     state next = {0};
     copy_state(&next, &entry);
@@ -1337,17 +1416,68 @@ static void run_loop(analysis *a, state *st, TSNode loop) {
     if (!changed) break;
   }
   vec_free(&entry);
+  a->cont = outer_cont;
+  a->brk = outer_brk;
+  if (NODE_IS(loop, "for_statement")) {
+    TSNode cleaned = cleans_every_entry(a, loop);
+    if (!ts_node_is_null(cleaned)) set_name(a, st, cleaned, 0);
+  }
   TSNode alt = FACT_FIELD(a->f, loop, alternative);
   if (!ts_node_is_null(alt)) run_block(a, st, FACT_FIELD(a->f, alt, body));
+  join(st, &brk);
+  vec_free(&cont);
+  vec_free(&brk);
+}
+
+
+/* How BLOCK ends: 'c' a `continue`, 'b' a `break`, 'r' a `return` or a
+ * `raise`, 0 it falls through (trailing comments skipped). */
+static char block_exit(TSNode block) {
+  uint32_t n = ts_node_is_null(block) ? 0 : ts_node_named_child_count(block);
+  while (n > 0 && NODE_IS(ts_node_named_child(block, n - 1), "comment")) n--;
+  if (n == 0) return 0;
+  TSNode last = ts_node_named_child(block, n - 1);
+  if (NODE_IS(last, "continue_statement")) return 'c';
+  if (NODE_IS(last, "break_statement")) return 'b';
+  return NODE_IS(last, "return_statement") || NODE_IS(last, "raise_statement") ? 'r' : 0;
+}
+
+
+/* The state ST a branch BLOCK of an `if` left goes where the branch goes:
+ * to the loop's head on `continue`, past the loop on `break`, nowhere on
+ * `return` or `raise`, else into OUT (ANY: OUT holds a state already). */
+static void branch_end(analysis *a, state *st, TSNode block, state *out, bool *any) {
+  char e = block_exit(block);
+  if (e == 'c' && a->cont) {
+    join(a->cont, st);
+    return;
+  }
+  if (e == 'b' && a->brk) {
+    join(a->brk, st);
+    return;
+  }
+  if (e == 'r') return;
+  if (*any) join(out, st);
+  else copy_state(out, st);
+  *any = true;
 }
 
 
 static void run_if(analysis *a, state *st, TSNode n) {
-  eval(a, st, FACT_FIELD(a->f, n, condition));
+  TSNode cond = FACT_FIELD(a->f, n, condition);
+  eval(a, st, cond);
+  /* `if torch.is_tensor(v):` — where the test fails, V is no tensor and
+   * carries no graph (under `not`, where it holds) */
+  bool negated = false;
+  TSNode tested = ts_node_is_null(cond) ? NULL_NODE : tensor_test(a->f, cond, &negated);
   state base = {0}, out = {0};
+  bool any = false;
   copy_state(&base, st);
-  run_block(a, st, FACT_FIELD(a->f, n, consequence));
-  copy_state(&out, st);
+  if (!ts_node_is_null(tested) && negated) set_name(a, st, tested, 0);
+  TSNode consequence = FACT_FIELD(a->f, n, consequence);
+  run_block(a, st, consequence);
+  branch_end(a, st, consequence, &out, &any);
+  if (!ts_node_is_null(tested) && !negated) set_name(a, &base, tested, 0);
   bool has_else = false;
   uint32_t count = ts_node_named_child_count(n);
   for (uint32_t i = 0; i < count; i++) {
@@ -1356,15 +1486,21 @@ static void run_if(analysis *a, state *st, TSNode n) {
       copy_state(st, &base);
       eval(a, st, FACT_FIELD(a->f, c, condition));
       run_block(a, st, FACT_FIELD(a->f, c, consequence));
-      join(&out, st);
+      branch_end(a, st, FACT_FIELD(a->f, c, consequence), &out, &any);
     } else if (NODE_IS(c, "else_clause")) {
       has_else = true;
       copy_state(st, &base);
       run_block(a, st, FACT_FIELD(a->f, c, body));
-      join(&out, st);
+      branch_end(a, st, FACT_FIELD(a->f, c, body), &out, &any);
     }
   }
-  if (!has_else) join(&out, &base);
+  if (!has_else) {
+    if (any) join(&out, &base);
+    else copy_state(&out, &base);
+  }
+  /* every branch left (`return`, `continue`): what follows is not reached
+   * from here; it keeps the state the `if` started from */
+  if (!any && has_else) copy_state(&out, &base);
   copy_state(st, &out);
   vec_free(&base);
   vec_free(&out);
@@ -2087,7 +2223,7 @@ static void bind_parameters(analysis *a, state *st, TSNode params) {
 
 
 static void analyse(facts *f, int function, bool *changed) {
-  analysis a = {f, function, false, 0, false, false, {0}, {0}};
+  analysis a = {f, function, false, 0, false, false, {0}, NULL, NULL, {0}};
   collect_evidence(&a);
   state st = {0};
   if (function < 0) {
@@ -2152,7 +2288,7 @@ facts_value facts_value_of(const facts *self, TSNode node) {
   if (facts_in_no_grad(self, ts_node_start_byte(node))) return v;
   /* evaluate NODE again, reading each name as the analysis recorded it there;
    * replay never writes, so the facts stay shared and immutable */
-  analysis a = {(facts *)self, facts_function_at(self, ts_node_start_byte(node)), false, 0, false, true, {0}, {0}};
+  analysis a = {(facts *)self, facts_function_at(self, ts_node_start_byte(node)), false, 0, false, true, {0}, NULL, NULL, {0}};
   state st = {0};
   unsigned r = eval(&a, &st, node);
   vec_free(&a.marked);
