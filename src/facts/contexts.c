@@ -976,37 +976,9 @@ static bool caller_chooses_grad_mode(const facts *f, int fn, TSNode call) {
 
 /* Whether function FN is an evaluation by its name (`evaluate`,
  * `validate_epoch`, `test`), and not a unit test. */
-/* Whether function FN returns what a distribution's `log_prob(...)` or
- * `entropy()` computes, in its return statement or through a name it
- * returns: the terms of a policy-gradient loss (PPO's `evaluate(state,
- * action)` re-scores the actions taken), for its caller to backpropagate. */
-static bool returns_policy_terms(const facts *f, int fn) {
-  facts_span body = f->functions.items[fn].body;
-  for (size_t i = facts_first_call_at(f, body.start); i < f->calls.len; i++) {
-    const facts_call *c = &f->calls.items[i];
-    if (ts_node_start_byte(c->call) >= body.end) break;
-    TSNode callee = FIELD(c->call, function);
-    if (c->function != fn || ts_node_is_null(callee) || !NODE_IS(callee, "attribute") ||
-        !(facts_node_is(f, FIELD(callee, attribute), "log_prob") || facts_node_is(f, FIELD(callee, attribute), "entropy")))
-      continue;
-    for (TSNode up = ts_node_parent(c->call); !ts_node_is_null(up) && !NODE_IS(up, "block"); up = ts_node_parent(up)) {
-      if (NODE_IS(up, "return_statement")) return true;
-      if (NODE_IS(up, "assignment")) {
-        TSNode left = FIELD(up, left);
-        uint32_t len;
-        const char *name = NODE_IS(left, "identifier") ? facts_text(f, left, &len) : NULL;
-        if (name && returns_name(f, fn, name, len)) return true;
-        break;
-      }
-    }
-  }
-  return false;
-}
-
-
 static bool eval_function(const facts *f, int fn) {
   return eval_name(f->functions.items[fn].name, f->functions.items[fn].name_len) && !unit_test(f, fn) &&
-         !f->functions.items[fn].feeds_loss && !returns_policy_terms(f, fn);
+         !f->functions.items[fn].feeds_loss && !f->functions.items[fn].policy_terms;
 }
 
 
@@ -1491,8 +1463,8 @@ static bool scope_leaves_untrained(const facts *f, int fn, const char *name, uin
 
 static bool leaves_untrained(const facts *f, int fn, const char *name, uint32_t len, int depth) {
   facts_span span = fn >= 0 ? f->functions.items[fn].whole : (facts_span){0, (uint32_t)f->length + 1};
-  /* per outermost function, at module level: 0 not asked, 1 names NAME, 2 not */
-  unsigned char *names = fn < 0 && name ? oom_xcalloc(f->functions.len + 1, 1) : NULL;
+  /* per function of the file: 0 not asked, 1 its text names NAME, 2 not */
+  unsigned char *names = name ? oom_xcalloc(f->functions.len + 1, 1) : NULL;
   bool untrained = true;
   for (size_t i = facts_first_call_at(f, span.start); i < f->calls.len && untrained; i++) {
     const facts_call *c = &f->calls.items[i];
@@ -1501,7 +1473,7 @@ static bool leaves_untrained(const facts *f, int fn, const char *name, uint32_t 
     /* at module level, a function of the file speaks for a global model
      * only when it names it (`def load(): model.load_state_dict(...)`);
      * a name bound in the `__main__` block is no other function's */
-    if (names && c->function >= 0) {
+    if (fn < 0 && names && c->function >= 0) {
       int g = c->function;
       while (f->functions.items[g].parent >= 0) g = f->functions.items[g].parent;
       if (!names[g]) names[g] = node_reads(f, f->functions.items[g].node, name, len) ? 1 : 2;
@@ -1536,9 +1508,8 @@ static bool leaves_untrained(const facts *f, int fn, const char *name, uint32_t 
       /* a helper of the file not handed the model reaches it only by its
        * global name (`count_parameters(other_block)`) */
       int g = name && NODE_IS(callee, "identifier") && depth < 3 ? facts_function_named(f, callee) : -1;
-      if (g < 0 || g == fn ||
-          (node_reads(f, f->functions.items[g].node, name, len) && !leaves_untrained(f, g, name, len, depth + 1)))
-        untrained = false;
+      if (g >= 0 && !names[g]) names[g] = node_reads(f, f->functions.items[g].node, name, len) ? 1 : 2;
+      if (g < 0 || g == fn || (names[g] == 1 && !leaves_untrained(f, g, name, len, depth + 1))) untrained = false;
     }
   }
   free(names);
@@ -2218,6 +2189,16 @@ void facts__call_kinds(facts *f) {
     uint32_t len;
     const char *t = facts_text(f, last, &len);
     facts_symbol sym;
+    /* `logprobs = dist.log_prob(action)` returned: the terms of a policy
+     * loss (PPO's `evaluate(state, action)`), for the caller to backpropagate */
+    if (NODE_IS(callee, "attribute") && NODE_IS(left, "identifier") &&
+        ((len == 8 && !memcmp(t, "log_prob", 8)) || (len == 7 && !memcmp(t, "entropy", 7)))) {
+      int fn = facts_function_at(f, ts_node_start_byte(left));
+      uint32_t nl;
+      const char *name = facts_text(f, left, &nl);
+      if (fn >= 0 && returns_name(f, fn, name, nl)) f->functions.items[fn].policy_terms = true;
+      continue;
+    }
     if (len && !isupper((unsigned char)t[0])) {
       /* `metric = pyiqa.create_metric(name)`: a function of the project
        * returning such a wrapper; otherwise only classes are of interest */

@@ -336,13 +336,13 @@ static void enter(walker *w, TSNode n) {
   const char *type = ts_node_type(n);
   switch (type[0]) {
   case 'a':
-    if (!strcmp(type, "assignment")) visit_assignment(f, n);
-    else if (!strcmp(type, "aliased_import")) {}
-    else if (!strcmp(type, "assert_statement") && current_function(w) >= 0)
+    if (parse_type_is(type, "assignment")) visit_assignment(f, n);
+    else if (parse_type_is(type, "aliased_import")) {}
+    else if (parse_type_is(type, "assert_statement") && current_function(w) >= 0)
       f->functions.items[current_function(w)].asserts = true;
     break;
   case 'c':
-    if (!strcmp(type, "call")) {
+    if (parse_type_is(type, "call")) {
       facts_call c = {n, current_loop(w), current_function(w)};
       vec_push(&f->calls, c);
       /* `torch.testing.assert_close(a, b)`, `np.testing.assert_allclose`,
@@ -353,9 +353,9 @@ static void enter(walker *w, TSNode n) {
       uint32_t len = 0;
       const char *t = ts_node_is_null(attr) ? "" : facts_text(f, attr, &len);
       if (len > 6 && !strncmp(t, "assert", 6)) f->functions.items[c.function].asserts = true;
-    } else if (!strcmp(type, "comment")) {
+    } else if (parse_type_is(type, "comment")) {
       vec_push(&f->comments, span_of(n));
-    } else if (!strcmp(type, "class_definition")) {
+    } else if (parse_type_is(type, "class_definition")) {
       TSNode name = FIELD(n, name);
       facts_class k = {.node = n, .bases = FIELD(n, superclasses)};
       if (!ts_node_is_null(name)) k.name = facts_text(f, name, &k.name_len);
@@ -365,19 +365,19 @@ static void enter(walker *w, TSNode n) {
     }
     break;
   case 'd':
-    if (!strcmp(type, "decorated_definition")) w->decorated = n;
+    if (parse_type_is(type, "decorated_definition")) w->decorated = n;
     break;
   case 'e':
-    if (!strcmp(type, "elif_clause")) {
+    if (parse_type_is(type, "elif_clause")) {
       visit_conditional(f, n);
-    } else if (!strcmp(type, "except_clause")) {
+    } else if (parse_type_is(type, "except_clause")) {
       facts_except e = {span_of(n), NULL_NODE};
       TSNode v = FIELD(n, value);
       if (!ts_node_is_null(v)) e.type = v;
       else if (ts_node_named_child_count(n) > 0 && !NODE_IS(ts_node_named_child(n, 0), "block"))
         e.type = ts_node_named_child(n, 0);
       vec_push(&f->excepts, e);
-    } else if (!strcmp(type, "expression_statement") && ts_node_named_child_count(n) == 1) {
+    } else if (parse_type_is(type, "expression_statement") && ts_node_named_child_count(n) == 1) {
       TSNode call = ts_node_named_child(n, 0);
       if (NODE_IS(call, "call")) {
         TSNode fn = FIELD(call, function);
@@ -421,7 +421,7 @@ static void enter(walker *w, TSNode n) {
     }
     break;
   case 'f':
-    if (!strcmp(type, "function_definition")) {
+    if (parse_type_is(type, "function_definition")) {
       TSNode body = FIELD(n, body);
       facts_function fn = {0};
       fn.whole = span_of(n);
@@ -440,24 +440,24 @@ static void enter(walker *w, TSNode n) {
       }
       vec_push(&f->functions, fn);
       push_frame(w, n, (int)f->functions.len - 1, -1);
-    } else if (!strcmp(type, "for_statement")) {
+    } else if (parse_type_is(type, "for_statement")) {
       bind_targets(f, FIELD(n, left));
       goto loop;
     }
     break;
   case 'i':
-    if (!strcmp(type, "import_statement")) visit_import(f, n);
-    else if (!strcmp(type, "import_from_statement")) visit_import_from(f, n);
-    else if (!strcmp(type, "if_statement")) visit_conditional(f, n);
+    if (parse_type_is(type, "import_statement")) visit_import(f, n);
+    else if (parse_type_is(type, "import_from_statement")) visit_import_from(f, n);
+    else if (parse_type_is(type, "if_statement")) visit_conditional(f, n);
     break;
   case 'r':
-    if (!strcmp(type, "return_statement") && ts_node_named_child_count(n) > 0) {
+    if (parse_type_is(type, "return_statement") && ts_node_named_child_count(n) > 0) {
       facts_call r = {n, current_loop(w), current_function(w)};
       vec_push(&f->returns, r);
     }
     break;
   case 's':
-    if (!strcmp(type, "subscript")) {
+    if (parse_type_is(type, "subscript")) {
       TSNode v = FIELD(n, value);
       if (!ts_node_is_null(v) && NODE_IS(v, "identifier")) {
         facts_ref r = {NULL, 0, ts_node_start_byte(n)};
@@ -467,8 +467,8 @@ static void enter(walker *w, TSNode n) {
     }
     break;
   case 'w':
-    if (!strcmp(type, "while_statement")) goto loop;
-    if (!strcmp(type, "with_statement")) {
+    if (parse_type_is(type, "while_statement")) goto loop;
+    if (parse_type_is(type, "with_statement")) {
       TSNode body = FIELD(n, body);
       if (ts_node_is_null(body)) break;
       TSNode clause = ts_node_named_child(n, 0);

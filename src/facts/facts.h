@@ -51,6 +51,7 @@ typedef struct {
   bool own_backward;  /* calls .backward() (or a loss scaler's, a wrapper's) in its own body */
   bool updates;       /* steps an optimizer, itself or through callees (a profiler's backward does not) */
   bool returns_graph; /* returns a graph-carrying value */
+  bool policy_terms;  /* returns a name bound to a distribution's log_prob(...)/entropy() (PPO's evaluate) */
   bool returns_scalar_loss;
   bool returns_divided;     /* returns a value divided on its way (`return loss / accum_steps`) */
   /* `return {"loss": loss.detach(), ...}`: a "loss" key seen in returned

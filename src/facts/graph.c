@@ -808,13 +808,13 @@ static unsigned eval(analysis *a, state *st, TSNode e) {
   const char *type = ts_node_type(e);
   unsigned r = 0;
   a->depth++;
-  if (!strcmp(type, "identifier")) {
+  if (parse_type_is(type, "identifier")) {
     uint32_t len;
     const char *name = facts_text(f, e, &len);
     slot *s = a->replay ? NULL : find(st, name, len);
     r = a->replay ? recorded(f, e) : s ? s->flags : 0;
     record(a, e, r);
-  } else if (!strcmp(type, "attribute")) {
+  } else if (parse_type_is(type, "attribute")) {
     TSNode obj = FACT_FIELD(a->f, e, object);
     TSNode attr = FACT_FIELD(a->f, e, attribute);
     uint32_t len = 0;
@@ -831,9 +831,9 @@ static unsigned eval(analysis *a, state *st, TSNode e) {
       else if (len == 4 && !memcmp(an, "loss", 4)) r = (of & V_GRAPH) ? V_GRAPH | V_SCALAR : 0;
       else r = of & V_FLOW;
     }
-  } else if (!strcmp(type, "call")) {
+  } else if (parse_type_is(type, "call")) {
     r = eval_call(a, st, e);
-  } else if (!strcmp(type, "subscript")) {
+  } else if (parse_type_is(type, "subscript")) {
     TSNode value = FACT_FIELD(a->f, e, value);
     r = eval(a, st, value) & (V_FLOW | V_DIVIDED);
     TSNode index = FACT_FIELD(a->f, e, subscript);
@@ -842,7 +842,7 @@ static unsigned eval(analysis *a, state *st, TSNode e) {
     if (r && is_loss_key(f, index) && NODE_IS(value, "call") && returns_clean_loss_key(a, value)) r = 0;
     uint32_t n = ts_node_named_child_count(e);
     for (uint32_t i = 1; i < n; i++) eval(a, st, ts_node_named_child(e, i));
-  } else if (!strcmp(type, "binary_operator")) {
+  } else if (parse_type_is(type, "binary_operator")) {
     unsigned l = eval(a, st, FACT_FIELD(a->f, e, left));
     unsigned rr = eval(a, st, FACT_FIELD(a->f, e, right));
     TSNode op = FACT_FIELD(a->f, e, operator);
@@ -855,9 +855,9 @@ static unsigned eval(analysis *a, state *st, TSNode e) {
     if ((!ts_node_is_null(op) && NODE_IS(op, "/")) || (product && ((l | rr) & V_DIVIDED)) ||
         (!product && (l & rr & V_DIVIDED)))
       r |= V_DIVIDED;
-  } else if (!strcmp(type, "unary_operator") || !strcmp(type, "parenthesized_expression")) {
+  } else if (parse_type_is(type, "unary_operator") || parse_type_is(type, "parenthesized_expression")) {
     r = ts_node_named_child_count(e) ? eval(a, st, ts_node_named_child(e, ts_node_named_child_count(e) - 1)) : 0;
-  } else if (!strcmp(type, "conditional_expression")) {
+  } else if (parse_type_is(type, "conditional_expression")) {
     /* `v.item() if isinstance(v, torch.Tensor) else v`: the branch taken
      * when V is no tensor carries no graph */
     int plain = tensor_guard_plain_branch(f, e);
@@ -865,19 +865,19 @@ static unsigned eval(analysis *a, state *st, TSNode e) {
       unsigned c = eval(a, st, ts_node_named_child(e, i)) & V_FLOW;
       if ((int)i != plain) r |= c;
     }
-  } else if (!strcmp(type, "list") || !strcmp(type, "tuple") || !strcmp(type, "set") ||
-             !strcmp(type, "expression_list")) {
+  } else if (parse_type_is(type, "list") || parse_type_is(type, "tuple") || parse_type_is(type, "set") ||
+             parse_type_is(type, "expression_list")) {
     TSNode c;
     for (children k = children_of(e); children_next(&k, &c);) r |= eval(a, st, c) & V_FLOW;
-  } else if (!strcmp(type, "list_comprehension") || !strcmp(type, "generator_expression")) {
+  } else if (parse_type_is(type, "list_comprehension") || parse_type_is(type, "generator_expression")) {
     /* `[loss / k for loss in losses]`: divided when every element is */
     r = eval(a, st, FACT_FIELD(a->f, e, body)) & V_DIVIDED;
-  } else if (!strcmp(type, "dictionary")) {
+  } else if (parse_type_is(type, "dictionary")) {
     TSNode pair;
     for (children k = children_of(e); children_next(&k, &pair);)
       if (NODE_IS(pair, "pair")) r |= eval(a, st, FACT_FIELD(a->f, pair, value)) & V_FLOW;
-  } else if (!strcmp(type, "comparison_operator") || !strcmp(type, "boolean_operator") ||
-             !strcmp(type, "not_operator") || !strcmp(type, "keyword_argument")) {
+  } else if (parse_type_is(type, "comparison_operator") || parse_type_is(type, "boolean_operator") ||
+             parse_type_is(type, "not_operator") || parse_type_is(type, "keyword_argument")) {
     TSNode c;
     for (children k = children_of(e); children_next(&k, &c);) eval(a, st, c);
     r = 0;
@@ -892,7 +892,7 @@ static unsigned eval(analysis *a, state *st, TSNode e) {
 
 static bool is_producer_name(analysis *a, TSNode callee);
 
-static void run_block(analysis *a, state *st, TSNode block);
+static char run_block(analysis *a, state *st, TSNode block);
 
 
 /* A method of an object the file knows nothing of (`module.training_step`,
@@ -1306,8 +1306,8 @@ static unsigned entries_flow(analysis *a, TSNode right, unsigned rf) {
 }
 
 
-/* Whether LOOP, `for k, v in d.items():` (or over `d` or `d.keys()`,
- * maybe through `enumerate`),
+/* Whether LOOP, `for k, v in d.items():` (or over `d.keys()`, maybe
+ * through `enumerate`),
  * replaces every entry of the dict D it walks with a number before anything
  * can skip it: its body's first statements, all simple, include `d[k] =
  * v.item()` (a cleaning method or `float()`/`int()`). After it, D holds no
@@ -1325,7 +1325,8 @@ static TSNode cleans_every_entry(analysis *a, TSNode loop) {
     left = ts_node_named_child(left, 1);
   }
   TSNode dict = right;
-  if (NODE_IS(dict, "call")) {
+  if (!NODE_IS(dict, "call")) return NULL_NODE;
+  {
     TSNode callee = FACT_FIELD(a->f, dict, function), args = FACT_FIELD(a->f, dict, arguments);
     if (ts_node_is_null(callee) || !NODE_IS(callee, "attribute") || ts_node_is_null(args) ||
         ts_node_named_child_count(args) != 0)
@@ -1430,24 +1431,11 @@ static void run_loop(analysis *a, state *st, TSNode loop) {
 }
 
 
-/* How BLOCK ends: 'c' a `continue`, 'b' a `break`, 'r' a `return` or a
- * `raise`, 0 it falls through (trailing comments skipped). */
-static char block_exit(TSNode block) {
-  uint32_t n = ts_node_is_null(block) ? 0 : ts_node_named_child_count(block);
-  while (n > 0 && NODE_IS(ts_node_named_child(block, n - 1), "comment")) n--;
-  if (n == 0) return 0;
-  TSNode last = ts_node_named_child(block, n - 1);
-  if (NODE_IS(last, "continue_statement")) return 'c';
-  if (NODE_IS(last, "break_statement")) return 'b';
-  return NODE_IS(last, "return_statement") || NODE_IS(last, "raise_statement") ? 'r' : 0;
-}
-
-
-/* The state ST a branch BLOCK of an `if` left goes where the branch goes:
- * to the loop's head on `continue`, past the loop on `break`, nowhere on
- * `return` or `raise`, else into OUT (ANY: OUT holds a state already). */
-static void branch_end(analysis *a, state *st, TSNode block, state *out, bool *any) {
-  char e = block_exit(block);
+/* The state ST a branch of an `if` left, ending as E says (run_block),
+ * goes where the branch goes: to the loop's head on `continue`, past the
+ * loop on `break`, nowhere on `return` or `raise`, else into OUT (ANY: OUT
+ * holds a state already). */
+static void branch_end(analysis *a, state *st, char e, state *out, bool *any) {
   if (e == 'c' && a->cont) {
     join(a->cont, st);
     return;
@@ -1474,9 +1462,7 @@ static void run_if(analysis *a, state *st, TSNode n) {
   bool any = false;
   copy_state(&base, st);
   if (!ts_node_is_null(tested) && negated) set_name(a, st, tested, 0);
-  TSNode consequence = FACT_FIELD(a->f, n, consequence);
-  run_block(a, st, consequence);
-  branch_end(a, st, consequence, &out, &any);
+  branch_end(a, st, run_block(a, st, FACT_FIELD(a->f, n, consequence)), &out, &any);
   if (!ts_node_is_null(tested) && !negated) set_name(a, &base, tested, 0);
   bool has_else = false;
   uint32_t count = ts_node_named_child_count(n);
@@ -1485,13 +1471,11 @@ static void run_if(analysis *a, state *st, TSNode n) {
     if (NODE_IS(c, "elif_clause")) {
       copy_state(st, &base);
       eval(a, st, FACT_FIELD(a->f, c, condition));
-      run_block(a, st, FACT_FIELD(a->f, c, consequence));
-      branch_end(a, st, FACT_FIELD(a->f, c, consequence), &out, &any);
+      branch_end(a, st, run_block(a, st, FACT_FIELD(a->f, c, consequence)), &out, &any);
     } else if (NODE_IS(c, "else_clause")) {
       has_else = true;
       copy_state(st, &base);
-      run_block(a, st, FACT_FIELD(a->f, c, body));
-      branch_end(a, st, FACT_FIELD(a->f, c, body), &out, &any);
+      branch_end(a, st, run_block(a, st, FACT_FIELD(a->f, c, body)), &out, &any);
     }
   }
   if (!has_else) {
@@ -1602,10 +1586,10 @@ static void run_statement(analysis *a, state *st, TSNode s) {
   const char *type = ts_node_type(s);
   bool saved = a->no_grad;
   a->no_grad = saved || facts_in_no_grad(a->f, ts_node_start_byte(s));
-  if (!strcmp(type, "expression_statement")) {
+  if (parse_type_is(type, "expression_statement")) {
     uint32_t n = ts_node_named_child_count(s);
     for (uint32_t i = 0; i < n; i++) run_expression(a, st, ts_node_named_child(s, i));
-  } else if (!strcmp(type, "return_statement")) {
+  } else if (parse_type_is(type, "return_statement")) {
     if (ts_node_named_child_count(s)) {
       TSNode value = ts_node_named_child(s, 0);
       unsigned r = eval(a, st, value);
@@ -1621,11 +1605,11 @@ static void run_statement(analysis *a, state *st, TSNode s) {
         record_loss_key(a, st, fn, value);
       }
     }
-  } else if (!strcmp(type, "for_statement") || !strcmp(type, "while_statement")) {
+  } else if (parse_type_is(type, "for_statement") || parse_type_is(type, "while_statement")) {
     run_loop(a, st, s);
-  } else if (!strcmp(type, "if_statement")) {
+  } else if (parse_type_is(type, "if_statement")) {
     run_if(a, st, s);
-  } else if (!strcmp(type, "with_statement")) {
+  } else if (parse_type_is(type, "with_statement")) {
     TSNode clause = ts_node_named_child(s, 0);
     if (!ts_node_is_null(clause)) {
       uint32_t n = ts_node_named_child_count(clause);
@@ -1637,8 +1621,8 @@ static void run_statement(analysis *a, state *st, TSNode s) {
       }
     }
     run_block(a, st, FACT_FIELD(a->f, s, body));
-  } else if (!strcmp(type, "function_definition") || !strcmp(type, "class_definition") ||
-             !strcmp(type, "decorated_definition")) {
+  } else if (parse_type_is(type, "function_definition") || parse_type_is(type, "class_definition") ||
+             parse_type_is(type, "decorated_definition")) {
     /* analysed on their own */
   } else {
     /* try/except/finally, match, and the rest: their blocks in order */
@@ -1658,12 +1642,26 @@ static void run_statement(analysis *a, state *st, TSNode s) {
 }
 
 
-static void run_block(analysis *a, state *st, TSNode block) {
-  if (ts_node_is_null(block) || a->depth > MAX_DEPTH) return;
+/* Runs BLOCK; returns how it ends: 'c' a `continue`, 'b' a `break`, 'r' a
+ * `return` or a `raise`, 0 it falls through (comments after it aside). */
+static char run_block(analysis *a, state *st, TSNode block) {
+  if (ts_node_is_null(block) || a->depth > MAX_DEPTH) return 0;
   a->depth++;
-  TSNode s;
-  for (children k = children_of(block); children_next(&k, &s);) run_statement(a, st, s);
+  TSNode s, last = NULL_NODE, before = NULL_NODE;
+  for (children k = children_of(block); children_next(&k, &s);) {
+    run_statement(a, st, s);
+    before = last;
+    last = s;
+  }
   a->depth--;
+  /* the type of the last statement only (a comment after it aside) */
+  if (!ts_node_is_null(last) && NODE_IS(last, "comment")) last = before;
+  if (ts_node_is_null(last)) return 0;
+  const char *t = ts_node_type(last);
+  return (t[0] == 'c' && !strcmp(t, "continue_statement")) ? 'c'
+         : (t[0] == 'b' && !strcmp(t, "break_statement"))  ? 'b'
+         : (t[0] == 'r' && (!strcmp(t, "return_statement") || !strcmp(t, "raise_statement"))) ? 'r'
+                                                                                                : 0;
 }
 
 
