@@ -136,7 +136,10 @@
 ;   timm's `NativeScaler`), a function handed to a loss that is
 ;   backpropagated (a Pyro model: `loss_fn(model, guide, x).backward()`)
 ;   or to one of Captum's attribution methods
-;   (`LayerIntegratedGradients(forward_func, layer)`),
+;   (`LayerIntegratedGradients(forward_func, layer)`), a forward in a
+;   lambda handed to a callable of another library, which decides when
+;   and under which grad mode it runs (`ptan.agent.PolicyAgent(lambda x:
+;   net(x)[0])`; not `map` or `sorted`, which run it there and then),
 ;   a model's method given a string (`roberta.encode("text")`, a
 ;   tokenizer), calls of a wrapper whose base class runs the model under
 ;   no_grad (an inferencer without a `forward` of its own), PyTorch Lightning modules (Lightning runs
@@ -301,6 +304,7 @@
   (#oom-not-frozen? @fn)
   (#oom-not-untrained? @fn)
   (#oom-not-warm-up? @report)
+  (#oom-not-handed-to-library? @report)
   (#oom-in-eval-function? @report)
   (#oom-not-function-trains? @report)
   (#oom-not-in-no-grad? @report)
@@ -321,6 +325,7 @@
   (#oom-not-frozen? @fn)
   (#oom-not-untrained? @fn)
   (#oom-not-warm-up? @report)
+  (#oom-not-handed-to-library? @report)
   (#oom-in-eval-context? @report)
   (#oom-not-function-trains? @report)
   (#oom-not-in-no-grad? @report)
@@ -341,6 +346,7 @@
   (#oom-not-frozen? @fn)
   (#oom-not-untrained? @fn)
   (#oom-not-warm-up? @report)
+  (#oom-not-handed-to-library? @report)
   (#oom-in-eval-context? @report)
   (#oom-in-loop? @report)
   (#oom-not-in-training-loop? @report)
@@ -366,6 +372,7 @@
   (#oom-not-frozen? @fn)
   (#oom-not-untrained? @fn)
   (#oom-not-warm-up? @report)
+  (#oom-not-handed-to-library? @report)
   (#oom-in-loop? @report)
   (#oom-not-in-model-method? @report)
   (#oom-not-in-no-grad? @report)
@@ -386,6 +393,7 @@
   (#oom-not-frozen? @fn)
   (#oom-not-untrained? @fn)
   (#oom-not-warm-up? @report)
+  (#oom-not-handed-to-library? @report)
   (#oom-in-eval-context? @report)
   (#oom-not-backward-follows? @report)
   (#oom-not-in-no-grad? @report)

@@ -234,6 +234,11 @@ static const struct {
    "`#oom-warm-up? @call`: the call `@call` is outside any loop of its function and either a statement of its own, "
    "its result dropped (run once for its side effects: lazy layers' shapes, a first compile), or a probe whose "
    "arguments are all tensors made up there (`torch.randn(...)` and the like) with no `.eval()` before it"},
+  {"oom-handed-to-library", PRED_HANDED_TO_LIBRARY, ARGS_CAPTURE, 0, 0,
+   "`#oom-handed-to-library? @x`: `@x` is in the body of a lambda handed as an argument to a callable of another "
+   "library (not a builtin such as `map` or `sorted`, not a function or class of this file or the project: "
+   "`ptan.agent.PolicyAgent(lambda x: net(x)[0])`): that library decides when the lambda runs, and under which "
+   "grad mode"},
   {"oom-untrained", PRED_UNTRAINED, ARGS_CAPTURE, 0, 0,
    "`#oom-untrained? @x`: the callee `@x` (`net`, `net.forward`, `net.encoder`) calls a model built in the same "
    "function (or at module level) and left untrained there: each binding of `net` before the call makes a fresh "
@@ -340,6 +345,7 @@ static int cost(pred_kind kind) {
   case PRED_FILE_CALLS:
   case PRED_FILE_MENTIONS:
   case PRED_FOREIGN_CODE: /* a regex per import: asked of nearly nothing but findings */
+  case PRED_HANDED_TO_LIBRARY:
   case PRED_WARM_UP: /* ts_node_parent walks down from the root */ return 4;
   case PRED_NO_GRAD_IN_IMPORTERS:
   case PRED_IN_NO_GRAD_ANYWHERE: /* may read and parse the modules importing the file */ return 5;
@@ -900,6 +906,8 @@ static bool eval(const predicate *p, const TSQueryMatch *m, pred_context *ctx) {
     return facts_warm_up_call(ctx->model, n);
   case PRED_UNTRAINED:
     return facts_untrained_model(ctx->model, n);
+  case PRED_HANDED_TO_LIBRARY:
+    return facts_handed_to_library(ctx->model, n);
   case PRED_FOREIGN_CODE:
     return foreign_code(ctx, pos, p->re);
   }

@@ -1321,6 +1321,37 @@ bool facts_warm_up_call(const facts *self, TSNode call) {
 }
 
 
+bool facts_handed_to_library(const facts *self, TSNode node) {
+  static const char *const builtins[] = {"map", "filter", "sorted", "min", "max", "list", "tuple", "dict", "set",
+                                         "sum", "any", "all", "iter", "next", "enumerate", "zip", "reduce",
+                                         "print", "apply", "partial", NULL};
+  TSNode lambda = NULL_NODE;
+  for (TSNode up = ts_node_parent(node); !ts_node_is_null(up); up = ts_node_parent(up)) {
+    if (NODE_IS(up, "lambda")) {
+      lambda = up;
+      break;
+    }
+    if (NODE_IS(up, "block") || NODE_IS(up, "module") || NODE_IS(up, "expression_statement")) return false;
+  }
+  if (ts_node_is_null(lambda)) return false;
+  TSNode list = ts_node_parent(lambda);
+  if (!ts_node_is_null(list) && NODE_IS(list, "keyword_argument")) list = ts_node_parent(list);
+  if (ts_node_is_null(list) || !NODE_IS(list, "argument_list")) return false;
+  TSNode call = ts_node_parent(list);
+  TSNode callee = ts_node_is_null(call) ? NULL_NODE : FIELD(call, function);
+  if (ts_node_is_null(callee) || !(NODE_IS(callee, "identifier") || NODE_IS(callee, "attribute"))) return false;
+  uint32_t len;
+  const char *name = facts_text(self, callee, &len);
+  for (size_t i = 0; builtins[i] && NODE_IS(callee, "identifier"); i++)
+    if (facts_text_is(self, callee, builtins[i], (uint32_t)strlen(builtins[i]))) return false;
+  if (facts_function_named(self, callee) >= 0) return false;
+  for (size_t i = 0; i < self->classes.len; i++)
+    if (self->classes.items[i].name_len == len && !memcmp(self->classes.items[i].name, name, len)) return false;
+  facts_symbol sym;
+  return !(self->imports && facts_project_symbol(self, callee, &sym));
+}
+
+
 /* ---- untrained models: a smoke test is no evaluation ---- */
 
 /* Whether the words of NAME (split at `_` and at camelCase humps, in lower

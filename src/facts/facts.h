@@ -549,6 +549,13 @@ bool facts_in_eval_context(const facts *self, TSNode node);
  *  loop of its function: a warm-up run once for its side effects (a forward
  *  pass that gives lazy layers their shapes before DDP wraps the model). */
 bool facts_warm_up_call(const facts *self, TSNode call);
+
+/* Whether NODE is in the body of a lambda handed as an argument to a
+ * callable of another library (not a builtin, not the file's or the
+ * project's): that library decides when and under which grad mode it runs
+ * (`ptan.agent.PolicyAgent(lambda x: net(x)[0])`, whose `__call__` is
+ * no-grad). */
+bool facts_handed_to_library(const facts *self, TSNode node);
 /** Whether CALLEE (`net`, `net.forward`, `net.encoder`) calls a model
  *  built in the caller's own scope and left untrained there: every binding
  *  of `net` in that function (or at module level) before the call makes a
