@@ -150,7 +150,12 @@
 ;   evaluation loops), `test_*` functions that assert (an assert statement, or a call
 ;   such as `torch.testing.assert_close`, `np.testing.assert_allclose`,
 ;   `self.assertEqual`), in any file (a
-;   module checked in eval mode on a toy input), files that do not import
+;   module checked in eval mode on a toy input), `test_*` functions that
+;   take nothing in a file named as a test suite (`test_*.py`,
+;   `*_test.py`), which pytest collects without an import (not `def
+;   test_epoch(model, loader)`, an evaluation in a script of that name),
+;   a forward whose function reads `.grad_fn` (a tracer walking the graph
+;   it records), files that do not import
 ;   torch, calls of a model whose parameters are frozen with
 ;   `.requires_grad_(False)` (StyleGAN's metric samplers; also where it is
 ;   built, `G = build().requires_grad_(False)`, and its copies, `G_ema =
@@ -375,6 +380,7 @@
   (#oom-not-handed-to-library? @report)
   (#oom-in-loop? @report)
   (#oom-not-in-model-method? @report)
+  (#oom-not-in-unit-test? @report)
   (#oom-not-in-no-grad? @report)
   (#oom-not-foreign-code? @report "(paddle|mxnet|chainer|oneflow|mindspore|megengine|jittor)(\\..*)?"))
 

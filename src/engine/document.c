@@ -49,6 +49,19 @@ void oom_worker_use_project(oom_worker *self, oom_project *project) {
 }
 
 
+/* Whether PATH names a test suite by pytest's file names: `test_*.py` or
+ * `*_test.py`. Its folder is not asked: a `tests/` folder above the
+ * project would make every file a test, and its files follow these names
+ * anyway. */
+static bool test_suite_path(const char *path) {
+  const char *base = strrchr(path, '/');
+  base = base ? base + 1 : path;
+  size_t n = strlen(base);
+  return (!strncmp(base, "test_", 5) && n > 8 && !strcmp(base + n - 3, ".py")) ||
+         (n > 8 && !strcmp(base + n - 8, "_test.py"));
+}
+
+
 bool document_view_begin(const oom_worker *worker, const oom_document *doc, project_view *view, TSNode root,
                          const char *text, size_t length) {
   if (!worker->project || !strcmp(doc->path, "-")) return false;
@@ -414,6 +427,7 @@ void oom_document_lint(oom_document *self, oom_worker *worker) {
   project_view view;
   bool viewed = document_view_begin(worker, self, &view, root, self->text, self->length);
   facts_build_with(&f, root, self->text, self->length, NULL, viewed ? &view.imports : NULL);
+  f.test_suite = test_suite_path(self->path);
   signed char *cache = arena_alloc(&self->arena, linter->nslots + 1);
   memset(cache, -1, linter->nslots + 1);
   bool analysed = f.max_depth <= FACTS_MAX_DEPTH, clean = false;

@@ -230,6 +230,10 @@ static const struct {
   {"oom-in-model-method", PRED_IN_MODEL_METHOD, ARGS_CAPTURE, 0, 0,
    "`#oom-in-model-method? @x`: `@x` is in a model's own code: a `forward`, or any method of a class that derives "
    "`nn.Module` or defines `forward` (or a function nested in one); its caller decides about gradients"},
+  {"oom-in-unit-test", PRED_IN_UNIT_TEST, ARGS_CAPTURE, 0, 0,
+   "`#oom-in-unit-test? @x`: `@x` is in a unit test: a function named `test...` (or one nested in it) that asserts, "
+   "that takes nothing in a file named as a test suite (`test_*.py`, `*_test.py`: pytest collects it without an "
+   "import), or in a file that imports pytest or unittest"},
   {"oom-warm-up", PRED_WARM_UP, ARGS_CAPTURE, 0, 0,
    "`#oom-warm-up? @call`: the call `@call` is outside any loop of its function and either a statement of its own, "
    "its result dropped (run once for its side effects: lazy layers' shapes, a first compile), or a probe whose "
@@ -325,6 +329,7 @@ static int cost(pred_kind kind) {
   case PRED_IN_NO_GRAD:
   case PRED_IN_ANY_LOOP:
   case PRED_IN_MODEL_METHOD:
+  case PRED_IN_UNIT_TEST:
   case PRED_IN_TRAINING_LOOP:
   case PRED_FUNCTION_TRAINS:
   case PRED_FUNCTION_UPDATES:
@@ -902,6 +907,8 @@ static bool eval(const predicate *p, const TSQueryMatch *m, pred_context *ctx) {
     return facts_innermost_loop_at(ctx->model, pos) >= 0;
   case PRED_IN_MODEL_METHOD:
     return facts_in_module_method(ctx->model, facts_function_at(ctx->model, pos));
+  case PRED_IN_UNIT_TEST:
+    return facts_in_unit_test(ctx->model, pos);
   case PRED_WARM_UP:
     return facts_warm_up_call(ctx->model, n);
   case PRED_UNTRAINED:

@@ -840,13 +840,21 @@ static int mode_call(const facts *f, TSNode call) {
 
 
 /* Whether function FN is a unit test, not an evaluation: named `test...`
- * and asserting, or in a module that imports pytest or unittest. A test
+ * and asserting, in a test suite by its file name (facts.test_suite), or in a
+ * module that imports pytest or unittest. A test
  * suite's `test_forward` runs a model once on a toy input to check it;
  * nothing stays alive across iterations of a job. */
 static bool unit_test(const facts *f, int fn) {
   const facts_function *d = &f->functions.items[fn];
   if (d->name_len < 4 || strncasecmp(d->name, "test", 4) != 0) return false;
   if (d->asserts) return true;
+  /* in a test suite by its file name, a test function taking nothing, as
+   * pytest collects it (`def test_pruner():`); not `def test_epoch(model,
+   * loader)`, an evaluation in a script named `test_*.py` */
+  if (f->test_suite) {
+    TSNode params = FIELD(d->node, parameters);
+    if (ts_node_is_null(params) || !ts_node_named_child_count(params)) return true;
+  }
   for (size_t i = 0; i < f->bindings.len; i++) {
     const facts_binding *b = &f->bindings.items[i];
     if (b->kind != BINDING_IMPORT || !b->qualname) continue;
@@ -976,6 +984,13 @@ static bool caller_chooses_grad_mode(const facts *f, int fn, TSNode call) {
 
 /* Whether function FN is an evaluation by its name (`evaluate`,
  * `validate_epoch`, `test`), and not a unit test. */
+bool facts_in_unit_test(const facts *self, uint32_t pos) {
+  for (int f = facts_function_at(self, pos); f >= 0; f = self->functions.items[f].parent)
+    if (unit_test(self, f)) return true;
+  return false;
+}
+
+
 static bool eval_function(const facts *f, int fn) {
   return eval_name(f->functions.items[fn].name, f->functions.items[fn].name_len) && !unit_test(f, fn) &&
          !f->functions.items[fn].feeds_loss && !f->functions.items[fn].policy_terms;
@@ -1025,10 +1040,36 @@ static facts_span span_of(TSNode n) {
  * `if` whose other branch runs under no_grad (`if train: f = enc(x)` /
  * `else: with torch.no_grad(): f = enc(x)`): the code chooses the grad
  * mode by a condition, as `torch.set_grad_enabled(flag)` would. */
+/* Whether NODE's text holds an attribute read `x.grad_fn`: code that walks
+ * the autograd graph a forward recorded (a pruning library tracing a
+ * model's dependencies from its outputs' `grad_fn`). */
+static bool reads_grad_fn(const facts *f, TSNode node) {
+  uint32_t len;
+  const char *text = facts_text(f, node, &len);
+  if (!facts_text_has_ci(text, len, "grad_fn")) return false; /* most functions: one scan of their bytes */
+  TSTreeCursor cur = ts_tree_cursor_new(node);
+  bool found = false, done = false;
+  while (!found && !done) {
+    TSNode n = ts_tree_cursor_current_node(&cur);
+    if (NODE_IS(n, "attribute") && facts_node_is(f, FIELD(n, attribute), "grad_fn")) found = true;
+    if (ts_tree_cursor_goto_first_child(&cur)) continue;
+    while (!ts_tree_cursor_goto_next_sibling(&cur))
+      if (!ts_tree_cursor_goto_parent(&cur)) {
+        done = true;
+        break;
+      }
+  }
+  ts_tree_cursor_delete(&cur);
+  return found;
+}
+
+
 static bool grad_kept_on_purpose(const facts *f, TSNode node) {
   uint32_t pos = ts_node_start_byte(node);
   for (int g = facts_function_at(f, pos); g >= 0; g = f->functions.items[g].parent)
     if (grad_name(f->functions.items[g].name, f->functions.items[g].name_len)) return true;
+  int fn = facts_function_at(f, pos);
+  if (fn >= 0 && reads_grad_fn(f, f->functions.items[fn].node)) return true;
   TSNode child = node;
   for (TSNode p = ts_node_parent(node); !ts_node_is_null(p); child = p, p = ts_node_parent(p)) {
     if (NODE_IS(p, "function_definition") || NODE_IS(p, "class_definition")) break;

@@ -302,6 +302,11 @@ typedef struct facts {
   unsigned char *taint;        /* TAINT_* per source byte; see graph.c */
   struct facts_field_memo *field_memo; /* while the facts are built (facts__field) */
   bool file_backward;          /* some code calls .backward() */
+  /* the file is a test suite by its name (`test_*.py`, `*_test.py`): its
+   * `test_*` functions are unit tests that pytest collects without an
+   * import. Set by the caller after the build; false for summaries and
+   * standard input. */
+  bool test_suite;
   bool file_updates;           /* some code of the file steps an optimizer (a function's or module level) */
   bool freezes_any;            /* some code calls `.requires_grad_(False)`, on a name or not */
   VEC(facts_fname) function_imports; /* names a function imports itself (INDEX the function; a lazy import) */
@@ -556,6 +561,11 @@ bool facts_warm_up_call(const facts *self, TSNode call);
  * (`ptan.agent.PolicyAgent(lambda x: net(x)[0])`, whose `__call__` is
  * no-grad). */
 bool facts_handed_to_library(const facts *self, TSNode node);
+
+/* Whether POS is in a unit test: a function named `test...` (or nested in
+ * one) that asserts, is in a test suite by its file name, or is in a
+ * module importing pytest or unittest. */
+bool facts_in_unit_test(const facts *self, uint32_t pos);
 /** Whether CALLEE (`net`, `net.forward`, `net.encoder`) calls a model
  *  built in the caller's own scope and left untrained there: every binding
  *  of `net` in that function (or at module level) before the call makes a

@@ -1677,6 +1677,10 @@ static bool is_producer_name(analysis *a, TSNode callee) {
   if (NODE_IS(callee, "identifier") &&
       (in_list(c, len, CLEAN_BUILTINS) || in_list(c, len, JOIN_BUILTINS) || in_list(c, len, DATA_BUILTINS)))
     return false;
+  /* `self._split_batch(task)` of a plain class, defined by a base class of
+   * another module of the project: a method, no model or loss */
+  facts_symbol sym;
+  if (is_self_attr(a->f, callee) && a->f->imports && facts_instance_method_symbol(a->f, callee, &sym)) return false;
   if (!facts_qualname(a->f, callee, &a->tmp)) return true;
   /* torch.nn's functions (`cross_entropy`) are losses; its utilities
    * (`pack_padded_sequence`, `clip_grad_norm_`) and initializers are none */
