@@ -1044,9 +1044,7 @@ static facts_span span_of(TSNode n) {
  * the autograd graph a forward recorded (a pruning library tracing a
  * model's dependencies from its outputs' `grad_fn`). */
 static bool reads_grad_fn(const facts *f, TSNode node) {
-  uint32_t len;
-  const char *text = facts_text(f, node, &len);
-  if (!facts_text_has_ci(text, len, "grad_fn")) return false; /* most functions: one scan of their bytes */
+  if (!f->mentions_grad_fn) return false; /* most files: settled by one scan of their text */
   TSTreeCursor cur = ts_tree_cursor_new(node);
   bool found = false, done = false;
   while (!found && !done) {
@@ -1363,6 +1361,12 @@ bool facts_warm_up_call(const facts *self, TSNode call) {
 
 
 bool facts_handed_to_library(const facts *self, TSNode node) {
+  /* most calls are in no lambda: the spans settle it before any walk up */
+  uint32_t pos = ts_node_start_byte(node);
+  bool inside = false;
+  for (size_t i = 0; i < self->lambdas.len && !inside && self->lambdas.items[i].start <= pos; i++)
+    inside = pos < self->lambdas.items[i].end;
+  if (!inside) return false;
   static const char *const builtins[] = {"map", "filter", "sorted", "min", "max", "list", "tuple", "dict", "set",
                                          "sum", "any", "all", "iter", "next", "enumerate", "zip", "reduce",
                                          "print", "apply", "partial", NULL};

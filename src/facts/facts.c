@@ -445,6 +445,9 @@ static void enter(walker *w, TSNode n) {
       goto loop;
     }
     break;
+  case 'l':
+    if (parse_type_is(type, "lambda")) vec_push(&f->lambdas, span_of(n));
+    break;
   case 'i':
     if (parse_type_is(type, "import_statement")) visit_import(f, n);
     else if (parse_type_is(type, "import_from_statement")) visit_import_from(f, n);
@@ -614,6 +617,11 @@ void facts_build_with(facts *self, TSNode root, const char *source, size_t lengt
   }
   self->source = source;
   self->length = length;
+  /* one pass of memchr over the text: most files never name `grad_fn`, and
+   * the check that reads a function's graph walks is asked per candidate */
+  for (const char *p = length ? memchr(source, 'g', length) : NULL; p && !self->mentions_grad_fn;
+       p = (size_t)(source + length - p) > 1 ? memchr(p + 1, 'g', (size_t)(source + length - p - 1)) : NULL)
+    self->mentions_grad_fn = (size_t)(source + length - p) >= 7 && !memcmp(p, "grad_fn", 7);
   self->root = root;
   walker w = {self, {0}, 0, -1, NULL_NODE};
   TSTreeCursor c = ts_tree_cursor_new(root);
@@ -661,6 +669,7 @@ void facts_free(facts *self) {
   vec_free(&self->excepts);
   vec_free(&self->periodic);
   vec_free(&self->no_grad);
+  vec_free(&self->lambdas);
   vec_free(&self->with_items);
   vec_free(&self->set_grad_false);
   vec_free(&self->set_grad_true);

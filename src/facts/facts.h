@@ -281,6 +281,7 @@ typedef struct facts {
   VEC(facts_assign) self_aliases; /* `self.x = name_or_attribute` */
   VEC(facts_call) returns;     /* return statements with a value (CALL is the statement), in file order */
   VEC(facts_span) comments;
+  VEC(facts_span) lambdas;     /* every `lambda`, in file order */
   VEC(char *) imported_modules;
   VEC(char *) star_modules;    /* `from pkg import *`: pkg (owned by imported_modules) */
   VEC(char *) module_names;    /* names (and `self.x`) bound to nn.Module instances */
@@ -307,6 +308,7 @@ typedef struct facts {
    * import. Set by the caller after the build; false for summaries and
    * standard input. */
   bool test_suite;
+  bool mentions_grad_fn;       /* the text holds `grad_fn` somewhere: code may walk a recorded graph */
   bool file_updates;           /* some code of the file steps an optimizer (a function's or module level) */
   bool freezes_any;            /* some code calls `.requires_grad_(False)`, on a name or not */
   VEC(facts_fname) function_imports; /* names a function imports itself (INDEX the function; a lazy import) */
