@@ -1235,7 +1235,8 @@ static bool mode_chosen_by_flag(const facts *f, TSNode node) {
 
 
 bool facts_in_eval_context(const facts *self, TSNode node) {
-  return eval_context(self, node) && !grad_kept_on_purpose(self, node) && !mode_chosen_by_flag(self, node);
+  return eval_context(self, node) && !grad_kept_on_purpose(self, node) && !mode_chosen_by_flag(self, node) &&
+         !facts_result_backpropagated(self, node);
 }
 
 

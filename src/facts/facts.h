@@ -564,6 +564,12 @@ bool facts_warm_up_call(const facts *self, TSNode call);
  * no-grad). */
 bool facts_handed_to_library(const facts *self, TSNode node);
 
+/* Whether the statement holding CALL binds or adds its result to a plain
+ * name (`logits += model(z) * w`) that a backward pass of the same
+ * function later reaches: the forward is part of a training step, eval
+ * mode or not (a generator trained through frozen eval-mode classifiers). */
+bool facts_result_backpropagated(const facts *self, TSNode call);
+
 /* Whether POS is in a unit test: a function named `test...` (or nested in
  * one) that asserts, is in a test suite by its file name, or is in a
  * module importing pytest or unittest. */

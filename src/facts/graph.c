@@ -2430,6 +2430,50 @@ size_t facts__names_after(const facts *f, int fn, uint32_t after, const char **n
 }
 
 
+bool facts_result_backpropagated(const facts *self, TSNode call) {
+  /* the statement holding CALL, `x = ...call...` or `x += ...call...` */
+  TSNode up = ts_node_parent(call);
+  for (int guard = 0; guard < 8 && !ts_node_is_null(up) && !NODE_IS(up, "assignment") &&
+                      !NODE_IS(up, "augmented_assignment");
+       guard++) {
+    if (NODE_IS(up, "block") || NODE_IS(up, "expression_statement") || NODE_IS(up, "lambda")) return false;
+    up = ts_node_parent(up);
+  }
+  if (ts_node_is_null(up) || !(NODE_IS(up, "assignment") || NODE_IS(up, "augmented_assignment"))) return false;
+  TSNode left = FACT_FIELD(self, up, left);
+  if (ts_node_is_null(left) || !NODE_IS(left, "identifier")) return false;
+  uint32_t len, pos = ts_node_start_byte(call);
+  const char *name = facts_text(self, left, &len);
+  int fn = facts_function_at(self, pos);
+  facts_span scope = fn >= 0 ? self->functions.items[fn].body : (facts_span){0, (uint32_t)self->length + 1};
+  const char *names[4] = {name};
+  uint32_t lens[4] = {len};
+  size_t nnames = facts__names_after(self, fn, pos, names, lens, 4);
+  /* a backward after the call, before any `.train()` starts another phase
+   * (a validation loop ahead of the epoch's training), reading the name as
+   * the call's statement left it (not bound again in between: the
+   * training loop's own `output = model(x)`) */
+  for (size_t i = facts_first_call_at(self, pos); i < self->calls.len; i++) {
+    const facts_call *c = &self->calls.items[i];
+    uint32_t at = ts_node_start_byte(c->call);
+    if (at >= scope.end) break;
+    if (at <= pos || c->function != fn) continue;
+    TSNode callee = FACT_FIELD(self, c->call, function);
+    if (ts_node_is_null(callee) || !NODE_IS(callee, "attribute")) continue;
+    TSNode m = FACT_FIELD(self, callee, attribute), args = FACT_FIELD(self, c->call, arguments);
+    if (text_is(self, m, "train") && (ts_node_is_null(args) || ts_node_named_child_count(args) == 0)) return false;
+    if (!text_is(self, m, "backward")) continue;
+    /* the aliases made after the call (`loss = crit(logits, y)`) are bound
+     * there by design; the call's own name must not be */
+    long a = facts__last_assign_before(self, name, len, at, fn);
+    if (a >= 0 && ts_node_start_byte(self->assigns.items[a].left) > pos) continue;
+    for (size_t k = 0; k < nnames; k++)
+      if (backpropagates(self, c->call, names[k], lens[k])) return true;
+  }
+  return false;
+}
+
+
 bool facts_backpropagated_after_loop(const facts *self, TSNode stmt) {
   TSNode acc = FACT_FIELD(self, stmt, left);
   /* `losses_q[k + 1] += loss_q`: the list of sums, read after the loop as

@@ -342,6 +342,16 @@ static void record_calls_by_name(const facts *f, project_summary *s) {
         seen.klass_len = f->classes.items[k].name_len;
       }
       last = FACT_FIELD(f, callee, attribute);
+      /* `net.eval()` and `net.train()` switch a module's mode: not a call
+       * of a function `eval` the linted module defines (a task config's
+       * `def eval(model, loader)`, called by its importer under no_grad) */
+      TSNode args = FACT_FIELD(f, c->call, arguments);
+      uint32_t nargs = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
+      if (!ts_node_is_null(last) && ((nargs == 0 && facts_node_is(f, last, "eval")) ||
+                                     (nargs <= 1 && facts_node_is(f, last, "train") &&
+                                      (nargs == 0 || NODE_IS(ts_node_named_child(args, 0), "true") ||
+                                       NODE_IS(ts_node_named_child(args, 0), "false")))))
+        continue;
     }
     if (ts_node_is_null(last) || !NODE_IS(last, "identifier")) continue;
     seen.name = facts_text(f, last, &seen.name_len);
