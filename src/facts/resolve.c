@@ -1481,6 +1481,18 @@ static bool plain_parameter(const facts *f, TSNode method, TSNode name) {
     }
   }
   if (!found) return false;
+  /* named as a setting (`size`, `mode`, `num_heads`, `in_channels`): a
+   * module handed to a constructor is named for what it is (`encoder`) */
+  static const char *const settings[] = {"size", "sizes", "shape", "dim", "dims", "mode", "channels", "num", "eps",
+                                         "scale", "rate", "ratio", "stride", "padding", "length", "factor",
+                                         "temperature", "steps", "heads", "axis", NULL};
+  for (uint32_t at = 0; at < len;) {
+    uint32_t end = at;
+    while (end < len && t[end] != '_') end++;
+    for (size_t k = 0; settings[k]; k++)
+      if (strlen(settings[k]) == end - at && !strncmp(t + at, settings[k], end - at)) return true;
+    at = end + 1;
+  }
   /* computed with in the method: an operand of arithmetic, or range(name) */
   TSNode body = FACT_FIELD(f, method, body);
   if (ts_node_is_null(body)) return false;
