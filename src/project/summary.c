@@ -360,6 +360,22 @@ static void record_calls_by_name(const facts *f, project_summary *s) {
                    : FACTS_CALLED_GRAD;
     seen.outer = outermost(f, c->function);
     vec_push(&v, seen);
+    /* `self.ent_id_detection(...)` in a subclass that does not define it:
+     * a call of the method a base class of another module defines, which
+     * that module's importer check asks about by its plain name */
+    if (seen.klass) {
+      int k = f->functions.items[c->function].klass;
+      bool own = false;
+      for (size_t g = 0; g < f->functions.len && !own; g++)
+        own = f->functions.items[g].klass == k && f->functions.items[g].name_len == seen.name_len &&
+              !memcmp(f->functions.items[g].name, seen.name, seen.name_len);
+      if (!own && !ts_node_is_null(f->classes.items[k].bases)) {
+        call_seen plain = seen;
+        plain.klass = NULL;
+        plain.klass_len = 0;
+        vec_push(&v, plain);
+      }
+    }
   }
   if (v.len > 1) qsort(v.items, v.len, sizeof *v.items, call_cmp);
   s->calls = arena_alloc(&s->arena, (v.len + 1) * sizeof *s->calls);
