@@ -402,12 +402,18 @@ static bool calls_loop_variable(const facts *f, const facts_loop *l) {
 
 /* Whether the name NAME (LEN bytes) is read in NODE: a preorder walk with
  * a cursor, no recursion. */
-static bool node_reads(const facts *f, TSNode node, const char *name, uint32_t len) {
+/* Whether NODE's subtree holds the identifier NAME (LEN bytes) or, with
+ * ATTRIBUTE, an attribute read `x.NAME`: a preorder walk with a cursor. */
+static bool subtree_has(const facts *f, TSNode node, bool attribute, const char *name, uint32_t len) {
   TSTreeCursor cur = ts_tree_cursor_new(node);
   bool found = false, done = false;
   while (!found && !done) {
     TSNode n = ts_tree_cursor_current_node(&cur);
-    if (NODE_IS(n, "identifier")) found = facts_text_is(f, n, name, len);
+    if (!attribute && NODE_IS(n, "identifier")) found = facts_text_is(f, n, name, len);
+    else if (attribute && NODE_IS(n, "attribute")) {
+      TSNode a = FIELD(n, attribute);
+      found = !ts_node_is_null(a) && facts_text_is(f, a, name, len);
+    }
     if (ts_tree_cursor_goto_first_child(&cur)) continue;
     while (!ts_tree_cursor_goto_next_sibling(&cur))
       if (!ts_tree_cursor_goto_parent(&cur)) {
@@ -417,6 +423,11 @@ static bool node_reads(const facts *f, TSNode node, const char *name, uint32_t l
   }
   ts_tree_cursor_delete(&cur);
   return found;
+}
+
+
+static bool node_reads(const facts *f, TSNode node, const char *name, uint32_t len) {
+  return subtree_has(f, node, false, name, len);
 }
 
 
@@ -1035,33 +1046,21 @@ static facts_span span_of(TSNode n) {
 }
 
 
-/* Whether the call NODE keeps autograd on on purpose: a function named for
- * gradients (`..._with_grad`) holds it, or it lies in one branch of an
- * `if` whose other branch runs under no_grad (`if train: f = enc(x)` /
- * `else: with torch.no_grad(): f = enc(x)`): the code chooses the grad
- * mode by a condition, as `torch.set_grad_enabled(flag)` would. */
-/* Whether NODE's text holds an attribute read `x.grad_fn`: code that walks
- * the autograd graph a forward recorded (a pruning library tracing a
- * model's dependencies from its outputs' `grad_fn`). */
+/* Whether NODE holds an attribute read `x.grad_fn`: code that walks the
+ * autograd graph a forward recorded (a pruning library tracing a model's
+ * dependencies from its outputs' `grad_fn`). */
 static bool reads_grad_fn(const facts *f, TSNode node) {
-  if (!f->mentions_grad_fn) return false; /* most files: settled by one scan of their text */
-  TSTreeCursor cur = ts_tree_cursor_new(node);
-  bool found = false, done = false;
-  while (!found && !done) {
-    TSNode n = ts_tree_cursor_current_node(&cur);
-    if (NODE_IS(n, "attribute") && facts_node_is(f, FIELD(n, attribute), "grad_fn")) found = true;
-    if (ts_tree_cursor_goto_first_child(&cur)) continue;
-    while (!ts_tree_cursor_goto_next_sibling(&cur))
-      if (!ts_tree_cursor_goto_parent(&cur)) {
-        done = true;
-        break;
-      }
-  }
-  ts_tree_cursor_delete(&cur);
-  return found;
+  /* most files: settled by one scan of their text (facts_build_with) */
+  return f->mentions_grad_fn && subtree_has(f, node, true, "grad_fn", 7);
 }
 
 
+/* Whether the call NODE keeps autograd on on purpose: a function named for
+ * gradients (`..._with_grad`) holds it, its function reads `.grad_fn`
+ * (reads_grad_fn), or it lies in one branch of an
+ * `if` whose other branch runs under no_grad (`if train: f = enc(x)` /
+ * `else: with torch.no_grad(): f = enc(x)`): the code chooses the grad
+ * mode by a condition, as `torch.set_grad_enabled(flag)` would. */
 static bool grad_kept_on_purpose(const facts *f, TSNode node) {
   uint32_t pos = ts_node_start_byte(node);
   for (int g = facts_function_at(f, pos); g >= 0; g = f->functions.items[g].parent)
