@@ -155,7 +155,9 @@
 ;   `*_test.py`), which pytest collects without an import (not `def
 ;   test_epoch(model, loader)`, an evaluation in a script of that name),
 ;   a forward whose function reads `.grad_fn` (a tracer walking the graph
-;   it records), files that do not import
+;   it records) or whose input the function made to require grad
+;   (`coords.requires_grad_(True)`: a physics-informed network's residual
+;   differentiates the output with respect to it), files that do not import
 ;   torch, calls of a model whose parameters are frozen with
 ;   `.requires_grad_(False)` (StyleGAN's metric samplers; also where it is
 ;   built, `G = build().requires_grad_(False)`, and its copies, `G_ema =
@@ -310,6 +312,7 @@
   (#oom-not-untrained? @fn)
   (#oom-not-warm-up? @report)
   (#oom-not-handed-to-library? @report)
+  (#oom-not-input-requires-grad? @report)
   (#oom-in-eval-function? @report)
   (#oom-not-function-trains? @report)
   (#oom-not-in-no-grad? @report)
@@ -331,6 +334,7 @@
   (#oom-not-untrained? @fn)
   (#oom-not-warm-up? @report)
   (#oom-not-handed-to-library? @report)
+  (#oom-not-input-requires-grad? @report)
   (#oom-in-eval-context? @report)
   (#oom-not-function-trains? @report)
   (#oom-not-in-no-grad? @report)
@@ -352,6 +356,7 @@
   (#oom-not-untrained? @fn)
   (#oom-not-warm-up? @report)
   (#oom-not-handed-to-library? @report)
+  (#oom-not-input-requires-grad? @report)
   (#oom-in-eval-context? @report)
   (#oom-in-loop? @report)
   (#oom-not-in-training-loop? @report)
@@ -378,6 +383,7 @@
   (#oom-not-untrained? @fn)
   (#oom-not-warm-up? @report)
   (#oom-not-handed-to-library? @report)
+  (#oom-not-input-requires-grad? @report)
   (#oom-in-loop? @report)
   (#oom-not-in-model-method? @report)
   (#oom-not-in-unit-test? @report)
@@ -400,6 +406,7 @@
   (#oom-not-untrained? @fn)
   (#oom-not-warm-up? @report)
   (#oom-not-handed-to-library? @report)
+  (#oom-not-input-requires-grad? @report)
   (#oom-in-eval-context? @report)
   (#oom-not-backward-follows? @report)
   (#oom-not-in-no-grad? @report)

@@ -243,6 +243,12 @@ static const struct {
    "library (not a builtin such as `map` or `sorted`, not a function or class of this file or the project: "
    "`ptan.agent.PolicyAgent(lambda x: net(x)[0])`): that library decides when the lambda runs, and under which "
    "grad mode"},
+  {"oom-input-requires-grad", PRED_INPUT_REQUIRES_GRAD, ARGS_CAPTURE, 0, 0,
+   "`#oom-input-requires-grad? @call`: an argument of the call `@call` is a name its function made to require "
+   "grad (`coords.clone().requires_grad_(True)`, `torch.rand(n, 1, requires_grad=True)`, or a `torch.cat` of "
+   "such names) and a later call takes both that input and the call's result (`residual(points, pred)`): the "
+   "code differentiates the output with respect to the input (a physics-informed network's residual), so the "
+   "forward needs its graph"},
   {"oom-untrained", PRED_UNTRAINED, ARGS_CAPTURE, 0, 0,
    "`#oom-untrained? @x`: the callee `@x` (`net`, `net.forward`, `net.encoder`) calls a model built in the same "
    "function (or at module level) and left untrained there: each binding of `net` before the call makes a fresh "
@@ -351,6 +357,7 @@ static int cost(pred_kind kind) {
   case PRED_FILE_MENTIONS:
   case PRED_FOREIGN_CODE: /* a regex per import: asked of nearly nothing but findings */
   case PRED_HANDED_TO_LIBRARY:
+  case PRED_INPUT_REQUIRES_GRAD:
   case PRED_WARM_UP: /* ts_node_parent walks down from the root */ return 4;
   case PRED_NO_GRAD_IN_IMPORTERS:
   case PRED_IN_NO_GRAD_ANYWHERE: /* may read and parse the modules importing the file */ return 5;
@@ -915,6 +922,8 @@ static bool eval(const predicate *p, const TSQueryMatch *m, pred_context *ctx) {
     return facts_untrained_model(ctx->model, n);
   case PRED_HANDED_TO_LIBRARY:
     return facts_handed_to_library(ctx->model, n);
+  case PRED_INPUT_REQUIRES_GRAD:
+    return facts_input_requires_grad(ctx->model, n);
   case PRED_FOREIGN_CODE:
     return foreign_code(ctx, pos, p->re);
   }

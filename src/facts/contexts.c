@@ -1397,6 +1397,96 @@ bool facts_handed_to_library(const facts *self, TSNode node) {
 }
 
 
+/* Whether VALUE (bound in function FN before POS) makes a tensor that
+ * requires grad: a `requires_grad_()`/`requires_grad_(True)` call or a
+ * `requires_grad=True` keyword in it, or a name bound so, up to DEPTH hops
+ * (`test_points = torch.cat([x_test, y_test], dim=1)`). */
+static bool makes_grad_input(const facts *f, TSNode value, int fn, uint32_t pos, int depth) {
+  if (ts_node_is_null(value) || depth > 2) return false;
+  uint32_t len;
+  const char *t = facts_text(f, value, &len);
+  if (!facts_text_has_ci(t, len, "requires_grad") && !NODE_IS(value, "identifier") && !NODE_IS(value, "call"))
+    return false;
+  TSTreeCursor cur = ts_tree_cursor_new(value);
+  bool found = false, done = false;
+  while (!found && !done) {
+    TSNode n = ts_tree_cursor_current_node(&cur);
+    if (NODE_IS(n, "keyword_argument")) {
+      TSNode k = FIELD(n, name), v = FIELD(n, value);
+      found = !ts_node_is_null(k) && facts_node_is(f, k, "requires_grad") && !ts_node_is_null(v) && NODE_IS(v, "true");
+    } else if (NODE_IS(n, "call")) {
+      TSNode callee = FIELD(n, function), args = FIELD(n, arguments);
+      if (!ts_node_is_null(callee) && NODE_IS(callee, "attribute") &&
+          facts_node_is(f, FIELD(callee, attribute), "requires_grad_") && !ts_node_is_null(args))
+        found = ts_node_named_child_count(args) == 0 || NODE_IS(ts_node_named_child(args, 0), "true");
+    } else if (NODE_IS(n, "identifier") && depth < 2) {
+      uint32_t nl;
+      const char *name = facts_text(f, n, &nl);
+      long a = facts__last_assign_before(f, name, nl, pos, fn);
+      if (a >= 0 && NODE_IS(f->assigns.items[a].left, "identifier") && ts_node_start_byte(f->assigns.items[a].left) < pos)
+        found = makes_grad_input(f, f->assigns.items[a].right, fn, ts_node_start_byte(f->assigns.items[a].left),
+                                 depth + 1);
+    }
+    if (found) break;
+    if (ts_tree_cursor_goto_first_child(&cur)) continue;
+    while (!ts_tree_cursor_goto_next_sibling(&cur))
+      if (!ts_tree_cursor_goto_parent(&cur)) {
+        done = true;
+        break;
+      }
+  }
+  ts_tree_cursor_delete(&cur);
+  return found;
+}
+
+
+bool facts_input_requires_grad(const facts *self, TSNode call) {
+  TSNode args = FIELD(call, arguments);
+  if (ts_node_is_null(args) || !NODE_IS(args, "argument_list")) return false;
+  /* the name the call's result is bound to (`pred = model(points)`) */
+  TSNode stmt = ts_node_parent(call);
+  while (!ts_node_is_null(stmt) && (NODE_IS(stmt, "subscript") || NODE_IS(stmt, "attribute")))
+    stmt = ts_node_parent(stmt);
+  if (ts_node_is_null(stmt) || !NODE_IS(stmt, "assignment")) return false;
+  TSNode out = FIELD(stmt, left);
+  if (ts_node_is_null(out) || !NODE_IS(out, "identifier")) return false;
+  uint32_t olen, pos = ts_node_start_byte(call), n = ts_node_named_child_count(args);
+  const char *oname = facts_text(self, out, &olen);
+  int fn = facts_function_at(self, pos);
+  /* the result and the names made from it after (`u, v, p = pred[:, 0:1],
+   * ...`; `predictions = {'u': u, ...}`) */
+  const char *onames[4] = {oname};
+  uint32_t olens[4] = {olen};
+  size_t nout = facts__names_after(self, fn, pos, onames, olens, 4);
+  facts_span scope = fn >= 0 ? self->functions.items[fn].body : (facts_span){0, (uint32_t)self->length + 1};
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode a = ts_node_named_child(args, i);
+    if (NODE_IS(a, "keyword_argument")) a = FIELD(a, value);
+    if (ts_node_is_null(a) || !NODE_IS(a, "identifier")) continue;
+    uint32_t len;
+    const char *name = facts_text(self, a, &len);
+    long k = facts__last_assign_before(self, name, len, pos, fn);
+    if (k < 0 || !NODE_IS(self->assigns.items[k].left, "identifier") ||
+        !makes_grad_input(self, self->assigns.items[k].right, fn, ts_node_start_byte(self->assigns.items[k].left), 0))
+      continue;
+    /* ... and a later call takes both the input and the output: the
+     * derivative of one with respect to the other (`residual(points,
+     * pred)`), not an export's example input (`torch.onnx.export(model,
+     * x, ...)`) */
+    for (size_t c = facts_first_call_at(self, ts_node_end_byte(call)); c < self->calls.len; c++) {
+      const facts_call *later = &self->calls.items[c];
+      if (ts_node_start_byte(later->call) >= scope.end) break;
+      if (later->function != fn) continue;
+      TSNode largs = FIELD(later->call, arguments);
+      if (ts_node_is_null(largs) || !node_reads(self, largs, name, len)) continue;
+      for (size_t o = 0; o < nout; o++)
+        if (node_reads(self, largs, onames[o], olens[o])) return true;
+    }
+  }
+  return false;
+}
+
+
 /* ---- untrained models: a smoke test is no evaluation ---- */
 
 /* Whether the words of NAME (split at `_` and at camelCase humps, in lower

@@ -564,6 +564,13 @@ bool facts_warm_up_call(const facts *self, TSNode call);
  * no-grad). */
 bool facts_handed_to_library(const facts *self, TSNode node);
 
+/* Whether an argument of CALL is a name its function bound to a tensor made
+ * to require grad (`x.requires_grad_(True)`, `requires_grad=True`, or a
+ * `torch.cat`/`torch.stack` of such names) and a later call of the
+ * function takes both that input and the name CALL's result is bound to
+ * (`residual(points, pred)`): input gradients are wanted. */
+bool facts_input_requires_grad(const facts *self, TSNode call);
+
 /* Whether the statement holding CALL binds or adds its result to a plain
  * name (`logits += model(z) * w`) that a backward pass of the same
  * function later reaches: the forward is part of a training step, eval
