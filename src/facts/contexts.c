@@ -402,18 +402,15 @@ static bool calls_loop_variable(const facts *f, const facts_loop *l) {
 
 /* Whether the name NAME (LEN bytes) is read in NODE: a preorder walk with
  * a cursor, no recursion. */
-/* Whether NODE's subtree holds the identifier NAME (LEN bytes) or, with
- * ATTRIBUTE, an attribute read `x.NAME`: a preorder walk with a cursor. */
-static bool subtree_has(const facts *f, TSNode node, bool attribute, const char *name, uint32_t len) {
+/* Whether MATCH holds for a node of NODE's subtree (NODE included): a
+ * preorder walk with a cursor, stopping at the first match. */
+static bool subtree_any(const facts *f, TSNode node, bool (*match)(const facts *, TSNode, const void *),
+                        const void *ctx) {
   TSTreeCursor cur = ts_tree_cursor_new(node);
   bool found = false, done = false;
   while (!found && !done) {
-    TSNode n = ts_tree_cursor_current_node(&cur);
-    if (!attribute && NODE_IS(n, "identifier")) found = facts_text_is(f, n, name, len);
-    else if (attribute && NODE_IS(n, "attribute")) {
-      TSNode a = FIELD(n, attribute);
-      found = !ts_node_is_null(a) && facts_text_is(f, a, name, len);
-    }
+    found = match(f, ts_tree_cursor_current_node(&cur), ctx);
+    if (found) break;
     if (ts_tree_cursor_goto_first_child(&cur)) continue;
     while (!ts_tree_cursor_goto_next_sibling(&cur))
       if (!ts_tree_cursor_goto_parent(&cur)) {
@@ -423,6 +420,30 @@ static bool subtree_has(const facts *f, TSNode node, bool attribute, const char 
   }
   ts_tree_cursor_delete(&cur);
   return found;
+}
+
+
+typedef struct {
+  bool attribute;
+  const char *name;
+  uint32_t len;
+} name_query;
+
+
+static bool names_it(const facts *f, TSNode n, const void *ctx) {
+  const name_query *q = ctx;
+  if (!q->attribute) return NODE_IS(n, "identifier") && facts_text_is(f, n, q->name, q->len);
+  if (!NODE_IS(n, "attribute")) return false;
+  TSNode a = FIELD(n, attribute);
+  return !ts_node_is_null(a) && facts_text_is(f, a, q->name, q->len);
+}
+
+
+/* Whether NODE's subtree holds the identifier NAME (LEN bytes) or, with
+ * ATTRIBUTE, an attribute read `x.NAME`. */
+static bool subtree_has(const facts *f, TSNode node, bool attribute, const char *name, uint32_t len) {
+  name_query q = {attribute, name, len};
+  return subtree_any(f, node, names_it, &q);
 }
 
 
@@ -1397,46 +1418,51 @@ bool facts_handed_to_library(const facts *self, TSNode node) {
 }
 
 
+typedef struct {
+  int fn;
+  uint32_t pos;
+  int depth;
+} grad_input_query;
+
+
+static bool makes_grad_input(const facts *f, TSNode value, int fn, uint32_t pos, int depth);
+
+
+/* One node of a value for makes_grad_input: `requires_grad=True`,
+ * `.requires_grad_()`/`.requires_grad_(True)`, or a name bound to such a
+ * value before the query's position. */
+static bool grad_input_node(const facts *f, TSNode n, const void *ctx) {
+  const grad_input_query *q = ctx;
+  if (NODE_IS(n, "keyword_argument")) {
+    TSNode k = FIELD(n, name), v = FIELD(n, value);
+    return !ts_node_is_null(k) && facts_node_is(f, k, "requires_grad") && !ts_node_is_null(v) && NODE_IS(v, "true");
+  }
+  if (NODE_IS(n, "call")) {
+    TSNode callee = FIELD(n, function), args = FIELD(n, arguments);
+    if (ts_node_is_null(callee) || !NODE_IS(callee, "attribute") || ts_node_is_null(args) ||
+        !facts_node_is(f, FIELD(callee, attribute), "requires_grad_"))
+      return false;
+    return ts_node_named_child_count(args) == 0 || NODE_IS(ts_node_named_child(args, 0), "true");
+  }
+  if (!NODE_IS(n, "identifier") || q->depth >= 2) return false;
+  uint32_t nl;
+  const char *name = facts_text(f, n, &nl);
+  long a = facts__last_assign_before(f, name, nl, q->pos, q->fn);
+  return a >= 0 && NODE_IS(f->assigns.items[a].left, "identifier") &&
+         ts_node_start_byte(f->assigns.items[a].left) < q->pos &&
+         makes_grad_input(f, f->assigns.items[a].right, q->fn, ts_node_start_byte(f->assigns.items[a].left),
+                          q->depth + 1);
+}
+
+
 /* Whether VALUE (bound in function FN before POS) makes a tensor that
  * requires grad: a `requires_grad_()`/`requires_grad_(True)` call or a
  * `requires_grad=True` keyword in it, or a name bound so, up to DEPTH hops
  * (`test_points = torch.cat([x_test, y_test], dim=1)`). */
 static bool makes_grad_input(const facts *f, TSNode value, int fn, uint32_t pos, int depth) {
   if (ts_node_is_null(value) || depth > 2) return false;
-  uint32_t len;
-  const char *t = facts_text(f, value, &len);
-  if (!facts_text_has_ci(t, len, "requires_grad") && !NODE_IS(value, "identifier") && !NODE_IS(value, "call"))
-    return false;
-  TSTreeCursor cur = ts_tree_cursor_new(value);
-  bool found = false, done = false;
-  while (!found && !done) {
-    TSNode n = ts_tree_cursor_current_node(&cur);
-    if (NODE_IS(n, "keyword_argument")) {
-      TSNode k = FIELD(n, name), v = FIELD(n, value);
-      found = !ts_node_is_null(k) && facts_node_is(f, k, "requires_grad") && !ts_node_is_null(v) && NODE_IS(v, "true");
-    } else if (NODE_IS(n, "call")) {
-      TSNode callee = FIELD(n, function), args = FIELD(n, arguments);
-      if (!ts_node_is_null(callee) && NODE_IS(callee, "attribute") &&
-          facts_node_is(f, FIELD(callee, attribute), "requires_grad_") && !ts_node_is_null(args))
-        found = ts_node_named_child_count(args) == 0 || NODE_IS(ts_node_named_child(args, 0), "true");
-    } else if (NODE_IS(n, "identifier") && depth < 2) {
-      uint32_t nl;
-      const char *name = facts_text(f, n, &nl);
-      long a = facts__last_assign_before(f, name, nl, pos, fn);
-      if (a >= 0 && NODE_IS(f->assigns.items[a].left, "identifier") && ts_node_start_byte(f->assigns.items[a].left) < pos)
-        found = makes_grad_input(f, f->assigns.items[a].right, fn, ts_node_start_byte(f->assigns.items[a].left),
-                                 depth + 1);
-    }
-    if (found) break;
-    if (ts_tree_cursor_goto_first_child(&cur)) continue;
-    while (!ts_tree_cursor_goto_next_sibling(&cur))
-      if (!ts_tree_cursor_goto_parent(&cur)) {
-        done = true;
-        break;
-      }
-  }
-  ts_tree_cursor_delete(&cur);
-  return found;
+  grad_input_query q = {fn, pos, depth};
+  return subtree_any(f, value, grad_input_node, &q);
 }
 
 
