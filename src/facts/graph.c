@@ -47,9 +47,11 @@ typedef struct {
   bool changed;   /* a summary changed in this round */
   bool replay;    /* read names from the records instead of a state (predicates) */
   VEC(slot) marked; /* names `.backward()` reaches in this function (flags: V_SCALAR when direct) */
-  /* the states a `continue` and a `break` of the innermost loop leave
-   * (NULL outside loops): the loop's head and its exit join them */
-  state *cont, *brk;
+  /* the states a `continue` and a `break` of the innermost loop leave (the
+   * loop's head and its exit join them); LOOPS counts the loops the
+   * statement being run is in: outside them a `continue` joins nothing */
+  state cont, brk;
+  int loops;
   buf tmp;
 } analysis;
 
@@ -1391,14 +1393,15 @@ static void run_loop(analysis *a, state *st, TSNode loop) {
   } else {
     eval(a, st, FACT_FIELD(a->f, loop, condition));
   }
-  state entry = {0}, cont = {0}, brk = {0};
-  state *outer_cont = a->cont, *outer_brk = a->brk;
-  a->cont = &cont;
-  a->brk = &brk;
+  /* this loop's exits, the enclosing loop's kept aside until it ends */
+  state entry = {0}, outer_cont = a->cont, outer_brk = a->brk;
+  a->cont = (state){0};
+  a->brk = (state){0};
+  a->loops++;
   copy_state(&entry, st);
   for (int round = 0; round < MAX_ROUNDS; round++) {
     run_block(a, st, body);
-    join(st, &cont);
+    join(st, &a->cont);
     /* the next iteration starts from what this one left, joined with entry */
     state next = {0};
     copy_state(&next, &entry);
@@ -1417,8 +1420,12 @@ static void run_loop(analysis *a, state *st, TSNode loop) {
     if (!changed) break;
   }
   vec_free(&entry);
+  state brk = a->brk;
+  vec_free(&a->cont);
   a->cont = outer_cont;
   a->brk = outer_brk;
+  a->loops--;
+  assert(a->loops >= 0);
   if (NODE_IS(loop, "for_statement")) {
     TSNode cleaned = cleans_every_entry(a, loop);
     if (!ts_node_is_null(cleaned)) set_name(a, st, cleaned, 0);
@@ -1426,7 +1433,6 @@ static void run_loop(analysis *a, state *st, TSNode loop) {
   TSNode alt = FACT_FIELD(a->f, loop, alternative);
   if (!ts_node_is_null(alt)) run_block(a, st, FACT_FIELD(a->f, alt, body));
   join(st, &brk);
-  vec_free(&cont);
   vec_free(&brk);
 }
 
@@ -1436,12 +1442,12 @@ static void run_loop(analysis *a, state *st, TSNode loop) {
  * loop on `break`, nowhere on `return` or `raise`, else into OUT (ANY: OUT
  * holds a state already). */
 static void branch_end(analysis *a, state *st, char e, state *out, bool *any) {
-  if (e == 'c' && a->cont) {
-    join(a->cont, st);
+  if (e == 'c' && a->loops) {
+    join(&a->cont, st);
     return;
   }
-  if (e == 'b' && a->brk) {
-    join(a->brk, st);
+  if (e == 'b' && a->loops) {
+    join(&a->brk, st);
     return;
   }
   if (e == 'r') return;
@@ -2225,7 +2231,7 @@ static void bind_parameters(analysis *a, state *st, TSNode params) {
 
 
 static void analyse(facts *f, int function, bool *changed) {
-  analysis a = {f, function, false, 0, false, false, {0}, NULL, NULL, {0}};
+  analysis a = {f, function, false, 0, false, false, {0}, {0}, {0}, 0, {0}};
   collect_evidence(&a);
   state st = {0};
   if (function < 0) {
@@ -2290,7 +2296,7 @@ facts_value facts_value_of(const facts *self, TSNode node) {
   if (facts_in_no_grad(self, ts_node_start_byte(node))) return v;
   /* evaluate NODE again, reading each name as the analysis recorded it there;
    * replay never writes, so the facts stay shared and immutable */
-  analysis a = {(facts *)self, facts_function_at(self, ts_node_start_byte(node)), false, 0, false, true, {0}, NULL, NULL, {0}};
+  analysis a = {(facts *)self, facts_function_at(self, ts_node_start_byte(node)), false, 0, false, true, {0}, {0}, {0}, 0, {0}};
   state st = {0};
   unsigned r = eval(&a, &st, node);
   vec_free(&a.marked);
