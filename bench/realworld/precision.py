@@ -8,7 +8,9 @@ codes on the pool is read by hand and its verdict kept in precision.tsv
 
   precision.py list    [--out OUT] [--oomlint PATH]   findings without a verdict, as TSV rows to judge
   precision.py summary [--out OUT] [--oomlint PATH]   files linted, findings, and right/wrong per code
-  (--reuse: the findings of the last run, saved in OUT/findings.json)
+  (--reuse: the findings of the last run, saved in OUT/findings.json;
+   --pool FILE: lint only the repositories FILE names, a repo/commit TSV such as
+   one holdout's rows of precision_pool.tsv, and judge stale verdicts of those only)
 
 `summary` lints the pool again and matches each finding to a verdict of the
 same file, code and line (exactly: the pool does not change), so a verdict
@@ -93,9 +95,12 @@ def main():
     ap.add_argument("--oomlint", default=os.path.join(ROOT, "build", "oomlint"))
     ap.add_argument("--reuse", action="store_true",
                     help="read the findings the last run saved in OUT/findings.json instead of linting again")
+    ap.add_argument("--pool", default=os.path.join(HERE, "precision_pool.tsv"),
+                    help="the repositories to lint (repo, commit TSV); default: the whole pool")
     args = ap.parse_args()
 
-    pool = read_tsv(os.path.join(HERE, "precision_pool.tsv"), ["repo", "commit"])
+    pool = read_tsv(args.pool, ["repo", "commit"])
+    in_pool = {(p["repo"], p["commit"]) for p in pool}
     verdict_path = os.path.join(HERE, "precision.tsv")
     verdicts = read_tsv(verdict_path, ["repo", "commit", "path", "line", "code", "verdict", "why"]) \
         if os.path.exists(verdict_path) else []
@@ -131,7 +136,7 @@ def main():
     table(counts)
     print("\nthe same, leaving out test suites (a test/ or tests/ folder, test_*.py, *_test.py):")
     table(outside_tests)
-    stale = [k for k in judged if k not in current]
+    stale = [k for k in judged if k not in current and (k[0], k[1]) in in_pool]
     for k in stale:
         print(f"stale verdict (no such finding now): {k[0]} {k[2]}:{k[3]} {k[4]}")
     return 0

@@ -380,6 +380,24 @@ static int next_method_named(const facts *f, int m) {
 }
 
 
+/* The next plain function after H (in by-name order) with H's name and
+ * enclosing function: the other definitions of a name a script defines on
+ * each branch of an `if`; else -1. */
+static int next_plain_named(const facts *f, int h) {
+  const facts_function *fh = &f->functions.items[h];
+  if (fh->klass >= 0) return -1;
+  bool seen = false;
+  for (size_t k = facts__first_named(f, fh->name, fh->name_len); k < f->functions_by_name.len; k++) {
+    const facts_fname *e = &f->functions_by_name.items[k];
+    if (e->len != fh->name_len || memcmp(e->name, fh->name, e->len)) break;
+    const facts_function *g = &f->functions.items[e->index];
+    if (seen && g->klass < 0 && g->parent == fh->parent) return e->index;
+    if (e->index == h) seen = true;
+  }
+  return -1;
+}
+
+
 /* Functions of the file that are called, and only called, with gradients
  * off (an evaluator's `run_batch` called in its `evaluate` under no_grad):
  * their bodies run under their callers' no-grad region. A function handed
@@ -393,15 +411,82 @@ typedef struct {
 typedef VEC(handed_fn) handed_vec;
 
 
+/* The name of parameter P (any of the grammar's parameter forms), or a
+ * null node for `*args`, `**kwargs` and the like. */
+static TSNode parameter_name(const facts *f, TSNode p) {
+  if (NODE_IS(p, "identifier")) return p;
+  if (NODE_IS(p, "default_parameter") || NODE_IS(p, "typed_default_parameter")) return FACT_FIELD(f, p, name);
+  if (NODE_IS(p, "typed_parameter")) {
+    TSNode n = ts_node_named_child(p, 0);
+    return !ts_node_is_null(n) && NODE_IS(n, "identifier") ? n : NULL_NODE;
+  }
+  return NULL_NODE;
+}
+
+
+/* The parameter of G, a plain function of the file, that an argument of a
+ * call of G binds: the INDEX-th positional one, or the one named KEYWORD
+ * (KLEN bytes) when KEYWORD is set; a null node when none does. */
+static TSNode bound_parameter(const facts *f, int g, uint32_t index, const char *keyword, uint32_t klen) {
+  TSNode params = FACT_FIELD(f, f->functions.items[g].node, parameters);
+  uint32_t np = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params);
+  for (uint32_t i = 0; i < np; i++) {
+    TSNode name = parameter_name(f, ts_node_named_child(params, i));
+    if (ts_node_is_null(name)) {
+      if (!keyword) return NULL_NODE; /* past `*args`: positions no longer line up */
+      continue;
+    }
+    if (keyword ? facts_text_is(f, name, keyword, klen) : i == index) return name;
+  }
+  return NULL_NODE;
+}
+
+
+/* Appends to OUT, for function H handed to function G of the file as its
+ * parameter PARAM, where G calls that parameter (`def evaluate(predict_fn):
+ * ... with torch.no_grad(): predict_fn(x)`): each call of it in G's own
+ * body runs H. Whether G calls it there at all (else the handing counts). */
+static bool called_as_parameter(const facts *f, int g, TSNode param, int h, handed_vec *out) {
+  const facts_function *fn = &f->functions.items[g];
+  uint32_t len;
+  const char *name = facts_text(f, param, &len);
+  bool any = false;
+  for (size_t i = facts_first_call_at(f, fn->body.start); i < f->calls.len; i++) {
+    const facts_call *c = &f->calls.items[i];
+    if (ts_node_start_byte(c->call) >= fn->body.end) break;
+    TSNode callee = FACT_FIELD(f, c->call, function);
+    if (c->function != g || !NODE_IS(callee, "identifier") || !facts_text_is(f, callee, name, len)) continue;
+    handed_fn e = {ts_node_start_byte(c->call), h};
+    vec_push(out, e);
+    any = true;
+  }
+  return any;
+}
+
+
 /* Appends to OUT the functions of the file that call C hands as arguments
- * (`partial(helper, x)`); with ONLY set, just those marked in it. */
+ * (`partial(helper, x)`); with ONLY set, just those marked in it. A
+ * function handed to a plain function of the file that calls the
+ * parameter receiving it runs where that call is (a script's
+ * `evaluate(mlp_predict)` whose `predict_fn(x)` is under no_grad). */
 static void handed_by(const facts *f, const facts_call *c, TSTreeCursor *cur, const bool *only, handed_vec *out) {
   TSNode args = FACT_FIELD(f, c->call, arguments);
   if (ts_node_is_null(args) || !NODE_IS(args, "argument_list")) return;
+  TSNode callee = FACT_FIELD(f, c->call, function);
+  int receiver = !ts_node_is_null(callee) && NODE_IS(callee, "identifier") ? facts_function_named(f, callee) : -1;
+  if (receiver >= 0 && f->functions.items[receiver].klass >= 0) receiver = -1;
+  uint32_t index = 0;
   ts_tree_cursor_reset(cur, args);
   for (bool more = ts_tree_cursor_goto_first_child(cur); more; more = ts_tree_cursor_goto_next_sibling(cur)) {
     TSNode a = ts_tree_cursor_current_node(cur);
-    if (NODE_IS(a, "keyword_argument")) a = FACT_FIELD(f, a, value);
+    if (!ts_node_is_named(a) || NODE_IS(a, "comment")) continue;
+    const char *keyword = NULL;
+    uint32_t klen = 0, at = index;
+    if (NODE_IS(a, "keyword_argument")) {
+      keyword = facts_text(f, FACT_FIELD(f, a, name), &klen);
+      a = FACT_FIELD(f, a, value);
+    } else
+      index++;
     if (ts_node_is_null(a) || !(NODE_IS(a, "identifier") || NODE_IS(a, "attribute"))) continue;
     int h = facts_function_named(f, a);
     if (h < 0 && NODE_IS(a, "attribute")) {
@@ -414,9 +499,14 @@ static void handed_by(const facts *f, const facts_call *c, TSTreeCursor *cur, co
       }
       continue;
     }
-    if (h < 0 || h == c->function || (only && !only[h])) continue;
-    handed_fn e = {ts_node_start_byte(c->call), h};
-    vec_push(out, e);
+    TSNode param = receiver >= 0 && h >= 0 ? bound_parameter(f, receiver, at, keyword, klen) : NULL_NODE;
+    /* `def predict` on each branch of an `if`: the name hands either */
+    for (; h >= 0; h = next_plain_named(f, h)) {
+      if (h == c->function || (only && !only[h])) continue;
+      if (!ts_node_is_null(param) && called_as_parameter(f, receiver, param, h, out)) continue;
+      handed_fn e = {ts_node_start_byte(c->call), h};
+      vec_push(out, e);
+    }
   }
 }
 
@@ -482,13 +572,33 @@ static void handed_functions(const facts *f, handed_vec *out) {
   enum { MAX_PICKS = 8 };
   TSNode picks[MAX_PICKS];
   size_t npicks = 0;
+  bool *calls_parameter = NULL; /* per function: calls a parameter of its own under no_grad */
   for (size_t r = 0; r < f->no_grad.len; r++)
     for (size_t i = facts_first_call_at(f, f->no_grad.items[r].start); i < f->calls.len; i++) {
       const facts_call *c = &f->calls.items[i];
       if (ts_node_start_byte(c->call) >= f->no_grad.items[r].end) break;
       handed_by(f, c, &cur, NULL, &under);
       if (picked_by(f, c, NULL, &under) && npicks < MAX_PICKS) picks[npicks++] = FACT_FIELD(f, c->call, function);
+      /* `predict_fn(x)` of a parameter under no_grad: what the function's
+       * callers hand it (below) */
+      TSNode callee = FACT_FIELD(f, c->call, function);
+      if (c->function < 0 || ts_node_is_null(callee) || !NODE_IS(callee, "identifier") ||
+          f->functions.items[c->function].klass >= 0 || facts_function_named(f, callee) >= 0)
+        continue;
+      uint32_t len;
+      const char *name = facts_text(f, callee, &len);
+      if (facts__parameter_of(f, name, len, c->function)) {
+        if (!calls_parameter) calls_parameter = oom_xcalloc(f->functions.len, sizeof *calls_parameter);
+        calls_parameter[c->function] = true;
+      }
     }
+  for (size_t i = 0; calls_parameter && i < f->calls.len; i++) {
+    const facts_call *c = &f->calls.items[i];
+    TSNode callee = FACT_FIELD(f, c->call, function);
+    int g = !ts_node_is_null(callee) && NODE_IS(callee, "identifier") ? facts_function_named(f, callee) : -1;
+    if (g >= 0 && calls_parameter[g]) handed_by(f, c, &cur, NULL, &under);
+  }
+  free(calls_parameter);
   if (under.len) {
     bool *only = oom_xcalloc(f->functions.len, sizeof *only);
     for (size_t i = 0; i < under.len; i++) only[under.items[i].function] = true;

@@ -320,6 +320,41 @@ static void record_handed_methods(const facts *f, const facts_call *c, call_vec 
 }
 
 
+/* `evaluate_fn = model.evaluate_one_step if cond else model.evaluate_recon_one_step`
+ * then `evaluate_fn(data, meters)`: the call SEEN of a plain name runs the
+ * bound methods its function last picked into that name, each recorded
+ * as a call of its own by that method's name. */
+static void record_picked_methods(const facts *f, const facts_call *c, const call_seen *seen, call_vec *v) {
+  /* the binding in effect: the name's last one before the call (bindings
+   * of a name are few, sorted by place), made in the call's function */
+  size_t first, end;
+  facts_bindings_named(f, seen->name, seen->name_len, &first, &end);
+  uint32_t at = ts_node_start_byte(c->call);
+  const facts_binding *b = NULL;
+  for (size_t i = end; i-- > first && !b;)
+    if (f->bindings.items[i].pos < at) b = &f->bindings.items[i];
+  if (!b || ts_node_is_null(b->value) || facts_function_at(f, b->pos) != c->function) return;
+  TSNode right = b->value;
+  for (int guard = 0; guard < 4 && NODE_IS(right, "parenthesized_expression"); guard++)
+    right = ts_node_named_child(right, 0);
+  if (ts_node_is_null(right)) return;
+  TSNode picks[2] = {right, NULL_NODE};
+  if (NODE_IS(right, "conditional_expression")) {
+    picks[0] = ts_node_named_child(right, 0);
+    picks[1] = ts_node_named_child(right, 2);
+  }
+  for (int i = 0; i < 2; i++) {
+    TSNode p = picks[i];
+    if (ts_node_is_null(p) || !NODE_IS(p, "attribute")) continue;
+    TSNode attr = FACT_FIELD(f, p, attribute);
+    if (ts_node_is_null(attr) || !NODE_IS(attr, "identifier") || library_call(f, p)) continue;
+    call_seen picked = *seen;
+    picked.name = facts_text(f, attr, &picked.name_len);
+    vec_push(v, picked);
+  }
+}
+
+
 /* Every call of F by the name it calls (project_call), each name once with
  * the FACTS_CALLED_* of all its calls, into S. The names point into the
  * source until the entries merge: one copy per name. */
@@ -360,6 +395,7 @@ static void record_calls_by_name(const facts *f, project_summary *s) {
                    : FACTS_CALLED_GRAD;
     seen.outer = outermost(f, c->function);
     vec_push(&v, seen);
+    if (!seen.klass && NODE_IS(callee, "identifier")) record_picked_methods(f, c, &seen, &v);
     /* `self.ent_id_detection(...)` in a subclass that does not define it:
      * a call of the method a base class of another module defines, which
      * that module's importer check asks about by its plain name */

@@ -468,8 +468,9 @@ static void list_near(project_view *v) {
 }
 
 
-/* Whether TEXT calls NAME (LEN bytes) by that name: `name(` or `.name(`,
- * NAME not part of a longer word. A cheap test before a module is parsed. */
+/* Whether TEXT calls NAME (LEN bytes) by that name: `name(`, `.name(`, or
+ * `.name` picked as a bound method for a later call; NAME not part of a
+ * longer word. A cheap test before a module is parsed. */
 static bool mentions_call(const char *text, size_t length, const char *name, size_t len) {
   const char *end = text + length;
   if (!len || length < len) return false;
@@ -481,6 +482,11 @@ static bool mentions_call(const char *text, size_t length, const char *name, siz
       if (c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) continue;
     }
     const char *q = p + len;
+    if (q < end && (*q == '_' || (*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') || (*q >= '0' && *q <= '9')))
+      continue;
+    /* `model.evaluate_one_step` picked as a bound method, called later
+     * through the name it is bound to */
+    if (p > text && p[-1] == '.' && (q == end || *q != '=')) return true;
     while (q < end && (*q == ' ' || *q == '\t')) q++;
     if (q < end && *q == '(') return true;
   }
