@@ -2057,6 +2057,25 @@ static bool same_periodic(const facts *self, uint32_t a, uint32_t b, facts_span 
 }
 
 
+/* Whether K, the modulus of an update's test, is 1: the literal, or a name
+ * every assignment of the file binds to it (`gradient_accumulation_steps =
+ * 1`): the optimizer then steps every batch. */
+static bool modulus_is_one(const facts *self, TSNode k) {
+  if (NODE_IS(k, "integer")) return facts_node_is(self, k, "1");
+  if (!NODE_IS(k, "identifier")) return false;
+  uint32_t len;
+  const char *name = facts_text(self, k, &len);
+  size_t first, end;
+  facts_bindings_named(self, name, len, &first, &end);
+  if (first == end) return false;
+  for (size_t i = first; i < end; i++) {
+    TSNode v = self->bindings.items[i].value;
+    if (ts_node_is_null(v) || !NODE_IS(v, "integer") || !facts_node_is(self, v, "1")) return false;
+  }
+  return true;
+}
+
+
 /* Whether the per-iteration loop at POS steps an optimizer only under `%`
  * tests; *STEPS is then the K those tests share (`X % K == 0`), or a null
  * node when one of them has none or two of them differ. */
@@ -2099,6 +2118,10 @@ static bool accumulation(const facts *self, uint32_t pos, TSNode *steps) {
     periodic = true;
   }
   if (!known) *steps = NULL_NODE;
+  if (periodic && !ts_node_is_null(*steps) && modulus_is_one(self, *steps)) {
+    *steps = NULL_NODE;
+    return false;
+  }
   return periodic;
 }
 
@@ -2578,6 +2601,13 @@ static bool is_model_call(const facts *self, TSNode callee);
 
 bool facts_is_model_call(const facts *self, TSNode callee) {
   if (!is_model_call(self, callee)) return false;
+  /* `deep_lift(x, edge_index)`, an instance of a project class whose
+   * forward computes gradients itself (an explainer's attribution): its
+   * calls need autograd */
+  facts_symbol inst;
+  if (self->imports && NODE_IS(callee, "identifier") && facts_instance_call_symbol(self, callee, &inst) &&
+      (inst.flags & SYM_GRADIENTS))
+    return false;
   /* `self._model.predict_proba(x)` of a scikit-learn estimator: asked
    * last, of what would be reported */
   TSNode held = callee;

@@ -50,6 +50,8 @@ typedef struct {
   bool step;          /* a training step: backward or optimizer.step outside its own loops */
   bool own_backward;  /* calls .backward() (or a loss scaler's, a wrapper's) in its own body */
   bool updates;       /* steps an optimizer, itself or through callees (a profiler's backward does not) */
+  bool gradients;     /* computes gradients: `.backward()`, `torch.autograd.grad`, a Captum `.attribute(...)`,
+                         itself or through callees (an explainer's forward) */
   bool returns_graph; /* returns a graph-carrying value */
   bool policy_terms;  /* returns a name bound to a distribution's log_prob(...)/entropy() (PPO's evaluate) */
   bool returns_scalar_loss;
@@ -213,8 +215,10 @@ enum {
                                    its instances are no model, though subclasses derive a module from it */
   SYM_CLEAN_LOSS_KEY = 1u << 20, /* returns only dicts whose "loss" carries no graph (`{"loss": loss.detach()}`) */
   SYM_UPDATES = 1u << 21,        /* steps an optimizer, itself or through callees */
-  SYM_RETURNS_WRAPPER = 1u << 22 /* returns an instance of a class whose calls run without gradients or choose
+  SYM_RETURNS_WRAPPER = 1u << 22, /* returns an instance of a class whose calls run without gradients or choose
                                     their grad mode themselves (`create_metric(...)` returning an IQA metric) */
+  SYM_GRADIENTS = 1u << 23        /* computes gradients, itself or through callees (function.gradients): a
+                                     class's forward that does is an explainer, whose calls need autograd */
 };
 
 typedef struct {

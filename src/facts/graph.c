@@ -163,7 +163,7 @@ static bool mark(analysis *a, TSNode n, unsigned flags) {
 /* ---- what calls and methods do to the graph ---- */
 
 static const char *const CLEANING_METHODS[] = {
-  "item", "tolist", "numpy", "detach", "detach_", "size", "numel", "dim", "argmax", "argmin", "eq", "ne", "lt",
+  "item", "tolist", "numpy", "detach", "detach_", "size", "numel", "dim", "argmax", "argmin", "argsort", "eq", "ne", "lt",
   "le", "gt", "ge", "long", "int", "bool", "nonzero", "isnan", "isinf", "isfinite", "any", "all", "data_ptr",
   "element_size", "count_nonzero", "equal", "tobytes", "backward", "zero_", "fill_", "copy_", "requires_grad_",
   "get_device", "is_contiguous", "stride", "storage_offset", "nelement", "type", "__len__",
@@ -680,6 +680,9 @@ static unsigned eval_call(analysis *a, state *st, TSNode e) {
                                                  "rand_like", "empty_like", "full_like", "manual_seed", NULL};
       if (!strncmp(q, "torch.", 6) && !strchr(q + 6, '.')) {
         if (in_list(q + 6, strlen(q + 6), constructors)) return 0;
+        /* `torch.argmax(pred, dim=1)`, `torch.eq(a, b)`: the function forms
+         * of the methods whose results carry no graph */
+        if (in_list(q + 6, strlen(q + 6), CLEANING_METHODS)) return 0;
         return argflags & V_FLOW;
       }
       if (!strncmp(q, "numpy.", 6) || !strncmp(q, "math.", 5)) return 0;
@@ -1199,6 +1202,24 @@ static void assign(analysis *a, state *st, TSNode left, TSNode right, unsigned f
   if (NODE_IS(left, "pattern_list") || NODE_IS(left, "tuple_pattern") || NODE_IS(left, "list_pattern") ||
       NODE_IS(left, "tuple") || NODE_IS(left, "list")) {
     uint32_t n = ts_node_named_child_count(left);
+    /* `loss, cur = (loss * w).mean() / k, loss.mean()`: each name what its
+     * own element carries (divided, a graph or neither), all read before
+     * any is bound (`a, b = b, a`) */
+    TSNode literal = right;
+    while (!ts_node_is_null(literal) && NODE_IS(literal, "parenthesized_expression"))
+      literal = ts_node_named_child(literal, 0);
+    bool each_known = !ts_node_is_null(literal) && (NODE_IS(literal, "expression_list") || NODE_IS(literal, "tuple")) &&
+                      ts_node_named_child_count(literal) == n && n <= FACTS_MAX_ELEMS;
+    for (uint32_t i = 0; each_known && i < n; i++) /* `a, *rest = ...`: places do not pair up */
+      each_known = !NODE_IS(ts_node_named_child(left, i), "list_splat_pattern") &&
+                   !NODE_IS(ts_node_named_child(literal, i), "list_splat");
+    if (each_known) {
+      unsigned each[FACTS_MAX_ELEMS];
+      for (uint32_t i = 0; i < n; i++) each[i] = eval(a, st, ts_node_named_child(literal, i));
+      for (uint32_t i = 0; i < n; i++)
+        assign(a, st, ts_node_named_child(left, i), ts_node_named_child(literal, i), each[i]);
+      return;
+    }
     bool pair = returns_indices(a->f, right);
     /* `result = step(...)` then `loss, n = result`: the call's elements */
     TSNode source = right;
@@ -2018,7 +2039,8 @@ void facts__index(facts *f) {
 
 
 /* What a call of CALLEE trains, when it is a function of another module of
- * the project: SYM_TRAINS, SYM_BACKWARD, SYM_STEP, SYM_UPDATES of its summary. */
+ * the project: SYM_TRAINS, SYM_BACKWARD, SYM_STEP, SYM_UPDATES, SYM_GRADIENTS of
+ * its summary. */
 static uint32_t project_training(const facts *f, TSNode callee) {
   facts_symbol sym;
   if (!f->imports) return 0;
@@ -2026,7 +2048,7 @@ static uint32_t project_training(const facts *f, TSNode callee) {
   if (!(facts_project_symbol(f, callee, &sym) && (sym.flags & SYM_FUNCTION)) &&
       !facts_instance_method_symbol(f, callee, &sym))
     return 0;
-  return sym.flags & (SYM_TRAINS | SYM_BACKWARD | SYM_STEP | SYM_UPDATES);
+  return sym.flags & (SYM_TRAINS | SYM_BACKWARD | SYM_STEP | SYM_UPDATES | SYM_GRADIENTS);
 }
 
 
@@ -2123,6 +2145,35 @@ static void mark_differentiated(facts *f, const facts_call *c) {
 }
 
 
+/* Whether the file imports Captum (`import captum.attr as ca`). */
+static bool imports_captum(const facts *f) {
+  for (size_t i = 0; i < f->bindings.len; i++) {
+    const facts_binding *b = &f->bindings.items[i];
+    if (b->kind == BINDING_IMPORT && b->qualname && !strncmp(b->qualname, "captum", 6) &&
+        (b->qualname[6] == 0 || b->qualname[6] == '.'))
+      return true;
+  }
+  return false;
+}
+
+
+/* Whether CALL computes gradients itself, other than by `.backward()`:
+ * `torch.autograd.grad(...)` (or torch.autograd's functional forms), or a
+ * Captum attribution (`self.explain_method.attribute(x, target)`) in a file
+ * importing Captum, *CAPTUM (-1: not yet known) caching that. */
+static bool computes_gradients(const facts *f, TSNode call, int *captum, buf *tmp) {
+  TSNode fn = FACT_FIELD(f, call, function);
+  if (ts_node_is_null(fn) || !NODE_IS(fn, "attribute")) return false;
+  if (facts_node_is(f, FACT_FIELD(f, fn, attribute), "attribute")) {
+    if (*captum < 0) *captum = imports_captum(f);
+    return *captum == 1;
+  }
+  if (!facts_qualname(f, fn, tmp)) return false;
+  const char *q = buf_str(tmp);
+  return !strcmp(q, "torch.autograd.grad") || !strncmp(q, "torch.autograd.functional.", 26);
+}
+
+
 /* Which functions train (call backward / step), through callees too, those
  * of this file and of the project's other modules. */
 void facts__device_returns(facts *f);
@@ -2130,6 +2181,7 @@ static void float64_returns(facts *f);
 void facts__summaries(facts *f);
 void facts__summaries(facts *f) {
   buf tmp = {0};
+  int captum = -1;
   facts__device_returns(f);
   float64_returns(f);
   for (size_t i = 0; i < f->returns.len; i++) {
@@ -2152,6 +2204,8 @@ void facts__summaries(facts *f) {
     bool st = !bw && is_step(f, c->call), own_st = st;
     /* `train_one_epoch(model, loader, optimizer)` of the project's engine */
     uint32_t pt = f->imports ? project_training(f, FACT_FIELD(f, c->call, function)) : 0;
+    bool grads = own_bw || (pt & SYM_GRADIENTS) || computes_gradients(f, c->call, &captum, &tmp);
+    pt &= ~(uint32_t)SYM_GRADIENTS;
     if (pt & SYM_BACKWARD) bw = true;
     else if (pt & SYM_TRAINS) st = true;
     if (bw) f->file_backward = true;
@@ -2171,6 +2225,7 @@ void facts__summaries(facts *f) {
       continue;
     }
     facts_function *fn = &f->functions.items[c->function];
+    if (grads) fn->gradients = true;
     if (sc) fn->scales_loss = true;
     if (own_bw) fn->own_backward = true;
     if (own_st || (pt & SYM_UPDATES)) fn->updates = true;
@@ -2188,7 +2243,9 @@ void facts__summaries(facts *f) {
       facts_function *fn = &f->functions.items[c->function], *callee = &f->functions.items[g];
       bool step = callee->step && c->loop < 0;
       if ((callee->trains && !fn->trains) || (callee->backward && !fn->backward) || (step && !fn->step) ||
-          (callee->scales_loss && !fn->scales_loss) || (callee->updates && !fn->updates)) {
+          (callee->scales_loss && !fn->scales_loss) || (callee->updates && !fn->updates) ||
+          (callee->gradients && !fn->gradients)) {
+        fn->gradients |= callee->gradients;
         fn->scales_loss |= callee->scales_loss;
         fn->updates |= callee->updates;
         fn->trains |= callee->trains;

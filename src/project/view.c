@@ -205,7 +205,7 @@ static facts_symbol resolved(project_view *v, const project_module *m, const pro
       }
     } else if (r->kind & REF_CALL) {
       if (!(t.flags & SYM_FUNCTION)) continue;
-      out.flags |= t.flags & (SYM_TRAINS | SYM_BACKWARD | SYM_SCALES_LOSS | SYM_UPDATES);
+      out.flags |= t.flags & (SYM_TRAINS | SYM_BACKWARD | SYM_SCALES_LOSS | SYM_UPDATES | SYM_GRADIENTS);
       if ((t.flags & SYM_STEP) && !(r->kind & REF_CALL_IN_LOOP)) out.flags |= SYM_STEP;
     }
   }
