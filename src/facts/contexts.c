@@ -991,8 +991,28 @@ static bool output_handed_back(const facts *f, int fn, TSNode call) {
 }
 
 
+/* Whether a function of the file that trains calls the plain function FN
+ * with gradients on: a script's forward helper (`def inference(model,
+ * images)`) that its training loop backpropagates through, while its
+ * evaluation calls it under no_grad. */
+static bool called_to_train(const facts *f, int fn) {
+  const facts_function *d = &f->functions.items[fn];
+  if (d->parent >= 0) return false;
+  for (size_t i = 0; i < f->calls.len; i++) {
+    const facts_call *c = &f->calls.items[i];
+    if (c->function < 0 || c->function == fn || !f->functions.items[c->function].backward) continue;
+    TSNode callee = FIELD(c->call, function);
+    if (!ts_node_is_null(callee) && NODE_IS(callee, "identifier") && facts_text_is(f, callee, d->name, d->name_len) &&
+        facts_function_named(f, callee) == fn && !facts_in_no_grad(f, ts_node_start_byte(c->call)))
+      return true;
+  }
+  return false;
+}
+
+
 /* Whether method FN, named as an evaluation, is an entry point whose callers
- * choose the grad mode for CALL: FN neither puts a model in eval mode nor
+ * choose the grad mode for CALL (a plain function too, when a training
+ * function of the file calls it): FN neither puts a model in eval mode nor
  * runs a loop of its own, and hands CALL's output back as it is (`def
  * predict(self, x): return self.network(x)`). An evaluation loop elsewhere
  * (often in another module) calls it under no_grad, and the class's own
@@ -1002,7 +1022,7 @@ static bool output_handed_back(const facts *f, int fn, TSNode call) {
 static bool caller_chooses_grad_mode(const facts *f, int fn, TSNode call) {
   assert(fn >= 0 && (size_t)fn < f->functions.len);
   const facts_function *d = &f->functions.items[fn];
-  if (d->klass < 0 || !NODE_IS(call, "call")) return false;
+  if (!NODE_IS(call, "call") || (d->klass < 0 && !called_to_train(f, fn))) return false;
   for (size_t i = 0; i < f->loops.len; i++)
     if (f->loops.items[i].function == fn) return false;
   for (size_t i = facts_first_call_at(f, d->body.start); i < f->calls.len; i++) {

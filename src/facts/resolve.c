@@ -1048,6 +1048,35 @@ bool facts_class_has_bases(const facts *f, const facts_class *k) {
 }
 
 
+/* `torch.set_grad_enabled(False)` as a statement of a function's own body,
+ * never turned back on there (OFF, the span it holds, reaches the body's
+ * end): the mode outlives the call (a script's `setup(args)` turns
+ * gradients off for good). What follows each call of that function in the
+ * caller's block runs without gradients too. */
+static void grad_off_after_calls(facts *f, facts_span off) {
+  int g = facts_function_at(f, off.start);
+  if (g < 0 || f->functions.items[g].body.end != off.end || f->functions.items[g].klass >= 0) return;
+  const facts_function *fn = &f->functions.items[g];
+  for (size_t i = 0; i < f->calls.len; i++) {
+    TSNode callee = FACT_FIELD(f, f->calls.items[i].call, function);
+    if (ts_node_is_null(callee) || !NODE_IS(callee, "identifier") ||
+        !facts_text_is(f, callee, fn->name, fn->name_len) || facts_function_named(f, callee) != g)
+      continue;
+    /* the statement making the call, and the block holding it */
+    TSNode stmt = f->calls.items[i].call;
+    for (int guard = 0; guard < 64; guard++) {
+      TSNode up = ts_node_parent(stmt);
+      if (ts_node_is_null(up) || NODE_IS(up, "block") || NODE_IS(up, "module")) break;
+      stmt = up;
+    }
+    TSNode block = ts_node_parent(stmt);
+    if (ts_node_is_null(block) || !(NODE_IS(block, "block") || NODE_IS(block, "module"))) continue;
+    facts_span rest = {ts_node_end_byte(stmt), ts_node_end_byte(block)};
+    if (rest.start < rest.end) vec_push(&f->no_grad, rest);
+  }
+}
+
+
 static void resolve_no_grad(facts *f, buf *tmp) {
   for (size_t i = 0; i < f->with_items.len; i++)
     if (is_no_grad_expr(f, f->with_items.items[i].candidate, tmp))
@@ -1094,6 +1123,7 @@ static void resolve_no_grad(facts *f, buf *tmp) {
         r.span.end = ts_node_start_byte(t.candidate);
     }
     vec_push(&f->no_grad, r.span);
+    grad_off_after_calls(f, r.span);
   }
   merge_no_grad(f);
   no_grad_from_callers(f, tmp);
