@@ -933,8 +933,17 @@ static bool returns_name(const facts *f, int fn, const char *name, uint32_t len)
       if (NODE_IS(v, "expression_list") || NODE_IS(v, "tuple")) {
         uint32_t k = ts_node_named_child_count(v);
         for (uint32_t i = 0; i < k && !found; i++) found = names(f, ts_node_named_child(v, i), name, len);
-      } else
-        found = names(f, without_reshaping(f, v), name, len);
+      } else {
+        v = without_reshaping(f, v);
+        /* `return interp(prediction)`: through a model call taking it, as
+         * output_handed_back follows nested calls */
+        for (int guard = 0; guard < 4 && NODE_IS(v, "call") && facts_is_model_call(f, FIELD(v, function)); guard++) {
+          TSNode args = FIELD(v, arguments);
+          if (ts_node_is_null(args) || ts_node_named_child_count(args) != 1) break;
+          v = without_reshaping(f, ts_node_named_child(args, 0));
+        }
+        found = names(f, v, name, len);
+      }
     }
     if (!nested && ts_tree_cursor_goto_first_child(&cur)) continue;
     while (!ts_tree_cursor_goto_next_sibling(&cur))
@@ -991,16 +1000,17 @@ static bool output_handed_back(const facts *f, int fn, TSNode call) {
 }
 
 
-/* Whether a function of the file that trains calls the plain function FN
- * with gradients on: a script's forward helper (`def inference(model,
- * images)`) that its training loop backpropagates through, while its
- * evaluation calls it under no_grad. */
+/* Whether a training loop of the file calls the plain function FN with
+ * gradients on: a script's forward helper (`def inference(model,
+ * images)`, or CyCADA's `predict` closure in its `main`) that its training
+ * loop backpropagates through, while its evaluation calls it under no_grad. */
 static bool called_to_train(const facts *f, int fn) {
   const facts_function *d = &f->functions.items[fn];
-  if (d->parent >= 0) return false;
   for (size_t i = 0; i < f->calls.len; i++) {
     const facts_call *c = &f->calls.items[i];
-    if (c->function < 0 || c->function == fn || !f->functions.items[c->function].backward) continue;
+    if (c->function < 0 || c->function == fn || !f->functions.items[c->function].backward || c->loop < 0 ||
+        !facts_loop_trains(f, c->loop))
+      continue;
     TSNode callee = FIELD(c->call, function);
     if (!ts_node_is_null(callee) && NODE_IS(callee, "identifier") && facts_text_is(f, callee, d->name, d->name_len) &&
         facts_function_named(f, callee) == fn && !facts_in_no_grad(f, ts_node_start_byte(c->call)))

@@ -60,6 +60,8 @@ typedef struct {
    * dicts, one of them carrying a graph, a return that is no such dict */
   bool loss_key, loss_key_graph, other_return;
   bool returns_model;      /* returns an nn.Module instance */
+  bool returns_frozen;     /* every return builds a module class of the file holding no trainable parameter
+                              (facts_class.no_parameters: `return FrozenAutoencoderKL(cfg, path)`) */
   bool returns_device_arg; /* returns data moved to a device (`return data.to(device)`) */
   bool slices_first_arg;   /* subscripts its first parameter (`source[i:i + n]`) */
   bool returns_float64;    /* returns float64 NumPy data (`np.random.randn(n, d)`, `.astype(np.float64)`) */
@@ -212,7 +214,8 @@ enum {
                                    bases' SYM_NO_GRAD: a `__call__` of its own still reaches theirs, as
                                    mmpretrain's inferencers' do) */
   SYM_NO_PARAMETERS = 1u << 19, /* a module class holding no trainable parameter (facts_class.no_parameters):
-                                   its instances are no model, though subclasses derive a module from it */
+                                   its instances are no model, though subclasses derive a module from it; a
+                                   function: every return builds such a class (function.returns_frozen) */
   SYM_CLEAN_LOSS_KEY = 1u << 20, /* returns only dicts whose "loss" carries no graph (`{"loss": loss.detach()}`) */
   SYM_UPDATES = 1u << 21,        /* steps an optimizer, itself or through callees */
   SYM_RETURNS_WRAPPER = 1u << 22, /* returns an instance of a class whose calls run without gradients or choose

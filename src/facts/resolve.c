@@ -1523,6 +1523,14 @@ static bool parameter_free_module(const facts *f, TSNode call, pf_ctx *cx, int d
     const char *t = facts_text(f, callee, &len);
     if (is_parameter_free_class(f, t, len, cx)) return true;
   }
+  /* a class of another module of the project holding no trainable
+   * parameter, or a factory there returning only such instances
+   * (`libs.clip.FrozenCLIPEmbedder()`, `get_model(path)`) */
+  facts_symbol sym;
+  if (f->imports && (NODE_IS(callee, "identifier") || NODE_IS(callee, "attribute")) &&
+      facts_project_symbol(f, callee, &sym) && (sym.flags & SYM_NO_PARAMETERS) &&
+      (sym.flags & (SYM_CLASS | SYM_FUNCTION)))
+    return true;
   const char *cls = torch_nn_class(f, callee, cx->tmp);
   if (!cls) return false;
   if (in_names_list(cls, strlen(cls), PARAMETER_FREE_LAYERS)) return true;
@@ -1860,6 +1868,59 @@ static bool class_holds_no_parameter(const facts *f, const facts_class *k, pf_ct
  * own. Their calls record a graph only when an input requires grad. Then
  * the names bound to such modules: instances of those classes,
  * parameter-free torch.nn layers, `nn.Sequential(...)` of them. */
+/* Whether method G's own body freezes its whole instance and thaws none
+ * of it (the freezes resolve_freezes found on `self`:
+ * `self.requires_grad_(False)`, `for p in self.parameters(): p.requires_grad
+ * = False`), itself or through a method of its class it calls on `self`
+ * (`self.freeze()`), DEPTH bounding those. */
+static bool freezes_self(const facts *f, int g, int depth) {
+  bool frozen = false;
+  for (size_t i = 0; i < f->freezes.len; i++) {
+    const facts_freeze *z = &f->freezes.items[i];
+    if (z->function != g || z->len != 4 || memcmp(z->name, "self", 4)) continue;
+    if (!z->frozen) return false;
+    frozen = true;
+  }
+  const facts_function *fn = &f->functions.items[g];
+  for (size_t i = facts_first_call_at(f, fn->body.start); !frozen && depth < 2 && i < f->calls.len; i++) {
+    const facts_call *c = &f->calls.items[i];
+    if (ts_node_start_byte(c->call) >= fn->body.end) break;
+    TSNode callee = FACT_FIELD(f, c->call, function);
+    if (c->function != g || ts_node_is_null(callee) || !NODE_IS(callee, "attribute") ||
+        !text_is(f, FACT_FIELD(f, callee, object), "self"))
+      continue;
+    int m = facts_function_named(f, callee);
+    if (m >= 0 && m != g && f->functions.items[m].klass == fn->klass) frozen = freezes_self(f, m, depth + 1);
+  }
+  return frozen;
+}
+
+
+/* Whether class K freezes each instance in its `__init__` (Stable
+ * Diffusion's FrozenAutoencoderKL: `self.eval(); self.requires_grad_(False)`),
+ * and no method of it unfreezes one: its instances train nothing, as a
+ * module holding no parameter. */
+static bool freezes_itself(const facts *f, const facts_class *k) {
+  int klass = (int)(k - f->classes.items);
+  bool frozen = false;
+  for (size_t g = 0; g < f->functions.len; g++) {
+    const facts_function *fn = &f->functions.items[g];
+    if (fn->klass != klass || fn->parent >= 0) continue;
+    if (fn->name_len == 8 && !memcmp(fn->name, "__init__", 8)) frozen = freezes_self(f, (int)g, 0);
+  }
+  if (!frozen) return false;
+  /* `self.requires_grad_(True)` (or a loop thawing `self.parameters()`) in
+   * any method of the class */
+  for (size_t i = 0; i < f->freezes.len; i++) {
+    const facts_freeze *z = &f->freezes.items[i];
+    if (!z->frozen && z->function >= 0 && f->functions.items[z->function].klass == klass && z->len == 4 &&
+        !memcmp(z->name, "self", 4))
+      return false;
+  }
+  return true;
+}
+
+
 static void mark_parameter_free(facts *f, buf *tmp) {
   static const char *const module[] = {"torch.nn.Module", "torch.nn.modules.module.Module", NULL};
   /* a class deriving such classes, or storing their instances, is judged
@@ -1872,6 +1933,10 @@ static void mark_parameter_free(facts *f, buf *tmp) {
     for (size_t i = 0; i < f->classes.len; i++) {
       facts_class *k = &f->classes.items[i];
       if (settled[i] || k->no_parameters || !k->is_module || ts_node_is_null(k->bases)) continue;
+      if (freezes_itself(f, k)) {
+        k->no_parameters = changed = true;
+        continue;
+      }
       cx.consulted = false;
       uint32_t n = ts_node_named_child_count(k->bases);
       bool alone = n > 0;
@@ -1887,6 +1952,26 @@ static void mark_parameter_free(facts *f, buf *tmp) {
     }
   }
   free(settled);
+  /* the factories returning only instances of such classes (`def
+   * get_model(path): return FrozenAutoencoderKL(cfg, path)`): what they
+   * return is no model for their importers either */
+  uint8_t *seen = NULL; /* per function: 1 every return so far frozen, 2 one not */
+  for (size_t i = 0; i < f->returns.len; i++) {
+    int g = f->returns.items[i].function;
+    if (g < 0 || !f->functions.items[g].returns_model) continue;
+    TSNode value = ts_node_named_child(f->returns.items[i].call, 0);
+    TSNode callee = !ts_node_is_null(value) && NODE_IS(value, "call") ? FACT_FIELD(f, value, function) : NULL_NODE;
+    bool frozen = false;
+    if (!ts_node_is_null(callee) && NODE_IS(callee, "identifier")) {
+      uint32_t len;
+      const char *name = facts_text(f, callee, &len);
+      frozen = is_parameter_free_class(f, name, len, NULL);
+    }
+    if (!seen) seen = oom_xcalloc(f->functions.len, 1);
+    seen[g] = frozen && seen[g] != 2 ? 1 : 2;
+  }
+  for (size_t g = 0; seen && g < f->functions.len; g++) f->functions.items[g].returns_frozen = seen[g] == 1;
+  free(seen);
   /* the names bound to parameter-free modules (`mem = Elementwise()`,
    * `act = nn.ReLU()`, through `.to(device)`-like chains), which
    * facts_is_frozen looks up first */
@@ -2606,8 +2691,9 @@ void facts__resolve(facts *self) {
   collect_self_aliases(self);
   resolve_no_grad(self, &tmp);
   if (seed) SEED_NAMES(&self->module_names, seed->module_names, seed->nmodule_names);
-  resolve_modules(self, &tmp);
+  /* before the modules: a class freezing itself holds no trainable parameter */
   resolve_freezes(self);
+  resolve_modules(self, &tmp);
   facts__summaries(self);
   if (seed) {
     if (seed->file_backward) self->file_backward = true;

@@ -202,6 +202,7 @@ static facts_symbol function_symbol(const facts_function *fn) {
   facts_symbol s = {0};
   s.flags = SYM_FUNCTION;
   if (fn->returns_model) s.flags |= SYM_MODEL;
+  if (fn->returns_frozen) s.flags |= SYM_NO_PARAMETERS;
   if (fn->returns_graph) s.flags |= SYM_RETURNS_GRAPH;
   if (fn->returns_scalar_loss) s.flags |= SYM_RETURNS_SCALAR;
   if (fn->trains) s.flags |= SYM_TRAINS;
