@@ -54,7 +54,8 @@
 ;
 ;   Not reported: a value written into a NumPy array (`track_loss[i, 0] =
 ;   loss_targ` after `track_loss = np.zeros(...)`), which converts it to a
-;   number; an entry under a literal key (`loss_dict["d_real"] =
+;   number; indices and tests, which carry no graph (`.argmax(1)`,
+;   `torch.argmax(pred, dim=1)`, `torch.eq(a, b)`, `argsort`); an entry under a literal key (`loss_dict["d_real"] =
 ;   real_pred.mean()` in every iteration), which holds only the last
 ;   iteration's value, as a plain name would; a loss computed from detached
 ;   copies (`criterion(pred.detach().cpu(), y.detach().cpu())`); the terms

@@ -88,7 +88,10 @@
 ;   whose `oracle(x)` runs under `@torch.no_grad()`; calling a name picked
 ;   from a list, tuple or dictionary of the file's functions counts for
 ;   each of them: `infer_fn = [infer_basic, infer_mirror][tta_level]` then
-;   `infer_fn(inputs, model)` under no_grad) runs
+;   `infer_fn(inputs, model)` under no_grad; a function handed to a
+;   function of the file runs where that function calls the parameter
+;   receiving it, `evaluate(model_predict)` whose `predict_fn(x)` is under
+;   no_grad, for each definition of the name on the branches of an `if`) runs
 ;   under no_grad or hands on only frozen
 ;   models (`get_model_flops(model, dims)` after `for k, v in
 ;   model.named_parameters(): v.requires_grad = False`; here or in the
@@ -102,7 +105,10 @@
 ;   `def __init__(self, model: Model): self._model = model`), in a function or method the
 ;   file never calls whose every call in the modules importing it (or its
 ;   package) runs under no_grad (`with torch.no_grad():
-;   model.compute_metrics(loader)` in the `train.py` beside or above it;
+;   model.compute_metrics(loader)` in the `train.py` beside or above it; a
+;   bound method picked into a name and called through it counts as a call,
+;   `evaluate_fn = model.evaluate_one_step if ... else ...` then
+;   `evaluate_fn(data)`;
 ;   oomlint reads the Python files of the file's folder and of each folder
 ;   above it up to the project root), or that the file calls only from
 ;   such functions (`predict_score` called only by `forward_test`, which
@@ -120,7 +126,10 @@
 ;   and `self.extract(img, boxes)`; or whose `forward` chooses its grad
 ;   mode itself, `with torch.set_grad_enabled(self.as_loss):`, also when
 ;   a factory of the project returns it, `create_metric(name)`),
-;   `torch.inference_mode()` or `torch.set_grad_enabled(False)` (or, in an
+;   `torch.inference_mode()` or `torch.set_grad_enabled(False)` (as a
+;   statement, also after a call of a function of the file whose own body
+;   turns gradients off that way and never back on, a transcription
+;   script's `setup(args)`; or, in an
 ;   evaluation context, `torch.set_grad_enabled(split == 'train')` or
 ;   `with torch.no_grad() if cond else nullcontext():`: the code chooses
 ;   the mode itself), in
@@ -136,7 +145,10 @@
 ;   timm's `NativeScaler`), a function handed to a loss that is
 ;   backpropagated (a Pyro model: `loss_fn(model, guide, x).backward()`)
 ;   or to one of Captum's attribution methods
-;   (`LayerIntegratedGradients(forward_func, layer)`), a forward in a
+;   (`LayerIntegratedGradients(forward_func, layer)`), a call of an
+;   instance of a project class whose `forward` computes gradients itself
+;   (`torch.autograd.grad`, a Captum `.attribute(...)`: DIG's DeepLIFT or
+;   GradCAM explainers), a forward in a
 ;   lambda handed to a callable of another library, which decides when
 ;   and under which grad mode it runs (`ptan.agent.PolicyAgent(lambda x:
 ;   net(x)[0])`; not `map` or `sorted`, which run it there and then),
@@ -163,7 +175,12 @@
 ;   built, `G = build().requires_grad_(False)`, and its copies, `G_ema =
 ;   copy.deepcopy(G)`) or parameter by parameter (`for k, v in
 ;   model.named_parameters(): v.requires_grad = False`; for an attribute,
-;   `self.avgG`, in any method of its class) or of a module
+;   `self.avgG`, in any method of its class; an instance of a module
+;   class that freezes itself in its `__init__`, `self.requires_grad_(False)`
+;   or such a loop over `self.parameters()`, also through a method it calls
+;   on `self`, and thaws nothing: Stable Diffusion's `FrozenAutoencoderKL`,
+;   also as a project factory returning only such instances gives it,
+;   `get_model(path)`) or of a module
 ;   that holds none: a parameter-free `torch.nn` layer (`nn.LogSoftmax`,
 ;   `nn.ReLU`, `nn.Dropout`, pooling...), an `nn.Sequential` or
 ;   `nn.ModuleList` of such layers, or an instance of a module class of the
@@ -202,7 +219,10 @@
 ;   self.network(x)`, `self.fake_B = self.netG(self.real_A)`, or a name it
 ;   returns): its callers choose the grad mode, an evaluation loop that
 ;   runs it under no_grad (often in another module) or the class's own
-;   training step that backpropagates `self.predict(x)`; a method that turns
+;   training step that backpropagates `self.predict(x)`; a plain function or
+;   closure of the script too, when a training loop of the file calls it
+;   with gradients on, `def inference(model, images)` whose logits the
+;   training loop backpropagates; a method that turns
 ;   the output into predictions itself (`.argmax(1)`) is still reported.
 ;   Nor code that keeps autograd on on purpose: one branch of an `if` whose
 ;   other branch runs under `torch.no_grad()` (`if train: f = enc(x)` /

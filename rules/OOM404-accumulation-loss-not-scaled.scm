@@ -11,12 +11,15 @@
 ;   `.backward()` receives the loss as it came out of the loss function: not
 ;   divided (`/`, `/=`, or multiplied by `1 / n`) anywhere on its way from
 ;   the loss to `backward()`, alone or with the other terms of a tuple or
-;   list (`losses = tuple(l / accum for l in losses); losses[0].backward()`).
+;   list (`losses = tuple(l / accum for l in losses); losses[0].backward()`)
+;   or of a tuple assignment (`loss, shown = loss.mean() / accum, loss.mean()`).
 ;   `scaler.scale(loss).backward()` is checked for `loss`.
 ;
 ;   Not reported: updates that run whole every few batches (`backward()`
 ;   and the optimizer step under the same `if step % k == 0:`, which sums
-;   no micro-batches), losses divided anywhere in the iteration or in the
+;   no micro-batches), a test whose count is 1 (`if step %
+;   gradient_accumulation_steps == 0:` with the name bound only to `1`:
+;   the optimizer steps every batch), losses divided anywhere in the iteration or in the
 ;   function of the file that returns them (`loss, acc = forward_pass(...)`
 ;   whose helper ends `loss = loss / accum_steps; return loss, acc`), loops inside
 ;   `accelerator.accumulate(...)` or other `.accumulate(` contexts (which
