@@ -1193,6 +1193,26 @@ static bool backpropagated_in(const facts *f, int fn, const char *name, uint32_t
 }
 
 
+/* The tuple literal RIGHT is (through parentheses) when its elements pair
+ * up one to one with those of the pattern LEFT (`a, b = x, y`; not `a, *r
+ * = ...`), else a null node. */
+static TSNode paired_literal(TSNode left, TSNode right) {
+  if (ts_node_is_null(left) || ts_node_is_null(right) ||
+      !(NODE_IS(left, "pattern_list") || NODE_IS(left, "tuple_pattern") || NODE_IS(left, "list_pattern") ||
+        NODE_IS(left, "tuple") || NODE_IS(left, "list")))
+    return NULL_NODE;
+  while (!ts_node_is_null(right) && NODE_IS(right, "parenthesized_expression")) right = ts_node_named_child(right, 0);
+  uint32_t n = ts_node_named_child_count(left);
+  if (ts_node_is_null(right) || !(NODE_IS(right, "expression_list") || NODE_IS(right, "tuple")) ||
+      ts_node_named_child_count(right) != n || n > FACTS_MAX_ELEMS)
+    return NULL_NODE;
+  for (uint32_t i = 0; i < n; i++)
+    if (NODE_IS(ts_node_named_child(left, i), "list_splat_pattern") || NODE_IS(ts_node_named_child(right, i), "list_splat"))
+      return NULL_NODE;
+  return right;
+}
+
+
 static void assign(analysis *a, state *st, TSNode left, TSNode right, unsigned flags) {
   if (ts_node_is_null(left)) return;
   if (trackable(a->f, left)) {
@@ -1205,15 +1225,8 @@ static void assign(analysis *a, state *st, TSNode left, TSNode right, unsigned f
     /* `loss, cur = (loss * w).mean() / k, loss.mean()`: each name what its
      * own element carries (divided, a graph or neither), all read before
      * any is bound (`a, b = b, a`) */
-    TSNode literal = right;
-    while (!ts_node_is_null(literal) && NODE_IS(literal, "parenthesized_expression"))
-      literal = ts_node_named_child(literal, 0);
-    bool each_known = !ts_node_is_null(literal) && (NODE_IS(literal, "expression_list") || NODE_IS(literal, "tuple")) &&
-                      ts_node_named_child_count(literal) == n && n <= FACTS_MAX_ELEMS;
-    for (uint32_t i = 0; each_known && i < n; i++) /* `a, *rest = ...`: places do not pair up */
-      each_known = !NODE_IS(ts_node_named_child(left, i), "list_splat_pattern") &&
-                   !NODE_IS(ts_node_named_child(literal, i), "list_splat");
-    if (each_known) {
+    TSNode literal = paired_literal(left, right);
+    if (!ts_node_is_null(literal)) {
       unsigned each[FACTS_MAX_ELEMS];
       for (uint32_t i = 0; i < n; i++) each[i] = eval(a, st, ts_node_named_child(literal, i));
       for (uint32_t i = 0; i < n; i++)
@@ -2164,11 +2177,17 @@ static bool imports_captum(const facts *f) {
 static bool computes_gradients(const facts *f, TSNode call, int *captum, buf *tmp) {
   TSNode fn = FACT_FIELD(f, call, function);
   if (ts_node_is_null(fn) || !NODE_IS(fn, "attribute")) return false;
-  if (facts_node_is(f, FACT_FIELD(f, fn, attribute), "attribute")) {
+  TSNode attr = FACT_FIELD(f, fn, attribute);
+  if (facts_node_is(f, attr, "attribute")) {
     if (*captum < 0) *captum = imports_captum(f);
     return *captum == 1;
   }
-  if (!facts_qualname(f, fn, tmp)) return false;
+  /* the last name first: most calls are none of these, and a qualified
+   * name costs a walk of the bindings */
+  static const char *const names[] = {"grad", "jacobian", "hessian", "vjp", "jvp", "hvp", "vhp", NULL};
+  uint32_t len;
+  const char *t = ts_node_is_null(attr) ? NULL : facts_text(f, attr, &len);
+  if (!t || !in_list(t, len, names) || !facts_qualname(f, fn, tmp)) return false;
   const char *q = buf_str(tmp);
   return !strcmp(q, "torch.autograd.grad") || !strncmp(q, "torch.autograd.functional.", 26);
 }

@@ -1928,15 +1928,19 @@ static void mark_parameter_free(facts *f, buf *tmp) {
    * another class of the file (a layer with parameters) stays refused */
   bool *settled = oom_xcalloc(f->classes.len + 1, sizeof *settled);
   pf_ctx cx = {tmp, false};
+  /* the classes freezing themselves, once (most files freeze no `self`) */
+  bool freezes_any_self = false;
+  for (size_t i = 0; i < f->freezes.len && !freezes_any_self; i++)
+    freezes_any_self = f->freezes.items[i].len == 4 && !memcmp(f->freezes.items[i].name, "self", 4);
+  for (size_t i = 0; freezes_any_self && i < f->classes.len; i++) {
+    facts_class *k = &f->classes.items[i];
+    if (k->is_module && !ts_node_is_null(k->bases) && freezes_itself(f, k)) k->no_parameters = true;
+  }
   for (bool changed = true; changed;) {
     changed = false;
     for (size_t i = 0; i < f->classes.len; i++) {
       facts_class *k = &f->classes.items[i];
       if (settled[i] || k->no_parameters || !k->is_module || ts_node_is_null(k->bases)) continue;
-      if (freezes_itself(f, k)) {
-        k->no_parameters = changed = true;
-        continue;
-      }
       cx.consulted = false;
       uint32_t n = ts_node_named_child_count(k->bases);
       bool alone = n > 0;

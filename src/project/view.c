@@ -468,6 +468,13 @@ static void list_near(project_view *v) {
 }
 
 
+/* Whether NAME (LEN bytes) is distinctive enough to be looked for in the
+ * whole project by name alone: `compute_sim_matrix`, not `inference`. */
+static bool distinctive(const char *name, size_t len) {
+  return len >= 12 && memchr(name, '_', len) != NULL;
+}
+
+
 /* Whether TEXT calls NAME (LEN bytes) by that name: `name(`, `.name(`, or
  * `.name` picked as a bound method for a later call; NAME not part of a
  * longer word. A cheap test before a module is parsed. */
@@ -485,8 +492,9 @@ static bool mentions_call(const char *text, size_t length, const char *name, siz
     if (q < end && (*q == '_' || (*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') || (*q >= '0' && *q <= '9')))
       continue;
     /* `model.evaluate_one_step` picked as a bound method, called later
-     * through the name it is bound to */
-    if (p > text && p[-1] == '.' && (q == end || *q != '=')) return true;
+     * through the name it is bound to: for distinctive names only, which
+     * few modules mention otherwise (`.evaluate` is everywhere) */
+    if (p > text && p[-1] == '.' && (q == end || *q != '=') && distinctive(name, len)) return true;
     while (q < end && (*q == ' ' || *q == '\t')) q++;
     if (q < end && *q == '(') return true;
   }
@@ -558,11 +566,6 @@ static void list_far(project_view *v) {
 }
 
 
-/* Whether NAME (LEN bytes) is distinctive enough to be looked for in the
- * whole project by name alone: `compute_sim_matrix`, not `inference`. */
-static bool distinctive(const char *name, size_t len) {
-  return len >= 12 && memchr(name, '_', len) != NULL;
-}
 
 
 static uint8_t calls_in(project_view *v, char **files, size_t nfiles, bool importers, const char *name, size_t len,
