@@ -1005,6 +1005,7 @@ static bool output_handed_back(const facts *f, int fn, TSNode call) {
  * images)`, or CyCADA's `predict` closure in its `main`) that its training
  * loop backpropagates through, while its evaluation calls it under no_grad. */
 static bool called_to_train(const facts *f, int fn) {
+  assert(fn >= 0 && (size_t)fn < f->functions.len);
   const facts_function *d = &f->functions.items[fn];
   for (size_t i = 0; i < f->calls.len; i++) {
     const facts_call *c = &f->calls.items[i];

@@ -2175,6 +2175,7 @@ static bool imports_captum(const facts *f) {
  * Captum attribution (`self.explain_method.attribute(x, target)`) in a file
  * importing Captum, *CAPTUM (-1: not yet known) caching that. */
 static bool computes_gradients(const facts *f, TSNode call, int *captum, buf *tmp) {
+  assert(NODE_IS(call, "call") && captum);
   TSNode fn = FACT_FIELD(f, call, function);
   if (ts_node_is_null(fn) || !NODE_IS(fn, "attribute")) return false;
   TSNode attr = FACT_FIELD(f, fn, attribute);

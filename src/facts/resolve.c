@@ -384,6 +384,7 @@ static int next_method_named(const facts *f, int m) {
  * enclosing function: the other definitions of a name a script defines on
  * each branch of an `if`; else -1. */
 static int next_plain_named(const facts *f, int h) {
+  assert(h >= 0 && (size_t)h < f->functions.len);
   const facts_function *fh = &f->functions.items[h];
   if (fh->klass >= 0) return -1;
   bool seen = false;
@@ -428,6 +429,7 @@ static TSNode parameter_name(const facts *f, TSNode p) {
  * call of G binds: the INDEX-th positional one, or the one named KEYWORD
  * (KLEN bytes) when KEYWORD is set; a null node when none does. */
 static TSNode bound_parameter(const facts *f, int g, uint32_t index, const char *keyword, uint32_t klen) {
+  assert(g >= 0 && (size_t)g < f->functions.len);
   TSNode params = FACT_FIELD(f, f->functions.items[g].node, parameters);
   uint32_t np = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params);
   for (uint32_t i = 0; i < np; i++) {
@@ -447,6 +449,7 @@ static TSNode bound_parameter(const facts *f, int g, uint32_t index, const char 
  * ... with torch.no_grad(): predict_fn(x)`): each call of it in G's own
  * body runs H. Whether G calls it there at all (else the handing counts). */
 static bool called_as_parameter(const facts *f, int g, TSNode param, int h, handed_vec *out) {
+  assert(g >= 0 && (size_t)g < f->functions.len && h >= 0 && (size_t)h < f->functions.len);
   const facts_function *fn = &f->functions.items[g];
   uint32_t len;
   const char *name = facts_text(f, param, &len);
@@ -1054,6 +1057,7 @@ bool facts_class_has_bases(const facts *f, const facts_class *k) {
  * gradients off for good). What follows each call of that function in the
  * caller's block runs without gradients too. */
 static void grad_off_after_calls(facts *f, facts_span off) {
+  assert(off.start <= off.end);
   int g = facts_function_at(f, off.start);
   if (g < 0 || f->functions.items[g].body.end != off.end || f->functions.items[g].klass >= 0) return;
   const facts_function *fn = &f->functions.items[g];
@@ -1874,6 +1878,7 @@ static bool class_holds_no_parameter(const facts *f, const facts_class *k, pf_ct
  * = False`), itself or through a method of its class it calls on `self`
  * (`self.freeze()`), DEPTH bounding those. */
 static bool freezes_self(const facts *f, int g, int depth) {
+  assert(g >= 0 && (size_t)g < f->functions.len && depth >= 0);
   bool frozen = false;
   for (size_t i = 0; i < f->freezes.len; i++) {
     const facts_freeze *z = &f->freezes.items[i];
@@ -1901,6 +1906,7 @@ static bool freezes_self(const facts *f, int g, int depth) {
  * and no method of it unfreezes one: its instances train nothing, as a
  * module holding no parameter. */
 static bool freezes_itself(const facts *f, const facts_class *k) {
+  assert(k >= f->classes.items && k < f->classes.items + f->classes.len);
   int klass = (int)(k - f->classes.items);
   bool frozen = false;
   for (size_t g = 0; g < f->functions.len; g++) {
