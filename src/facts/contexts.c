@@ -309,24 +309,49 @@ static bool names(const facts *f, TSNode n, const char *name, uint32_t len) {
 }
 
 
-/* Whether target T (a name, or a tuple of names: `out, h`) binds NAME. */
+/* Whether N is the name or the `self.x` attribute NAME (LEN bytes). */
+static bool names_state(const facts *f, TSNode n, const char *name, uint32_t len) {
+  if (ts_node_is_null(n)) return false;
+  if (NODE_IS(n, "attribute")) {
+    TSNode obj = FIELD(n, object);
+    if (ts_node_is_null(obj) || !facts_node_is(f, obj, "self")) return false;
+  } else if (!NODE_IS(n, "identifier")) {
+    return false;
+  }
+  return facts_text_is(f, n, name, len);
+}
+
+
+/* Whether target T (a name or `self.x`, or a tuple of them: `out, h`,
+ * `q, self.hidden`) binds NAME. */
 static bool target_binds(const facts *f, TSNode t, const char *name, uint32_t len) {
-  if (names(f, t, name, len)) return true;
+  if (names_state(f, t, name, len)) return true;
   if (!NODE_IS(t, "pattern_list") && !NODE_IS(t, "tuple_pattern") && !NODE_IS(t, "list_pattern") &&
       !NODE_IS(t, "tuple"))
     return false;
   uint32_t n = ts_node_named_child_count(t);
   for (uint32_t i = 0; i < n; i++)
-    if (names(f, ts_node_named_child(t, i), name, len)) return true;
+    if (names_state(f, ts_node_named_child(t, i), name, len)) return true;
   return false;
 }
 
 
 /* Whether loop L feeds a model's output back into the model: a call of a
- * model in its body, `out, h = decoder(x, h)`, passes a name it binds. Such
+ * model in its body, `out, h = decoder(x, h)` (or `q, self.h =
+ * self.rnn(x, self.h)`), passes a name it binds. Such
  * a loop runs over the steps of one sequence, and the graph of every step
  * is alive through that state anyway. */
+static bool feeds_back(const facts *f, const facts_loop *l, TSNode state);
+
+
 static bool feeds_model_back(const facts *f, const facts_loop *l) {
+  return feeds_back(f, l, NULL_NODE);
+}
+
+
+/* Whether loop L feeds a model's output back into the model as above, the
+ * state fed back being STATE (`self.hidden`) when it is given. */
+static bool feeds_back(const facts *f, const facts_loop *l, TSNode state) {
   for (size_t i = facts_first_call_at(f, l->body.start); i < f->calls.len; i++) {
     const facts_call *c = &f->calls.items[i];
     if (ts_node_start_byte(c->call) >= l->body.end) break;
@@ -339,10 +364,13 @@ static bool feeds_model_back(const facts *f, const facts_loop *l) {
     bool fed = false;
     for (uint32_t k = 0; k < n && !fed; k++) {
       TSNode a = ts_node_named_child(args, k);
-      if (!NODE_IS(a, "identifier")) continue;
+      /* `h` or the instance's `self.eval_hidden` (a multi-agent learner's
+       * recurrent state, reset before each unroll) */
+      if (!NODE_IS(a, "identifier") && !(NODE_IS(a, "attribute") && facts_node_is(f, FIELD(a, object), "self")))
+        continue;
       uint32_t len;
       const char *name = facts_text(f, a, &len);
-      fed = target_binds(f, left, name, len);
+      fed = target_binds(f, left, name, len) && (ts_node_is_null(state) || facts_text_is(f, state, name, len));
     }
     /* the call fed back may be a model known only by its use here (a
      * generator taken from a dict, `x, h = generator(x, f, h)`): the loop
@@ -613,8 +641,13 @@ bool facts_step_storage(const facts *self, TSNode node) {
   uint32_t len;
   const char *name;
   if (!stored_in_loop(self, node, &loop, &name, &len)) return false;
-  if (len == 4 && !memcmp(name, "self", 4)) return false; /* the instance's: outlives the call */
   const facts_loop *l = &self->loops.items[loop];
+  /* the instance's: outlives the call; but for the recurrent state itself
+   * of a loop over one sequence's steps (`self.hidden = self.rnn(x,
+   * self.hidden)`, no loader, backward or step of the loop's own), which
+   * chains every step's graph anyway, as (b) below */
+  if (len == 4 && !memcmp(name, "self", 4))
+    return NODE_IS(node, "attribute") && l->evidence == LOOP_CALLS_MODEL && feeds_back(self, l, node);
   int fn = l->function;
   size_t first, end;
   facts_bindings_named(self, name, len, &first, &end);

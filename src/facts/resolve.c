@@ -2608,6 +2608,26 @@ void facts__call_kinds(facts *self);
 /* `for p in X.parameters(): p.requires_grad = False` (and `for name, p in
  * X.named_parameters()`), the other common way to freeze a model: X frozen,
  * or thawed with `True`, in the loop's scope. */
+/* Whether NAME is a parameter of function FN whose default is `False`
+ * (pytorch-fid's `InceptionV3(..., requires_grad=False)` then `for param in
+ * self.parameters(): param.requires_grad = requires_grad`): frozen unless a
+ * caller asks otherwise. */
+static bool false_by_default(const facts *f, int fn, TSNode name) {
+  if (fn < 0 || !NODE_IS(name, "identifier")) return false;
+  TSNode params = FACT_FIELD(f, f->functions.items[fn].node, parameters);
+  uint32_t n = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params);
+  uint32_t len;
+  const char *t = facts_text(f, name, &len);
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode p = ts_node_named_child(params, i);
+    if (!NODE_IS(p, "default_parameter") && !NODE_IS(p, "typed_default_parameter")) continue;
+    TSNode pn = FACT_FIELD(f, p, name), value = FACT_FIELD(f, p, value);
+    if (!ts_node_is_null(pn) && facts_text_is(f, pn, t, len)) return !ts_node_is_null(value) && NODE_IS(value, "false");
+  }
+  return false;
+}
+
+
 static void freezes_by_loop(facts *f) {
   for (size_t i = 0; i < f->loops.len; i++) {
     TSNode loop = f->loops.items[i].node;
@@ -2639,12 +2659,14 @@ static void freezes_by_loop(facts *f) {
       TSNode left = FACT_FIELD(f, a, left), right = FACT_FIELD(f, a, right);
       if (ts_node_is_null(left) || ts_node_is_null(right) || !NODE_IS(left, "attribute") ||
           !text_is(f, FACT_FIELD(f, left, attribute), "requires_grad") ||
-          !facts_text_is(f, FACT_FIELD(f, left, object), v, vlen) || !(NODE_IS(right, "false") || NODE_IS(right, "true")))
+          !facts_text_is(f, FACT_FIELD(f, left, object), v, vlen))
         continue;
+      bool off = NODE_IS(right, "false") || false_by_default(f, f->loops.items[i].function, right);
+      if (!off && !NODE_IS(right, "true")) continue;
       facts_freeze fr = {0};
       fr.name = facts_text(f, model, &fr.len);
       fr.function = f->loops.items[i].function;
-      fr.frozen = NODE_IS(right, "false");
+      fr.frozen = off;
       if (fr.frozen) f->freezes_any = true;
       vec_push(&f->freezes, fr);
     }
