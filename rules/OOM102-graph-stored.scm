@@ -120,7 +120,9 @@
 ;   torch.Tensor`, a meta-batch's tasks) gathered in a local list; the outputs of the time steps of one sequence, in a
 ;   loop with no loader, backward or optimizer step of its own that calls
 ;   a model and feeds a call's output back into that call (`out, h =
-;   decoder(x, h)`, a generator taken from a dict, `x, h = gen(x, f, h)`:
+;   decoder(x, h)`, a generator taken from a dict, `x, h = gen(x, f, h)`,
+;   or the instance's state, `q, self.hidden = self.rnn(x, self.hidden)`,
+;   whose own store on `self` is then not reported either:
 ;   every step's graph is alive through `h` anyway); losses kept for a later loop of the
 ;   same function that backpropagates them; one entry per model in a loop
 ;   over models (`for net in nets: net(x)`) whose list is made anew in each

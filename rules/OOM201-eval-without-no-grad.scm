@@ -174,7 +174,8 @@
 ;   `.requires_grad_(False)` (StyleGAN's metric samplers; also where it is
 ;   built, `G = build().requires_grad_(False)`, and its copies, `G_ema =
 ;   copy.deepcopy(G)`) or parameter by parameter (`for k, v in
-;   model.named_parameters(): v.requires_grad = False`; for an attribute,
+;   model.named_parameters(): v.requires_grad = False`, or to an argument
+;   whose default is `False`, as pytorch-fid's `InceptionV3` does; for an attribute,
 ;   `self.avgG`, in any method of its class; an instance of a module
 ;   class that freezes itself in its `__init__`, `self.requires_grad_(False)`
 ;   or such a loop over `self.parameters()`, also through a method it calls
