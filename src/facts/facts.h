@@ -689,6 +689,9 @@ bool facts__scaler_step(const facts *self, TSNode call);
 /* Inside src/facts: the index in `assigns` of the last assignment to the
  * identifier NAME (LEN bytes) before POS in function FN, or -1. */
 long facts__last_assign_before(const facts *self, const char *name, uint32_t len, uint32_t pos, int fn);
+/* The statement holding N: its ancestor whose parent is a block (or the
+ * module); a null node when none is. */
+TSNode facts__statement_of(TSNode n);
 /* The first index of functions_by_name whose name is NAME (LEN bytes), or
  * where it would be. */
 size_t facts__first_named(const facts *self, const char *name, uint32_t len);

@@ -920,7 +920,7 @@ static bool is_backward(const facts *f, TSNode call, buf *tmp);
 
 /* The statement holding N: its ancestor whose parent is a block (or the
  * module). */
-static TSNode statement_of(TSNode n) {
+TSNode facts__statement_of(TSNode n) {
   for (int guard = 0; guard < 256 && !ts_node_is_null(n); guard++) {
     TSNode p = ts_node_parent(n);
     if (ts_node_is_null(p) || NODE_IS(p, "block") || NODE_IS(p, "module")) return n;
@@ -947,7 +947,7 @@ static bool shielded_from_backward(analysis *a, TSNode target, const char *name,
     if (cp >= scope.end) break;
     if (c->function != a->function || !is_backward(f, c->call, &a->tmp)) continue;
     backwards++;
-    TSNode stmt = statement_of(c->call);
+    TSNode stmt = facts__statement_of(c->call);
     TSNode block = ts_node_is_null(stmt) ? NULL_NODE : ts_node_parent(stmt);
     if (ts_node_is_null(block) || !NODE_IS(block, "block")) return false;
     if (at >= ts_node_start_byte(block) && at < ts_node_end_byte(block)) return false;
@@ -955,7 +955,7 @@ static bool shielded_from_backward(analysis *a, TSNode target, const char *name,
     if (k < 0) return false;
     TSNode left = f->assigns.items[k].left;
     if (ts_node_start_byte(left) < ts_node_start_byte(block) || !NODE_IS(left, "identifier")) return false;
-    TSNode rebind = statement_of(left);
+    TSNode rebind = facts__statement_of(left);
     if (ts_node_is_null(rebind) || !ts_node_eq(ts_node_parent(rebind), block)) return false;
   }
   return backwards > 0;

@@ -1067,14 +1067,9 @@ static void grad_off_after_calls(facts *f, facts_span off) {
         !facts_text_is(f, callee, fn->name, fn->name_len) || facts_function_named(f, callee) != g)
       continue;
     /* the statement making the call, and the block holding it */
-    TSNode stmt = f->calls.items[i].call;
-    for (int guard = 0; guard < 64; guard++) {
-      TSNode up = ts_node_parent(stmt);
-      if (ts_node_is_null(up) || NODE_IS(up, "block") || NODE_IS(up, "module")) break;
-      stmt = up;
-    }
-    TSNode block = ts_node_parent(stmt);
-    if (ts_node_is_null(block) || !(NODE_IS(block, "block") || NODE_IS(block, "module"))) continue;
+    TSNode stmt = facts__statement_of(f->calls.items[i].call);
+    TSNode block = ts_node_is_null(stmt) ? NULL_NODE : ts_node_parent(stmt);
+    if (ts_node_is_null(block)) continue;
     facts_span rest = {ts_node_end_byte(stmt), ts_node_end_byte(block)};
     if (rest.start < rest.end) vec_push(&f->no_grad, rest);
   }
@@ -1864,14 +1859,6 @@ static bool class_holds_no_parameter(const facts *f, const facts_class *k, pf_ct
 }
 
 
-/* Module classes of the file that hold no parameter: they derive nn.Module
- * (or such classes of the file) alone, and what their methods store in
- * `self` is plain data or parameter-free modules (`class Elementwise(nn.Module):
- * def forward(self, x, y): return x * y + y`; `self.in_nodes = in_nodes`,
- * `self.softmax = nn.LogSoftmax(dim=1)`), with no `nn.Parameter` of their
- * own. Their calls record a graph only when an input requires grad. Then
- * the names bound to such modules: instances of those classes,
- * parameter-free torch.nn layers, `nn.Sequential(...)` of them. */
 /* Whether method G's own body freezes its whole instance and thaws none
  * of it (the freezes resolve_freezes found on `self`:
  * `self.requires_grad_(False)`, `for p in self.parameters(): p.requires_grad
@@ -1909,10 +1896,11 @@ static bool freezes_itself(const facts *f, const facts_class *k) {
   assert(k >= f->classes.items && k < f->classes.items + f->classes.len);
   int klass = (int)(k - f->classes.items);
   bool frozen = false;
-  for (size_t g = 0; g < f->functions.len; g++) {
-    const facts_function *fn = &f->functions.items[g];
-    if (fn->klass != klass || fn->parent >= 0) continue;
-    if (fn->name_len == 8 && !memcmp(fn->name, "__init__", 8)) frozen = freezes_self(f, (int)g, 0);
+  for (size_t i = facts__first_named(f, "__init__", 8); i < f->functions_by_name.len; i++) {
+    const facts_fname *e = &f->functions_by_name.items[i];
+    if (e->len != 8 || memcmp(e->name, "__init__", 8)) break;
+    const facts_function *fn = &f->functions.items[e->index];
+    if (fn->klass == klass && fn->parent < 0) frozen = freezes_self(f, e->index, 0);
   }
   if (!frozen) return false;
   /* `self.requires_grad_(True)` (or a loop thawing `self.parameters()`) in
@@ -1927,6 +1915,14 @@ static bool freezes_itself(const facts *f, const facts_class *k) {
 }
 
 
+/* Module classes of the file that hold no parameter: they derive nn.Module
+ * (or such classes of the file) alone, and what their methods store in
+ * `self` is plain data or parameter-free modules (`class Elementwise(nn.Module):
+ * def forward(self, x, y): return x * y + y`; `self.in_nodes = in_nodes`,
+ * `self.softmax = nn.LogSoftmax(dim=1)`), with no `nn.Parameter` of their
+ * own. Their calls record a graph only when an input requires grad. Then
+ * the names bound to such modules: instances of those classes,
+ * parameter-free torch.nn layers, `nn.Sequential(...)` of them. */
 static void mark_parameter_free(facts *f, buf *tmp) {
   static const char *const module[] = {"torch.nn.Module", "torch.nn.modules.module.Module", NULL};
   /* a class deriving such classes, or storing their instances, is judged
@@ -2605,9 +2601,6 @@ void facts__call_kinds(facts *self);
  * method is called on (`sampler.eval().requires_grad_(False)`): a name or
  * `self.x`. Recorded with the function they are in; facts_is_frozen decides
  * which of them reach a call. */
-/* `for p in X.parameters(): p.requires_grad = False` (and `for name, p in
- * X.named_parameters()`), the other common way to freeze a model: X frozen,
- * or thawed with `True`, in the loop's scope. */
 /* Whether NAME is a parameter of function FN whose default is `False`
  * (pytorch-fid's `InceptionV3(..., requires_grad=False)` then `for param in
  * self.parameters(): param.requires_grad = requires_grad`): frozen unless a
@@ -2619,15 +2612,18 @@ static bool false_by_default(const facts *f, int fn, TSNode name) {
   uint32_t len;
   const char *t = facts_text(f, name, &len);
   for (uint32_t i = 0; i < n; i++) {
-    TSNode p = ts_node_named_child(params, i);
-    if (!NODE_IS(p, "default_parameter") && !NODE_IS(p, "typed_default_parameter")) continue;
-    TSNode pn = FACT_FIELD(f, p, name), value = FACT_FIELD(f, p, value);
-    if (!ts_node_is_null(pn) && facts_text_is(f, pn, t, len)) return !ts_node_is_null(value) && NODE_IS(value, "false");
+    TSNode p = ts_node_named_child(params, i), pn = parameter_name(f, p);
+    if (ts_node_is_null(pn) || !facts_text_is(f, pn, t, len)) continue;
+    TSNode value = NODE_IS(p, "identifier") || NODE_IS(p, "typed_parameter") ? NULL_NODE : FACT_FIELD(f, p, value);
+    return !ts_node_is_null(value) && NODE_IS(value, "false");
   }
   return false;
 }
 
 
+/* `for p in X.parameters(): p.requires_grad = False` (and `for name, p in
+ * X.named_parameters()`), the other common way to freeze a model: X frozen,
+ * or thawed with `True`, in the loop's scope. */
 static void freezes_by_loop(facts *f) {
   for (size_t i = 0; i < f->loops.len; i++) {
     TSNode loop = f->loops.items[i].node;
