@@ -2670,6 +2670,62 @@ static void freezes_by_loop(facts *f) {
 }
 
 
+/* `def preserve_grad_state(model): for p in model.parameters():
+ * p.requires_grad = False` (MACE's evaluation context), `def
+ * freeze(net): net.requires_grad_(False)`: a plain function of the file
+ * that freezes (or thaws) a model it is handed freezes (or thaws) the
+ * argument of each call of it, in the calling function, when all it does
+ * to that parameter agrees. Runs after the direct freezes, over those
+ * alone (not the ones it adds). */
+static void freezes_by_helper(facts *f) {
+  size_t n = f->freezes.len;
+  bool any = false;
+  for (size_t i = 0; i < n && !any; i++) {
+    int g = f->freezes.items[i].function;
+    any = g >= 0 && f->functions.items[g].klass < 0;
+  }
+  if (!any) return;
+  for (size_t i = 0; i < f->calls.len; i++) {
+    const facts_call *c = &f->calls.items[i];
+    TSNode callee = FACT_FIELD(f, c->call, function), args = FACT_FIELD(f, c->call, arguments);
+    if (ts_node_is_null(callee) || !NODE_IS(callee, "identifier") || ts_node_is_null(args)) continue;
+    int g = facts_function_named(f, callee);
+    if (g < 0 || g == c->function || f->functions.items[g].klass >= 0) continue;
+    uint32_t na = ts_node_named_child_count(args);
+    for (uint32_t k = 0; k < na; k++) {
+      TSNode a = ts_node_named_child(args, k), param;
+      if (NODE_IS(a, "keyword_argument")) {
+        uint32_t kl;
+        const char *kw = facts_text(f, FACT_FIELD(f, a, name), &kl);
+        param = bound_parameter(f, g, 0, kw, kl);
+        a = FACT_FIELD(f, a, value);
+      } else {
+        param = bound_parameter(f, g, k, NULL, 0);
+      }
+      if (ts_node_is_null(param) || ts_node_is_null(a) || !(NODE_IS(a, "identifier") || NODE_IS(a, "attribute")))
+        continue;
+      uint32_t pl;
+      const char *pn = facts_text(f, param, &pl);
+      /* what the helper leaves behind: a helper that freezes and then
+       * thaws (`model_inference` restoring `requires_grad`) leaves the
+       * caller's model as it was */
+      int frozen = -1;
+      for (size_t z = 0; z < n && frozen != 2; z++) {
+        const facts_freeze *inner = &f->freezes.items[z];
+        if (inner->function != g || inner->len != pl || memcmp(inner->name, pn, pl)) continue;
+        frozen = frozen < 0 || frozen == inner->frozen ? inner->frozen : 2;
+      }
+      if (frozen < 0 || frozen == 2) continue;
+      facts_freeze fr = {0};
+      fr.name = facts_text(f, a, &fr.len);
+      fr.function = c->function;
+      fr.frozen = frozen == 1;
+      vec_push(&f->freezes, fr);
+    }
+  }
+}
+
+
 static void resolve_freezes(facts *f) {
   freezes_by_loop(f);
   for (size_t i = 0; i < f->calls.len; i++) {
@@ -2696,6 +2752,7 @@ static void resolve_freezes(facts *f) {
     fr.frozen = frozen;
     vec_push(&f->freezes, fr);
   }
+  freezes_by_helper(f);
 }
 
 
