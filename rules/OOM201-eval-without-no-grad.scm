@@ -152,6 +152,11 @@
 ;   lambda handed to a callable of another library, which decides when
 ;   and under which grad mode it runs (`ptan.agent.PolicyAgent(lambda x:
 ;   net(x)[0])`; not `map` or `sorted`, which run it there and then),
+;   a forward in a function of the file only ever handed to the
+;   constructor of a class of another module or library, or called only
+;   from such functions (U-ViT's guidance closure, `score_model =
+;   sde.ScoreModel(cfg_nnet, ...)`: the object runs it later, under the
+;   grad mode its callers choose),
 ;   a model's method given a string (`roberta.encode("text")`, a
 ;   tokenizer), calls of a wrapper whose base class runs the model under
 ;   no_grad (an inferencer without a `forward` of its own), PyTorch Lightning modules (Lightning runs
@@ -175,7 +180,9 @@
 ;   built, `G = build().requires_grad_(False)`, and its copies, `G_ema =
 ;   copy.deepcopy(G)`) or parameter by parameter (`for k, v in
 ;   model.named_parameters(): v.requires_grad = False`, or to an argument
-;   whose default is `False`, as pytorch-fid's `InceptionV3` does; for an attribute,
+;   whose default is `False`, as pytorch-fid's `InceptionV3` does; also
+;   by a plain helper of the file that freezes the model handed to it and
+;   does not thaw it, `with frozen(model):` or `freeze(net)`; for an attribute,
 ;   `self.avgG`, in any method of its class; an instance of a module
 ;   class that freezes itself in its `__init__`, `self.requires_grad_(False)`
 ;   or such a loop over `self.parameters()`, also through a method it calls

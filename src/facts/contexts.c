@@ -1445,13 +1445,79 @@ bool facts_warm_up_call(const facts *self, TSNode call) {
 }
 
 
+/* Whether a class named by CALLEE (its last name capitalized) is built by
+ * the call: not a class of the file, whose code is in view. */
+static bool builds_other_class(const facts *f, TSNode callee) {
+  if (!ts_node_is_null(callee) && NODE_IS(callee, "attribute")) callee = FIELD(callee, attribute);
+  if (ts_node_is_null(callee) || !NODE_IS(callee, "identifier")) return false;
+  uint32_t len;
+  const char *name = facts_text(f, callee, &len);
+  if (!len || !isupper((unsigned char)name[0])) return false;
+  for (size_t i = 0; i < f->classes.len; i++)
+    if (f->classes.items[i].name_len == len && !memcmp(f->classes.items[i].name, name, len)) return false;
+  return true;
+}
+
+
+/* Whether function G of the file is only ever handed to the constructor of
+ * a class of another module or library (`score_model =
+ * sde.ScoreModel(cfg_nnet, ...)`, a guidance closure): the object keeps it
+ * and its methods run it later, under whatever grad mode their callers
+ * choose; the file neither calls it (but from such functions, DEPTH
+ * bounding those) nor hands or binds it anywhere else. */
+/* Whether NAME (an identifier) names function G: resolves to it, or to
+ * another definition of the same name in the same scope (`def cfg_nnet`
+ * on each branch of an `if`). */
+static bool names_function(const facts *f, TSNode name, int g) {
+  const facts_function *d = &f->functions.items[g];
+  if (!facts_text_is(f, name, d->name, d->name_len)) return false;
+  int h = facts_function_named(f, name);
+  return h == g || (h >= 0 && f->functions.items[h].parent == d->parent && f->functions.items[h].klass == d->klass);
+}
+
+
+static bool stored_in_object(const facts *f, int g, int depth) {
+  assert(g >= 0 && (size_t)g < f->functions.len);
+  const facts_function *d = &f->functions.items[g];
+  bool stored = false;
+  for (size_t i = 0; i < f->calls.len; i++) {
+    const facts_call *c = &f->calls.items[i];
+    TSNode callee = FIELD(c->call, function);
+    /* called only by such functions (`model_fn` calling `cfg_nnet`, and
+     * `DPM_Solver(model_fn, ...)` keeping it): kept as well */
+    if (!ts_node_is_null(callee) && NODE_IS(callee, "identifier") && names_function(f, callee, g)) {
+      if (depth >= 2 || c->function < 0 || c->function == g || !stored_in_object(f, c->function, depth + 1))
+        return false;
+      stored = true;
+      continue;
+    }
+    TSNode args = FIELD(c->call, arguments), a;
+    if (ts_node_is_null(args) || !NODE_IS(args, "argument_list")) continue;
+    for (children k = children_of(args); children_next(&k, &a);) {
+      if (NODE_IS(a, "keyword_argument")) a = FIELD(a, value);
+      if (ts_node_is_null(a) || !NODE_IS(a, "identifier") || !names_function(f, a, g)) continue;
+      if (!builds_other_class(f, callee)) return false;
+      stored = true;
+    }
+  }
+  for (size_t i = 0; stored && i < f->assigns.len; i++) {
+    TSNode r = f->assigns.items[i].right;
+    if (NODE_IS(r, "identifier") && facts_text_is(f, r, d->name, d->name_len)) return false;
+  }
+  return stored;
+}
+
+
 bool facts_handed_to_library(const facts *self, TSNode node) {
   /* most calls are in no lambda: the spans settle it before any walk up */
   uint32_t pos = ts_node_start_byte(node);
   bool inside = false;
   for (size_t i = 0; i < self->lambdas.len && !inside && self->lambdas.items[i].start <= pos; i++)
     inside = pos < self->lambdas.items[i].end;
-  if (!inside) return false;
+  if (!inside) {
+    int g = facts_function_at(self, pos);
+    return g >= 0 && stored_in_object(self, g, 0);
+  }
   static const char *const builtins[] = {"map", "filter", "sorted", "min", "max", "list", "tuple", "dict", "set",
                                          "sum", "any", "all", "iter", "next", "enumerate", "zip", "reduce",
                                          "print", "apply", "partial", NULL};
