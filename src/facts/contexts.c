@@ -2611,6 +2611,9 @@ TSNode facts_delegated_model(const facts *self, TSNode callee) {
     if (r->function != g) continue;
     TSNode value = ts_node_named_child(r->call, 0);
     if (NODE_IS(value, "none")) continue; /* an early exit says nothing */
+    /* `@torch.inference_mode() def model_forward(self, img): return
+     * self.model(img)`: the method runs the model without gradients */
+    if (facts_in_no_grad(self, ts_node_start_byte(value))) return NULL_NODE;
     TSNode fn = NODE_IS(value, "call") ? FIELD(value, function) : NULL_NODE;
     /* every value returned is a call of one model attribute: `self.module_(x)` */
     if (ts_node_is_null(fn) || !NODE_IS(fn, "attribute") || !facts_node_is(self, FIELD(fn, object), "self") ||
