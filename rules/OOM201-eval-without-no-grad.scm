@@ -136,7 +136,10 @@
 ;   functions decorated with one of them, under a project's own decorator
 ;   or context whose name contains `no_grad` or `inference_mode` (such as
 ;   YOLOv5's `@smart_inference_mode()`: oomlint does not read the module
-;   that defines it and takes the name at its word), evaluation code that
+;   that defines it and takes the name at its word) or returned on every
+;   return of a function of the file or of the project (`with
+;   inference_context(serial):` whose function returns `torch.no_grad()`
+;   on one branch and `torch.inference_mode()` on the other), evaluation code that
 ;   calls `.backward()` or `torch.autograd.grad` (adversarial evaluation,
 ;   saliency maps; also through a module imported lazily, `torch, nn =
 ;   _torch()` where a function of the file imports and returns it), files that adapt or optimize with `higher`'s

@@ -53,6 +53,7 @@ typedef struct {
   bool gradients;     /* computes gradients: `.backward()`, `torch.autograd.grad`, a Captum `.attribute(...)`,
                          itself or through callees (an explainer's forward) */
   bool returns_graph; /* returns a graph-carrying value */
+  bool returns_no_grad; /* every return is a no-grad context (`return torch.no_grad()` on each branch) */
   bool policy_terms;  /* returns a name bound to a distribution's log_prob(...)/entropy() (PPO's evaluate) */
   bool returns_scalar_loss;
   bool returns_divided;     /* returns a value divided on its way (`return loss / accum_steps`) */
@@ -220,8 +221,10 @@ enum {
   SYM_UPDATES = 1u << 21,        /* steps an optimizer, itself or through callees */
   SYM_RETURNS_WRAPPER = 1u << 22, /* returns an instance of a class whose calls run without gradients or choose
                                     their grad mode themselves (`create_metric(...)` returning an IQA metric) */
-  SYM_GRADIENTS = 1u << 23        /* computes gradients, itself or through callees (function.gradients): a
+  SYM_GRADIENTS = 1u << 23,       /* computes gradients, itself or through callees (function.gradients): a
                                      class's forward that does is an explainer, whose calls need autograd */
+  SYM_NO_GRAD_CONTEXT = 1u << 24  /* a function returning a no-grad context on every return
+                                     (function.returns_no_grad): `with inference_context(serial):` */
 };
 
 typedef struct {

@@ -270,6 +270,44 @@ static bool names_no_grad(const facts *f, TSNode name, buf *tmp) {
 }
 
 
+/* Whether FN, the callee of a with-item or decorator, is a function of the
+ * file or of the project that returns a no-grad context on every return
+ * (sample-factory's `inference_context(is_serial)`, `torch.no_grad()` on
+ * one branch and `torch.inference_mode()` on the other). */
+static bool returns_no_grad_context(const facts *f, TSNode fn) {
+  if (!NODE_IS(fn, "identifier") && !NODE_IS(fn, "attribute")) return false;
+  int g = facts_function_named(f, fn);
+  if (g >= 0) return f->functions.items[g].returns_no_grad;
+  facts_symbol sym;
+  return f->imports && facts_project_symbol(f, fn, &sym) && (sym.flags & SYM_NO_GRAD_CONTEXT);
+}
+
+
+/* Marks the functions of the file whose every return (one at least) is a
+ * no-grad context of PyTorch's. */
+static void no_grad_returns(facts *f, buf *tmp) {
+  if (!f->returns.len) return;
+  bool *seen = oom_xcalloc(f->functions.len + 1, sizeof *seen);
+  for (size_t i = 0; i < f->returns.len; i++) {
+    int g = f->returns.items[i].function;
+    if (g < 0 || seen[g]) continue;
+    seen[g] = true;
+    bool all = false;
+    for (size_t k = i; k < f->returns.len; k++) {
+      if (f->returns.items[k].function != g) continue;
+      TSNode v = ts_node_named_child(f->returns.items[k].call, 0);
+      TSNode callee = !ts_node_is_null(v) && NODE_IS(v, "call") ? FACT_FIELD(f, v, function) : NULL_NODE;
+      TSNode a0 = ts_node_is_null(callee) ? NULL_NODE : first_arg(v);
+      all = !ts_node_is_null(callee) && qualname_is(f, callee, NO_GRAD_CONTEXTS, tmp) &&
+            (ts_node_is_null(a0) || !NODE_IS(a0, "false"));
+      if (!all) break;
+    }
+    f->functions.items[g].returns_no_grad = all;
+  }
+  free(seen);
+}
+
+
 static bool is_no_grad_expr(const facts *f, TSNode expr, buf *tmp) {
   /* `with (((torch.no_grad()))):` */
   for (int guard = 0; guard < 16 && NODE_IS(expr, "parenthesized_expression"); guard++)
@@ -282,6 +320,7 @@ static bool is_no_grad_expr(const facts *f, TSNode expr, buf *tmp) {
     bool arg_false = !ts_node_is_null(a0) && NODE_IS(a0, "false");
     if (qualname_is(f, fn, NO_GRAD_CONTEXTS, tmp)) return !arg_false; /* inference_mode(False) */
     if (qualname_is(f, fn, SET_GRAD_ENABLED, tmp)) return arg_false;
+    if (returns_no_grad_context(f, fn)) return true;
     return !arg_false && named_for_no_grad(f, fn);
   }
   /* `@torch.no_grad` without parentheses (PyTorch >= 2.0) */
@@ -1077,6 +1116,7 @@ static void grad_off_after_calls(facts *f, facts_span off) {
 
 
 static void resolve_no_grad(facts *f, buf *tmp) {
+  no_grad_returns(f, tmp);
   for (size_t i = 0; i < f->with_items.len; i++)
     if (is_no_grad_expr(f, f->with_items.items[i].candidate, tmp))
       vec_push(&f->no_grad, f->with_items.items[i].span);

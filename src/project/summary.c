@@ -210,6 +210,7 @@ static facts_symbol function_symbol(const facts_function *fn) {
   if (fn->step) s.flags |= SYM_STEP;
   if (fn->updates) s.flags |= SYM_UPDATES;
   if (fn->gradients) s.flags |= SYM_GRADIENTS;
+  if (fn->returns_no_grad) s.flags |= SYM_NO_GRAD_CONTEXT;
   if (fn->no_grad) s.flags |= SYM_NO_GRAD;
   if (fn->returns_device_arg) s.flags |= SYM_TO_DEVICE;
   if (fn->slices_first_arg) s.flags |= SYM_SLICES_ARG;
