@@ -209,7 +209,8 @@
 ;   code (`def test(): net = ResNet18(); y = net(torch.randn(2, 3, 32, 32));
 ;   print(y.size())`, a model file's `if __name__ == "__main__":` check,
 ;   `for model in [Enc(32), Enc(32, shared=True)]: model(x)`),
-;   from a module class of the file or the project, a `torch.nn` layer, a
+;   from a module class of the file or the project (also picked by its
+;   name, `eval(model_name)(backbone, n)`), a `torch.nn` layer, a
 ;   function of the file that returns one, or the factory of a unit-test
 ;   class (`Test*`, `*Test`, `*TestCase`) that the concrete tests fill in
 ;   (`model = self.create_model(data, labels)` where the class's own
@@ -223,7 +224,9 @@
 ;   the model itself only switches its mode, and `for p in
 ;   model.parameters(): nn.init.xavier_uniform_(p)` only initializes it,
 ;   as `sum(p.numel() for p in model.parameters())` only counts) and hands the model to no
-;   call but `print`-like ones and `torch.compile`: such a model was never trained, its output
+;   call but `print`-like ones, `torch.compile` and the counters of FLOPs
+;   and parameters (`FlopCountAnalysis(model, x)`, `summary(model, size)`):
+;   such a model was never trained, its output
 ;   is no evaluation. Nor a method named like an evaluation that
 ;   is its class's entry point: it neither calls `.eval()` nor loops, and
 ;   hands the model's output back as it is (`def predict(self, x): return

@@ -1715,8 +1715,13 @@ static bool hands_on(const facts *f, TSNode args, const char *name, uint32_t len
  * giving it weights: `print(model)`, `len(model)`, `isinstance(model, T)`,
  * `torch.compile(model)`. */
 static bool harmless_receiver(const facts *f, TSNode callee) {
+  /* and the counters of FLOPs and parameters, which run or walk the model
+   * and load nothing (fvcore's `FlopCountAnalysis(model, x)`, ptflops,
+   * torchinfo's `summary(model, size)`) */
   static const char *const names[] = {"print", "len", "str", "repr", "type", "isinstance", "hasattr", "getattr",
-                                      "id", "format", "info", "debug", "compile", NULL};
+                                      "id", "format", "info", "debug", "compile", "FlopCountAnalysis",
+                                      "flop_count_table", "parameter_count_table", "flop_count",
+                                      "get_model_complexity_info", "summary", NULL};
   if (NODE_IS(callee, "attribute")) callee = FIELD(callee, attribute);
   if (ts_node_is_null(callee)) return false;
   for (size_t i = 0; names[i]; i++)
@@ -1996,6 +2001,14 @@ static bool fresh_model_binding(const facts *f, TSNode value, const char *name, 
     }
     TSNode args = FIELD(value, arguments);
     if (NODE_IS(callee, "attribute") && test_case_factory(f, callee)) return true;
+    /* `eval(model_name)(backbone, num_classes)`: a model class picked by
+     * its name, built (weights handed to it are checked below) */
+    bool by_name = false;
+    if (NODE_IS(callee, "call")) {
+      TSNode inner = FIELD(callee, function);
+      by_name = !ts_node_is_null(inner) && NODE_IS(inner, "identifier") && facts_node_is(f, inner, "eval");
+      if (!by_name) return false;
+    }
     /* `net = torch.compile(net)`: the same model, compiled */
     buf cq = {0};
     bool compiled = facts_qualname(f, callee, &cq) &&
@@ -2006,6 +2019,7 @@ static bool fresh_model_binding(const facts *f, TSNode value, const char *name, 
       continue;
     }
     if (!ts_node_is_null(args) && NODE_IS(args, "argument_list") && passes_weights(f, args)) return false;
+    if (by_name) return true;
     uint32_t clen;
     const char *c = facts_text(f, callee, &clen);
     if (NODE_IS(callee, "identifier")) {
