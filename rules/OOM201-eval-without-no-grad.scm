@@ -198,7 +198,8 @@
 ;   file or of another module of the project that derives `nn.Module` (or
 ;   such a class) alone, stores in `self` only plain data (numbers,
 ;   strings, tensors of torch's functions, a parameter of the method it
-;   computes with, counts such as `self.table.weight.numel()`),
+;   computes with, or that the class compares by order or computes with as
+;   `self.<name>`, as a loss's warm-up settings `if it < self.start_warm`, counts such as `self.table.weight.numel()`),
 ;   parameter-free layers and frozen tables
 ;   (`nn.Embedding.from_pretrained(t)`, frozen unless `freeze=False`),
 ;   and makes no `nn.Parameter`, or an old-style `torch.autograd.Function`

@@ -1638,10 +1638,23 @@ static bool transform_pipeline(const facts *f, const char *name, uint32_t len, T
 }
 
 
+/* Whether N is a comparison by order (`it < self.start_warm`): numbers;
+ * `is None` or `in` say nothing of what is compared. */
+static bool orders(TSNode n) {
+  if (!NODE_IS(n, "comparison_operator")) return false;
+  uint32_t count = ts_node_child_count(n);
+  for (uint32_t i = 0; i < count; i++) {
+    const char *op = ts_node_type(ts_node_child(n, i));
+    if (!strcmp(op, "<") || !strcmp(op, ">") || !strcmp(op, "<=") || !strcmp(op, ">=")) return true;
+  }
+  return false;
+}
+
+
 /* Whether the parameter NAME of METHOD (a function_definition) holds a plain
  * value: its default is a number, string or boolean, its annotation `int`,
  * `float`, `str` or `bool`, or the method computes with it (`a + b`,
- * `range(n)`). */
+ * `range(n)`, `n < m`), or the class with `self.<NAME>`. */
 static bool plain_parameter(const facts *f, TSNode method, TSNode name) {
   TSNode params = FACT_FIELD(f, method, parameters);
   if (ts_node_is_null(params)) return false;
@@ -1680,16 +1693,32 @@ static bool plain_parameter(const facts *f, TSNode method, TSNode name) {
       if (strlen(settings[k]) == end - at && !strncmp(t + at, settings[k], end - at)) return true;
     at = end + 1;
   }
-  /* computed with in the method: an operand of arithmetic, or range(name) */
+  /* computed with in the method: an operand of arithmetic or of a
+   * comparison, or range(name); or, stored under its own name, in any
+   * method of the class (`if it < self.start_warm:` in a loss's forward) */
   TSNode body = FACT_FIELD(f, method, body);
   if (ts_node_is_null(body)) return false;
+  TSNode klass = ts_node_parent(method);
+  if (!ts_node_is_null(klass) && NODE_IS(klass, "decorated_definition")) klass = ts_node_parent(klass);
+  klass = !ts_node_is_null(klass) && NODE_IS(klass, "block") ? ts_node_parent(klass) : NULL_NODE;
+  if (!ts_node_is_null(klass) && NODE_IS(klass, "class_definition")) body = klass;
   TSTreeCursor cur = ts_tree_cursor_new(body);
   bool numeric = false;
   for (bool more = true; more && !numeric;) {
     TSNode n2 = ts_tree_cursor_current_node(&cur);
-    if (NODE_IS(n2, "identifier") && facts_text_is(f, n2, t, len)) {
+    bool named = NODE_IS(n2, "identifier") && facts_text_is(f, n2, t, len);
+    /* in another method, only as `self.<name>`; in METHOD, the name too */
+    if (named && !ts_node_eq(body, FACT_FIELD(f, method, body))) {
       TSNode up = ts_node_parent(n2);
-      if (!ts_node_is_null(up) && NODE_IS(up, "binary_operator")) {
+      bool attr = !ts_node_is_null(up) && NODE_IS(up, "attribute") && ts_node_eq(FACT_FIELD(f, up, attribute), n2) &&
+                  text_is(f, FACT_FIELD(f, up, object), "self");
+      bool local = ts_node_start_byte(n2) >= ts_node_start_byte(method) && ts_node_end_byte(n2) <= ts_node_end_byte(method);
+      if (attr) n2 = up;
+      else if (!local) named = false;
+    }
+    if (named) {
+      TSNode up = ts_node_parent(n2);
+      if (!ts_node_is_null(up) && (NODE_IS(up, "binary_operator") || orders(up))) {
         numeric = true;
       } else if (!ts_node_is_null(up) && NODE_IS(up, "argument_list")) {
         TSNode call = ts_node_parent(up);
