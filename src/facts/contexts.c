@@ -1453,6 +1453,7 @@ static bool builds_other_class(const facts *f, TSNode callee) {
   uint32_t len;
   const char *name = facts_text(f, callee, &len);
   if (!len || !isupper((unsigned char)name[0])) return false;
+  if (facts_text_has_ci(name, len, "thread") || facts_text_has_ci(name, len, "process")) return false;
   for (size_t i = 0; i < f->classes.len; i++)
     if (f->classes.items[i].name_len == len && !memcmp(f->classes.items[i].name, name, len)) return false;
   return true;
@@ -1494,9 +1495,15 @@ static bool stored_in_object(const facts *f, int g, int depth) {
     TSNode args = FIELD(c->call, arguments), a;
     if (ts_node_is_null(args) || !NODE_IS(args, "argument_list")) continue;
     for (children k = children_of(args); children_next(&k, &a);) {
-      if (NODE_IS(a, "keyword_argument")) a = FIELD(a, value);
+      /* `mp.Process(target=worker_func)`: a new process or thread runs it
+       * at once, with gradients on */
+      bool target = false;
+      if (NODE_IS(a, "keyword_argument")) {
+        target = facts_node_is(f, FIELD(a, name), "target");
+        a = FIELD(a, value);
+      }
       if (ts_node_is_null(a) || !NODE_IS(a, "identifier") || !names_function(f, a, g)) continue;
-      if (!builds_other_class(f, callee)) return false;
+      if (target || !builds_other_class(f, callee)) return false;
       stored = true;
     }
   }

@@ -974,8 +974,18 @@ static bool importers_no_grad(const facts *f, int fn, int depth) {
     *memo = 1; /* a cycle of callers says no */
     const facts_function *g = &f->functions.items[fn];
     bool yes = false;
-    if (!g->no_grad && !called_implicitly(f, (size_t)fn)) {
-      if (!called_in_file(f, fn))
+    bool call_method = g->klass >= 0 && g->name_len == 8 && !memcmp(g->name, "__call__", 8) &&
+                       f->classes.items[g->klass].name;
+    if (!g->no_grad && (call_method || !called_implicitly(f, (size_t)fn))) {
+      if (call_method && !called_in_file(f, fn)) {
+        /* the calls of the class's instances in its importers
+         * (`extractor = Extractor(d)`, then `extractor(x)` under no_grad) */
+        const facts_class *k = &f->classes.items[g->klass];
+        buf key = {0};
+        buf_printf(&key, "%.*s.__call__", (int)k->name_len, k->name);
+        yes = f->imports->importer_calls(f->imports, key.data, key.len) == FACTS_CALLED_NO_GRAD;
+        buf_free(&key);
+      } else if (!called_in_file(f, fn))
         yes = f->imports->importer_calls(f->imports, g->name, g->name_len) == FACTS_CALLED_NO_GRAD;
       else
         yes = in_file_callers_no_grad(f, fn, depth);

@@ -6,6 +6,7 @@
  * re-export can be followed. Small data: the importer's facts read it, and
  * the module's tree and facts are not kept for it. */
 #include <assert.h>
+#include <ctype.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -345,6 +346,24 @@ static void record_picked_methods(const facts *f, const facts_call *c, const cal
   if (NODE_IS(right, "conditional_expression")) {
     picks[0] = ts_node_named_child(right, 0);
     picks[1] = ts_node_named_child(right, 2);
+  }
+  /* `extractor = Extractor(ext_dir)` then `extractor(sents)`: a call of
+   * the class's `__call__`, recorded as `Extractor.__call__` (the class's
+   * last name: the module importing it says which it is) */
+  if (NODE_IS(right, "call")) {
+    TSNode k = FACT_FIELD(f, right, function);
+    if (!ts_node_is_null(k) && NODE_IS(k, "attribute") && !library_call(f, k)) k = FACT_FIELD(f, k, attribute);
+    uint32_t kl;
+    const char *kt = !ts_node_is_null(k) && NODE_IS(k, "identifier") ? facts_text(f, k, &kl) : NULL;
+    if (kt && kl && isupper((unsigned char)kt[0])) {
+      call_seen made = *seen;
+      made.klass = kt;
+      made.klass_len = kl;
+      made.name = "__call__";
+      made.name_len = 8;
+      vec_push(v, made);
+    }
+    return;
   }
   for (int i = 0; i < 2; i++) {
     TSNode p = picks[i];

@@ -599,12 +599,16 @@ static uint8_t callers_anywhere(project_view *v, const char *name, size_t len, i
 static uint8_t calls_in(project_view *v, char **files, size_t nfiles, bool importers, const char *name, size_t len,
                         int hop) {
   uint8_t how = 0;
+  /* `Extractor.__call__`, the calls of the class's instances: a module that
+   * makes one mentions `Extractor(` */
+  const char *dot = memchr(name, '.', len);
+  size_t mlen = dot ? (size_t)(dot - name) : len;
   for (size_t i = 0; i < nfiles; i++) {
     project_module *m = project_module_get(v->project, files[i]);
     if (!m) continue;
     project_dep d = {m->path, m->hash};
     add_dep(v, &d);
-    if (m->readable && m->text && mentions_call(m->text, m->length, name, len)) {
+    if (m->readable && m->text && mentions_call(m->text, m->length, name, mlen)) {
       project_summary *s = project_summary_get(v->project, m);
       const project_call *c = s && (!importers || imports_file(v, m, s)) ? project_summary_call(s, name, len) : NULL;
       if (c) {
