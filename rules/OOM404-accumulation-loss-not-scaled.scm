@@ -21,7 +21,10 @@
 ;   gradient_accumulation_steps == 0:` with the name bound only to `1`:
 ;   the optimizer steps every batch), losses divided anywhere in the iteration or in the
 ;   function of the file that returns them (`loss, acc = forward_pass(...)`
-;   whose helper ends `loss = loss / accum_steps; return loss, acc`), loops inside
+;   whose helper ends `loss = loss / accum_steps; return loss, acc`; for
+;   `self.forward_propagation(batch)` of a base class whose method only
+;   raises `NotImplementedError`, every override in the file's subclasses
+;   divides), loops inside
 ;   `accelerator.accumulate(...)` or other `.accumulate(` contexts (which
 ;   scale the loss themselves), `accelerator.backward(loss)`,
 ;   DeepSpeed's `engine.backward(loss)`, ColossalAI's

@@ -1932,7 +1932,7 @@ static bool builds_fresh_model(const facts *f, int g, int depth) {
 
 /* Whether the body of function G only raises NotImplementedError (after a
  * docstring): a method its subclasses fill in. */
-static bool abstract_method(const facts *f, int g) {
+bool facts__abstract_method(const facts *f, int g) {
   TSNode body = FIELD(f->functions.items[g].node, body);
   if (ts_node_is_null(body)) return false;
   bool raises = false, other = false;
@@ -1972,7 +1972,7 @@ static bool test_case_factory(const facts *f, TSNode callee) {
   const char *m = facts_text(f, attr, &len);
   for (size_t g = 0; g < f->functions.len; g++) {
     const facts_function *h = &f->functions.items[g];
-    if (h->klass == k && h->name_len == len && !memcmp(h->name, m, len)) return abstract_method(f, (int)g);
+    if (h->klass == k && h->name_len == len && !memcmp(h->name, m, len)) return facts__abstract_method(f, (int)g);
   }
   return false;
 }

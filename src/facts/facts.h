@@ -376,6 +376,9 @@ size_t facts__names_after(const facts *f, int fn, uint32_t after, const char **n
 /* Whether S (LEN bytes) is named like a loss: it holds `loss` or `crit`
  * (`criterion`), not as an actor-critic's `critic` (graph.c). */
 bool facts__named_as_loss(const char *s, size_t len);
+/* Whether the body of function G only raises NotImplementedError (after a
+ * docstring): a method its subclasses fill in. */
+bool facts__abstract_method(const facts *f, int g);
 /* Whether S (LEN bytes) is named like a model instance: `model`, `net`,
  * `*_model`. */
 bool facts__named_like_model(const char *s, uint32_t len);

@@ -644,6 +644,23 @@ static unsigned eval_call(analysis *a, state *st, TSNode e) {
     return V_GRAPH | scalar;
   }
   int fn = facts_function_named(f, callee);
+  if (fn >= 0 && is_self_attr(f, callee) && facts__abstract_method(f, fn)) {
+    /* `loss = self.forward_propagation(batch, model)` of a base trainer
+     * whose method only raises NotImplementedError: what the overrides of
+     * the file's classes return (divided when every one divides) */
+    unsigned v = 0;
+    bool divided = true, any = false;
+    const facts_function *base = &f->functions.items[fn];
+    for (size_t i = 0; i < f->functions.len; i++) {
+      const facts_function *g = &f->functions.items[i];
+      if ((int)i == fn || g->klass < 0 || g->name_len != base->name_len || memcmp(g->name, base->name, g->name_len))
+        continue;
+      any = true;
+      v |= (g->returns_graph ? V_GRAPH : 0) | (g->returns_scalar_loss ? V_SCALAR : 0);
+      divided = divided && g->returns_divided;
+    }
+    if (any) return v | (divided ? V_DIVIDED : 0);
+  }
   if (fn >= 0) {
     const facts_function *g = &f->functions.items[fn];
     return (g->returns_graph ? V_GRAPH : 0) | (g->returns_scalar_loss ? V_SCALAR : 0) |
