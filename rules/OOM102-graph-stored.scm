@@ -86,7 +86,9 @@
 ;   filled once, then updated in place), lists the function
 ;   backpropagates through after the loop (`losses.append(l)` then
 ;   `torch.stack(losses).sum().backward()`: the graphs are kept on
-;   purpose), `self.x = v` that the iteration does not read before and
+;   purpose; also through names bound one from another, `baseline =
+;   torch.cat(baselines)` then `critic_loss = F.mse_loss(baseline, r)`,
+;   and `torch.autograd.backward([critic_loss] + losses)`), `self.x = v` that the iteration does not read before and
 ;   backpropagates through afterwards without `retain_graph`, directly or
 ;   through names bound from it that are not `.detach()`ed (`loss =
 ;   -self.conv_output.mean(); loss.backward()`; a GAN's `self.x_tilde =

@@ -145,13 +145,23 @@ static bool mentions(const char *text, uint32_t tlen, const char *name, uint32_t
 
 
 /* The receiver of call C when C is `x.backward(...)` made by function FN
- * itself (`(loss / k).backward()`: `(loss / k)`), else a null node. */
+ * itself (`(loss / k).backward()`: `(loss / k)`; the arguments of
+ * `torch.autograd.backward(...)`), else a null node. */
 static TSNode backward_receiver(const facts *f, const facts_call *c, int fn) {
   if (c->function != fn) return NULL_NODE;
   TSNode callee = FIELD(c->call, function);
   if (ts_node_is_null(callee) || !NODE_IS(callee, "attribute") || !facts_node_is(f, FIELD(callee, attribute), "backward"))
     return NULL_NODE;
-  return FIELD(callee, object);
+  /* `torch.autograd.backward([critic_loss] + losses, grads)`: the tensors
+   * it backpropagates are its arguments */
+  TSNode obj = FIELD(callee, object);
+  if (!ts_node_is_null(obj) && (facts_node_is(f, obj, "autograd") || NODE_IS(obj, "attribute"))) {
+    buf q = {0};
+    bool autograd = facts_qualname(f, callee, &q) && !strcmp(buf_str(&q), "torch.autograd.backward");
+    buf_free(&q);
+    if (autograd) return FIELD(c->call, arguments);
+  }
+  return obj;
 }
 
 
@@ -163,9 +173,9 @@ static bool backpropagated_after(const facts *f, const facts_loop *l, const char
   uint32_t after = ts_node_end_byte(l->node);
   /* the names it goes by after the loop: its own, and a name bound from an
    * expression that reads it (`value_loss = torch.stack(value_losses).sum()`) */
-  const char *names[4] = {name};
-  uint32_t lens[4] = {len};
-  size_t nnames = facts__names_after(f, l->function, after, names, lens, 4);
+  const char *names[8] = {name};
+  uint32_t lens[8] = {len};
+  size_t nnames = facts__names_after(f, l->function, after, names, lens, 8);
   for (size_t i = facts_first_call_at(f, after); i < f->calls.len; i++) {
     const facts_call *c = &f->calls.items[i];
     if (ts_node_start_byte(c->call) >= scope.end) break;

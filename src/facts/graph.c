@@ -2521,10 +2521,20 @@ size_t facts__names_after(const facts *f, int fn, uint32_t after, const char **n
     uint32_t at = ts_node_start_byte(left);
     if (at >= scope.end) break;
     if (at < after || !NODE_IS(left, "identifier") || facts_function_at(f, at) != fn) continue;
-    if (subtree_reads(f, right, names[0], lens[0], false) && !detached_read(f, right, names[0], lens[0])) {
-      names[n] = facts_text(f, left, &lens[n]);
-      n++;
-    }
+    /* through the names already found too: `baseline = torch.cat(baselines)`
+     * then `critic_loss = F.mse_loss(baseline, reward)` */
+    uint32_t ll;
+    const char *l = facts_text(f, left, &ll);
+    bool known = false;
+    for (size_t k = 0; k < n && !known; k++) known = lens[k] == ll && !memcmp(names[k], l, ll);
+    if (known) continue; /* `baselines = list(concat(baselines))` */
+    for (size_t k = 0; k < n; k++)
+      if (subtree_reads(f, right, names[k], lens[k], false) && !detached_read(f, right, names[k], lens[k])) {
+        names[n] = l;
+        lens[n] = ll;
+        n++;
+        break;
+      }
   }
   return n;
 }
