@@ -782,6 +782,47 @@ static bool returns_clean_loss_key(analysis *a, TSNode call) {
 }
 
 
+/* Whether every return of function G (of the file) is a dict literal whose
+ * entry under KEY (a string literal) ends in a method that drops the
+ * graph (`{"grads": grads.cpu().numpy(), ...}`), or a call of such a
+ * function of the file (`return self._compute_grad_directly(batch)`);
+ * DEPTH bounds those. What `g(x)["grads"]` reads then holds no graph. */
+static bool returns_clean_key(const facts *f, int g, TSNode key, int depth) {
+  assert(g >= 0 && (size_t)g < f->functions.len);
+  uint32_t kl;
+  const char *k = facts_text(f, key, &kl);
+  const facts_function *fn = &f->functions.items[g];
+  bool any = false;
+  for (size_t i = 0; i < f->returns.len; i++) {
+    const facts_call *r = &f->returns.items[i];
+    if (r->function != g) continue;
+    uint32_t at = ts_node_start_byte(r->call);
+    if (at < fn->body.start || at >= fn->body.end) continue;
+    TSNode v = ts_node_named_child(r->call, 0);
+    if (ts_node_is_null(v)) return false;
+    if (NODE_IS(v, "call")) {
+      int h = depth < 2 ? facts_function_named(f, FACT_FIELD(f, v, function)) : -1;
+      if (h < 0 || h == g || !returns_clean_key(f, h, key, depth + 1)) return false;
+      any = true;
+      continue;
+    }
+    if (!NODE_IS(v, "dictionary")) return false;
+    bool clean = false;
+    TSNode pair;
+    for (children c = children_of(v); children_next(&c, &pair);) {
+      if (!NODE_IS(pair, "pair") || !facts_text_is(f, FACT_FIELD(f, pair, key), k, kl)) continue;
+      TSNode e = FACT_FIELD(f, pair, value), m = NODE_IS(e, "call") ? FACT_FIELD(f, e, function) : NULL_NODE;
+      uint32_t ml;
+      const char *mn = !ts_node_is_null(m) && NODE_IS(m, "attribute") ? last_name(f, m, &ml) : NULL;
+      clean = mn && in_list(mn, ml, CLEANING_METHODS) && !(ml == 8 && !memcmp(mn, "backward", 8));
+    }
+    if (!clean) return false;
+    any = true;
+  }
+  return any;
+}
+
+
 /* The name COND tests for a tensor (`isinstance(v, torch.Tensor)`,
  * `torch.is_tensor(v)`; NEGATED under `not`), else a null node. */
 static TSNode tensor_test(const facts *f, TSNode cond, bool *negated) {
@@ -862,6 +903,12 @@ static unsigned eval(analysis *a, state *st, TSNode e) {
     if (returns_indices(f, value) && !ts_node_is_null(index) && text_is(f, index, "1")) r = 0; /* `x.max(1)[1]` */
     /* `learner.learn_batch(batch)["loss"]` of a function returning `{"loss": loss.detach(), ...}` */
     if (r && is_loss_key(f, index) && NODE_IS(value, "call") && returns_clean_loss_key(a, value)) r = 0;
+    /* `self._compute_grad(batch)["grads"]` of a method returning
+     * `{"grads": grads.cpu().numpy(), ...}` on every path */
+    if (r && !ts_node_is_null(index) && NODE_IS(index, "string") && NODE_IS(value, "call")) {
+      int g = facts_function_named(f, FACT_FIELD(f, value, function));
+      if (g >= 0 && returns_clean_key(f, g, index, 0)) r = 0;
+    }
     uint32_t n = ts_node_named_child_count(e);
     for (uint32_t i = 1; i < n; i++) eval(a, st, ts_node_named_child(e, i));
   } else if (parse_type_is(type, "binary_operator")) {
