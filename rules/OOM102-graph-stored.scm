@@ -92,7 +92,10 @@
 ;   `torch.stack(losses).sum().backward()`: the graphs are kept on
 ;   purpose; also through names bound one from another, `baseline =
 ;   torch.cat(baselines)` then `critic_loss = F.mse_loss(baseline, r)`,
-;   and `torch.autograd.backward([critic_loss] + losses)`), `self.x = v` that the iteration does not read before and
+;   and `torch.autograd.backward([critic_loss] + losses)`), `self.x = v`
+;   that the loop only ever stores and never reads (`self.output =
+;   output` of the best validation epoch: one value at a time; not when
+;   the loop retains graphs with `retain_graph`), `self.x = v` that the iteration does not read before and
 ;   backpropagates through afterwards without `retain_graph`, directly or
 ;   through names bound from it that are not `.detach()`ed (`loss =
 ;   -self.conv_output.mean(); loss.backward()`; a GAN's `self.x_tilde =

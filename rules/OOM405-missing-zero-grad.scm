@@ -24,7 +24,11 @@
 ;   that steps them: a loop that builds a model and its optimizer per
 ;   iteration (a sweep over widths, a test of several optimizers) or one over
 ;   the optimizers a wrapper holds (`for opt in self.optimizers.values():
-;   opt.step()`), whose `zero_grad` is a method of its own. Another
+;   opt.step()`), whose `zero_grad` is a method of its own; and the
+;   optimizer a loop picks by its own target in a function that zeroes
+;   gradients (`for im, i1 in active: ...; optimizers[im].step()` after
+;   `for optimizer in optimizers: optimizer.zero_grad()`: each steps
+;   once per call). Another
 ;   framework's code: a file importing Paddle (whose `clear_grad()` is its
 ;   `zero_grad`), MXNet, Chainer, OneFlow, MindSpore, MegEngine or Jittor
 ;   and never `torch`, or a function importing one of them itself.

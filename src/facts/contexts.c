@@ -190,6 +190,36 @@ static bool backpropagated_after(const facts *f, const facts_loop *l, const char
 }
 
 
+/* Whether loop L only ever stores into `self.x` (TARGET), reading it
+ * nowhere in its body (`self.output = output` for the best validation
+ * epoch so far): the attribute holds one value at a time, each store
+ * dropping the last, not a growing store. A read feeds it back (`self.h =
+ * rnn(x, self.h)`), which chains every iteration's graph, and so does a
+ * backward that retains the graph. */
+static bool only_stored_in_loop(const facts *f, const facts_loop *l, TSNode target) {
+  uint32_t len, blen;
+  const char *name = facts_text(f, target, &len);
+  const char *body = facts_text(f, l->node, &blen);
+  /* `backward(retain_graph=True)`: the graphs stay alive, and what is
+   * stored holds every iteration's */
+  if (facts_text_has_ci(body, blen, "retain_graph")) return false;
+  uint32_t loop_start = ts_node_start_byte(l->node);
+  for (uint32_t k = 0; k + len <= blen; k++) {
+    if (memcmp(body + k, name, len) != 0) continue;
+    if (k > 0 && (isalnum((unsigned char)body[k - 1]) || body[k - 1] == '_' || body[k - 1] == '.')) continue;
+    if (k + len < blen && (isalnum((unsigned char)body[k + len]) || body[k + len] == '_')) continue;
+    TSNode n = ts_node_descendant_for_byte_range(l->node, loop_start + k, loop_start + k + len);
+    if (NODE_IS(n, "comment") || NODE_IS(n, "string") || NODE_IS(n, "string_content")) continue;
+    /* the identifier `x` of `self.x`: up to the attribute */
+    for (int guard = 0; guard < 4 && !ts_node_is_null(n) && !NODE_IS(n, "attribute"); guard++) n = ts_node_parent(n);
+    TSNode up = ts_node_is_null(n) ? n : ts_node_parent(n);
+    bool stored = !ts_node_is_null(up) && NODE_IS(up, "assignment") && ts_node_eq(FIELD(up, left), n);
+    if (!stored) return false;
+  }
+  return true;
+}
+
+
 /* Whether `self.x = v` (TARGET) in loop L is released in its iteration:
  * the loop does not read `self.x` before storing it (no state carried to
  * the next iteration) and backpropagates, after the store and without
@@ -270,8 +300,47 @@ static bool backpropagated_and_reset(const facts *f, const facts_loop *l, const 
 }
 
 
+/* Whether NODE is `optimizers[im]` stepped in a loop whose target binds
+ * `im` (`for im, i1 in D.active_ims: ...; optimizers[im].step()`): each
+ * iteration steps an optimizer of its own, once. */
+static bool indexed_by_loop_target(const facts *f, TSNode node) {
+  TSNode up = ts_node_parent(node);
+  if (!NODE_IS(node, "subscript") || ts_node_is_null(up) || !NODE_IS(up, "attribute") ||
+      !facts_node_is(f, FIELD(up, attribute), "step"))
+    return false;
+  TSNode index = FIELD(node, subscript);
+  int l = facts_innermost_loop_at(f, ts_node_start_byte(node));
+  if (ts_node_is_null(index) || !NODE_IS(index, "identifier") || l < 0 ||
+      !NODE_IS(f->loops.items[l].node, "for_statement"))
+    return false;
+  TSNode target = FIELD(f->loops.items[l].node, left), t;
+  if (ts_node_is_null(target)) return false;
+  uint32_t len;
+  const char *name = facts_text(f, index, &len);
+  bool bound = NODE_IS(target, "identifier") && facts_text_is(f, target, name, len);
+  for (children k = children_of(target); !bound && children_next(&k, &t);)
+    bound = NODE_IS(t, "identifier") && facts_text_is(f, t, name, len);
+  if (!bound) return false;
+  /* ... zeroed in the same function (`for optimizer in optimizers:
+   * optimizer.zero_grad()` at the start of the step); a batch loop that
+   * steps each of them and zeroes none still adds up every batch */
+  int fn = f->loops.items[l].function;
+  facts_span scope = fn >= 0 ? f->functions.items[fn].body : (facts_span){0, (uint32_t)f->length + 1};
+  for (size_t i = facts_first_call_at(f, scope.start); i < f->calls.len; i++) {
+    const facts_call *c = &f->calls.items[i];
+    if (ts_node_start_byte(c->call) >= scope.end) break;
+    TSNode callee = FIELD(c->call, function);
+    if (c->function == fn && !ts_node_is_null(callee) && NODE_IS(callee, "attribute") &&
+        facts_node_is(f, FIELD(callee, attribute), "zero_grad"))
+      return true;
+  }
+  return false;
+}
+
+
 bool facts_outlives_iteration(const facts *self, TSNode node) {
   uint32_t pos = ts_node_start_byte(node);
+  if (indexed_by_loop_target(self, node)) return false;
   /* a per-batch sum over the layers or losses of one batch is not a leak */
   int loop;
   uint32_t len;
@@ -281,7 +350,9 @@ bool facts_outlives_iteration(const facts *self, TSNode node) {
     /* instance storage, unless `self.x = v` is released in its iteration */
     TSNode parent = ts_node_parent(node);
     return !(NODE_IS(node, "attribute") && !ts_node_is_null(parent) && NODE_IS(parent, "assignment") &&
-             ts_node_eq(FIELD(parent, left), node) && released_in_iteration(self, &self->loops.items[loop], node));
+             ts_node_eq(FIELD(parent, left), node) &&
+             (released_in_iteration(self, &self->loops.items[loop], node) ||
+              only_stored_in_loop(self, &self->loops.items[loop], node)));
   }
   const facts_loop *l = &self->loops.items[loop];
   uint32_t loop_start = ts_node_start_byte(l->node);

@@ -1076,6 +1076,8 @@ bool facts_no_grad_method_call(const facts *self, uint32_t pos) {
       if (!chained) break;
       value = FACT_FIELD(self, fn, object);
     }
+    /* `gcn = gcn.to(device)`: the same instance, moved */
+    if (NODE_IS(value, "identifier") && facts_text_is(self, value, name, len)) continue;
     buf_clear(&q);
     if (!NODE_IS(value, "call") || !facts_qualname(self, FACT_FIELD(self, value, function), &q)) agree = false;
     else if (!first.len) buf_puts(&first, buf_str(&q));
