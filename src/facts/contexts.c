@@ -2183,6 +2183,12 @@ bool facts_untrained_model(const facts *self, TSNode callee) {
         b->pos < self->functions.items[fn].body.start)
       return false; /* a parameter */
     if (bf != fn) continue;
+    /* another function's parameter (`def __init__(self, nf=32, spn=1)`),
+     * whose header lies outside its body */
+    bool header = false;
+    for (size_t g = 0; g < self->functions.len && !header; g++)
+      header = (int)g != fn && b->pos >= self->functions.items[g].whole.start && b->pos < self->functions.items[g].body.start;
+    if (header) continue;
     if (b->kind == BINDING_IMPORT) return false;
     long a = facts__last_assign_before(self, name, len, b->pos + 1, fn);
     if (a < 0 || ts_node_start_byte(self->assigns.items[a].left) != b->pos) {
