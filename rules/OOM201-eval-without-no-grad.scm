@@ -226,7 +226,9 @@
 ;   model.parameters(): nn.init.xavier_uniform_(p)` only initializes it,
 ;   as `sum(p.numel() for p in model.parameters())` only counts) and hands the model to no
 ;   call but `print`-like ones, `torch.compile` and the counters of FLOPs
-;   and parameters (`FlopCountAnalysis(model, x)`, `summary(model, size)`):
+;   and parameters (`FlopCountAnalysis(model, x)`, `summary(model, size)`,
+;   thop's `profile(model, inputs=...)`; a function of the file whose own
+;   parameter or local has the model's name is not handed it):
 ;   such a model was never trained, its output
 ;   is no evaluation. Nor a method named like an evaluation that
 ;   is its class's entry point: it neither calls `.eval()` nor loops, and

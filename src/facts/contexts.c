@@ -1810,6 +1810,15 @@ static bool harmless_receiver(const facts *f, TSNode callee) {
                                       "id", "format", "info", "debug", "compile", "FlopCountAnalysis",
                                       "flop_count_table", "parameter_count_table", "flop_count",
                                       "get_model_complexity_info", "summary", NULL};
+  /* thop's `profile(model, inputs=(x,))` and the other counters' own
+   * functions, known by the library they come from */
+  static const char *const counters[] = {"thop.", "ptflops.", "fvcore.", "torchinfo.", "torchsummary.", "torchstat.", NULL};
+  buf q = {0};
+  bool counter = false;
+  if (facts_qualname(f, callee, &q))
+    for (size_t i = 0; counters[i] && !counter; i++) counter = !strncmp(buf_str(&q), counters[i], strlen(counters[i]));
+  buf_free(&q);
+  if (counter) return true;
   if (NODE_IS(callee, "attribute")) callee = FIELD(callee, attribute);
   if (ts_node_is_null(callee)) return false;
   for (size_t i = 0; names[i]; i++)
@@ -1876,6 +1885,32 @@ static bool scope_leaves_untrained(const facts *f, int fn, const char *name, uin
 }
 
 
+/* Whether top-level function G of the file can mean the module's NAME
+ * (LEN bytes) where its text names it: not when NAME is its own, a
+ * parameter (`def repvgg_model_convert(model: torch.nn.Module)`) or a
+ * name it assigns without declaring it `global`. */
+static bool names_global(const facts *f, int g, const char *name, uint32_t len) {
+  const facts_function *d = &f->functions.items[g];
+  if (!node_reads(f, d->node, name, len)) return false;
+  TSNode params = FIELD(d->node, parameters), p;
+  for (children k = children_of(params); !ts_node_is_null(params) && children_next(&k, &p);) {
+    TSNode n = NODE_IS(p, "identifier") ? p : FIELD(p, name);
+    if (ts_node_is_null(n) && ts_node_named_child_count(p)) n = ts_node_named_child(p, 0);
+    if (!ts_node_is_null(n) && NODE_IS(n, "identifier") && facts_text_is(f, n, name, len)) return false;
+  }
+  uint32_t tl;
+  const char *t = facts_text(f, d->node, &tl);
+  if (facts_text_has_ci(t, tl, "global ")) return true;
+  for (size_t i = 0; i < f->assigns.len; i++) {
+    TSNode left = f->assigns.items[i].left;
+    uint32_t at = ts_node_start_byte(left);
+    if (at < d->body.start || at >= d->body.end || !NODE_IS(left, "identifier")) continue;
+    if (facts_text_is(f, left, name, len) && facts_function_at(f, at) == g) return false;
+  }
+  return true;
+}
+
+
 static bool leaves_untrained(const facts *f, int fn, const char *name, uint32_t len, int depth) {
   facts_span span = fn >= 0 ? f->functions.items[fn].whole : (facts_span){0, (uint32_t)f->length + 1};
   /* per function of the file: 0 not asked, 1 its text names NAME, 2 not */
@@ -1891,7 +1926,7 @@ static bool leaves_untrained(const facts *f, int fn, const char *name, uint32_t 
     if (fn < 0 && names && c->function >= 0) {
       int g = c->function;
       while (f->functions.items[g].parent >= 0) g = f->functions.items[g].parent;
-      if (!names[g]) names[g] = node_reads(f, f->functions.items[g].node, name, len) ? 1 : 2;
+      if (!names[g]) names[g] = names_global(f, g, name, len) ? 1 : 2;
       if (names[g] == 2) continue;
     }
     TSNode callee = FIELD(c->call, function), args = FIELD(c->call, arguments);
@@ -1923,7 +1958,7 @@ static bool leaves_untrained(const facts *f, int fn, const char *name, uint32_t 
       /* a helper of the file not handed the model reaches it only by its
        * global name (`count_parameters(other_block)`) */
       int g = name && NODE_IS(callee, "identifier") && depth < 3 ? facts_function_named(f, callee) : -1;
-      if (g >= 0 && !names[g]) names[g] = node_reads(f, f->functions.items[g].node, name, len) ? 1 : 2;
+      if (g >= 0 && !names[g]) names[g] = names_global(f, g, name, len) ? 1 : 2;
       if (g < 0 || g == fn || (names[g] == 1 && !leaves_untrained(f, g, name, len, depth + 1))) untrained = false;
     }
   }
