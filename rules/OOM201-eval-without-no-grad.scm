@@ -67,7 +67,10 @@
 ;     method its class inherits from a project base class that does
 ;     (`self.optimize(self.gen_opt, loss)` of a GAN trainer's base). An
 ;     argument named as an optimizer (`opt`, `opt_g`, `gen_adv_opt`) makes
-;     a call a training step. A loop whose body ends in an unconditional
+;     a call a training step; nor does such a loop in a method named as a
+;     training step (`train_step`, `training_step`, `train_iter`) of a
+;     class with a base, whose base class's loop and hooks backpropagate
+;     the loss it returns (USB's `ReMixMatch.train_step`). A loop whose body ends in an unconditional
 ;     `break` runs once and is no batch loop (the one-batch smoke test of a
 ;     `__main__` block: `for batch in loader: ...; break`).
 ;
@@ -423,6 +426,7 @@
   (#oom-not-input-requires-grad? @report)
   (#oom-in-loop? @report)
   (#oom-not-in-model-method? @report)
+  (#oom-not-in-method? @report "(\\w+_)?(train|training)_(step|iter|iteration|batch)" ".+")
   (#oom-not-in-unit-test? @report)
   (#oom-not-in-no-grad? @report)
   (#oom-not-foreign-code? @report "(paddle|mxnet|chainer|oneflow|mindspore|megengine|jittor)(\\..*)?"))
