@@ -1573,9 +1573,15 @@ static bool stored_in_object(const facts *f, int g, int depth) {
       stored = true;
       continue;
     }
-    TSNode args = FIELD(c->call, arguments), a;
+    TSNode args = FIELD(c->call, arguments);
     if (ts_node_is_null(args) || !NODE_IS(args, "argument_list")) continue;
-    for (children k = children_of(args); children_next(&k, &a);) {
+    /* most calls do not name it: their text settles that without a walk */
+    uint32_t al;
+    const char *at = facts_text(f, args, &al);
+    if (!mentions(at, al, d->name, d->name_len)) continue;
+    uint32_t na = ts_node_named_child_count(args);
+    for (uint32_t ai = 0; ai < na; ai++) {
+      TSNode a = ts_node_named_child(args, ai);
       /* `mp.Process(target=worker_func)`: a new process or thread runs it
        * at once, with gradients on */
       bool target = false;
