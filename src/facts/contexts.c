@@ -175,7 +175,7 @@ static bool backpropagated_after(const facts *f, const facts_loop *l, const char
    * expression that reads it (`value_loss = torch.stack(value_losses).sum()`) */
   const char *names[8] = {name};
   uint32_t lens[8] = {len};
-  size_t nnames = facts__names_after(f, l->function, after, names, lens, 8);
+  size_t nnames = facts__names_after(f, l->function, after, names, lens, 8, true);
   for (size_t i = facts_first_call_at(f, after); i < f->calls.len; i++) {
     const facts_call *c = &f->calls.items[i];
     if (ts_node_start_byte(c->call) >= scope.end) break;
@@ -245,7 +245,7 @@ static bool released_in_iteration(const facts *f, const facts_loop *l, TSNode ta
    * (`fx_tilde = self.D(self.x_tilde)`, then `loss_g = mse(fx_tilde, y)`) */
   const char *names[4] = {name};
   uint32_t lens[4] = {len};
-  size_t nnames = facts__names_after(f, l->function, ts_node_end_byte(target), names, lens, 4);
+  size_t nnames = facts__names_after(f, l->function, ts_node_end_byte(target), names, lens, 4, false);
   for (size_t i = facts_first_call_at(f, ts_node_end_byte(target)); i < f->calls.len; i++) {
     const facts_call *c = &f->calls.items[i];
     if (ts_node_start_byte(c->call) >= l->body.end) break;
@@ -278,7 +278,7 @@ static bool released_in_iteration(const facts *f, const facts_loop *l, TSNode ta
 static bool backpropagated_and_reset(const facts *f, const facts_loop *l, const char *name, uint32_t len, uint32_t pos) {
   const char *names[4] = {name};
   uint32_t lens[4] = {len};
-  size_t nnames = facts__names_after(f, l->function, pos, names, lens, 4);
+  size_t nnames = facts__names_after(f, l->function, pos, names, lens, 4, false);
   for (size_t i = facts_first_call_at(f, pos); i < f->calls.len; i++) {
     const facts_call *c = &f->calls.items[i];
     if (ts_node_start_byte(c->call) >= l->body.end) break;
@@ -1707,7 +1707,7 @@ bool facts_input_requires_grad(const facts *self, TSNode call) {
    * ...`; `predictions = {'u': u, ...}`) */
   const char *onames[4] = {oname};
   uint32_t olens[4] = {olen};
-  size_t nout = facts__names_after(self, fn, pos, onames, olens, 4);
+  size_t nout = facts__names_after(self, fn, pos, onames, olens, 4, false);
   facts_span scope = fn >= 0 ? self->functions.items[fn].body : (facts_span){0, (uint32_t)self->length + 1};
   for (uint32_t i = 0; i < n; i++) {
     TSNode a = ts_node_named_child(args, i);

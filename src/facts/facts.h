@@ -371,8 +371,11 @@ bool facts_instance_call_symbol(const facts *self, TSNode callee, facts_symbol *
 /* The names a value NAMES[0] (LENS[0] bytes) goes by in function FN (-1:
  * module level) from byte AFTER on: itself, and each name bound there from
  * an expression that reads it (`value_loss = torch.stack(value_losses)
- * .sum()`), at most MAX in all; returns how many (graph.c). */
-size_t facts__names_after(const facts *f, int fn, uint32_t after, const char **names, uint32_t *lens, size_t max);
+ * .sum()`), or with CHAIN one that reads a name found so far (`baseline =
+ * torch.cat(baselines)`, then `critic_loss = mse(baseline, r)`), each name
+ * once, at most MAX in all; returns how many (graph.c). */
+size_t facts__names_after(const facts *f, int fn, uint32_t after, const char **names, uint32_t *lens, size_t max,
+                          bool chain);
 /* Whether S (LEN bytes) is named like a loss: it holds `loss` or `crit`
  * (`criterion`), not as an actor-critic's `critic` (graph.c). */
 bool facts__named_as_loss(const char *s, size_t len);

@@ -1239,7 +1239,7 @@ static bool backpropagated_in(const facts *f, int fn, const char *name, uint32_t
   facts_span scope = fn >= 0 ? f->functions.items[fn].body : (facts_span){0, (uint32_t)f->length + 1};
   const char *names[4] = {name};
   uint32_t lens[4] = {len};
-  size_t nnames = facts__names_after(f, fn, after, names, lens, 4);
+  size_t nnames = facts__names_after(f, fn, after, names, lens, 4, false);
   for (size_t i = facts_first_call_at(f, scope.start); i < f->calls.len; i++) {
     const facts_call *c = &f->calls.items[i];
     if (ts_node_start_byte(c->call) >= scope.end) break;
@@ -2552,7 +2552,8 @@ static bool detached_read(const facts *f, TSNode right, const char *name, uint32
 }
 
 
-size_t facts__names_after(const facts *f, int fn, uint32_t after, const char **names, uint32_t *lens, size_t max) {
+size_t facts__names_after(const facts *f, int fn, uint32_t after, const char **names, uint32_t *lens, size_t max,
+                          bool chain) {
   assert(max >= 1);
   facts_span scope = fn >= 0 ? f->functions.items[fn].body : (facts_span){0, (uint32_t)f->length + 1};
   size_t n = 1;
@@ -2568,14 +2569,13 @@ size_t facts__names_after(const facts *f, int fn, uint32_t after, const char **n
     uint32_t at = ts_node_start_byte(left);
     if (at >= scope.end) break;
     if (at < after || !NODE_IS(left, "identifier") || facts_function_at(f, at) != fn) continue;
-    /* through the names already found too: `baseline = torch.cat(baselines)`
-     * then `critic_loss = F.mse_loss(baseline, reward)` */
+    /* with CHAIN, through the names already found too */
     uint32_t ll;
     const char *l = facts_text(f, left, &ll);
     bool known = false;
     for (size_t k = 0; k < n && !known; k++) known = lens[k] == ll && !memcmp(names[k], l, ll);
     if (known) continue; /* `baselines = list(concat(baselines))` */
-    for (size_t k = 0; k < n; k++)
+    for (size_t k = 0; k < (chain ? n : 1); k++)
       if (subtree_reads(f, right, names[k], lens[k], false) && !detached_read(f, right, names[k], lens[k])) {
         names[n] = l;
         lens[n] = ll;
@@ -2605,7 +2605,7 @@ bool facts_result_backpropagated(const facts *self, TSNode call) {
   facts_span scope = fn >= 0 ? self->functions.items[fn].body : (facts_span){0, (uint32_t)self->length + 1};
   const char *names[4] = {name};
   uint32_t lens[4] = {len};
-  size_t nnames = facts__names_after(self, fn, pos, names, lens, 4);
+  size_t nnames = facts__names_after(self, fn, pos, names, lens, 4, false);
   /* a backward after the call, before any `.train()` starts another phase
    * (a validation loop ahead of the epoch's training), reading the name as
    * the call's statement left it (not bound again in between: the
@@ -2658,7 +2658,7 @@ bool facts_backpropagated_after_loop(const facts *self, TSNode stmt) {
   names[0] = facts_text(self, acc, &lens[0]);
   facts_span scope = fn >= 0 ? self->functions.items[fn].body : (facts_span){0, (uint32_t)self->length + 1};
   uint32_t after = ts_node_end_byte(l->node);
-  size_t nnames = facts__names_after(self, fn, after, names, lens, 4);
+  size_t nnames = facts__names_after(self, fn, after, names, lens, 4, false);
   for (size_t i = facts_first_call_at(self, after); i < self->calls.len; i++) {
     const facts_call *c = &self->calls.items[i];
     if (ts_node_start_byte(c->call) >= scope.end) break;
@@ -2732,7 +2732,7 @@ static bool backpropagated_by_callers(const facts *f, int fn) {
     uint32_t lens[4];
     names[0] = facts_text(f, left, &lens[0]);
     uint32_t after = ts_node_end_byte(c->call);
-    size_t n = facts__names_after(f, c->function, after, names, lens, 4);
+    size_t n = facts__names_after(f, c->function, after, names, lens, 4, false);
     facts_span scope = c->function >= 0 ? f->functions.items[c->function].body : (facts_span){0, (uint32_t)f->length + 1};
     bool back = false;
     for (size_t k = facts_first_call_at(f, after); k < f->calls.len && !back; k++) {
