@@ -318,8 +318,11 @@ static bool indexed_by_loop_target(const facts *f, TSNode node) {
   uint32_t len;
   const char *name = facts_text(f, index, &len);
   bool bound = NODE_IS(target, "identifier") && facts_text_is(f, target, name, len);
-  for (children k = children_of(target); !bound && children_next(&k, &t);)
-    bound = NODE_IS(t, "identifier") && facts_text_is(f, t, name, len);
+  if (!bound && !NODE_IS(target, "identifier"))
+    for (children k = children_of(target); !bound && children_next(&k, &t);) {
+      bound = NODE_IS(t, "identifier") && facts_text_is(f, t, name, len);
+      if (bound) children_done(&k);
+    }
   if (!bound) return false;
   /* ... zeroed in the same function (`for optimizer in optimizers:
    * optimizer.zero_grad()` at the start of the step); a batch loop that
@@ -1899,11 +1902,15 @@ static bool names_global(const facts *f, int g, const char *name, uint32_t len) 
   const facts_function *d = &f->functions.items[g];
   if (!node_reads(f, d->node, name, len)) return false;
   TSNode params = FIELD(d->node, parameters), p;
-  for (children k = children_of(params); !ts_node_is_null(params) && children_next(&k, &p);) {
+  bool own = false;
+  if (ts_node_is_null(params)) return true;
+  for (children k = children_of(params); !own && children_next(&k, &p);) {
     TSNode n = NODE_IS(p, "identifier") ? p : FIELD(p, name);
     if (ts_node_is_null(n) && ts_node_named_child_count(p)) n = ts_node_named_child(p, 0);
-    if (!ts_node_is_null(n) && NODE_IS(n, "identifier") && facts_text_is(f, n, name, len)) return false;
+    own = !ts_node_is_null(n) && NODE_IS(n, "identifier") && facts_text_is(f, n, name, len);
+    if (own) children_done(&k);
   }
+  if (own) return false;
   uint32_t tl;
   const char *t = facts_text(f, d->node, &tl);
   if (facts_text_has_ci(t, tl, "global ")) return true;
