@@ -28,7 +28,9 @@
 ;   one a library or the project builds as a module, nor a scikit-learn,
 ;   XGBoost or LightGBM estimator held in an attribute that another class
 ;   of the file uses for a torch module (`self._model.predict_proba(x)`),
-;   nor an Ultralytics predictor (`model = YOLO("yolov8n.pt")`, also when
+;   nor a call that takes only models (`reg_fn(model)`, a regularizer over
+;   the parameters: it computes something about the model, not a forward
+;   pass of data), nor an Ultralytics predictor (`model = YOLO("yolov8n.pt")`, also when
 ;   a method of the file returns it: its call runs predict under inference
 ;   mode and returns Results). One diagnostic per
 ;   call, in four places:
@@ -237,7 +239,8 @@
 ;   is its class's entry point: it neither calls `.eval()` nor loops, and
 ;   hands the model's output back as it is (`def predict(self, x): return
 ;   self.network(x)`, `self.fake_B = self.netG(self.real_A)`, or a name it
-;   returns): its callers choose the grad mode, an evaluation loop that
+;   returns, alone, in a tuple or as a value of a returned dict literal):
+;   its callers choose the grad mode, an evaluation loop that
 ;   runs it under no_grad (often in another module) or the class's own
 ;   training step that backpropagates `self.predict(x)`; a plain function or
 ;   closure of the script too, when a training loop of the file calls it

@@ -1050,6 +1050,13 @@ static bool returns_name(const facts *f, int fn, const char *name, uint32_t len)
       if (NODE_IS(v, "expression_list") || NODE_IS(v, "tuple")) {
         uint32_t k = ts_node_named_child_count(v);
         for (uint32_t i = 0; i < k && !found; i++) found = names(f, ts_node_named_child(v, i), name, len);
+      } else if (NODE_IS(v, "dictionary")) {
+        /* `return {'cls_out': cls_out, 'cls_label': cls_label}` */
+        uint32_t k = ts_node_named_child_count(v);
+        for (uint32_t i = 0; i < k && !found; i++) {
+          TSNode pair = ts_node_named_child(v, i);
+          found = NODE_IS(pair, "pair") && names(f, FIELD(pair, value), name, len);
+        }
       } else {
         v = without_reshaping(f, v);
         /* `return interp(prediction)`: through a model call taking it, as
@@ -2888,8 +2895,25 @@ static bool foreign_estimator(const facts *f, TSNode attr, int fn) {
 static bool is_model_call(const facts *self, TSNode callee);
 
 
+/* Whether the call of CALLEE takes only models (`reg_fn(model)`, an L1
+ * regularizer over the parameters; `count(model)`): what it computes is
+ * about the model, not a forward pass of data. */
+static bool takes_only_models(const facts *f, TSNode callee) {
+  TSNode call = ts_node_parent(callee);
+  TSNode args = ts_node_is_null(call) || !NODE_IS(call, "call") ? NULL_NODE : FIELD(call, arguments);
+  uint32_t n = ts_node_is_null(args) || !NODE_IS(args, "argument_list") ? 0 : ts_node_named_child_count(args);
+  if (n == 0 || n > 4) return false;
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode a = ts_node_named_child(args, i);
+    if (!(NODE_IS(a, "identifier") || NODE_IS(a, "attribute")) || ts_node_eq(a, callee) || !facts_is_model(f, a))
+      return false;
+  }
+  return true;
+}
+
+
 bool facts_is_model_call(const facts *self, TSNode callee) {
-  if (!is_model_call(self, callee)) return false;
+  if (!is_model_call(self, callee) || takes_only_models(self, callee)) return false;
   /* `deep_lift(x, edge_index)`, an instance of a project class whose
    * forward computes gradients itself (an explainer's attribution): its
    * calls need autograd */
