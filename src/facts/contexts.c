@@ -2905,8 +2905,16 @@ static bool takes_only_models(const facts *f, TSNode callee) {
   if (n == 0 || n > 4) return false;
   for (uint32_t i = 0; i < n; i++) {
     TSNode a = ts_node_named_child(args, i);
-    if (!(NODE_IS(a, "identifier") || NODE_IS(a, "attribute")) || ts_node_eq(a, callee) || !facts_is_model(f, a))
+    /* a model by use and named as one, not a name the file binds to what
+     * a model makes (`x_batch = impala_latents(encoder, obs)`: features) */
+    uint32_t al, ll;
+    const char *at = facts_text(f, a, &al);
+    if (!(NODE_IS(a, "identifier") || NODE_IS(a, "attribute")) || ts_node_eq(a, callee) ||
+        !facts__model_name_at(f, at, al, ts_node_start_byte(a)))
       return false;
+    const char *last = NODE_IS(a, "attribute") ? facts_text(f, FIELD(a, attribute), &ll) : at;
+    if (NODE_IS(a, "identifier")) ll = al;
+    if (!facts__named_like_model(last, ll)) return false;
   }
   return true;
 }
