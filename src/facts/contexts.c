@@ -190,6 +190,30 @@ static bool backpropagated_after(const facts *f, const facts_loop *l, const char
 }
 
 
+/* The next mention of NAME (LEN bytes) in code within loop L's text at
+ * or after offset *K and before END (offsets into the loop's text): a whole
+ * word not after a `.`, not in a comment or a string. Its node, *K moved
+ * past it; a null node when there is none. */
+static TSNode next_code_mention(const facts *f, const facts_loop *l, const char *name, uint32_t len, uint32_t *k,
+                                uint32_t end) {
+  uint32_t blen;
+  const char *body = facts_text(f, l->node, &blen);
+  uint32_t loop_start = ts_node_start_byte(l->node);
+  if (end > blen) end = blen;
+  for (; *k + len <= end; (*k)++) {
+    uint32_t at = *k;
+    if (memcmp(body + at, name, len) != 0) continue;
+    if (at > 0 && (isalnum((unsigned char)body[at - 1]) || body[at - 1] == '_' || body[at - 1] == '.')) continue;
+    if (at + len < blen && (isalnum((unsigned char)body[at + len]) || body[at + len] == '_')) continue;
+    TSNode n = ts_node_descendant_for_byte_range(l->node, loop_start + at, loop_start + at + len);
+    if (NODE_IS(n, "comment") || NODE_IS(n, "string") || NODE_IS(n, "string_content")) continue;
+    *k = at + len;
+    return n;
+  }
+  return NULL_NODE;
+}
+
+
 /* Whether loop L only ever stores into `self.x` (TARGET), reading it
  * nowhere in its body (`self.output = output` for the best validation
  * epoch so far): the attribute holds one value at a time, each store
@@ -203,13 +227,8 @@ static bool only_stored_in_loop(const facts *f, const facts_loop *l, TSNode targ
   /* `backward(retain_graph=True)`: the graphs stay alive, and what is
    * stored holds every iteration's */
   if (facts_text_has_ci(body, blen, "retain_graph")) return false;
-  uint32_t loop_start = ts_node_start_byte(l->node);
-  for (uint32_t k = 0; k + len <= blen; k++) {
-    if (memcmp(body + k, name, len) != 0) continue;
-    if (k > 0 && (isalnum((unsigned char)body[k - 1]) || body[k - 1] == '_' || body[k - 1] == '.')) continue;
-    if (k + len < blen && (isalnum((unsigned char)body[k + len]) || body[k + len] == '_')) continue;
-    TSNode n = ts_node_descendant_for_byte_range(l->node, loop_start + k, loop_start + k + len);
-    if (NODE_IS(n, "comment") || NODE_IS(n, "string") || NODE_IS(n, "string_content")) continue;
+  uint32_t k = 0;
+  for (TSNode n; !ts_node_is_null(n = next_code_mention(f, l, name, len, &k, blen));) {
     /* the identifier `x` of `self.x`: up to the attribute */
     for (int guard = 0; guard < 4 && !ts_node_is_null(n) && !NODE_IS(n, "attribute"); guard++) n = ts_node_parent(n);
     TSNode up = ts_node_is_null(n) ? n : ts_node_parent(n);
@@ -227,20 +246,14 @@ static bool only_stored_in_loop(const facts *f, const facts_loop *l, TSNode targ
  * .mean(); loss.backward()`): the attribute then holds one step's tensor
  * whose graph that backward freed. */
 static bool released_in_iteration(const facts *f, const facts_loop *l, TSNode target) {
-  uint32_t len, blen;
+  uint32_t len;
   const char *name = facts_text(f, target, &len);
   uint32_t at = ts_node_start_byte(target);
-  const char *body = facts_text(f, l->node, &blen);
   uint32_t loop_start = ts_node_start_byte(l->node);
   if (at < loop_start) return false;
   /* read before it is stored: in code, not in a comment or a string */
-  for (uint32_t k = 0; k + len <= at - loop_start; k++) {
-    if (memcmp(body + k, name, len) != 0) continue;
-    if (k > 0 && (isalnum((unsigned char)body[k - 1]) || body[k - 1] == '_' || body[k - 1] == '.')) continue;
-    if (isalnum((unsigned char)body[k + len]) || body[k + len] == '_') continue;
-    TSNode n = ts_node_descendant_for_byte_range(l->node, loop_start + k, loop_start + k + len);
-    if (!NODE_IS(n, "comment") && !NODE_IS(n, "string") && !NODE_IS(n, "string_content")) return false;
-  }
+  uint32_t from = 0;
+  if (!ts_node_is_null(next_code_mention(f, l, name, len, &from, at - loop_start))) return false;
   /* the value under its own name and the names bound from it in the loop
    * (`fx_tilde = self.D(self.x_tilde)`, then `loss_g = mse(fx_tilde, y)`) */
   const char *names[4] = {name};
@@ -1551,12 +1564,6 @@ static bool builds_other_class(const facts *f, TSNode callee) {
 }
 
 
-/* Whether function G of the file is only ever handed to the constructor of
- * a class of another module or library (`score_model =
- * sde.ScoreModel(cfg_nnet, ...)`, a guidance closure): the object keeps it
- * and its methods run it later, under whatever grad mode their callers
- * choose; the file neither calls it (but from such functions, DEPTH
- * bounding those) nor hands or binds it anywhere else. */
 /* Whether NAME (an identifier) names function G: resolves to it, or to
  * another definition of the same name in the same scope (`def cfg_nnet`
  * on each branch of an `if`). */
@@ -1568,6 +1575,12 @@ static bool names_function(const facts *f, TSNode name, int g) {
 }
 
 
+/* Whether function G of the file is only ever handed to the constructor of
+ * a class of another module or library (`score_model =
+ * sde.ScoreModel(cfg_nnet, ...)`, a guidance closure): the object keeps it
+ * and its methods run it later, under whatever grad mode their callers
+ * choose; the file neither calls it (but from such functions, DEPTH
+ * bounding those) nor hands or binds it anywhere else. */
 static bool stored_in_object(const facts *f, int g, int depth) {
   assert(g >= 0 && (size_t)g < f->functions.len);
   const facts_function *d = &f->functions.items[g];
@@ -1829,17 +1842,16 @@ static bool harmless_receiver(const facts *f, TSNode callee) {
   /* thop's `profile(model, inputs=(x,))` and the other counters' own
    * functions, known by the library they come from */
   static const char *const counters[] = {"thop.", "ptflops.", "fvcore.", "torchinfo.", "torchsummary.", "torchstat.", NULL};
+  TSNode last = NODE_IS(callee, "attribute") ? FIELD(callee, attribute) : callee;
+  if (ts_node_is_null(last)) return false;
+  for (size_t i = 0; names[i]; i++)
+    if (facts_node_is(f, last, names[i])) return true;
   buf q = {0};
   bool counter = false;
   if (facts_qualname(f, callee, &q))
     for (size_t i = 0; counters[i] && !counter; i++) counter = !strncmp(buf_str(&q), counters[i], strlen(counters[i]));
   buf_free(&q);
-  if (counter) return true;
-  if (NODE_IS(callee, "attribute")) callee = FIELD(callee, attribute);
-  if (ts_node_is_null(callee)) return false;
-  for (size_t i = 0; names[i]; i++)
-    if (facts_node_is(f, callee, names[i])) return true;
-  return false;
+  return counter;
 }
 
 
@@ -2907,14 +2919,11 @@ static bool takes_only_models(const facts *f, TSNode callee) {
     TSNode a = ts_node_named_child(args, i);
     /* a model by use and named as one, not a name the file binds to what
      * a model makes (`x_batch = impala_latents(encoder, obs)`: features) */
+    if (!(NODE_IS(a, "identifier") || NODE_IS(a, "attribute")) || ts_node_eq(a, callee)) return false;
     uint32_t al, ll;
     const char *at = facts_text(f, a, &al);
-    if (!(NODE_IS(a, "identifier") || NODE_IS(a, "attribute")) || ts_node_eq(a, callee) ||
-        !facts__model_name_at(f, at, al, ts_node_start_byte(a)))
-      return false;
-    const char *last = NODE_IS(a, "attribute") ? facts_text(f, FIELD(a, attribute), &ll) : at;
-    if (NODE_IS(a, "identifier")) ll = al;
-    if (!facts__named_like_model(last, ll)) return false;
+    const char *last = facts_text(f, NODE_IS(a, "attribute") ? FIELD(a, attribute) : a, &ll);
+    if (!facts__model_name_at(f, at, al, ts_node_start_byte(a)) || !facts__named_like_model(last, ll)) return false;
   }
   return true;
 }
