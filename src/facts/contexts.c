@@ -1049,6 +1049,34 @@ static TSNode without_reshaping(const facts *f, TSNode v) {
 }
 
 
+static bool backpropagated_by_caller(const facts *f, int fn);
+
+
+/* Whether V, returned by method FN, is a call of another method of FN's
+ * class taking NAME (LEN bytes) as an argument, whose forward training
+ * backpropagates (`return self.predict(imgs, flow, training=False)` in
+ * RIFE's `inference`, where `update` backpropagates `self.predict(...)`):
+ * the output goes back through the training forward, and the entry point's
+ * callers choose the grad mode for both. */
+static bool handed_to_training_forward(const facts *f, int fn, TSNode v, const char *name, uint32_t len) {
+  if (!NODE_IS(v, "call") || f->functions.items[fn].klass < 0) return false;
+  TSNode callee = FIELD(v, function), args = FIELD(v, arguments);
+  if (ts_node_is_null(callee) || !NODE_IS(callee, "attribute") || !names(f, FIELD(callee, object), "self", 4) ||
+      ts_node_is_null(args) || !NODE_IS(args, "argument_list"))
+    return false;
+  bool passed = false;
+  uint32_t n = ts_node_named_child_count(args);
+  for (uint32_t i = 0; i < n && !passed; i++) {
+    TSNode a = ts_node_named_child(args, i);
+    if (NODE_IS(a, "keyword_argument")) a = FIELD(a, value);
+    passed = !ts_node_is_null(a) && names(f, a, name, len);
+  }
+  int g = passed ? facts_function_named(f, callee) : -1;
+  return g >= 0 && g != fn && f->functions.items[g].klass == f->functions.items[fn].klass &&
+         backpropagated_by_caller(f, g);
+}
+
+
 static bool returns_name(const facts *f, int fn, const char *name, uint32_t len) {
   assert(fn >= 0 && (size_t)fn < f->functions.len);
   TSTreeCursor cur = ts_tree_cursor_new(f->functions.items[fn].node);
@@ -1079,7 +1107,7 @@ static bool returns_name(const facts *f, int fn, const char *name, uint32_t len)
           if (ts_node_is_null(args) || ts_node_named_child_count(args) != 1) break;
           v = without_reshaping(f, ts_node_named_child(args, 0));
         }
-        found = names(f, v, name, len);
+        found = names(f, v, name, len) || handed_to_training_forward(f, fn, v, name, len);
       }
     }
     if (!nested && ts_tree_cursor_goto_first_child(&cur)) continue;
@@ -1191,9 +1219,46 @@ bool facts_in_unit_test(const facts *self, uint32_t pos) {
 }
 
 
+static bool backward_or_training_call(const facts *f, TSNode call, buf *tmp);
+
+
+/* Whether a function of the file that runs its own backward pass calls FN,
+ * with gradients on, and keeps the result (`pred, mask = self.predict(imgs,
+ * flow)` in RIFE's `update`), and a backward or an optimizer step follows
+ * the call in the same loop (or both lie outside loops): FN's forward is
+ * the one training backpropagates, whatever its name says. An evaluation a
+ * training function runs after its batch loop (`self.evaluate()`) has no
+ * backward after it in its own loop. */
+static bool backpropagated_by_caller(const facts *f, int fn) {
+  assert(fn >= 0 && (size_t)fn < f->functions.len);
+  const facts_function *d = &f->functions.items[fn];
+  buf tmp = {0};
+  bool yes = false;
+  for (size_t i = 0; i < f->calls.len && !yes; i++) {
+    const facts_call *c = &f->calls.items[i];
+    if (c->function < 0 || c->function == fn || !f->functions.items[c->function].own_backward) continue;
+    TSNode callee = FIELD(c->call, function), up = ts_node_parent(c->call);
+    TSNode last = !ts_node_is_null(callee) && NODE_IS(callee, "attribute") ? FIELD(callee, attribute) : callee;
+    if (ts_node_is_null(last) || !facts_text_is(f, last, d->name, d->name_len) ||
+        facts_function_named(f, callee) != fn || ts_node_is_null(up) || NODE_IS(up, "expression_statement") ||
+        facts_in_no_grad(f, ts_node_start_byte(c->call)))
+      continue;
+    uint32_t end = f->functions.items[c->function].whole.end;
+    for (size_t j = i + 1; j < f->calls.len && !yes; j++) {
+      const facts_call *b = &f->calls.items[j];
+      if (ts_node_start_byte(b->call) >= end) break;
+      yes = b->function == c->function && b->loop == c->loop && backward_or_training_call(f, b->call, &tmp);
+    }
+  }
+  buf_free(&tmp);
+  return yes;
+}
+
+
 static bool eval_function(const facts *f, int fn) {
   return eval_name(f->functions.items[fn].name, f->functions.items[fn].name_len) && !unit_test(f, fn) &&
-         !f->functions.items[fn].feeds_loss && !f->functions.items[fn].policy_terms;
+         !f->functions.items[fn].feeds_loss && !f->functions.items[fn].policy_terms &&
+         !backpropagated_by_caller(f, fn);
 }
 
 
@@ -2227,6 +2292,57 @@ static bool loop_over_fresh_models(const facts *f, uint32_t pos, int fn) {
 }
 
 
+/* Whether POS lies in the module's `if __name__ == "__main__":` block. */
+static bool in_main_block(const facts *f, uint32_t pos) {
+  TSNode n = ts_node_descendant_for_byte_range(f->root, pos, pos + 1);
+  for (; !ts_node_is_null(n); n = ts_node_parent(n)) {
+    TSNode up = ts_node_parent(n);
+    if (ts_node_is_null(up) || !ts_node_eq(up, f->root)) continue;
+    if (!NODE_IS(n, "if_statement")) return false;
+    uint32_t len;
+    const char *t = facts_text(f, FIELD(n, condition), &len);
+    return facts_text_has_ci(t, len, "__name__") && facts_text_has_ci(t, len, "__main__");
+  }
+  return false;
+}
+
+
+/* Whether function FN, binding nothing named NAME (LEN bytes) itself,
+ * reads the script's model by its global name (`def speed_test(): net(x)`
+ * with `net = Net().cuda()` in the `__main__` block), and every binding of
+ * that global, all in that block (no other module can import it, train it
+ * or load it), makes a fresh model that nothing of the module trains or
+ * loads: the function runs after the block's bindings, wherever they lie. */
+static bool untrained_global(const facts *f, int fn, const char *name, uint32_t len, size_t first, size_t end) {
+  assert(fn >= 0 && (size_t)fn < f->functions.len);
+  bool built = false;
+  for (size_t i = first; i < end; i++) {
+    const facts_binding *b = &f->bindings.items[i];
+    int bf = facts_function_at(f, b->pos);
+    /* the name bound in FN, an enclosing function or a header: not the global */
+    for (int g = fn; g >= 0; g = f->functions.items[g].parent)
+      if (bf == g || (b->pos >= f->functions.items[g].whole.start && b->pos < f->functions.items[g].body.start))
+        return false;
+    if (bf >= 0) {
+      /* another function's local, unless it declares the name `global` */
+      int top = bf;
+      while (f->functions.items[top].parent >= 0) top = f->functions.items[top].parent;
+      uint32_t tl;
+      const char *t = facts_text(f, f->functions.items[top].node, &tl);
+      if (facts_text_has_ci(t, tl, "global ")) return false;
+      continue;
+    }
+    if (b->kind == BINDING_IMPORT || !in_main_block(f, b->pos)) return false;
+    long a = facts__last_assign_before(f, name, len, b->pos + 1, -1);
+    if (a < 0 || ts_node_start_byte(f->assigns.items[a].left) != b->pos ||
+        !fresh_model_binding(f, f->assigns.items[a].right, name, len, 0))
+      return false;
+    if (!NODE_IS(f->assigns.items[a].right, "identifier")) built = true;
+  }
+  return built && scope_leaves_untrained(f, -1, name, len);
+}
+
+
 bool facts_untrained_model(const facts *self, TSNode callee) {
   if (ts_node_is_null(callee)) return false;
   /* `net(x)`, `net.forward(x)`, `net.encoder(x)`: the model `net` */
@@ -2241,6 +2357,7 @@ bool facts_untrained_model(const facts *self, TSNode callee) {
    * loop or tuple target comes from elsewhere */
   size_t first, end;
   facts_bindings_named(self, name, len, &first, &end);
+  if (fn >= 0 && self->functions.items[fn].klass < 0 && untrained_global(self, fn, name, len, first, end)) return true;
   bool built = false;
   for (size_t i = first; i < end; i++) {
     const facts_binding *b = &self->bindings.items[i];
@@ -2805,18 +2922,91 @@ TSNode facts_delegated_model(const facts *self, TSNode callee) {
 }
 
 
-/* Whether the call of CALLEE passes a string first (`roberta.encode("Hello
- * world")`, a constant bound only to string literals: `SAMPLE_TEXT`): a
+/* Whether the call of CALLEE passes text first (`roberta.encode("Hello
+ * world")`, text_value, text_name, a constant bound only to string
+ * literals: `SAMPLE_TEXT`): a
  * tokenizer's method of a model object, not a forward pass, which takes
  * tensors. */
+/* Whether E is text by its form: a string literal, or a call of a `str`
+ * method that no tensor has (`line.strip()`, `s.lower()`, `", ".join(ws)`,
+ * `b.decode("utf-8")`; `decode` only without an argument or with a literal
+ * one: `vae.decode(z)` is a model's). */
+static bool text_value(const facts *f, TSNode e) {
+  static const char *const methods[] = {"strip", "lstrip", "rstrip", "lower", "upper", "join", "format",
+                                        "capitalize", "casefold", NULL};
+  if (NODE_IS(e, "string") || NODE_IS(e, "concatenated_string")) return true;
+  if (!NODE_IS(e, "call")) return false;
+  TSNode fn = FIELD(e, function), args = FIELD(e, arguments);
+  if (ts_node_is_null(fn) || !NODE_IS(fn, "attribute") || ts_node_is_null(args)) return false;
+  TSNode attr = FIELD(fn, attribute);
+  for (size_t i = 0; methods[i]; i++)
+    if (facts_node_is(f, attr, methods[i])) return true;
+  if (!facts_node_is(f, attr, "decode")) return false;
+  return !ts_node_named_child_count(args) || NODE_IS(ts_node_named_child(args, 0), "string");
+}
+
+
+/* Whether NAME (LEN bytes) names a collection of text by its last
+ * `_`-separated word (`sent`, `sentences`, `raw_texts`, `captions`; not
+ * `text_emb`). */
+static bool text_collection_name(const char *name, uint32_t len) {
+  static const char *const words[] = {"sent", "sents", "sentences", "texts", "captions", "utterances", "prompts",
+                                      "lines", NULL};
+  uint32_t at = len;
+  while (at > 0 && name[at - 1] != '_') at--;
+  for (size_t i = 0; words[i]; i++)
+    if (strlen(words[i]) == len - at && !strncasecmp(name + at, words[i], len - at)) return true;
+  return false;
+}
+
+
+/* Whether the identifier A, at the call CALL, is text: the target of a
+ * comprehension or `for` loop over a collection of text, by its name
+ * (text_collection_name) or bound just before to a list of text (`sent =
+ * [s.encode("ascii", errors="ignore").decode("utf-8") for s in sent]`, then
+ * `[roberta.encode(s) for s in sent]`), or a name bound just before to
+ * text. */
+static bool text_name(const facts *f, TSNode a, TSNode call) {
+  uint32_t len, pos = ts_node_start_byte(call);
+  const char *name = facts_text(f, a, &len);
+  int fn = facts_function_at(f, pos);
+  long k = facts__last_assign_before(f, name, len, pos, fn);
+  if (k >= 0 && NODE_IS(f->assigns.items[k].left, "identifier") && text_value(f, f->assigns.items[k].right))
+    return true;
+  TSNode over = NULL_NODE;
+  for (TSNode p = ts_node_parent(call); !ts_node_is_null(p) && ts_node_is_null(over); p = ts_node_parent(p)) {
+    if (NODE_IS(p, "function_definition") || NODE_IS(p, "class_definition")) break;
+    TSNode clause = NULL_NODE;
+    if (NODE_IS(p, "for_statement")) clause = p;
+    else if (NODE_IS(p, "list_comprehension") || NODE_IS(p, "generator_expression") ||
+             NODE_IS(p, "set_comprehension"))
+      for (uint32_t i = 0; i < ts_node_named_child_count(p) && ts_node_is_null(clause); i++)
+        if (NODE_IS(ts_node_named_child(p, i), "for_in_clause")) clause = ts_node_named_child(p, i);
+    if (ts_node_is_null(clause)) continue;
+    TSNode left = FIELD(clause, left);
+    if (!ts_node_is_null(left) && NODE_IS(left, "identifier") && facts_text_is(f, left, name, len))
+      over = FIELD(clause, right);
+  }
+  if (ts_node_is_null(over) || !NODE_IS(over, "identifier")) return false;
+  const char *oname = facts_text(f, over, &len);
+  if (text_collection_name(oname, len)) return true;
+  k = facts__last_assign_before(f, oname, len, ts_node_start_byte(over), fn);
+  if (k < 0 || !NODE_IS(f->assigns.items[k].left, "identifier")) return false;
+  TSNode right = f->assigns.items[k].right;
+  if (!NODE_IS(right, "list_comprehension") || !ts_node_named_child_count(right)) return false;
+  return text_value(f, ts_node_named_child(right, 0));
+}
+
+
 static bool takes_text(const facts *f, TSNode callee) {
   TSNode call = ts_node_parent(callee);
   if (ts_node_is_null(call) || !NODE_IS(call, "call")) return false;
   TSNode args = FIELD(call, arguments);
   if (ts_node_is_null(args) || !NODE_IS(args, "argument_list") || !ts_node_named_child_count(args)) return false;
   TSNode a = ts_node_named_child(args, 0);
-  if (NODE_IS(a, "string") || NODE_IS(a, "concatenated_string")) return true;
+  if (text_value(f, a)) return true;
   if (!NODE_IS(a, "identifier")) return false;
+  if (text_name(f, a, call)) return true;
   uint32_t len;
   const char *name = facts_text(f, a, &len);
   /* a constant by its name (`SAMPLE_TEXT`): the assignments are read only then */
