@@ -105,7 +105,9 @@
 ;   or runs under its own no_grad (`detector.predict(imgs)` where
 ;   `BaseDetector.predict` is `@nograd`; allennlp's
 ;   `Model.forward_on_instances`, and `forward_on_instance` that only
-;   calls it; the model known by the class every assignment of its name
+;   calls it; an allennlp `Predictor`'s `predict_json`,
+;   `predict_batch_json`, `predict_instance` and `predict_batch_instance`,
+;   which reach it; the model known by the class every assignment of its name
 ;   builds, or the class annotating the parameter it is bound to:
 ;   `def __init__(self, model: Model): self._model = model`), in a function or method the
 ;   file never calls whose every call in the modules importing it (or its
@@ -165,8 +167,11 @@
 ;   from such functions (U-ViT's guidance closure, `score_model =
 ;   sde.ScoreModel(cfg_nnet, ...)`: the object runs it later, under the
 ;   grad mode its callers choose),
-;   a model's method given a string (`roberta.encode("text")`, a
-;   tokenizer), calls of a wrapper whose base class runs the model under
+;   a model's method given text (`roberta.encode("text")`, a
+;   tokenizer; also `[roberta.encode(s) for s in sent]` over a list of
+;   cleaned strings or a collection named as text: `sents`, `captions`),
+;   a module that implements a FLOP counter (`def
+;   add_flops_counting_methods`: its forward counts operations), calls of a wrapper whose base class runs the model under
 ;   no_grad (an inferencer without a `forward` of its own), PyTorch Lightning modules (Lightning runs
 ;   `validation_step`, `test_step` and `predict_step` without gradients
 ;   itself; a class that derives nothing, or only `object`, is none: its
@@ -214,10 +219,14 @@
 ;   untrained model: a model built in the same function or module-level
 ;   code (`def test(): net = ResNet18(); y = net(torch.randn(2, 3, 32, 32));
 ;   print(y.size())`, a model file's `if __name__ == "__main__":` check,
-;   `for model in [Enc(32), Enc(32, shared=True)]: model(x)`),
+;   `for model in [Enc(32), Enc(32, shared=True)]: model(x)`; a
+;   function of the script reading the global `net` that its `__main__`
+;   block builds there, a speed test),
 ;   from a module class of the file or the project (also picked by its
 ;   name, `eval(model_name)(backbone, n)`), a `torch.nn` layer, a
-;   function of the file that returns one, or the factory of a unit-test
+;   function of the file that returns one, a function of another module
+;   of the project that builds one and loads nothing into it
+;   (`create_RepVGG_B1(deploy=False)`), or the factory of a unit-test
 ;   class (`Test*`, `*Test`, `*TestCase`) that the concrete tests fill in
 ;   (`model = self.create_model(data, labels)` where the class's own
 ;   `create_model` only raises `NotImplementedError`) (not with `pretrained=`,
@@ -247,6 +256,13 @@
 ;   with gradients on, `def inference(model, images)` whose logits the
 ;   training loop backpropagates; a method that turns
 ;   the output into predictions itself (`.argmax(1)`) is still reported.
+;   Nor a function named like an evaluation whose result a function of the
+;   file with its own backward pass keeps, with a backward or optimizer
+;   step after the call in the same loop (`pred, mask = self.predict(imgs,
+;   flow)` in the `update` method that then backpropagates a loss of
+;   `pred`): that is the training forward; an entry point returning it
+;   (`return self.predict(imgs, flow, training=False)`) hands its output
+;   back, as above.
 ;   Nor code that keeps autograd on on purpose: one branch of an `if` whose
 ;   other branch runs under `torch.no_grad()` (`if train: f = enc(x)` /
 ;   `else: with torch.no_grad(): f = enc(x)`), or a function named for
@@ -344,11 +360,11 @@
 ((call
   function: (_) @fn
   arguments: (argument_list) @args) @report @evalcall
-  (#not-match? @fn "\\.(eval|train|to|cuda|cpu|half|float|double|bfloat16|type|parameters|named_parameters|buffers|named_buffers|modules|named_modules|children|named_children|state_dict|load_state_dict|zero_grad|requires_grad_|apply|register_\\w+|generate|save_pretrained|get_\\w+|set_\\w+)$")
+  (#not-match? @fn "\\.(eval|train|to|cuda|cpu|half|float|double|bfloat16|type|parameters|named_parameters|buffers|named_buffers|modules|named_modules|children|named_children|state_dict|load_state_dict|zero_grad|requires_grad_|apply|register_\\w+|generate|save_pretrained|predict_(batch_)?(json|instance)|get_\\w+|set_\\w+)$")
   (#oom-file-imports? "torch(\\..*)?")
   (#oom-not-file-imports? "(pytest|unittest|hypothesis)(\\..*)?")
   (#oom-not-file-mentions? "(?m)^class Test\\w*\\s*[(:]")
-  (#oom-not-file-mentions? "LightningModule")
+  (#oom-not-file-mentions? "LightningModule|def add_flops_counting_methods")
   (#oom-not-file-calls? "torch\\.(autograd(\\.functional)?|func)\\.(grad|backward|vjp|jvp|jacobian|hessian|hvp|vhp|jacrev|jacfwd)|higher\\.(get_diff_optim|create_diff_optim|innerloop_ctx|monkeypatch|patch\\.monkeypatch)")
   (#oom-is-model? @fn)
   (#oom-not-frozen? @fn)
@@ -366,11 +382,11 @@
 ((call
   function: (_) @fn
   arguments: (argument_list) @args) @report
-  (#not-match? @fn "\\.(eval|train|to|cuda|cpu|half|float|double|bfloat16|type|parameters|named_parameters|buffers|named_buffers|modules|named_modules|children|named_children|state_dict|load_state_dict|zero_grad|requires_grad_|apply|register_\\w+|generate|save_pretrained|get_\\w+|set_\\w+)$")
+  (#not-match? @fn "\\.(eval|train|to|cuda|cpu|half|float|double|bfloat16|type|parameters|named_parameters|buffers|named_buffers|modules|named_modules|children|named_children|state_dict|load_state_dict|zero_grad|requires_grad_|apply|register_\\w+|generate|save_pretrained|predict_(batch_)?(json|instance)|get_\\w+|set_\\w+)$")
   (#oom-file-imports? "torch(\\..*)?")
   (#oom-not-file-imports? "(pytest|unittest|hypothesis)(\\..*)?")
   (#oom-not-file-mentions? "(?m)^class Test\\w*\\s*[(:]")
-  (#oom-not-file-mentions? "LightningModule")
+  (#oom-not-file-mentions? "LightningModule|def add_flops_counting_methods")
   (#oom-not-file-calls? "torch\\.(autograd(\\.functional)?|func)\\.(grad|backward|vjp|jvp|jacobian|hessian|hvp|vhp|jacrev|jacfwd)|higher\\.(get_diff_optim|create_diff_optim|innerloop_ctx|monkeypatch|patch\\.monkeypatch)")
   (#oom-is-model? @fn)
   (#oom-not-frozen? @fn)
@@ -388,11 +404,11 @@
 ((call
   function: (_) @fn
   arguments: (argument_list) @args) @report
-  (#not-match? @fn "\\.(eval|train|to|cuda|cpu|half|float|double|bfloat16|type|parameters|named_parameters|buffers|named_buffers|modules|named_modules|children|named_children|state_dict|load_state_dict|zero_grad|requires_grad_|apply|register_\\w+|generate|save_pretrained|get_\\w+|set_\\w+)$")
+  (#not-match? @fn "\\.(eval|train|to|cuda|cpu|half|float|double|bfloat16|type|parameters|named_parameters|buffers|named_buffers|modules|named_modules|children|named_children|state_dict|load_state_dict|zero_grad|requires_grad_|apply|register_\\w+|generate|save_pretrained|predict_(batch_)?(json|instance)|get_\\w+|set_\\w+)$")
   (#oom-file-imports? "torch(\\..*)?")
   (#oom-not-file-imports? "(pytest|unittest|hypothesis)(\\..*)?")
   (#oom-not-file-mentions? "(?m)^class Test\\w*\\s*[(:]")
-  (#oom-not-file-mentions? "LightningModule")
+  (#oom-not-file-mentions? "LightningModule|def add_flops_counting_methods")
   (#oom-not-file-calls? "torch\\.(autograd(\\.functional)?|func)\\.(grad|backward|vjp|jvp|jacobian|hessian|hvp|vhp|jacrev|jacfwd)|higher\\.(get_diff_optim|create_diff_optim|innerloop_ctx|monkeypatch|patch\\.monkeypatch)")
   (#oom-is-model? @fn)
   (#oom-not-frozen? @fn)
@@ -413,11 +429,11 @@
 ((call
   function: (_) @fn
   arguments: (argument_list) @args) @report
-  (#not-match? @fn "\\.(eval|train|to|cuda|cpu|half|float|double|bfloat16|type|parameters|named_parameters|buffers|named_buffers|modules|named_modules|children|named_children|state_dict|load_state_dict|zero_grad|requires_grad_|apply|register_\\w+|generate|save_pretrained|get_\\w+|set_\\w+)$")
+  (#not-match? @fn "\\.(eval|train|to|cuda|cpu|half|float|double|bfloat16|type|parameters|named_parameters|buffers|named_buffers|modules|named_modules|children|named_children|state_dict|load_state_dict|zero_grad|requires_grad_|apply|register_\\w+|generate|save_pretrained|predict_(batch_)?(json|instance)|get_\\w+|set_\\w+)$")
   (#oom-file-imports? "torch(\\..*)?")
   (#oom-not-file-imports? "(pytest|unittest|hypothesis)(\\..*)?")
   (#oom-not-file-mentions? "(?m)^class Test\\w*\\s*[(:]")
-  (#oom-not-file-mentions? "LightningModule|training_step|manual_backward")
+  (#oom-not-file-mentions? "LightningModule|training_step|manual_backward|def add_flops_counting_methods")
   (#oom-not-file-calls? "torch\\.(autograd(\\.functional)?|func)\\.(grad|backward|vjp|jvp|jacobian|hessian|hvp|vhp|jacrev|jacfwd)|higher\\.(get_diff_optim|create_diff_optim|innerloop_ctx|monkeypatch|patch\\.monkeypatch)")
   (#oom-not-file-trains?)
   (#oom-not-file-mentions? "zero_grad\\s*\\(|\\b\\w*opt\\w*\\.step\\s*\\(|[(,]\\s*(self\\.)?\\w*optim\\w*\\s*[,)]")
@@ -439,11 +455,11 @@
 ((call
   function: (_) @fn
   arguments: (argument_list) @args) @report
-  (#not-match? @fn "\\.(eval|train|to|cuda|cpu|half|float|double|bfloat16|type|parameters|named_parameters|buffers|named_buffers|modules|named_modules|children|named_children|state_dict|load_state_dict|zero_grad|requires_grad_|apply|register_\\w+|generate|save_pretrained|get_\\w+|set_\\w+)$")
+  (#not-match? @fn "\\.(eval|train|to|cuda|cpu|half|float|double|bfloat16|type|parameters|named_parameters|buffers|named_buffers|modules|named_modules|children|named_children|state_dict|load_state_dict|zero_grad|requires_grad_|apply|register_\\w+|generate|save_pretrained|predict_(batch_)?(json|instance)|get_\\w+|set_\\w+)$")
   (#oom-file-imports? "torch(\\..*)?")
   (#oom-not-file-imports? "(pytest|unittest|hypothesis)(\\..*)?")
   (#oom-not-file-mentions? "(?m)^class Test\\w*\\s*[(:]")
-  (#oom-not-file-mentions? "LightningModule")
+  (#oom-not-file-mentions? "LightningModule|def add_flops_counting_methods")
   (#oom-not-file-calls? "torch\\.(autograd(\\.functional)?|func)\\.(grad|backward|vjp|jvp|jacobian|hessian|hvp|vhp|jacrev|jacfwd)|higher\\.(get_diff_optim|create_diff_optim|innerloop_ctx|monkeypatch|patch\\.monkeypatch)")
   (#oom-is-model? @fn)
   (#oom-not-frozen? @fn)

@@ -2252,7 +2252,8 @@ static bool fresh_model_binding(const facts *f, TSNode value, const char *name, 
     }
     facts_symbol sym;
     if (f->imports && facts_project_symbol(f, callee, &sym))
-      return (sym.flags & SYM_CLASS) && (sym.flags & SYM_MODEL);
+      return ((sym.flags & SYM_CLASS) && (sym.flags & SYM_MODEL)) ||
+             ((sym.flags & SYM_FUNCTION) && (sym.flags & SYM_FRESH_MODEL));
     buf q = {0};
     bool layer = false;
     if (facts_qualname(f, callee, &q)) {
@@ -2340,6 +2341,12 @@ static bool untrained_global(const facts *f, int fn, const char *name, uint32_t 
     if (!NODE_IS(f->assigns.items[a].right, "identifier")) built = true;
   }
   return built && scope_leaves_untrained(f, -1, name, len);
+}
+
+
+bool facts_builds_fresh_model(const facts *self, int fn) {
+  assert(fn >= 0 && (size_t)fn < self->functions.len);
+  return builds_fresh_model(self, fn, 0);
 }
 
 
@@ -2806,6 +2813,16 @@ static void loss_producers(facts *f) {
 }
 
 
+/* Whether ATTR names a move of a module to a device or dtype (`.cuda()`,
+ * `.to(device)`), which hands the same object back. */
+static bool device_move(const facts *f, TSNode attr) {
+  static const char *const moves[] = {"cuda", "to", "cpu", "half", "float", "double", NULL};
+  for (size_t i = 0; moves[i]; i++)
+    if (facts_node_is(f, attr, moves[i])) return true;
+  return false;
+}
+
+
 void facts__call_kinds(facts *f);
 void facts__call_kinds(facts *f) {
   /* the classes of the file whose forward or __call__ runs wholly under no_grad */
@@ -2821,6 +2838,11 @@ void facts__call_kinds(facts *f) {
     TSNode left = f->assigns.items[i].left, right = f->assigns.items[i].right;
     if (!NODE_IS(right, "call")) continue;
     TSNode callee = FIELD(right, function);
+    /* `nn.MSELoss(size_average=False).cuda()`: the object the device chain starts from */
+    for (int guard = 0; guard < 4 && !ts_node_is_null(callee) && NODE_IS(callee, "attribute") &&
+                        NODE_IS(FIELD(callee, object), "call") && device_move(f, FIELD(callee, attribute));
+         guard++)
+      callee = FIELD(FIELD(callee, object), function);
     if (ts_node_is_null(callee) || !(NODE_IS(callee, "identifier") || NODE_IS(callee, "attribute"))) continue;
     TSNode last = NODE_IS(callee, "attribute") ? FIELD(callee, attribute) : callee;
     uint32_t len;

@@ -223,8 +223,10 @@ enum {
                                     their grad mode themselves (`create_metric(...)` returning an IQA metric) */
   SYM_GRADIENTS = 1u << 23,       /* computes gradients, itself or through callees (function.gradients): a
                                      class's forward that does is an explainer, whose calls need autograd */
-  SYM_NO_GRAD_CONTEXT = 1u << 24  /* a function returning a no-grad context on every return
+  SYM_NO_GRAD_CONTEXT = 1u << 24, /* a function returning a no-grad context on every return
                                      (function.returns_no_grad): `with inference_context(serial):` */
+  SYM_FRESH_MODEL = 1u << 25      /* a function returning a model it builds and leaves untrained on every return
+                                     (facts_builds_fresh_model): `create_RepVGG_B1(deploy=False)` */
 };
 
 typedef struct {
@@ -609,6 +611,11 @@ bool facts_in_unit_test(const facts *self, uint32_t pos);
  *  that might (anything but `print`-like calls). Such a forward pass is a
  *  shape smoke test, not an evaluation of a trained model. */
 bool facts_untrained_model(const facts *self, TSNode callee);
+/* Whether top-level function FN of the file returns, on every return, a
+ * model it builds fresh (a module class, a `torch.nn` layer, another such
+ * function) and loads no weights into: a factory (`def create_b1(deploy):
+ * return RepVGG(...)`). */
+bool facts_builds_fresh_model(const facts *self, int fn);
 /** Whether the function holding POS (module level: -1) calls .backward(). */
 bool facts_function_backward_at(const facts *self, uint32_t pos);
 /** Whether the function holding POS trains weights: it calls `.backward()`

@@ -542,6 +542,9 @@ project_summary *project_summary_build(const facts *f, const project_module *m, 
     if (fn->klass >= 0 && !(sym.flags & SYM_NO_GRAD) && f->no_grad.len && facts_wholly_no_grad(f, (int)i))
       sym.flags |= SYM_NO_GRAD;
     if (fn->klass < 0) {
+      /* the weights a factory's caller passes (`pretrained=True`) are
+       * checked where it is called */
+      if (fn->returns_model && facts_builds_fresh_model(f, (int)i)) sym.flags |= SYM_FRESH_MODEL;
       if (top_level(fn->node)) record_calls(f, (int)i, a, add_symbol(a, &syms, fn->name, fn->name_len, &sym));
       continue;
     }
