@@ -170,8 +170,7 @@
 ;   a model's method given text (`roberta.encode("text")`, a
 ;   tokenizer; also `[roberta.encode(s) for s in sent]` over a list of
 ;   cleaned strings or a collection named as text: `sents`, `captions`),
-;   a module that implements a FLOP counter (`def
-;   add_flops_counting_methods`: its forward counts operations), calls of a wrapper whose base class runs the model under
+;   calls of a wrapper whose base class runs the model under
 ;   no_grad (an inferencer without a `forward` of its own), PyTorch Lightning modules (Lightning runs
 ;   `validation_step`, `test_step` and `predict_step` without gradients
 ;   itself; a class that derives nothing, or only `object`, is none: its
@@ -364,7 +363,7 @@
   (#oom-file-imports? "torch(\\..*)?")
   (#oom-not-file-imports? "(pytest|unittest|hypothesis)(\\..*)?")
   (#oom-not-file-mentions? "(?m)^class Test\\w*\\s*[(:]")
-  (#oom-not-file-mentions? "LightningModule|def add_flops_counting_methods")
+  (#oom-not-file-mentions? "LightningModule")
   (#oom-not-file-calls? "torch\\.(autograd(\\.functional)?|func)\\.(grad|backward|vjp|jvp|jacobian|hessian|hvp|vhp|jacrev|jacfwd)|higher\\.(get_diff_optim|create_diff_optim|innerloop_ctx|monkeypatch|patch\\.monkeypatch)")
   (#oom-is-model? @fn)
   (#oom-not-frozen? @fn)
@@ -386,7 +385,7 @@
   (#oom-file-imports? "torch(\\..*)?")
   (#oom-not-file-imports? "(pytest|unittest|hypothesis)(\\..*)?")
   (#oom-not-file-mentions? "(?m)^class Test\\w*\\s*[(:]")
-  (#oom-not-file-mentions? "LightningModule|def add_flops_counting_methods")
+  (#oom-not-file-mentions? "LightningModule")
   (#oom-not-file-calls? "torch\\.(autograd(\\.functional)?|func)\\.(grad|backward|vjp|jvp|jacobian|hessian|hvp|vhp|jacrev|jacfwd)|higher\\.(get_diff_optim|create_diff_optim|innerloop_ctx|monkeypatch|patch\\.monkeypatch)")
   (#oom-is-model? @fn)
   (#oom-not-frozen? @fn)
@@ -408,7 +407,7 @@
   (#oom-file-imports? "torch(\\..*)?")
   (#oom-not-file-imports? "(pytest|unittest|hypothesis)(\\..*)?")
   (#oom-not-file-mentions? "(?m)^class Test\\w*\\s*[(:]")
-  (#oom-not-file-mentions? "LightningModule|def add_flops_counting_methods")
+  (#oom-not-file-mentions? "LightningModule")
   (#oom-not-file-calls? "torch\\.(autograd(\\.functional)?|func)\\.(grad|backward|vjp|jvp|jacobian|hessian|hvp|vhp|jacrev|jacfwd)|higher\\.(get_diff_optim|create_diff_optim|innerloop_ctx|monkeypatch|patch\\.monkeypatch)")
   (#oom-is-model? @fn)
   (#oom-not-frozen? @fn)
@@ -433,7 +432,7 @@
   (#oom-file-imports? "torch(\\..*)?")
   (#oom-not-file-imports? "(pytest|unittest|hypothesis)(\\..*)?")
   (#oom-not-file-mentions? "(?m)^class Test\\w*\\s*[(:]")
-  (#oom-not-file-mentions? "LightningModule|training_step|manual_backward|def add_flops_counting_methods")
+  (#oom-not-file-mentions? "LightningModule|training_step|manual_backward")
   (#oom-not-file-calls? "torch\\.(autograd(\\.functional)?|func)\\.(grad|backward|vjp|jvp|jacobian|hessian|hvp|vhp|jacrev|jacfwd)|higher\\.(get_diff_optim|create_diff_optim|innerloop_ctx|monkeypatch|patch\\.monkeypatch)")
   (#oom-not-file-trains?)
   (#oom-not-file-mentions? "zero_grad\\s*\\(|\\b\\w*opt\\w*\\.step\\s*\\(|[(,]\\s*(self\\.)?\\w*optim\\w*\\s*[,)]")
@@ -459,7 +458,7 @@
   (#oom-file-imports? "torch(\\..*)?")
   (#oom-not-file-imports? "(pytest|unittest|hypothesis)(\\..*)?")
   (#oom-not-file-mentions? "(?m)^class Test\\w*\\s*[(:]")
-  (#oom-not-file-mentions? "LightningModule|def add_flops_counting_methods")
+  (#oom-not-file-mentions? "LightningModule")
   (#oom-not-file-calls? "torch\\.(autograd(\\.functional)?|func)\\.(grad|backward|vjp|jvp|jacobian|hessian|hvp|vhp|jacrev|jacfwd)|higher\\.(get_diff_optim|create_diff_optim|innerloop_ctx|monkeypatch|patch\\.monkeypatch)")
   (#oom-is-model? @fn)
   (#oom-not-frozen? @fn)

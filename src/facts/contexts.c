@@ -1219,9 +1219,6 @@ bool facts_in_unit_test(const facts *self, uint32_t pos) {
 }
 
 
-static bool backward_or_training_call(const facts *f, TSNode call, buf *tmp);
-
-
 /* Whether a function of the file that runs its own backward pass calls FN,
  * with gradients on, and keeps the result (`pred, mask = self.predict(imgs,
  * flow)` in RIFE's `update`), and a backward or an optimizer step follows
@@ -1232,7 +1229,6 @@ static bool backward_or_training_call(const facts *f, TSNode call, buf *tmp);
 static bool backpropagated_by_caller(const facts *f, int fn) {
   assert(fn >= 0 && (size_t)fn < f->functions.len);
   const facts_function *d = &f->functions.items[fn];
-  buf tmp = {0};
   bool yes = false;
   for (size_t i = 0; i < f->calls.len && !yes; i++) {
     const facts_call *c = &f->calls.items[i];
@@ -1247,10 +1243,18 @@ static bool backpropagated_by_caller(const facts *f, int fn) {
     for (size_t j = i + 1; j < f->calls.len && !yes; j++) {
       const facts_call *b = &f->calls.items[j];
       if (ts_node_start_byte(b->call) >= end) break;
-      yes = b->function == c->function && b->loop == c->loop && backward_or_training_call(f, b->call, &tmp);
+      if (b->function != c->function || b->loop != c->loop) continue;
+      /* `loss.backward()` or `optimizer.step()` itself: a checkpoint
+       * naming the optimizer (`torch.save({"optimizer": opt.state_dict()})`)
+       * after an epoch's validation is no training */
+      TSNode bc = FIELD(b->call, function);
+      if (ts_node_is_null(bc) || !NODE_IS(bc, "attribute")) continue;
+      TSNode attr = FIELD(bc, attribute);
+      uint32_t ol;
+      const char *ot = facts_text(f, FIELD(bc, object), &ol);
+      yes = facts_node_is(f, attr, "backward") || (facts_node_is(f, attr, "step") && facts_optimizer_name(ot, ol));
     }
   }
-  buf_free(&tmp);
   return yes;
 }
 
@@ -2609,6 +2613,7 @@ static bool named_as_loss(const facts *f, TSNode callee) {
 
 
 static bool wholly_no_grad(const facts *f, int fn, int depth);
+static bool is_entry_method(const facts_function *g);
 static bool calls_own_member(const facts *f, TSNode s, int fn, int depth, uint32_t *delegated);
 
 
@@ -2644,7 +2649,9 @@ static bool calls_own_member(const facts *f, TSNode s, int fn, int depth, uint32
        * boxes)` cropping the input) */
       if (runs_no_model(f, g, depth + 1)) continue;
     }
-    while (!ts_node_is_null(callee) && NODE_IS(callee, "attribute")) callee = FIELD(callee, object);
+    /* `self.flows[c](x)`: a member picked from a list or dict of them */
+    while (!ts_node_is_null(callee) && (NODE_IS(callee, "attribute") || NODE_IS(callee, "subscript")))
+      callee = NODE_IS(callee, "attribute") ? FIELD(callee, object) : FIELD(callee, value);
     if (!ts_node_is_null(callee) && NODE_IS(callee, "identifier") && facts_node_is(f, callee, "self")) return true;
   }
   return false;
@@ -2653,7 +2660,10 @@ static bool calls_own_member(const facts *f, TSNode s, int fn, int depth, uint32
 
 static bool wholly_no_grad(const facts *f, int fn, int depth) {
   const facts_function *g = &f->functions.items[fn];
-  if (g->no_grad) return true;
+  /* a `forward` the file calls only under no_grad (a flow's own
+   * `@torch.no_grad()` helpers calling `self.forward(x)`) still runs with
+   * gradients when the class's users call it: no wrapper */
+  if (g->no_grad) return !(depth == 0 && g->no_grad_by_callers && is_entry_method(g));
   TSNode body = FIELD(g->node, body);
   if (ts_node_is_null(body)) return false;
   /* the statements of the body, and those of `with` blocks that are not

@@ -40,6 +40,7 @@ typedef struct {
   TSNode node;      /* the function_definition */
   TSNode decorated; /* its decorated_definition, or a null node */
   bool no_grad;     /* decorated with @torch.no_grad() and friends */
+  bool no_grad_by_callers; /* no_grad only because every call of it in the file runs under no_grad */
   const char *name; /* points into the source */
   uint32_t name_len;
   int klass;        /* the class it is a method of, -1 */

@@ -872,7 +872,7 @@ static void no_grad_from_callers(facts *f, buf *tmp) {
     for (size_t i = 0; i < f->functions.len; i++) {
       facts_function *fn = &f->functions.items[i];
       if (state[i] != FACTS_CALLED_NO_GRAD || fn->no_grad) continue;
-      fn->no_grad = added = true;
+      fn->no_grad = fn->no_grad_by_callers = added = true;
       vec_push(&f->no_grad, fn->body);
     }
     if (!added) break;

@@ -212,7 +212,9 @@ static facts_symbol function_symbol(const facts_function *fn) {
   if (fn->updates) s.flags |= SYM_UPDATES;
   if (fn->gradients) s.flags |= SYM_GRADIENTS;
   if (fn->returns_no_grad) s.flags |= SYM_NO_GRAD_CONTEXT;
-  if (fn->no_grad) s.flags |= SYM_NO_GRAD;
+  /* decorated, or under its own no_grad: the file's calls under no_grad
+   * (no_grad_by_callers) do not speak for its importers' */
+  if (fn->no_grad && !fn->no_grad_by_callers) s.flags |= SYM_NO_GRAD;
   if (fn->returns_device_arg) s.flags |= SYM_TO_DEVICE;
   if (fn->slices_first_arg) s.flags |= SYM_SLICES_ARG;
   if (fn->scales_loss) s.flags |= SYM_SCALES_LOSS;
