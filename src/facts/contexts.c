@@ -1233,12 +1233,13 @@ static bool backpropagated_by_caller(const facts *f, int fn) {
   for (size_t i = 0; i < f->calls.len && !yes; i++) {
     const facts_call *c = &f->calls.items[i];
     if (c->function < 0 || c->function == fn || !f->functions.items[c->function].own_backward) continue;
-    TSNode callee = FIELD(c->call, function), up = ts_node_parent(c->call);
+    TSNode callee = FIELD(c->call, function);
     TSNode last = !ts_node_is_null(callee) && NODE_IS(callee, "attribute") ? FIELD(callee, attribute) : callee;
     if (ts_node_is_null(last) || !facts_text_is(f, last, d->name, d->name_len) ||
-        facts_function_named(f, callee) != fn || ts_node_is_null(up) || NODE_IS(up, "expression_statement") ||
-        facts_in_no_grad(f, ts_node_start_byte(c->call)))
+        facts_function_named(f, callee) != fn || facts_in_no_grad(f, ts_node_start_byte(c->call)))
       continue;
+    TSNode up = ts_node_parent(c->call);
+    if (ts_node_is_null(up) || NODE_IS(up, "expression_statement")) continue;
     uint32_t end = f->functions.items[c->function].whole.end;
     for (size_t j = i + 1; j < f->calls.len && !yes; j++) {
       const facts_call *b = &f->calls.items[j];
@@ -2320,14 +2321,19 @@ static bool in_main_block(const facts *f, uint32_t pos) {
  * loads: the function runs after the block's bindings, wherever they lie. */
 static bool untrained_global(const facts *f, int fn, const char *name, uint32_t len, size_t first, size_t end) {
   assert(fn >= 0 && (size_t)fn < f->functions.len);
+  /* the name bound in FN, an enclosing function or a header: not the
+   * global (asked first: the walk up from each binding costs more) */
+  for (size_t i = first; i < end; i++) {
+    const facts_binding *b = &f->bindings.items[i];
+    int bf = facts_function_at(f, b->pos);
+    for (int g = fn; g >= 0; g = f->functions.items[g].parent)
+      if (bf == g || (b->pos >= f->functions.items[g].whole.start && b->pos < f->functions.items[g].body.start))
+        return false;
+  }
   bool built = false;
   for (size_t i = first; i < end; i++) {
     const facts_binding *b = &f->bindings.items[i];
     int bf = facts_function_at(f, b->pos);
-    /* the name bound in FN, an enclosing function or a header: not the global */
-    for (int g = fn; g >= 0; g = f->functions.items[g].parent)
-      if (bf == g || (b->pos >= f->functions.items[g].whole.start && b->pos < f->functions.items[g].body.start))
-        return false;
     if (bf >= 0) {
       /* another function's local, unless it declares the name `global` */
       int top = bf;
