@@ -1233,6 +1233,13 @@ static bool backpropagated_by_caller(const facts *f, int fn) {
   for (size_t i = 0; i < f->calls.len && !yes; i++) {
     const facts_call *c = &f->calls.items[i];
     if (c->function < 0 || c->function == fn || !f->functions.items[c->function].own_backward) continue;
+    /* the name just before the call's first `(`, read off its text before
+     * any node is walked (most calls are not of FN) */
+    uint32_t tl;
+    const char *t = facts_text(f, c->call, &tl);
+    const char *paren = memchr(t, '(', tl);
+    if (!paren || (uint32_t)(paren - t) < d->name_len || memcmp(paren - d->name_len, d->name, d->name_len) != 0)
+      continue;
     TSNode callee = FIELD(c->call, function);
     TSNode last = !ts_node_is_null(callee) && NODE_IS(callee, "attribute") ? FIELD(callee, attribute) : callee;
     if (ts_node_is_null(last) || !facts_text_is(f, last, d->name, d->name_len) ||
@@ -1916,6 +1923,17 @@ static bool harmless_receiver(const facts *f, TSNode callee) {
   if (ts_node_is_null(last)) return false;
   for (size_t i = 0; names[i]; i++)
     if (facts_node_is(f, last, names[i])) return true;
+  /* `profile(model, inputs=(x,))`: thop's signature, even where the script
+   * forgot its import */
+  if (NODE_IS(callee, "identifier") && facts_node_is(f, callee, "profile")) {
+    TSNode call = ts_node_parent(callee), args = ts_node_is_null(call) ? call : FIELD(call, arguments), a;
+    if (!ts_node_is_null(args) && NODE_IS(args, "argument_list"))
+      for (children k = children_of(args); children_next(&k, &a);)
+        if (NODE_IS(a, "keyword_argument") && facts_node_is(f, FIELD(a, name), "inputs")) {
+          children_done(&k);
+          return true;
+        }
+  }
   buf q = {0};
   bool counter = false;
   if (facts_qualname(f, callee, &q))
@@ -2854,11 +2872,24 @@ void facts__call_kinds(facts *f) {
     TSNode left = f->assigns.items[i].left, right = f->assigns.items[i].right;
     if (!NODE_IS(right, "call")) continue;
     TSNode callee = FIELD(right, function);
-    /* `nn.MSELoss(size_average=False).cuda()`: the object the device chain starts from */
-    for (int guard = 0; guard < 4 && !ts_node_is_null(callee) && NODE_IS(callee, "attribute") &&
-                        NODE_IS(FIELD(callee, object), "call") && device_move(f, FIELD(callee, attribute));
+    /* `nn.MSELoss(size_average=False).cuda()`: a loss module moved to the
+     * device is the loss the chain starts from (asked of losses alone: a
+     * model built and moved is looked up nowhere else here) */
+    TSNode moved = callee;
+    for (int guard = 0; guard < 4 && !ts_node_is_null(moved) && NODE_IS(moved, "attribute") &&
+                        NODE_IS(FIELD(moved, object), "call") && device_move(f, FIELD(moved, attribute));
          guard++)
-      callee = FIELD(FIELD(callee, object), function);
+      moved = FIELD(FIELD(moved, object), function);
+    if (!ts_node_eq(moved, callee) && !ts_node_is_null(moved) &&
+        (NODE_IS(moved, "attribute") || NODE_IS(moved, "identifier"))) {
+      uint32_t ml;
+      const char *mt = facts_text(f, NODE_IS(moved, "attribute") ? FIELD(moved, attribute) : moved, &ml);
+      if (ml > 4 && !memcmp(mt + ml - 4, "Loss", 4) && facts_qualname(f, moved, &q) &&
+          !strncmp(buf_str(&q), "torch.nn.", 9)) {
+        ADD_NAME(&f->loss_names, f, left);
+        continue;
+      }
+    }
     if (ts_node_is_null(callee) || !(NODE_IS(callee, "identifier") || NODE_IS(callee, "attribute"))) continue;
     TSNode last = NODE_IS(callee, "attribute") ? FIELD(callee, attribute) : callee;
     uint32_t len;
@@ -3181,6 +3212,15 @@ static bool is_model_call(const facts *self, TSNode callee) {
   TSNode delegated = facts_delegated_model(self, callee);
   if (!ts_node_is_null(delegated)) callee = delegated;
   if (facts_is_model(self, callee)) {
+    /* `mlp(in_dim, dims, out_dim)` calling the file's builder of a module
+     * builds one, whatever else the name is bound to (its own local `mlp =
+     * nn.ModuleList()`): no forward pass */
+    if (NODE_IS(callee, "identifier")) {
+      int g = facts_function_named(self, callee);
+      if (g >= 0 && self->functions.items[g].returns_model && self->functions.items[g].klass < 0 &&
+          facts_function_at(self, ts_node_start_byte(callee)) != g)
+        return false;
+    }
     /* a loss module, or a wrapper that turns gradients off itself */
     uint32_t len;
     const char *t = facts_text(self, callee, &len);

@@ -625,8 +625,14 @@ static unsigned eval_call(analysis *a, state *st, TSNode e) {
        (NODE_IS(callee, "attribute") && text_is(f, FACT_FIELD(f, callee, object), "self") &&
         text_is(f, FACT_FIELD(f, callee, attribute), "forward"))))
     return V_GRAPH;
+  /* `mlp(in_dim, dims, out_dim)`: the file's builder of a module (whatever
+   * else the name is bound to, its own local `mlp = nn.ModuleList()`)
+   * builds one; what it returns is no forward's output */
+  int builder = NODE_IS(callee, "identifier") ? facts_function_named(f, callee) : -1;
+  bool builds = builder >= 0 && builder != a->function && f->functions.items[builder].returns_model &&
+                f->functions.items[builder].klass < 0;
   /* a model or a loss of this file, or a callee whose output was backpropagated */
-  if (facts_is_model(f, callee)) {
+  if (!builds && facts_is_model(f, callee)) {
     if (NODE_IS(callee, "attribute") && !is_self_attr(f, callee)) eval(a, st, FACT_FIELD(a->f, callee, object));
     t = facts_text(f, callee, &len);
     unsigned scalar = facts__named_as_loss(t, len) ? V_SCALAR : 0;
