@@ -120,6 +120,8 @@
 ;   aux; total.backward()`); and when a function returns tuples
 ;   of two lengths, `loss, metrics` or `loss, logits, metrics`, names
 ;   unpacked from it carry what the tuples of their number carry).
+;   Nor a module stored (`out[k] = mlp(in_dim, dims, out_dim)` calling the
+;   file's builder of a module, even where its own local shares its name).
 ;   Nor storage that belongs to one step or one call rather than to the
 ;   epoch: a local list of a model's `forward` (micro-batches concatenated
 ;   before it returns), or of a model's method looping over a list it

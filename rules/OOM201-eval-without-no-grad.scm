@@ -64,8 +64,10 @@
 ;     may happen in another module, as in MAE's
 ;     `loss_scaler(loss, optimizer)`), nor calls a function of the
 ;     project that does, or an instance of a project class whose
-;     `forward` trains (a meta-learner's `maml(x_spt, y_spt, ...)`, a
-;     trainer module that backpropagates inside its `forward`), or a
+;     `forward` or `__call__` trains (a meta-learner's `maml(x_spt, y_spt,
+;     ...)`, a trainer module that backpropagates inside its `forward`; also
+;     a name that any of its bindings in the file makes such an instance,
+;     `model = BaseModel(model, opts)` after `model = get_model(opts)`), or a
 ;     method its class inherits from a project base class that does
 ;     (`self.optimize(self.gen_opt, loss)` of a GAN trainer's base). An
 ;     argument named as an optimizer (`opt`, `opt_g`, `gen_adv_opt`) makes
@@ -240,7 +242,8 @@
 ;   as `sum(p.numel() for p in model.parameters())` only counts) and hands the model to no
 ;   call but `print`-like ones, `torch.compile` and the counters of FLOPs
 ;   and parameters (`FlopCountAnalysis(model, x)`, `summary(model, size)`,
-;   thop's `profile(model, inputs=...)`; a function of the file whose own
+;   thop's `profile(model, inputs=...)`, also where the script forgot its
+;   import; a function of the file whose own
 ;   parameter or local has the model's name is not handed it):
 ;   such a model was never trained, its output
 ;   is no evaluation. Nor a method named like an evaluation that
@@ -284,7 +287,12 @@
 ;   (PyTorch Geometric's `ToUndirected` over `BaseTransform(ABC)`): its calls
 ;   are not a model's, and its other methods are not a model's own code. A
 ;   class with no base at all, or a base oomlint cannot find (a library's),
-;   stays a model.
+;   stays a model. A call of a function of the file that builds and returns
+;   a module (`mlp(in_dim, dims, out_dim)`) builds one, even where that
+;   function's own local shares its name (`mlp = nn.ModuleList()`): no
+;   forward pass. A class whose `forward` the file calls only under no_grad
+;   (a flow's `@torch.no_grad()` helpers calling `self.forward(x)`) is still
+;   a model its users call with gradients on, no wrapper.
 ;   Nor a call in one branch of `if not train:` whose other branch puts the
 ;   model in training mode, `train` being a parameter of a function around
 ;   it: a helper running the model in the mode its caller asks for

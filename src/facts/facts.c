@@ -970,6 +970,25 @@ bool facts__parameter_of(const facts *f, const char *name, uint32_t len, int fn)
  * instance of: every binding of the name in the file builds that class
  * (through `.to()`-like chains), or OBJ is a parameter of the function it
  * is read in, annotated with it (and not bound there otherwise). */
+/* `Net(cfg).to(device)`: the call making the instance a chain of moves
+ * and mode switches starts from. */
+static TSNode instance_value(const facts *self, TSNode value) {
+  static const char *const same[] = {"to", "cuda", "cpu", "train", "eval", "half", "float", "double", NULL};
+  for (int guard = 0; guard < 8 && !ts_node_is_null(value) && NODE_IS(value, "call"); guard++) {
+    TSNode fnode = FIELD(value, function);
+    TSNode inner = NODE_IS(fnode, "attribute") ? FIELD(fnode, object) : NULL_NODE;
+    if (ts_node_is_null(inner) || !NODE_IS(inner, "call")) break;
+    uint32_t ml;
+    const char *m = facts_text(self, FIELD(fnode, attribute), &ml);
+    bool chained = false;
+    for (size_t k = 0; same[k] && !chained; k++) chained = strlen(same[k]) == ml && !memcmp(same[k], m, ml);
+    if (!chained) break;
+    value = inner;
+  }
+  return value;
+}
+
+
 static bool instance_class(const facts *self, TSNode obj, buf *first) {
   uint32_t len;
   const char *name = facts_text(self, obj, &len);
@@ -997,20 +1016,7 @@ static bool instance_class(const facts *self, TSNode obj, buf *first) {
   for (size_t i = lo; i < hi && agree; i++) {
     const facts_binding *b = &self->bindings.items[i];
     buf_clear(&q);
-    /* `Net(cfg).to(device)`: the instance the chain starts from */
-    static const char *const same[] = {"to", "cuda", "cpu", "train", "eval", "half", "float", "double", NULL};
-    TSNode value = b->value;
-    for (int guard = 0; guard < 8 && !ts_node_is_null(value) && NODE_IS(value, "call"); guard++) {
-      TSNode fnode = FIELD(value, function);
-      TSNode inner = NODE_IS(fnode, "attribute") ? FIELD(fnode, object) : NULL_NODE;
-      if (ts_node_is_null(inner) || !NODE_IS(inner, "call")) break;
-      uint32_t ml;
-      const char *m = facts_text(self, FIELD(fnode, attribute), &ml);
-      bool chained = false;
-      for (size_t k = 0; same[k] && !chained; k++) chained = strlen(same[k]) == ml && !memcmp(same[k], m, ml);
-      if (!chained) break;
-      value = inner;
-    }
+    TSNode value = instance_value(self, b->value);
     if (b->kind != BINDING_OTHER || ts_node_is_null(value) || !NODE_IS(value, "call") ||
         !facts_qualname(self, FIELD(value, function), &q)) {
       agree = false;
@@ -1080,6 +1086,41 @@ bool facts_instance_method_symbol(const facts *self, TSNode callee, facts_symbol
   bool ok = instance_class(self, obj, &first) && class_method_symbol(self, &first, method, alen, out);
   buf_free(&first);
   return ok || inherited_method_symbol(self, obj, method, alen, out);
+}
+
+
+bool facts_names_training_instance(const facts *self, TSNode callee) {
+  if (!self->imports || ts_node_is_null(callee) || !NODE_IS(callee, "identifier")) return false;
+  uint32_t len;
+  const char *name = facts_text(self, callee, &len);
+  size_t lo, hi;
+  facts_bindings_named(self, name, len, &lo, &hi);
+  if (hi - lo > 16) return false;
+  buf q = {0};
+  bool trains = false;
+  for (size_t i = lo; i < hi && !trains; i++) {
+    const facts_binding *b = &self->bindings.items[i];
+    TSNode value = instance_value(self, b->value);
+    if (b->kind != BINDING_OTHER || ts_node_is_null(value) || !NODE_IS(value, "call")) continue;
+    /* a class, by the name's capital: most values are not */
+    TSNode fn = FIELD(value, function);
+    TSNode last = !ts_node_is_null(fn) && NODE_IS(fn, "attribute") ? FIELD(fn, attribute) : fn;
+    uint32_t ll;
+    const char *lt = ts_node_is_null(last) ? NULL : facts_text(self, last, &ll);
+    buf_clear(&q);
+    if (!lt || !ll || !isupper((unsigned char)lt[0]) || !facts_qualname(self, fn, &q)) continue;
+    size_t base = q.len;
+    facts_symbol sym;
+    bool ok = class_method_symbol(self, &q, "__call__", 8, &sym);
+    if (!ok) {
+      q.len = base;
+      q.data[base] = 0;
+      ok = class_method_symbol(self, &q, "forward", 7, &sym);
+    }
+    trains = ok && (sym.flags & (SYM_BACKWARD | SYM_TRAINS));
+  }
+  buf_free(&q);
+  return trains;
 }
 
 

@@ -352,6 +352,13 @@ void facts_build_with(facts *self, TSNode root, const char *source, size_t lengt
  *  base class) after alias resolution; false when it is not the project's. */
 bool facts_project_symbol(const facts *self, TSNode node, facts_symbol *out);
 
+/* Whether some binding of the identifier CALLEE in the file (of at most
+ * sixteen) makes an instance of a project class whose `__call__` or
+ * `forward` trains (synsin's `model = BaseModel(model, opts)`, whose
+ * forward runs the backward passes and optimizer steps): calling the name
+ * trains, whatever else it is bound to. */
+bool facts_names_training_instance(const facts *self, TSNode callee);
+
 /* What an entry of a class's base list says of the class being an nn.Module */
 enum {
   FACTS_BASE_OTHER,  /* a class to look up (here, in the project) or one not known */

@@ -600,6 +600,14 @@ static bool args_all_models(const facts *f, TSNode e) {
   return any;
 }
 
+/* Whether CALLEE, called in function CALLER, names a top-level function of
+ * the file other than CALLER that returns a module: a builder. */
+static bool file_builder(const facts *f, TSNode callee, int caller) {
+  if (!NODE_IS(callee, "identifier")) return false;
+  int g = facts_function_named(f, callee);
+  return g >= 0 && g != caller && f->functions.items[g].returns_model && f->functions.items[g].klass < 0;
+}
+
 
 static unsigned eval_call(analysis *a, state *st, TSNode e) {
   facts *f = a->f;
@@ -625,14 +633,11 @@ static unsigned eval_call(analysis *a, state *st, TSNode e) {
        (NODE_IS(callee, "attribute") && text_is(f, FACT_FIELD(f, callee, object), "self") &&
         text_is(f, FACT_FIELD(f, callee, attribute), "forward"))))
     return V_GRAPH;
-  /* `mlp(in_dim, dims, out_dim)`: the file's builder of a module (whatever
-   * else the name is bound to, its own local `mlp = nn.ModuleList()`)
-   * builds one; what it returns is no forward's output */
-  int builder = NODE_IS(callee, "identifier") ? facts_function_named(f, callee) : -1;
-  bool builds = builder >= 0 && builder != a->function && f->functions.items[builder].returns_model &&
-                f->functions.items[builder].klass < 0;
-  /* a model or a loss of this file, or a callee whose output was backpropagated */
-  if (!builds && facts_is_model(f, callee)) {
+  /* a model or a loss of this file, or a callee whose output was
+   * backpropagated; not the file's builder of a module, `mlp(in_dim, dims,
+   * out_dim)`, whatever else its name is bound to (its own local `mlp =
+   * nn.ModuleList()`): it builds one, no forward's output */
+  if (facts_is_model(f, callee) && !file_builder(f, callee, a->function)) {
     if (NODE_IS(callee, "attribute") && !is_self_attr(f, callee)) eval(a, st, FACT_FIELD(a->f, callee, object));
     t = facts_text(f, callee, &len);
     unsigned scalar = facts__named_as_loss(t, len) ? V_SCALAR : 0;
@@ -2305,8 +2310,9 @@ void facts__summaries(facts *f) {
      * may only evaluate in eval mode (`if self.training: backward`). */
     facts_symbol inst;
     if (!f->file_backward && !bw && f->imports && NODE_IS(FACT_FIELD(f, c->call, function), "identifier") &&
-        facts_instance_call_symbol(f, FACT_FIELD(f, c->call, function), &inst) &&
-        (inst.flags & (SYM_BACKWARD | SYM_TRAINS)))
+        ((facts_instance_call_symbol(f, FACT_FIELD(f, c->call, function), &inst) &&
+          (inst.flags & (SYM_BACKWARD | SYM_TRAINS))) ||
+         facts_names_training_instance(f, FACT_FIELD(f, c->call, function))))
       f->file_backward = true;
     bool sc = scales_loss_call(f, c->call, &tmp);
     if (sc) f->file_scales_loss = true;
