@@ -2875,12 +2875,14 @@ void facts__call_kinds(facts *f) {
     /* `nn.MSELoss(size_average=False).cuda()`: a loss module moved to the
      * device is the loss the chain starts from (asked of losses alone: a
      * model built and moved is looked up nowhere else here) */
-    TSNode moved = callee;
+    uint32_t rl;
+    const char *rt = facts_text(f, right, &rl);
+    TSNode moved = facts_text_has_ci(rt, rl, "loss(") ? callee : NULL_NODE;
     for (int guard = 0; guard < 4 && !ts_node_is_null(moved) && NODE_IS(moved, "attribute") &&
                         NODE_IS(FIELD(moved, object), "call") && device_move(f, FIELD(moved, attribute));
          guard++)
       moved = FIELD(FIELD(moved, object), function);
-    if (!ts_node_eq(moved, callee) && !ts_node_is_null(moved) &&
+    if (!ts_node_is_null(moved) && !ts_node_eq(moved, callee) &&
         (NODE_IS(moved, "attribute") || NODE_IS(moved, "identifier"))) {
       uint32_t ml;
       const char *mt = facts_text(f, NODE_IS(moved, "attribute") ? FIELD(moved, attribute) : moved, &ml);

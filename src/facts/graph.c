@@ -2312,7 +2312,7 @@ void facts__summaries(facts *f) {
     if (!f->file_backward && !bw && f->imports && NODE_IS(FACT_FIELD(f, c->call, function), "identifier") &&
         ((facts_instance_call_symbol(f, FACT_FIELD(f, c->call, function), &inst) &&
           (inst.flags & (SYM_BACKWARD | SYM_TRAINS))) ||
-         facts_names_training_instance(f, FACT_FIELD(f, c->call, function))))
+         (c->loop >= 0 && facts_names_training_instance(f, FACT_FIELD(f, c->call, function)))))
       f->file_backward = true;
     bool sc = scales_loss_call(f, c->call, &tmp);
     if (sc) f->file_scales_loss = true;
