@@ -2351,22 +2351,23 @@ static bool untrained_global(const facts *f, int fn, const char *name, uint32_t 
   bool built = false;
   for (size_t i = first; i < end; i++) {
     const facts_binding *b = &f->bindings.items[i];
-    int bf = facts_function_at(f, b->pos);
-    if (bf >= 0) {
-      /* another function's local, unless it declares the name `global` */
-      int top = bf;
-      while (f->functions.items[top].parent >= 0) top = f->functions.items[top].parent;
-      uint32_t tl;
-      const char *t = facts_text(f, f->functions.items[top].node, &tl);
-      if (facts_text_has_ci(t, tl, "global ")) return false;
-      continue;
-    }
+    if (facts_function_at(f, b->pos) >= 0) continue;
     if (b->kind == BINDING_IMPORT || !in_main_block(f, b->pos)) return false;
     long a = facts__last_assign_before(f, name, len, b->pos + 1, -1);
     if (a < 0 || ts_node_start_byte(f->assigns.items[a].left) != b->pos ||
         !fresh_model_binding(f, f->assigns.items[a].right, name, len, 0))
       return false;
     if (!NODE_IS(f->assigns.items[a].right, "identifier")) built = true;
+  }
+  /* another function's binding is its local, unless it declares the name
+   * `global` (asked last: it reads the function's text) */
+  for (size_t i = first; i < end && built; i++) {
+    int bf = facts_function_at(f, f->bindings.items[i].pos);
+    if (bf < 0) continue;
+    while (f->functions.items[bf].parent >= 0) bf = f->functions.items[bf].parent;
+    uint32_t tl;
+    const char *t = facts_text(f, f->functions.items[bf].node, &tl);
+    if (facts_text_has_ci(t, tl, "global ")) return false;
   }
   return built && scope_leaves_untrained(f, -1, name, len);
 }
@@ -2857,6 +2858,24 @@ static bool device_move(const facts *f, TSNode attr) {
 }
 
 
+/* Whether CALLEE's text ends in a move (`....cuda`, `....to`): read off
+ * the text, before any node is walked (most assignments are not moves). */
+static bool moved_by_name(const facts *f, TSNode callee) {
+  static const char *const moves[] = {"cuda", "to", "cpu", "half", "float", "double", NULL};
+  uint32_t len;
+  const char *t = ts_node_is_null(callee) ? NULL : facts_text(f, callee, &len);
+  if (!t) return false;
+  const char *dot = NULL;
+  for (uint32_t i = len; i-- > 0 && !dot;)
+    if (t[i] == '.') dot = t + i;
+  if (!dot) return false;
+  uint32_t n = (uint32_t)(t + len - dot - 1);
+  for (size_t i = 0; moves[i]; i++)
+    if (strlen(moves[i]) == n && !memcmp(dot + 1, moves[i], n)) return true;
+  return false;
+}
+
+
 void facts__call_kinds(facts *f);
 void facts__call_kinds(facts *f) {
   /* the classes of the file whose forward or __call__ runs wholly under no_grad */
@@ -2875,9 +2894,7 @@ void facts__call_kinds(facts *f) {
     /* `nn.MSELoss(size_average=False).cuda()`: a loss module moved to the
      * device is the loss the chain starts from (asked of losses alone: a
      * model built and moved is looked up nowhere else here) */
-    uint32_t rl;
-    const char *rt = facts_text(f, right, &rl);
-    TSNode moved = facts_text_has_ci(rt, rl, "loss(") ? callee : NULL_NODE;
+    TSNode moved = moved_by_name(f, callee) ? callee : NULL_NODE;
     for (int guard = 0; guard < 4 && !ts_node_is_null(moved) && NODE_IS(moved, "attribute") &&
                         NODE_IS(FIELD(moved, object), "call") && device_move(f, FIELD(moved, attribute));
          guard++)
