@@ -251,8 +251,10 @@ static const struct {
    "forward needs its graph"},
   {"oom-untrained", PRED_UNTRAINED, ARGS_CAPTURE, 0, 0,
    "`#oom-untrained? @x`: the callee `@x` (`net`, `net.forward`, `net.encoder`) calls a model built in the same "
-   "function (or at module level) and left untrained there: each binding of `net` before the call makes a fresh "
+   "function (or at module level, or the global a top-level function reads when every binding of it lies in the "
+   "`__main__` block) and left untrained there: each binding of `net` before the call makes a fresh "
    "one (a module class of the file or the project, a `torch.nn` layer, a function of the file returning one, "
+   "a function of the project that builds one and loads nothing into it, "
    "the abstract factory of a unit-test class: `self.create_model(...)` in a `*TestCase` whose `create_model` "
    "raises `NotImplementedError`; through `.to()`-like chains), and nothing in that scope loads weights "
    "(`load_state_dict`, `torch.load`, `restore`, `from_pretrained`...), trains (`.backward()`, `step`, `fit`, "
