@@ -85,7 +85,9 @@
 ;   `.cpu().numpy()` or `.data`, values computed under `torch.no_grad()` or
 ;   `torch.inference_mode()` (here, or in every caller: of the file, of the
 ;   scripts importing it, of a base class's methods calling it on `self`,
-;   as OOM201 reads them), containers created inside the iteration,
+;   as OOM201 reads them), a loss of a prediction made under no_grad
+;   (`pred, _ = model(x)` in a `with torch.no_grad():` block, then
+;   `lm_loss = seq_loss(pred.view(-1, v), y)`), containers created inside the iteration,
 ;   stores under `if step == 0:` of an enclosing loop's `step` (buffers
 ;   filled once, then updated in place), lists the function
 ;   backpropagates through after the loop (`losses.append(l)` then

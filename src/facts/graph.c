@@ -567,6 +567,21 @@ static bool arg_made_without_grad(const facts *f, TSNode e) {
     const char *name = facts_text(f, c, &len);
     long a = facts__last_assign_before(f, name, len, ts_node_start_byte(c), fn);
     if (a >= 0 && facts_in_no_grad(f, ts_node_start_byte(f->assigns.items[a].left))) return true;
+    if (a >= 0) continue;
+    /* `pred, _ = self.model(x)` under no_grad: an element of a tuple
+     * target, which is no assignment of the name alone */
+    size_t lo, hi;
+    facts_bindings_named(f, name, len, &lo, &hi);
+    uint32_t last = 0;
+    bool found = false;
+    for (size_t k = lo; k < hi; k++) {
+      uint32_t pos = f->bindings.items[k].pos;
+      if (pos < ts_node_start_byte(c) && (!found || pos > last) && facts_function_at(f, pos) == fn) {
+        last = pos;
+        found = true;
+      }
+    }
+    if (found && facts_in_no_grad(f, last)) return true;
   }
   return false;
 }
