@@ -2848,22 +2848,13 @@ static void loss_producers(facts *f) {
 }
 
 
-/* Whether ATTR names a move of a module to a device or dtype (`.cuda()`,
- * `.to(device)`), which hands the same object back. */
-static bool device_move(const facts *f, TSNode attr) {
-  static const char *const moves[] = {"cuda", "to", "cpu", "half", "float", "double", NULL};
-  for (size_t i = 0; moves[i]; i++)
-    if (facts_node_is(f, attr, moves[i])) return true;
-  return false;
-}
-
-
-/* Whether CALLEE's text ends in a move (`....cuda`, `....to`): read off
- * the text, before any node is walked (most assignments are not moves). */
+/* Whether CALLEE is a move of an object to a device or dtype (`X(...).cuda`,
+ * `X(...).to`), which hands the same object back: read off its text,
+ * before any node is walked (most assignments are not moves). */
 static bool moved_by_name(const facts *f, TSNode callee) {
   static const char *const moves[] = {"cuda", "to", "cpu", "half", "float", "double", NULL};
   uint32_t len;
-  const char *t = ts_node_is_null(callee) ? NULL : facts_text(f, callee, &len);
+  const char *t = ts_node_is_null(callee) || !NODE_IS(callee, "attribute") ? NULL : facts_text(f, callee, &len);
   if (!t) return false;
   const char *dot = NULL;
   for (uint32_t i = len; i-- > 0 && !dot;)
@@ -2891,19 +2882,16 @@ void facts__call_kinds(facts *f) {
     TSNode left = f->assigns.items[i].left, right = f->assigns.items[i].right;
     if (!NODE_IS(right, "call")) continue;
     TSNode callee = FIELD(right, function);
-    /* `nn.MSELoss(size_average=False).cuda()`: a loss module moved to the
-     * device is the loss the chain starts from (asked of losses alone: a
-     * model built and moved is looked up nowhere else here) */
-    TSNode moved = moved_by_name(f, callee) ? callee : NULL_NODE;
-    for (int guard = 0; guard < 4 && !ts_node_is_null(moved) && NODE_IS(moved, "attribute") &&
-                        NODE_IS(FIELD(moved, object), "call") && device_move(f, FIELD(moved, attribute));
-         guard++)
-      moved = FIELD(FIELD(moved, object), function);
-    if (!ts_node_is_null(moved) && !ts_node_eq(moved, callee) &&
-        (NODE_IS(moved, "attribute") || NODE_IS(moved, "identifier"))) {
+    /* `ce = nn.CrossEntropyLoss()`, also moved to the device
+     * (`nn.MSELoss(size_average=False).cuda()`): the class the chain
+     * starts from; only losses are looked up through it */
+    TSNode made = callee;
+    for (int guard = 0; guard < 4 && moved_by_name(f, made) && NODE_IS(FIELD(made, object), "call"); guard++)
+      made = FIELD(FIELD(made, object), function);
+    if (!ts_node_is_null(made) && (NODE_IS(made, "attribute") || NODE_IS(made, "identifier"))) {
       uint32_t ml;
-      const char *mt = facts_text(f, NODE_IS(moved, "attribute") ? FIELD(moved, attribute) : moved, &ml);
-      if (ml > 4 && !memcmp(mt + ml - 4, "Loss", 4) && facts_qualname(f, moved, &q) &&
+      const char *mt = facts_text(f, NODE_IS(made, "attribute") ? FIELD(made, attribute) : made, &ml);
+      if (ml > 4 && !memcmp(mt + ml - 4, "Loss", 4) && facts_qualname(f, made, &q) &&
           !strncmp(buf_str(&q), "torch.nn.", 9)) {
         ADD_NAME(&f->loss_names, f, left);
         continue;
@@ -2933,12 +2921,6 @@ void facts__call_kinds(facts *f) {
       continue;
     }
     if (!len) continue;
-    /* `ce = nn.CrossEntropyLoss()` */
-    if (len > 4 && !memcmp(t + len - 4, "Loss", 4) && facts_qualname(f, callee, &q) &&
-        !strncmp(buf_str(&q), "torch.nn.", 9)) {
-      ADD_NAME(&f->loss_names, f, left);
-      continue;
-    }
     /* `predictor = Predictor(net)`, of this file or of the project */
     bool wraps = false;
     for (size_t k = 0; any && !wraps && NODE_IS(callee, "identifier") && k < f->classes.len; k++)

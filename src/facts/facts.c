@@ -1089,6 +1089,17 @@ bool facts_instance_method_symbol(const facts *self, TSNode callee, facts_symbol
 }
 
 
+/* The symbol of what calling an instance of the project class named in
+ * KLASS (a buffer it extends) runs: its `__call__`, else its `forward`. */
+static bool entry_symbol(const facts *self, buf *klass, facts_symbol *out) {
+  size_t base = klass->len;
+  if (class_method_symbol(self, klass, "__call__", 8, out)) return true;
+  klass->len = base;
+  klass->data[base] = 0;
+  return class_method_symbol(self, klass, "forward", 7, out);
+}
+
+
 bool facts_names_training_instance(const facts *self, TSNode callee) {
   if (!self->imports || ts_node_is_null(callee) || !NODE_IS(callee, "identifier")) return false;
   uint32_t len;
@@ -1109,15 +1120,8 @@ bool facts_names_training_instance(const facts *self, TSNode callee) {
     const char *lt = ts_node_is_null(last) ? NULL : facts_text(self, last, &ll);
     buf_clear(&q);
     if (!lt || !ll || !isupper((unsigned char)lt[0]) || !facts_qualname(self, fn, &q)) continue;
-    size_t base = q.len;
     facts_symbol sym;
-    bool ok = class_method_symbol(self, &q, "__call__", 8, &sym);
-    if (!ok) {
-      q.len = base;
-      q.data[base] = 0;
-      ok = class_method_symbol(self, &q, "forward", 7, &sym);
-    }
-    trains = ok && (sym.flags & (SYM_BACKWARD | SYM_TRAINS));
+    trains = entry_symbol(self, &q, &sym) && (sym.flags & (SYM_BACKWARD | SYM_TRAINS));
   }
   buf_free(&q);
   return trains;
@@ -1128,15 +1132,7 @@ bool facts_instance_call_symbol(const facts *self, TSNode callee, facts_symbol *
   if (!self->imports || ts_node_is_null(callee) || !NODE_IS(callee, "identifier")) return false;
   buf first = {0};
   bool ok = false;
-  if (instance_class(self, callee, &first)) {
-    size_t base = first.len;
-    ok = class_method_symbol(self, &first, "__call__", 8, out);
-    if (!ok) {
-      first.len = base;
-      first.data[base] = 0;
-      ok = class_method_symbol(self, &first, "forward", 7, out);
-    }
-  }
+  if (instance_class(self, callee, &first)) ok = entry_symbol(self, &first, out);
   buf_free(&first);
   return ok;
 }
