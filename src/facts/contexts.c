@@ -2889,8 +2889,8 @@ void facts__call_kinds(facts *f) {
     for (int guard = 0; guard < 4 && moved_by_name(f, made) && NODE_IS(FIELD(made, object), "call"); guard++)
       made = FIELD(FIELD(made, object), function);
     if (!ts_node_is_null(made) && (NODE_IS(made, "attribute") || NODE_IS(made, "identifier"))) {
-      uint32_t ml;
-      const char *mt = facts_text(f, NODE_IS(made, "attribute") ? FIELD(made, attribute) : made, &ml);
+      uint32_t ml; /* the text's end is the class's name: no node walked */
+      const char *mt = facts_text(f, made, &ml);
       if (ml > 4 && !memcmp(mt + ml - 4, "Loss", 4) && facts_qualname(f, made, &q) &&
           !strncmp(buf_str(&q), "torch.nn.", 9)) {
         ADD_NAME(&f->loss_names, f, left);
