@@ -368,6 +368,31 @@ static bool module_source(const facts_imports *imports, const char *importer, co
 
 static uint8_t class_calls(project_view *v, const project_view *resolver, const char *qualname, const char *method,
                            size_t mlen, int depth);
+static uint8_t callers_anywhere(project_view *v, const char *name, size_t len, int hop);
+
+
+/* Whether the methods of class KLASS (summary S) that call one of its
+ * methods with gradients on (C's grad_in) are each run only under no_grad:
+ * never called with gradients on by the class itself, and called anywhere
+ * in the project only under no_grad (PixelSSL: a base's `validate` runs
+ * `self._validate(...)`, and the task proxy calls
+ * `self.ssl_algorithm.validate(...)` under no_grad, on an object whose
+ * class no one names). */
+static bool class_callers_no_grad(project_view *v, const project_summary *s, const char *klass, const project_call *c) {
+  if (c->ngrad_in == PROJECT_GRAD_CALLERS_UNKNOWN || !c->ngrad_in) return false;
+  buf own = {0};
+  bool yes = true;
+  for (uint8_t k = 0; yes && k < c->ngrad_in; k++) {
+    const char *g = c->grad_in[k];
+    size_t glen = strlen(g);
+    buf_clear(&own);
+    buf_printf(&own, "%s.%s", klass, g);
+    yes = !(project_summary_calls(s, own.data, own.len) & FACTS_CALLED_GRAD) &&
+          callers_anywhere(v, g, glen, 1) == FACTS_CALLED_NO_GRAD;
+  }
+  buf_free(&own);
+  return yes;
+}
 
 
 /* How the methods of class KLASS of module M (summary S), and those of its
@@ -381,8 +406,11 @@ static uint8_t calls_in_class(project_view *v, const project_module *m, const pr
   if (mlen == 7 && !memcmp(method, "forward", 7) && (resolved(v, m, s, sym, depth).flags & SYM_MODEL)) return 0;
   buf name = {0};
   buf_printf(&name, "%s.%.*s", klass, (int)mlen, method);
-  uint8_t how = project_summary_calls(s, name.data, name.len);
+  const project_call *c = project_summary_call(s, name.data, name.len);
   buf_free(&name);
+  uint8_t how = c ? c->how & FACTS_CALLED_NO_GRAD : 0;
+  if (c && (c->how & FACTS_CALLED_GRAD))
+    how |= class_callers_no_grad(v, s, klass, c) ? FACTS_CALLED_NO_GRAD : FACTS_CALLED_GRAD;
   for (uint8_t i = 0; i < sym->nrefs; i++) {
     const project_ref *r = &sym->refs[i];
     if (!(r->kind & REF_BASE)) continue;
