@@ -28,8 +28,15 @@
  * is never recorded; only the elements of returned tuples keep it
  * (TAINT_ARG), so that a caller can tell `loss, mse = helper(pred, y)`'s
  * `mse` from a float the helper returns beside it. */
-enum { V_GRAPH = 1, V_SCALAR = 2, V_DIVIDED = 4, V_ARG = 8 };
+/* V_KEYED: a name holding a dict (or other container) whose graph is known
+ * only through string keys read from it that reach a backward pass
+ * (`output["loss"].backward()`): its other keys bring no graph by that
+ * evidence (`output["tb_log"]`, a dict of logged floats). Never flows. */
+enum { V_GRAPH = 1, V_SCALAR = 2, V_DIVIDED = 4, V_ARG = 8, V_KEYED = 16 };
 #define V_FLOW (V_GRAPH | V_ARG)
+/* on the marks: the name itself, not only a string key of it, reaches a
+ * backward pass */
+enum { M_WHOLE = 64 };
 
 typedef struct {
   const char *name;
@@ -38,6 +45,12 @@ typedef struct {
 } slot;
 
 typedef VEC(slot) state;
+
+/* NAME["KEY"] reaches a backward pass */
+typedef struct {
+  const char *name, *key;
+  uint32_t len, key_len;
+} keyed_mark;
 
 typedef struct {
   facts *f;
@@ -53,6 +66,7 @@ typedef struct {
   state cont, brk;
   int loops;
   buf tmp;
+  VEC(keyed_mark) keyed;
 } analysis;
 
 
@@ -416,6 +430,18 @@ static void record(analysis *a, TSNode n, unsigned flags) {
 
 
 static unsigned eval(analysis *a, state *st, TSNode e);
+
+
+/* Whether the string key INDEX of the name VALUE reaches a backward pass. */
+static bool key_reaches_backward(const analysis *a, TSNode value, TSNode index) {
+  uint32_t len, klen;
+  const char *name = facts_text(a->f, value, &len), *key = facts_text(a->f, index, &klen);
+  for (size_t i = 0; i < a->keyed.len; i++)
+    if (a->keyed.items[i].len == len && a->keyed.items[i].key_len == klen &&
+        !memcmp(a->keyed.items[i].name, name, len) && !memcmp(a->keyed.items[i].key, key, klen))
+      return true;
+  return false;
+}
 
 
 static unsigned eval_args(analysis *a, state *st, TSNode args) {
@@ -924,8 +950,14 @@ static unsigned eval(analysis *a, state *st, TSNode e) {
     r = eval_call(a, st, e);
   } else if (parse_type_is(type, "subscript")) {
     TSNode value = FACT_FIELD(a->f, e, value);
-    r = eval(a, st, value) & (V_FLOW | V_DIVIDED);
+    unsigned of = eval(a, st, value);
+    r = of & (V_FLOW | V_DIVIDED);
     TSNode index = FACT_FIELD(a->f, e, subscript);
+    /* `output["tb_log"]` of an `output` known to hold a graph only by its
+     * key "loss" */
+    if ((of & V_KEYED) && !ts_node_is_null(index) && NODE_IS(index, "string") && trackable(f, value) &&
+        !key_reaches_backward(a, value, index))
+      r = 0;
     if (returns_indices(f, value) && !ts_node_is_null(index) && text_is(f, index, "1")) r = 0; /* `x.max(1)[1]` */
     /* `learner.learn_batch(batch)["loss"]` of a function returning `{"loss": loss.detach(), ...}` */
     if (r && is_loss_key(f, index) && NODE_IS(value, "call") && returns_clean_loss_key(a, value)) r = 0;
@@ -1068,7 +1100,7 @@ static unsigned evidence(analysis *a, TSNode target, TSNode value, unsigned flag
    * else would say so) */
   if (!(trackable(a->f, callee) && is_producer_name(a, callee)) && !unknown_method(a, callee)) return flags;
   if (shielded_from_backward(a, target, name, len)) return flags;
-  return flags | V_GRAPH | (mflags & V_SCALAR);
+  return flags | V_GRAPH | (mflags & V_SCALAR) | ((mflags & M_WHOLE) ? 0 : V_KEYED);
 }
 
 
@@ -1860,12 +1892,33 @@ static int graph_operand(const facts *f, TSNode e) {
 }
 
 
+/* E, a subscript, reads a string key of a name (`output["loss"]`): the
+ * name is marked as reaching a backward pass through that key only. */
+static bool keyed_subscript(analysis *a, TSNode e, bool *changed) {
+  TSNode value = FACT_FIELD(a->f, e, value), index = FACT_FIELD(a->f, e, subscript);
+  if (ts_node_is_null(value) || ts_node_is_null(index) || !NODE_IS(index, "string") || !trackable(a->f, value))
+    return false;
+  keyed_mark k;
+  k.name = facts_text(a->f, value, &k.len);
+  k.key = facts_text(a->f, index, &k.key_len);
+  bool known = false;
+  for (size_t i = 0; i < a->keyed.len && !known; i++)
+    known = a->keyed.items[i].len == k.len && a->keyed.items[i].key_len == k.key_len &&
+            !memcmp(a->keyed.items[i].name, k.name, k.len) && !memcmp(a->keyed.items[i].key, k.key, k.key_len);
+  if (!known) vec_push(&a->keyed, k);
+  if (mark(a, value, 0) || !known) *changed = true;
+  return true;
+}
+
+
 /* Names read as values in E (callees excluded: they are producers). */
 static void mark_values(analysis *a, TSNode e, unsigned flags, bool *changed) {
   if (ts_node_is_null(e) || a->depth > MAX_DEPTH) return;
   a->depth++;
   if (trackable(a->f, e)) {
-    if (mark(a, e, flags)) *changed = true;
+    if (mark(a, e, flags | M_WHOLE)) *changed = true;
+  } else if (NODE_IS(e, "subscript") && keyed_subscript(a, e, changed)) {
+    /* marked by its key */
   } else if (NODE_IS(e, "call")) {
     /* Only the graph's own path is followed: through graph-preserving methods
      * and torch functions to their operands, and into the arguments of a
@@ -2399,7 +2452,7 @@ static void bind_parameters(analysis *a, state *st, TSNode params) {
 
 
 static void analyse(facts *f, int function, bool *changed) {
-  analysis a = {f, function, false, 0, false, false, {0}, {0}, {0}, 0, {0}};
+  analysis a = {f, function, false, 0, false, false, {0}, {0}, {0}, 0, {0}, {0}};
   collect_evidence(&a);
   state st = {0};
   if (function < 0) {
@@ -2413,6 +2466,7 @@ static void analyse(facts *f, int function, bool *changed) {
   if (a.changed) *changed = true;
   vec_free(&st);
   vec_free(&a.marked);
+  vec_free(&a.keyed);
   buf_free(&a.tmp);
 }
 
@@ -2464,10 +2518,11 @@ facts_value facts_value_of(const facts *self, TSNode node) {
   if (facts_in_no_grad(self, ts_node_start_byte(node))) return v;
   /* evaluate NODE again, reading each name as the analysis recorded it there;
    * replay never writes, so the facts stay shared and immutable */
-  analysis a = {(facts *)self, facts_function_at(self, ts_node_start_byte(node)), false, 0, false, true, {0}, {0}, {0}, 0, {0}};
+  analysis a = {(facts *)self, facts_function_at(self, ts_node_start_byte(node)), false, 0, false, true, {0}, {0}, {0}, 0, {0}, {0}};
   state st = {0};
   unsigned r = eval(&a, &st, node);
   vec_free(&a.marked);
+  vec_free(&a.keyed);
   buf_free(&a.tmp);
   v.graph = r & V_GRAPH;
   v.scalar = r & V_SCALAR;
