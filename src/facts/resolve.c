@@ -1934,8 +1934,13 @@ static bool class_holds_no_parameter(const facts *f, const facts_class *k, pf_ct
       return false; /* a class attribute (`act = nn.ReLU()`): used by every instance */
     }
   }
-  for (int i = 0; i < ndeferred; i++)
-    if (!plain_parameter(f, deferred[i].method, deferred[i].value)) return false;
+  for (int i = 0; i < ndeferred; i++) {
+    /* `self.extractor = get_vocos_mel_spectrogram`: a function of the
+     * module, kept to be called, is no layer */
+    int g = facts_function_named(f, deferred[i].value);
+    bool function = g >= 0 && f->functions.items[g].parent < 0 && !f->functions.items[g].returns_model;
+    if (!function && !plain_parameter(f, deferred[i].method, deferred[i].value)) return false;
+  }
   return true;
 }
 
