@@ -1974,7 +1974,7 @@ static int positional_index(const facts *f, TSNode args, const char *name, uint3
 }
 
 
-static bool leaves_untrained(const facts *f, int fn, const char *name, uint32_t len, int depth);
+static bool leaves_untrained(const facts *f, int fn, const char *name, uint32_t len, int depth, uint32_t from);
 
 
 /* Whether handing the model NAME (LEN bytes) to a call of G, a plain
@@ -1992,12 +1992,12 @@ static bool helper_leaves_untrained(const facts *f, int g, int index, int depth)
   if (ts_node_is_null(p) || !NODE_IS(p, "identifier")) return false;
   uint32_t plen;
   const char *pname = facts_text(f, p, &plen);
-  return leaves_untrained(f, g, pname, plen, depth + 1);
+  return leaves_untrained(f, g, pname, plen, depth + 1, 0);
 }
 
 
 static bool scope_leaves_untrained(const facts *f, int fn, const char *name, uint32_t len) {
-  return leaves_untrained(f, fn, name, len, 0);
+  return leaves_untrained(f, fn, name, len, 0, 0);
 }
 
 
@@ -2031,7 +2031,10 @@ static bool names_global(const facts *f, int g, const char *name, uint32_t len) 
 }
 
 
-static bool leaves_untrained(const facts *f, int fn, const char *name, uint32_t len, int depth) {
+/* FROM: where the model is first bound in function FN; the calls of FN's
+ * own body before it cannot train it (a unit test backpropagating through
+ * another layer first). */
+static bool leaves_untrained(const facts *f, int fn, const char *name, uint32_t len, int depth, uint32_t from) {
   facts_span span = fn >= 0 ? f->functions.items[fn].whole : (facts_span){0, (uint32_t)f->length + 1};
   /* per function of the file: 0 not asked, 1 its text names NAME, 2 not */
   unsigned char *names = name ? oom_xcalloc(f->functions.len + 1, 1) : NULL;
@@ -2039,7 +2042,7 @@ static bool leaves_untrained(const facts *f, int fn, const char *name, uint32_t 
   for (size_t i = facts_first_call_at(f, span.start); i < f->calls.len && untrained; i++) {
     const facts_call *c = &f->calls.items[i];
     if (ts_node_start_byte(c->call) >= span.end) break;
-    if (!in_scope(f, c, fn)) continue;
+    if (!in_scope(f, c, fn) || (fn >= 0 && c->function == fn && ts_node_start_byte(c->call) < from)) continue;
     /* at module level, a function of the file speaks for a global model
      * only when it names it (`def load(): model.load_state_dict(...)`);
      * a name bound in the `__main__` block is no other function's */
@@ -2079,7 +2082,7 @@ static bool leaves_untrained(const facts *f, int fn, const char *name, uint32_t 
        * global name (`count_parameters(other_block)`) */
       int g = name && NODE_IS(callee, "identifier") && depth < 3 ? facts_function_named(f, callee) : -1;
       if (g >= 0 && !names[g]) names[g] = names_global(f, g, name, len) ? 1 : 2;
-      if (g < 0 || g == fn || (names[g] == 1 && !leaves_untrained(f, g, name, len, depth + 1))) untrained = false;
+      if (g < 0 || g == fn || (names[g] == 1 && !leaves_untrained(f, g, name, len, depth + 1, 0))) untrained = false;
     }
   }
   free(names);
@@ -2379,6 +2382,23 @@ bool facts_builds_fresh_model(const facts *self, int fn) {
 }
 
 
+/* Whether VALUE is a call given only literals (`TripleEncoder()`,
+ * `LSTMEncoder(pooling=False)`): nothing made before it goes into it, as a
+ * loaded model goes into `Occlusion(model)`. */
+static bool literal_arguments(TSNode value) {
+  TSNode args = NODE_IS(value, "call") ? FIELD(value, arguments) : NULL_NODE, a;
+  if (ts_node_is_null(args) || !NODE_IS(args, "argument_list")) return false;
+  bool plain = true;
+  for (children k = children_of(args); plain && children_next(&k, &a);) {
+    if (NODE_IS(a, "keyword_argument")) a = FIELD(a, value);
+    plain = !ts_node_is_null(a) && (NODE_IS(a, "integer") || NODE_IS(a, "float") || NODE_IS(a, "string") ||
+                                    NODE_IS(a, "true") || NODE_IS(a, "false") || NODE_IS(a, "none"));
+    if (!plain) children_done(&k);
+  }
+  return plain;
+}
+
+
 bool facts_untrained_model(const facts *self, TSNode callee) {
   if (ts_node_is_null(callee)) return false;
   /* `net(x)`, `net.forward(x)`, `net.encoder(x)`: the model `net` */
@@ -2395,6 +2415,7 @@ bool facts_untrained_model(const facts *self, TSNode callee) {
   facts_bindings_named(self, name, len, &first, &end);
   if (fn >= 0 && self->functions.items[fn].klass < 0 && untrained_global(self, fn, name, len, first, end)) return true;
   bool built = false;
+  uint32_t from = pos;
   for (size_t i = first; i < end; i++) {
     const facts_binding *b = &self->bindings.items[i];
     if (b->pos >= pos) continue;
@@ -2420,8 +2441,9 @@ bool facts_untrained_model(const facts *self, TSNode callee) {
     }
     if (!fresh_model_binding(self, self->assigns.items[a].right, name, len, 0)) return false;
     if (!NODE_IS(self->assigns.items[a].right, "identifier")) built = true;
+    if (b->pos < from) from = literal_arguments(self->assigns.items[a].right) ? b->pos : 0;
   }
-  return built && scope_leaves_untrained(self, fn, name, len);
+  return built && leaves_untrained(self, fn, name, len, 0, fn >= 0 ? from : 0);
 }
 
 
