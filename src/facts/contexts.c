@@ -1911,9 +1911,11 @@ static bool hands_on(const facts *f, TSNode args, const char *name, uint32_t len
 static bool harmless_receiver(const facts *f, TSNode callee) {
   /* and the counters of FLOPs and parameters, which run or walk the model
    * and load nothing (fvcore's `FlopCountAnalysis(model, x)`, ptflops,
-   * torchinfo's `summary(model, size)`) */
+   * torchinfo's `summary(model, size)`); and the wrappers that spread it
+   * over devices (`nn.DataParallel(model)`), which train nothing */
   static const char *const names[] = {"print", "len", "str", "repr", "type", "isinstance", "hasattr", "getattr",
-                                      "id", "format", "info", "debug", "compile", "FlopCountAnalysis",
+                                      "id", "format", "info", "debug", "compile", "DataParallel",
+                                      "DistributedDataParallel", "FlopCountAnalysis",
                                       "flop_count_table", "parameter_count_table", "flop_count",
                                       "get_model_complexity_info", "summary", NULL};
   /* thop's `profile(model, inputs=(x,))` and the other counters' own
@@ -2255,10 +2257,14 @@ static bool fresh_model_binding(const facts *f, TSNode value, const char *name, 
       by_name = !ts_node_is_null(inner) && NODE_IS(inner, "identifier") && facts_node_is(f, inner, "eval");
       if (!by_name) return false;
     }
-    /* `net = torch.compile(net)`: the same model, compiled */
+    /* `net = torch.compile(net)`: the same model, compiled; and
+     * `net = nn.DataParallel(net)`, the same model spread over devices */
     buf cq = {0};
     bool compiled = facts_qualname(f, callee, &cq) &&
-                    (!strcmp(buf_str(&cq), "torch.compile") || !strcmp(buf_str(&cq), "torch.jit.script"));
+                    (!strcmp(buf_str(&cq), "torch.compile") || !strcmp(buf_str(&cq), "torch.jit.script") ||
+                     !strcmp(buf_str(&cq), "torch.nn.DataParallel") ||
+                     !strcmp(buf_str(&cq), "torch.nn.parallel.DataParallel") ||
+                     !strcmp(buf_str(&cq), "torch.nn.parallel.DistributedDataParallel"));
     buf_free(&cq);
     if (compiled && !ts_node_is_null(args) && NODE_IS(args, "argument_list") && ts_node_named_child_count(args)) {
       value = ts_node_named_child(args, 0);
