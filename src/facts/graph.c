@@ -320,6 +320,44 @@ static bool freeze_reaches(const facts *f, int g, int fn, bool attribute) {
 static TSNode model_constructor(const facts *f, TSNode callee, int fn);
 
 
+/* Whether the call VALUE makes an instance of a class that is no module:
+ * a plain class or a `torch.autograd.Function` of the file or the project. */
+static bool makes_no_module(const facts *f, TSNode value) {
+  TSNode c = NODE_IS(value, "call") ? FACT_FIELD(f, value, function) : NULL_NODE;
+  if (ts_node_is_null(c) || (!NODE_IS(c, "identifier") && !NODE_IS(c, "attribute"))) return false;
+  uint32_t len;
+  const char *t = facts_text(f, c, &len);
+  for (size_t i = 0; NODE_IS(c, "identifier") && i < f->classes.len; i++) {
+    const facts_class *k = &f->classes.items[i];
+    if (k->name_len == len && !memcmp(k->name, t, len)) return !k->is_module && (k->plain || !k->has_forward);
+  }
+  facts_symbol sym;
+  return f->imports && facts_project_symbol(f, c, &sym) && (sym.flags & SYM_CLASS) && !(sym.flags & SYM_MODEL);
+}
+
+
+/* Whether every binding of NAME (LEN bytes) that the callee CALLEE of
+ * function FN may see makes a parameter-free module or no module at all,
+ * and one makes such a module: a distance picked by a flag (`l2_dist =
+ * nn.CosineSimilarity(dim=1)` on one branch, an autograd Function's
+ * `PairwiseDistance(2)` on the other). */
+static bool bindings_parameter_free(const facts *f, TSNode callee, int fn, const char *name, uint32_t len) {
+  uint32_t pos = ts_node_start_byte(callee);
+  bool any = false;
+  for (size_t i = 0; i < f->assigns.len; i++) {
+    TSNode left = f->assigns.items[i].left, right = f->assigns.items[i].right;
+    uint32_t at = ts_node_start_byte(left);
+    if (!facts_text_is(f, left, name, len)) continue;
+    int where = facts_function_at(f, at);
+    if (where != fn && where != -1) continue;
+    if (where == fn && at >= pos) continue;
+    if (facts__parameter_free_module(f, right, name, len)) any = true;
+    else if (!makes_no_module(f, right)) return false;
+  }
+  return any;
+}
+
+
 /* Whether CALLEE was made as a module that holds no parameter (an instance
  * of a class of the file with facts_class.no_parameters, a parameter-free
  * torch.nn layer, an `nn.Sequential` of them): the model call before it,
@@ -330,7 +368,8 @@ static bool parameter_free(const facts *self, TSNode callee, int fn) {
   /* most files: no such instance, no lookup */
   if (!has_str(self->parameter_free_names.items, self->parameter_free_names.len, t, len)) return false;
   TSNode made = model_constructor(self, callee, fn);
-  return !ts_node_is_null(made) && facts__parameter_free_module(self, made, t, len);
+  if (ts_node_is_null(made)) return false;
+  return facts__parameter_free_module(self, made, t, len) || bindings_parameter_free(self, callee, fn, t, len);
 }
 
 
