@@ -1327,55 +1327,8 @@ static bool reads_grad_fn(const facts *f, TSNode node) {
  * `if` whose other branch runs under no_grad (`if train: f = enc(x)` /
  * `else: with torch.no_grad(): f = enc(x)`): the code chooses the grad
  * mode by a condition, as `torch.set_grad_enabled(flag)` would. */
-/* Whether the value VALUE requires grad by its making: `x.clone().detach()
- * .requires_grad_(True)`, `torch.tensor(c, requires_grad=True)`. */
-static bool made_requiring_grad(const facts *f, TSNode value) {
-  for (int guard = 0; guard < 8 && NODE_IS(value, "call"); guard++) {
-    TSNode callee = FIELD(value, function), args = FIELD(value, arguments), a;
-    if (ts_node_is_null(callee)) return false;
-    if (NODE_IS(callee, "attribute") && facts_node_is(f, FIELD(callee, attribute), "requires_grad_")) {
-      uint32_t n = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
-      return n == 0 || NODE_IS(ts_node_named_child(args, 0), "true");
-    }
-    if (!ts_node_is_null(args) && NODE_IS(args, "argument_list"))
-      for (children k = children_of(args); children_next(&k, &a);)
-        if (NODE_IS(a, "keyword_argument") && facts_node_is(f, FIELD(a, name), "requires_grad") &&
-            NODE_IS(FIELD(a, value), "true")) {
-          children_done(&k);
-          return true;
-        }
-    if (!NODE_IS(callee, "attribute")) return false;
-    value = FIELD(callee, object);
-  }
-  return false;
-}
-
-
-/* Whether the call NODE hands the model an input its function made to
- * require grad just for it (a PINN's coordinates, whose derivatives the
- * residual takes with torch.autograd.grad; a saliency map's image). */
-static bool input_requires_grad(const facts *f, TSNode node) {
-  TSNode args = NODE_IS(node, "call") ? FIELD(node, arguments) : NULL_NODE, a;
-  if (ts_node_is_null(args) || !NODE_IS(args, "argument_list")) return false;
-  uint32_t pos = ts_node_start_byte(node);
-  int fn = facts_function_at(f, pos);
-  bool yes = false;
-  for (children k = children_of(args); !yes && children_next(&k, &a);) {
-    if (NODE_IS(a, "keyword_argument")) a = FIELD(a, value);
-    if (ts_node_is_null(a) || !NODE_IS(a, "identifier")) continue;
-    uint32_t len;
-    const char *name = facts_text(f, a, &len);
-    long i = facts__last_assign_before(f, name, len, pos, fn);
-    yes = i >= 0 && made_requiring_grad(f, f->assigns.items[i].right);
-    if (yes) children_done(&k);
-  }
-  return yes;
-}
-
-
 static bool grad_kept_on_purpose(const facts *f, TSNode node) {
   uint32_t pos = ts_node_start_byte(node);
-  if (input_requires_grad(f, node)) return true;
   for (int g = facts_function_at(f, pos); g >= 0; g = f->functions.items[g].parent)
     if (grad_name(f->functions.items[g].name, f->functions.items[g].name_len)) return true;
   int fn = facts_function_at(f, pos);
