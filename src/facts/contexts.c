@@ -1790,6 +1790,48 @@ static bool makes_grad_input(const facts *f, TSNode value, int fn, uint32_t pos,
 }
 
 
+/* NAMES (N of them, at most MAX) and the names bound after POS in
+ * function FN from them: through tuple targets (`u, v, p = pred[:, 0:1],
+ * ...`, which `assigns` leaves out) and then the names bound from those
+ * (`predictions = {'u': u, ...}`). */
+static size_t tuple_names_after(const facts *f, int fn, uint32_t pos, const char **names, uint32_t *lens, size_t n,
+                                size_t max) {
+  facts_span scope = fn >= 0 ? f->functions.items[fn].body : (facts_span){0, (uint32_t)f->length + 1};
+  size_t before = n;
+  for (size_t i = 0; i < f->bindings.len && n < max; i++) {
+    const facts_binding *b = &f->bindings.items[i];
+    if (b->pos <= pos || b->pos >= scope.end || b->kind != BINDING_OTHER || facts_function_at(f, b->pos) != fn)
+      continue;
+    TSNode id = ts_node_named_descendant_for_byte_range(f->root, b->pos, b->pos + b->name_len);
+    TSNode list = ts_node_is_null(id) ? id : ts_node_parent(id);
+    if (ts_node_is_null(list) || !(NODE_IS(list, "pattern_list") || NODE_IS(list, "tuple_pattern"))) continue;
+    TSNode stmt = ts_node_parent(list);
+    if (ts_node_is_null(stmt) || !NODE_IS(stmt, "assignment")) continue;
+    TSNode right = FIELD(stmt, right);
+    bool reads = false, known = false;
+    for (size_t k = 0; k < n && !reads; k++) reads = node_reads(f, right, names[k], lens[k]);
+    for (size_t k = 0; k < n && !known; k++) known = lens[k] == b->name_len && !memcmp(names[k], b->name, b->name_len);
+    if (!reads || known) continue;
+    names[n] = b->name;
+    lens[n++] = b->name_len;
+  }
+  /* the names made from the elements: each element's own chain */
+  for (size_t k = before, end = n; k < end && n < max; k++) {
+    const char *more[8] = {names[k]};
+    uint32_t mlens[8] = {lens[k]};
+    size_t m = facts__names_after(f, fn, pos, more, mlens, 8, true);
+    for (size_t j = 1; j < m && n < max; j++) {
+      bool known = false;
+      for (size_t i = 0; i < n && !known; i++) known = lens[i] == mlens[j] && !memcmp(names[i], more[j], mlens[j]);
+      if (known) continue;
+      names[n] = more[j];
+      lens[n++] = mlens[j];
+    }
+  }
+  return n;
+}
+
+
 bool facts_input_requires_grad(const facts *self, TSNode call) {
   TSNode args = FIELD(call, arguments);
   if (ts_node_is_null(args) || !NODE_IS(args, "argument_list")) return false;
@@ -1805,9 +1847,10 @@ bool facts_input_requires_grad(const facts *self, TSNode call) {
   int fn = facts_function_at(self, pos);
   /* the result and the names made from it after (`u, v, p = pred[:, 0:1],
    * ...`; `predictions = {'u': u, ...}`) */
-  const char *onames[4] = {oname};
-  uint32_t olens[4] = {olen};
-  size_t nout = facts__names_after(self, fn, pos, onames, olens, 4, false);
+  const char *onames[8] = {oname};
+  uint32_t olens[8] = {olen};
+  size_t nout = facts__names_after(self, fn, pos, onames, olens, 8, true);
+  nout = tuple_names_after(self, fn, pos, onames, olens, nout, 8);
   facts_span scope = fn >= 0 ? self->functions.items[fn].body : (facts_span){0, (uint32_t)self->length + 1};
   for (uint32_t i = 0; i < n; i++) {
     TSNode a = ts_node_named_child(args, i);
