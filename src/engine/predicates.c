@@ -249,6 +249,11 @@ static const struct {
    "such names) and a later call takes both that input and the call's result (`residual(points, pred)`): the "
    "code differentiates the output with respect to the input (a physics-informed network's residual), so the "
    "forward needs its graph"},
+  {"oom-returned-to-backward", PRED_RETURNED_TO_BACKWARD, ARGS_CAPTURE, 0, 0,
+   "`#oom-returned-to-backward? @x`: the function holding `@x` returns a value after it, and a module of the "
+   "project that imports the file backpropagates what a call of that function returns (`loss = "
+   "scorer.reward_scorer(...)`, then `loss.backward()`): a differentiable reward or loss whose graph the caller "
+   "needs"},
   {"oom-untrained", PRED_UNTRAINED, ARGS_CAPTURE, 0, 0,
    "`#oom-untrained? @x`: the callee `@x` (`net`, `net.forward`, `net.encoder`) calls a model built in the same "
    "function (or at module level, or the global a top-level function reads when every binding of it lies in the "
@@ -362,6 +367,7 @@ static int cost(pred_kind kind) {
   case PRED_INPUT_REQUIRES_GRAD:
   case PRED_WARM_UP: /* ts_node_parent walks down from the root */ return 4;
   case PRED_NO_GRAD_IN_IMPORTERS:
+  case PRED_RETURNED_TO_BACKWARD:
   case PRED_IN_NO_GRAD_ANYWHERE: /* may read and parse the modules importing the file */ return 5;
   default: return 3;
   }
@@ -926,6 +932,8 @@ static bool eval(const predicate *p, const TSQueryMatch *m, pred_context *ctx) {
     return facts_handed_to_library(ctx->model, n);
   case PRED_INPUT_REQUIRES_GRAD:
     return facts_input_requires_grad(ctx->model, n);
+  case PRED_RETURNED_TO_BACKWARD:
+    return facts_returned_to_importers_backward(ctx->model, n);
   case PRED_FOREIGN_CODE:
     return foreign_code(ctx, pos, p->re);
   }

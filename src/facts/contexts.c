@@ -1499,6 +1499,32 @@ static bool mode_chosen_by_flag(const facts *f, TSNode node) {
 }
 
 
+/* Whether function FN returns a value after POS (a `return` with one). */
+static bool returns_value_after(const facts *f, int fn, uint32_t pos) {
+  for (size_t i = 0; i < f->returns.len; i++) {
+    const facts_call *r = &f->returns.items[i];
+    if (r->function != fn || ts_node_start_byte(r->call) < pos || !ts_node_named_child_count(r->call)) continue;
+    TSNode v = ts_node_named_child(r->call, 0);
+    if (!NODE_IS(v, "none") && !NODE_IS(v, "true") && !NODE_IS(v, "false") && !NODE_IS(v, "integer") &&
+        !NODE_IS(v, "string"))
+      return true;
+  }
+  return false;
+}
+
+
+bool facts_returned_to_importers_backward(const facts *f, TSNode node) {
+  if (!f->imports || !f->imports->importer_calls) return false;
+  int fn = facts_function_at(f, ts_node_start_byte(node));
+  if (fn < 0 || f->functions.items[fn].parent >= 0) return false;
+  const facts_function *g = &f->functions.items[fn];
+  if ((g->name_len > 4 && g->name[0] == '_' && g->name[1] == '_') ||
+      !returns_value_after(f, fn, ts_node_end_byte(node)))
+    return false;
+  return (f->imports->importer_calls(f->imports, g->name, g->name_len) & FACTS_CALLED_BACKPROP) != 0;
+}
+
+
 bool facts_in_eval_context(const facts *self, TSNode node) {
   return eval_context(self, node) && !grad_kept_on_purpose(self, node) && !mode_chosen_by_flag(self, node) &&
          !facts_result_backpropagated(self, node);

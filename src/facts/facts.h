@@ -274,8 +274,10 @@ struct facts_imports {
                         facts_symbol *out);
 };
 
-/* How a function is called: under no_grad, with gradients on, or both */
-enum { FACTS_CALLED_NO_GRAD = 1, FACTS_CALLED_GRAD = 2 };
+/* How a function is called: under no_grad, with gradients on, or both;
+ * BACKPROP: a call with gradients on whose result its caller backpropagates
+ * (`loss = scorer.reward_scorer(...)`, then `loss.backward()`) */
+enum { FACTS_CALLED_NO_GRAD = 1, FACTS_CALLED_GRAD = 2, FACTS_CALLED_BACKPROP = 4 };
 
 typedef struct facts {
   const char *source;
@@ -596,6 +598,13 @@ bool facts_handed_to_library(const facts *self, TSNode node);
  * function takes both that input and the name CALL's result is bound to
  * (`residual(points, pred)`): input gradients are wanted. */
 bool facts_input_requires_grad(const facts *self, TSNode call);
+/** Whether the function holding NODE returns, after it, a value that a
+ *  module of the project importing the file backpropagates: a
+ *  differentiable reward, whose model's scores become the loss
+ *  `reward_scorer` returns, and the training script runs `loss =
+ *  scorer.reward_scorer(...)`, `loss.backward()`. A caller's backward of the
+ *  result is the evidence that it holds a graph. */
+bool facts_returned_to_importers_backward(const facts *self, TSNode node);
 
 /* Whether the statement holding CALL binds or adds its result to a plain
  * name (`logits += model(z) * w`) that a backward pass of the same

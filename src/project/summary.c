@@ -417,6 +417,10 @@ static void record_calls_by_name(const facts *f, project_summary *s) {
     seen.how = facts_in_no_grad(f, ts_node_start_byte(c->call)) || facts_hands_only_frozen_models(f, c->call)
                    ? FACTS_CALLED_NO_GRAD
                    : FACTS_CALLED_GRAD;
+    /* most callers run no backward of their own: nothing to ask */
+    if (seen.how == FACTS_CALLED_GRAD && c->function >= 0 && f->functions.items[c->function].own_backward &&
+        facts_result_backpropagated(f, c->call))
+      seen.how |= FACTS_CALLED_BACKPROP;
     seen.outer = outermost(f, c->function);
     vec_push(&v, seen);
     if (!seen.klass && NODE_IS(callee, "identifier")) record_picked_methods(f, c, &seen, &v);
@@ -454,7 +458,7 @@ static void record_calls_by_name(const facts *f, project_summary *s) {
     }
     project_call *into = &s->calls[n - 1];
     into->how |= e->how;
-    if (e->how != FACTS_CALLED_GRAD || into->ngrad_in == PROJECT_GRAD_CALLERS_UNKNOWN) continue;
+    if (!(e->how & FACTS_CALLED_GRAD) || into->ngrad_in == PROJECT_GRAD_CALLERS_UNKNOWN) continue;
     if (e->outer < 0) {
       into->ngrad_in = PROJECT_GRAD_CALLERS_UNKNOWN;
       continue;

@@ -640,7 +640,7 @@ static uint8_t calls_in(project_view *v, char **files, size_t nfiles, bool impor
       project_summary *s = project_summary_get(v->project, m);
       const project_call *c = s && (!importers || imports_file(v, m, s)) ? project_summary_call(s, name, len) : NULL;
       if (c) {
-        how |= c->how & FACTS_CALLED_NO_GRAD;
+        how |= c->how & (FACTS_CALLED_NO_GRAD | FACTS_CALLED_BACKPROP);
         if (c->how & FACTS_CALLED_GRAD) {
           bool speak = hop < 1 && c->ngrad_in != PROJECT_GRAD_CALLERS_UNKNOWN;
           for (uint8_t k = 0; speak && k < c->ngrad_in; k++) {
