@@ -343,14 +343,17 @@ static bool makes_no_module(const facts *f, TSNode value) {
  * `PairwiseDistance(2)` on the other). */
 static bool bindings_parameter_free(const facts *f, TSNode callee, int fn, const char *name, uint32_t len) {
   uint32_t pos = ts_node_start_byte(callee);
+  size_t first, end;
+  facts_bindings_named(f, name, len, &first, &end);
+  if (end - first < 2) return false; /* one binding: the constructor already judged */
   bool any = false;
-  for (size_t i = 0; i < f->assigns.len; i++) {
-    TSNode left = f->assigns.items[i].left, right = f->assigns.items[i].right;
-    uint32_t at = ts_node_start_byte(left);
-    if (!facts_text_is(f, left, name, len)) continue;
-    int where = facts_function_at(f, at);
-    if (where != fn && where != -1) continue;
-    if (where == fn && at >= pos) continue;
+  for (size_t i = first; i < end; i++) {
+    const facts_binding *b = &f->bindings.items[i];
+    int where = facts_function_at(f, b->pos);
+    if ((where != fn && where != -1) || (where == fn && b->pos >= pos)) continue;
+    long a = facts__last_assign_before(f, name, len, b->pos + 1, where);
+    if (a < 0 || ts_node_start_byte(f->assigns.items[a].left) != b->pos) return false; /* a loop target, an import */
+    TSNode right = f->assigns.items[a].right;
     if (facts__parameter_free_module(f, right, name, len)) any = true;
     else if (!makes_no_module(f, right)) return false;
   }
