@@ -2871,6 +2871,35 @@ static bool backpropagated_by_callers(const facts *f, int fn) {
 }
 
 
+/* Whether the value STMT (`acc += v`) adds is a name that a backward pass
+ * of loop L runs on earlier in the same iteration (`v.backward()`), and
+ * nothing in the loop looks like an update (a call named for a step, a
+ * function of the file that steps an optimizer): the micro-batches of one
+ * step, not the steps of a training loop. */
+static bool added_after_backward(const facts *f, const facts_loop *l, TSNode stmt) {
+  TSNode v = FACT_FIELD(f, stmt, right);
+  while (!ts_node_is_null(v) && NODE_IS(v, "parenthesized_expression")) v = ts_node_named_child(v, 0);
+  if (ts_node_is_null(v) || !NODE_IS(v, "identifier")) return false;
+  uint32_t len, pos = ts_node_start_byte(stmt);
+  const char *name = facts_text(f, v, &len);
+  bool back = false;
+  for (size_t i = facts_first_call_at(f, l->body.start); i < f->calls.len; i++) {
+    const facts_call *c = &f->calls.items[i];
+    if (ts_node_start_byte(c->call) >= l->body.end) break;
+    if (c->function != l->function) continue;
+    TSNode callee = FACT_FIELD(f, c->call, function);
+    uint32_t ml = 0;
+    const char *m = ts_node_is_null(callee) ? NULL : last_name(f, callee, &ml);
+    for (uint32_t k = 0; m && k + 4 <= ml; k++)
+      if (!strncasecmp(m + k, "step", 4)) return false;
+    int g = facts_function_named(f, callee);
+    if (g >= 0 && f->functions.items[g].updates) return false;
+    if (ts_node_start_byte(c->call) < pos && backpropagates(f, c->call, name, len)) back = true;
+  }
+  return back;
+}
+
+
 bool facts_step_sum(const facts *self, TSNode stmt) {
   TSNode acc = FACT_FIELD(self, stmt, left);
   if (ts_node_is_null(acc) || !NODE_IS(acc, "identifier")) return false;
@@ -2915,13 +2944,19 @@ bool facts_step_sum(const facts *self, TSNode stmt) {
     const char *ct = ts_node_is_null(callee) ? "" : facts_text(self, callee, &cl);
     forward = !ts_node_is_null(callee) && facts_is_model_call(self, callee) && !facts__named_as_loss(ct, cl);
   }
-  if (forward && !(returned_after(self, fn, ts_node_end_byte(l->node), name, len) && backpropagated_by_callers(self, fn)))
+  /* each value added was backpropagated before, in its own iteration (a
+   * step's micro-batches: `loss.backward()`, then `batch_loss += loss`):
+   * the sum keeps only graphs whose saved tensors backward freed, and is
+   * the call's own, whoever steps the optimizer */
+  bool backed = (l->evidence & LOOP_CALLS_BACKWARD) && added_after_backward(self, l, stmt);
+  if (forward && !backed &&
+      !(returned_after(self, fn, ts_node_end_byte(l->node), name, len) && backpropagated_by_callers(self, fn)))
     return false;
   /* after the loop, in the same call: the sum read (returned,
    * backpropagated, `.item()`), and, when the loop itself differentiates
    * (`autograd.grad` per domain), the one optimizer step of the call */
   uint32_t after = ts_node_end_byte(l->node);
-  bool read = false, step = !(l->evidence & LOOP_CALLS_BACKWARD);
+  bool read = false, step = !(l->evidence & LOOP_CALLS_BACKWARD) || backed;
   for (size_t i = facts_first_call_at(self, after); i < self->calls.len && !step; i++) {
     const facts_call *c = &self->calls.items[i];
     if (ts_node_start_byte(c->call) >= body.end) break;
