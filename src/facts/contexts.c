@@ -732,6 +732,110 @@ static bool backward_then_detached(const facts *f, const facts_loop *l, TSNode v
 }
 
 
+/* Whether TEXT (LEN bytes) holds NAME (NLEN bytes) as a whole word at or
+ * after FROM. */
+static bool has_word_at(const char *text, uint32_t len, uint32_t from, const char *name, uint32_t nlen) {
+  for (uint32_t i = from; i + nlen <= len; i++) {
+    if (memcmp(text + i, name, nlen) != 0) continue;
+    bool before = i > 0 && (isalnum((unsigned char)text[i - 1]) || text[i - 1] == '_' || text[i - 1] == '.');
+    bool after = i + nlen < len && (isalnum((unsigned char)text[i + nlen]) || text[i + nlen] == '_');
+    if (!before && !after) return true;
+  }
+  return false;
+}
+
+
+/* Whether the statement right after loop L combines the list NAME (LEN
+ * bytes) into one tensor (`torch.cat(embs)`, `torch.mean(torch.stack(
+ * psnr_values))`, `pad_sequence(parts, ...)`), and L batches no data: no
+ * `range` with a step, no slice at the loop's own variable (`X[i:i + bs]`).
+ * The list is then the parts of one result of the call (the faces of one
+ * frame, the slices of one volume, the items of one batch). */
+static bool gathered_right_after(const facts *f, const facts_loop *l, const char *name, uint32_t len) {
+  if (!NODE_IS(l->node, "for_statement")) return false;
+  TSNode next = ts_node_next_named_sibling(l->node);
+  while (!ts_node_is_null(next) && NODE_IS(next, "comment")) next = ts_node_next_named_sibling(next);
+  if (ts_node_is_null(next) || !(NODE_IS(next, "expression_statement") || NODE_IS(next, "return_statement")))
+    return false;
+  uint32_t tl;
+  const char *t = facts_text(f, next, &tl);
+  static const char *const joins[] = {"cat(", "stack(", "concat(", "pad_sequence(", NULL};
+  bool joined = false;
+  for (size_t k = 0; joins[k] && !joined; k++) {
+    size_t jl = strlen(joins[k]);
+    for (uint32_t i = 0; i + jl <= tl && !joined; i++)
+      if (!memcmp(t + i, joins[k], jl) && (i == 0 || !isalnum((unsigned char)t[i - 1])))
+        joined = has_word_at(t, tl, i + (uint32_t)jl, name, len);
+  }
+  if (!joined) return false;
+  /* the joined result is the call's: bound to a name that a later statement
+   * uses for more than printing (returned, handed on), or returned itself */
+  TSNode stmt = NODE_IS(next, "return_statement") ? next : ts_node_named_child(next, 0);
+  if (!ts_node_is_null(stmt) && NODE_IS(stmt, "assignment")) {
+    TSNode left = FIELD(stmt, left);
+    if (ts_node_is_null(left) || !NODE_IS(left, "identifier")) return false;
+    uint32_t rl;
+    const char *r = facts_text(f, left, &rl);
+    bool used = false;
+    for (TSNode n = next; !used && !ts_node_is_null(n) && !NODE_IS(n, "function_definition"); n = ts_node_parent(n))
+      for (TSNode later = ts_node_next_named_sibling(n); !used && !ts_node_is_null(later);
+           later = ts_node_next_named_sibling(later)) {
+        uint32_t ll;
+        const char *lt = facts_text(f, later, &ll);
+        used = has_word_at(lt, ll, 0, r, rl) && !(ll >= 6 && !memcmp(lt, "print(", 6));
+      }
+    if (!used) return false;
+  } else if (ts_node_is_null(stmt) || !NODE_IS(stmt, "return_statement")) {
+    return false;
+  }
+  /* the loop runs over indices, not data: `range(x.shape[2])`, `range(n)`
+   * with `n = x.size(0)`, or a name bound to `list(range(a, b))` (class
+   * ids); a loop over a dataset, a sampler's draws or a list handed in may
+   * fetch new data every round */
+  TSNode over = FIELD(l->node, right), target = FIELD(l->node, left);
+  if (ts_node_is_null(over) || ts_node_is_null(target) || !NODE_IS(target, "identifier")) return false;
+  if (NODE_IS(over, "identifier")) {
+    uint32_t ol;
+    const char *o = facts_text(f, over, &ol);
+    long a = facts__last_assign_before(f, o, ol, ts_node_start_byte(l->node), l->function);
+    uint32_t vl2;
+    const char *vt = a >= 0 ? facts_text(f, f->assigns.items[a].right, &vl2) : NULL;
+    if (!vt || vl2 < 11 || memcmp(vt, "list(range(", 11) != 0) return false;
+  } else {
+    if (!NODE_IS(over, "call") || !facts_node_is(f, FIELD(over, function), "range")) return false;
+    TSNode args = FIELD(over, arguments);
+    if (ts_node_is_null(args) || ts_node_named_child_count(args) != 1) return false;
+    TSNode n = ts_node_named_child(args, 0);
+    if (NODE_IS(n, "identifier")) {
+      uint32_t nl;
+      const char *nt = facts_text(f, n, &nl);
+      long a = facts__last_assign_before(f, nt, nl, ts_node_start_byte(l->node), l->function);
+      n = a >= 0 ? f->assigns.items[a].right : NULL_NODE;
+    }
+    uint32_t dl;
+    const char *d = ts_node_is_null(n) ? NULL : facts_text(f, n, &dl);
+    bool dim = false;
+    for (uint32_t i = 0; d && i + 6 <= dl && !dim; i++)
+      dim = !memcmp(d + i, ".shape", 6) || !memcmp(d + i, ".size(", 6);
+    if (!dim) return false;
+  }
+  uint32_t vl, bl;
+  const char *v = facts_text(f, target, &vl);
+  const char *body = facts_text(f, FIELD(l->node, body), &bl);
+  for (uint32_t i = 0; i + vl + 1 < bl; i++) {
+    if (body[i] != '[') continue;
+    uint32_t j = i + 1;
+    while (j < bl && body[j] == ' ') j++;
+    if (j + vl < bl && !memcmp(body + j, v, vl)) {
+      uint32_t k = j + vl;
+      while (k < bl && body[k] == ' ') k++;
+      if (k < bl && (body[k] == ':' || body[k] == '*')) return false; /* `X[i:i + bs]`, `X[i * bs:...]` */
+    }
+  }
+  return true;
+}
+
+
 bool facts_step_storage(const facts *self, TSNode node) {
   if (NODE_IS(node, "attribute") && cleared_after_backward(self, node)) return true;
   int loop;
@@ -834,6 +938,16 @@ bool facts_step_storage(const facts *self, TSNode node) {
         return true;
     }
   }
+  /* (h) the parts of one result: a loop with no loader, backward or step of
+   * its own, into a local of the function that the statement right after
+   * the loop joins into one tensor */
+  if (fn >= 0 && l->evidence == LOOP_CALLS_MODEL && gathered_right_after(self, l, name, len))
+    for (size_t i = first; i < end; i++) {
+      uint32_t b = self->bindings.items[i].pos;
+      if (b >= self->functions.items[fn].body.start && b < ts_node_start_byte(l->node) &&
+          facts_function_at(self, b) == fn)
+        return true;
+    }
   /* (d) a loop over models, the container made anew in each iteration of an
    * enclosing loop: one entry per model, dropped the next time round */
   if (calls_loop_variable(self, l))
