@@ -745,6 +745,74 @@ static bool has_word_at(const char *text, uint32_t len, uint32_t from, const cha
 }
 
 
+/* Whether loop L runs over the indices of one input, not over data:
+ * `range(x.shape[2])`, `range(n)` with `n = x.size(0)`, or a name bound to
+ * `list(range(a, b))` (class ids), slicing no batch with its variable
+ * (`X[i:i + bs]`; `X[j:j + 1]` is one item). A loop over a dataset, a
+ * sampler's draws or a list handed in may fetch new data every round. */
+static bool index_loop(const facts *f, const facts_loop *l) {
+  if (!NODE_IS(l->node, "for_statement")) return false;
+  /* the loop runs over indices, not data: `range(x.shape[2])`, `range(n)`
+   * with `n = x.size(0)`, or a name bound to `list(range(a, b))` (class
+   * ids); a loop over a dataset, a sampler's draws or a list handed in may
+   * fetch new data every round */
+  TSNode over = FIELD(l->node, right), target = FIELD(l->node, left);
+  if (ts_node_is_null(over) || ts_node_is_null(target) || !NODE_IS(target, "identifier")) return false;
+  if (NODE_IS(over, "identifier")) {
+    uint32_t ol;
+    const char *o = facts_text(f, over, &ol);
+    long a = facts__last_assign_before(f, o, ol, ts_node_start_byte(l->node), l->function);
+    uint32_t vl2;
+    const char *vt = a >= 0 ? facts_text(f, f->assigns.items[a].right, &vl2) : NULL;
+    if (!vt || vl2 < 11 || memcmp(vt, "list(range(", 11) != 0) return false;
+  } else {
+    if (!NODE_IS(over, "call") || !facts_node_is(f, FIELD(over, function), "range")) return false;
+    TSNode args = FIELD(over, arguments);
+    if (ts_node_is_null(args) || ts_node_named_child_count(args) != 1) return false;
+    TSNode n = ts_node_named_child(args, 0);
+    if (NODE_IS(n, "identifier")) {
+      uint32_t nl;
+      const char *nt = facts_text(f, n, &nl);
+      long a = facts__last_assign_before(f, nt, nl, ts_node_start_byte(l->node), l->function);
+      n = a >= 0 ? f->assigns.items[a].right : NULL_NODE;
+    }
+    uint32_t dl;
+    const char *d = ts_node_is_null(n) ? NULL : facts_text(f, n, &dl);
+    bool dim = false;
+    for (uint32_t i = 0; d && i + 6 <= dl && !dim; i++)
+      dim = !memcmp(d + i, ".shape", 6) || !memcmp(d + i, ".size(", 6);
+    if (!dim) return false;
+  }
+  uint32_t vl, bl;
+  const char *v = facts_text(f, target, &vl);
+  const char *body = facts_text(f, FIELD(l->node, body), &bl);
+  for (uint32_t i = 0; i + vl + 1 < bl; i++) {
+    if (body[i] != '[') continue;
+    uint32_t j = i + 1;
+    while (j < bl && body[j] == ' ') j++;
+    if (j + vl < bl && !memcmp(body + j, v, vl)) {
+      uint32_t k = j + vl;
+      while (k < bl && body[k] == ' ') k++;
+      /* `X[i:i + bs]`, `X[i * bs:...]` take batches; `X[j:j + 1]` one item */
+      if (k < bl && body[k] == '*') return false;
+      if (k < bl && body[k] == ':') {
+        k++;
+        while (k < bl && body[k] == ' ') k++;
+        bool one = k + vl < bl && !memcmp(body + k, v, vl);
+        k += vl;
+        while (one && k < bl && body[k] == ' ') k++;
+        one = one && k + 1 < bl && body[k] == '+';
+        k++;
+        while (one && k < bl && body[k] == ' ') k++;
+        one = one && k < bl && body[k] == '1' && (k + 1 >= bl || !isalnum((unsigned char)body[k + 1]));
+        if (!one) return false;
+      }
+    }
+  }
+  return true;
+}
+
+
 /* Whether the statement right after loop L combines the list NAME (LEN
  * bytes) into one tensor (`torch.cat(embs)`, `torch.mean(torch.stack(
  * psnr_values))`, `pad_sequence(parts, ...)`), and L batches no data: no
@@ -788,51 +856,7 @@ static bool gathered_right_after(const facts *f, const facts_loop *l, const char
   } else if (ts_node_is_null(stmt) || !NODE_IS(stmt, "return_statement")) {
     return false;
   }
-  /* the loop runs over indices, not data: `range(x.shape[2])`, `range(n)`
-   * with `n = x.size(0)`, or a name bound to `list(range(a, b))` (class
-   * ids); a loop over a dataset, a sampler's draws or a list handed in may
-   * fetch new data every round */
-  TSNode over = FIELD(l->node, right), target = FIELD(l->node, left);
-  if (ts_node_is_null(over) || ts_node_is_null(target) || !NODE_IS(target, "identifier")) return false;
-  if (NODE_IS(over, "identifier")) {
-    uint32_t ol;
-    const char *o = facts_text(f, over, &ol);
-    long a = facts__last_assign_before(f, o, ol, ts_node_start_byte(l->node), l->function);
-    uint32_t vl2;
-    const char *vt = a >= 0 ? facts_text(f, f->assigns.items[a].right, &vl2) : NULL;
-    if (!vt || vl2 < 11 || memcmp(vt, "list(range(", 11) != 0) return false;
-  } else {
-    if (!NODE_IS(over, "call") || !facts_node_is(f, FIELD(over, function), "range")) return false;
-    TSNode args = FIELD(over, arguments);
-    if (ts_node_is_null(args) || ts_node_named_child_count(args) != 1) return false;
-    TSNode n = ts_node_named_child(args, 0);
-    if (NODE_IS(n, "identifier")) {
-      uint32_t nl;
-      const char *nt = facts_text(f, n, &nl);
-      long a = facts__last_assign_before(f, nt, nl, ts_node_start_byte(l->node), l->function);
-      n = a >= 0 ? f->assigns.items[a].right : NULL_NODE;
-    }
-    uint32_t dl;
-    const char *d = ts_node_is_null(n) ? NULL : facts_text(f, n, &dl);
-    bool dim = false;
-    for (uint32_t i = 0; d && i + 6 <= dl && !dim; i++)
-      dim = !memcmp(d + i, ".shape", 6) || !memcmp(d + i, ".size(", 6);
-    if (!dim) return false;
-  }
-  uint32_t vl, bl;
-  const char *v = facts_text(f, target, &vl);
-  const char *body = facts_text(f, FIELD(l->node, body), &bl);
-  for (uint32_t i = 0; i + vl + 1 < bl; i++) {
-    if (body[i] != '[') continue;
-    uint32_t j = i + 1;
-    while (j < bl && body[j] == ' ') j++;
-    if (j + vl < bl && !memcmp(body + j, v, vl)) {
-      uint32_t k = j + vl;
-      while (k < bl && body[k] == ' ') k++;
-      if (k < bl && (body[k] == ':' || body[k] == '*')) return false; /* `X[i:i + bs]`, `X[i * bs:...]` */
-    }
-  }
-  return true;
+  return index_loop(f, l);
 }
 
 

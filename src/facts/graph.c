@@ -2595,6 +2595,11 @@ static bool backpropagates(const facts *f, TSNode call, const char *name, uint32
   uint32_t l;
   const char *t = facts_text(f, obj, &l);
   if (l == len && !memcmp(t, name, len)) return true;
+  /* `losses["total_loss"].backward()`: the dict of losses NAME */
+  if (NODE_IS(obj, "subscript") && NODE_IS(FACT_FIELD(f, obj, subscript), "string")) {
+    t = facts_text(f, FACT_FIELD(f, obj, value), &l);
+    if (l == len && !memcmp(t, name, len)) return true;
+  }
   for (int k = 0; k < 2; k++) {
     if (ts_node_is_null(args[k]) || !ts_node_named_child_count(args[k])) continue;
     t = facts_text(f, ts_node_named_child(args[k], 0), &l);
@@ -2871,6 +2876,23 @@ static bool backpropagated_by_callers(const facts *f, int fn) {
 }
 
 
+/* Whether a module of the project importing the file backpropagates what
+ * a call of function FN returns (`losses = self.loss_computer.compute(
+ * data, it)`, then `losses["total_loss"].backward()`). */
+static bool importers_backpropagate(const facts *f, int fn) {
+  if (!f->imports || !f->imports->importer_calls) return false;
+  while (f->functions.items[fn].parent >= 0) fn = f->functions.items[fn].parent;
+  const facts_function *g = &f->functions.items[fn];
+  if (g->name_len > 4 && g->name[0] == '_' && g->name[1] == '_') return false;
+  /* a function the file calls itself is judged by those calls
+   * (backpropagated_by_callers) */
+  for (size_t i = 0; i < f->calls.len; i++)
+    if (f->calls.items[i].function != fn && facts_function_named(f, FACT_FIELD(f, f->calls.items[i].call, function)) == fn)
+      return false;
+  return (f->imports->importer_calls(f->imports, g->name, g->name_len) & FACTS_CALLED_BACKPROP) != 0;
+}
+
+
 /* Whether the value STMT (`acc += v`) adds is a name that a backward pass
  * of loop L runs on earlier in the same iteration (`v.backward()`), and
  * nothing in the loop looks like an update (a call named for a step, a
@@ -2902,6 +2924,8 @@ static bool added_after_backward(const facts *f, const facts_loop *l, TSNode stm
 
 bool facts_step_sum(const facts *self, TSNode stmt) {
   TSNode acc = FACT_FIELD(self, stmt, left);
+  /* `losses["total_loss"] += loss / b`: the sum is the local dict's */
+  if (!ts_node_is_null(acc) && NODE_IS(acc, "subscript")) acc = FACT_FIELD(self, acc, value);
   if (ts_node_is_null(acc) || !NODE_IS(acc, "identifier")) return false;
   uint32_t pos = ts_node_start_byte(stmt);
   int loop = facts_iteration_loop_at(self, pos);
@@ -2950,7 +2974,8 @@ bool facts_step_sum(const facts *self, TSNode stmt) {
    * the call's own, whoever steps the optimizer */
   bool backed = (l->evidence & LOOP_CALLS_BACKWARD) && added_after_backward(self, l, stmt);
   if (forward && !backed &&
-      !(returned_after(self, fn, ts_node_end_byte(l->node), name, len) && backpropagated_by_callers(self, fn)))
+      !(returned_after(self, fn, ts_node_end_byte(l->node), name, len) &&
+        (backpropagated_by_callers(self, fn) || importers_backpropagate(self, fn))))
     return false;
   /* after the loop, in the same call: the sum read (returned,
    * backpropagated, `.item()`), and, when the loop itself differentiates
