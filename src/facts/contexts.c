@@ -813,6 +813,20 @@ static bool index_loop(const facts *f, const facts_loop *l) {
 }
 
 
+/* Whether the file is a test module: it defines a `test_*` function. Its
+ * helpers keep each step's output to compare it with one full forward
+ * (a decoder's steps against the whole sequence): graphs kept for nothing
+ * but the comparison, which the judged verdicts count as real, if small. */
+static bool test_module(const facts *f) {
+  for (size_t k = facts__first_named(f, "test_", 5); k < f->functions_by_name.len; k++) {
+    const facts_fname *e = &f->functions_by_name.items[k];
+    if (e->len < 5 || memcmp(e->name, "test_", 5) != 0) break;
+    return true;
+  }
+  return false;
+}
+
+
 /* Whether the statement right after loop L combines the list NAME (LEN
  * bytes) into one tensor (`torch.cat(embs)`, `torch.mean(torch.stack(
  * psnr_values))`, `pad_sequence(parts, ...)`), and L batches no data: no
@@ -965,7 +979,7 @@ bool facts_step_storage(const facts *self, TSNode node) {
   /* (h) the parts of one result: a loop with no loader, backward or step of
    * its own, into a local of the function that the statement right after
    * the loop joins into one tensor */
-  if (fn >= 0 && l->evidence == LOOP_CALLS_MODEL && gathered_right_after(self, l, name, len))
+  if (fn >= 0 && l->evidence == LOOP_CALLS_MODEL && !test_module(self) && gathered_right_after(self, l, name, len))
     for (size_t i = first; i < end; i++) {
       uint32_t b = self->bindings.items[i].pos;
       if (b >= self->functions.items[fn].body.start && b < ts_node_start_byte(l->node) &&
