@@ -145,7 +145,9 @@ static const struct {
    "(at the end of a chain such as `m.eval().requires_grad_(False)` too) at module level, in the same function or "
    "in its class's `__init__`, and `.requires_grad_(True)` in none of them; or it was built frozen "
    "(`G = build().requires_grad_(False)`) or copied from such a model (`copy.deepcopy(G)`); `for p in "
-   "m.parameters(): p.requires_grad = False` freezes `m` as `.requires_grad_(False)` does"},
+   "m.parameters(): p.requires_grad = False` freezes `m` as `.requires_grad_(False)` does; or every binding of "
+   "the name makes a module holding no parameter or no module at all (`nn.CosineSimilarity(dim=1)` on one branch, "
+   "an autograd `Function` on the other)"},
   {"oom-is-model", PRED_IS_MODEL, ARGS_CAPTURE, 0, 0,
    "`#oom-is-model? @x`: the callee `@x` runs a model's forward pass: an `nn.Module` instance (a module class of "
    "this file or the project, a `torch.nn` layer, a torchvision/timm/transformers model, "
@@ -261,7 +263,8 @@ static const struct {
    "one (a module class of the file or the project, a `torch.nn` layer, a function of the file returning one, "
    "a function of the project that builds one and loads nothing into it, "
    "the abstract factory of a unit-test class: `self.create_model(...)` in a `*TestCase` whose `create_model` "
-   "raises `NotImplementedError`; through `.to()`-like chains), and nothing in that scope loads weights "
+   "raises `NotImplementedError`; through `.to()`-like chains, `torch.compile(net)` and `nn.DataParallel(net)`), "
+   "and nothing in that scope (after the model's first binding, in a function) loads weights "
    "(`load_state_dict`, `torch.load`, `restore`, `from_pretrained`...), trains (`.backward()`, `step`, `fit`, "
    "`.train()`, `.parameters()` other than a `for` loop or comprehension over them, which walks the weights: an "
    "initialization, a parameter count) or hands `net` to a call other than `print`-like ones: a shape smoke test (at "
