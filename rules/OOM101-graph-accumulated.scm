@@ -76,7 +76,14 @@
 ;   contrastive loss mined per image of the batch) when the function
 ;   returns the sum and every call of it in the file backpropagates the
 ;   result (`loss = mine_and_compute_loss(model, x, y); loss.backward()`):
-;   the sum is the step's loss, as a full-batch step's. Nor a recurrence `x = x + f(x)`, whose value is computed by a
+;   the sum is the step's loss, as a full-batch step's; or, for a function
+;   the file never calls, when a module importing it backpropagates what it
+;   returns (`losses = self.loss_computer.compute(data)`, then
+;   `losses["total_loss"].backward()`). Nor such a local sum whose every
+;   added value was backpropagated earlier in its own iteration
+;   (`loss.backward()`, then `batch_loss += loss`: the mini-batches of one
+;   step), in a loop with no loader, no optimizer step and no call named for
+;   a step. Nor a recurrence `x = x + f(x)`, whose value is computed by a
 ;   call that takes the accumulator itself (a residual or denoising
 ;   update): each step feeds the next, it is not a sum of batches. Nor
 ;   `acc += v` on a name last bound to a dict (`other_loss = {k: 0. for k

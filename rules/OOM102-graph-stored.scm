@@ -150,8 +150,13 @@
 ;   list made anew in each round of an enclosing loop); the steps of an unrolled inner loop
 ;   that takes gradients with `create_graph=True` and calls no `.backward()`
 ;   of its own (MAML's fast weights: every step's graph is alive through
-;   them until the meta-backward anyway). Running sums (`acc += v`) are
-;   OOM101.
+;   them until the meta-backward anyway); the parts of one result: a loop
+;   over the indices of one input (`range(x.shape[2])`, `range(n)` with `n
+;   = x.size(0)`, `list(range(a, b))`; no loader, backward or step) into a
+;   local list that the statement right after the loop joins (`torch.cat`,
+;   `torch.stack`, `pad_sequence`) into the tensor the call goes on with,
+;   outside test modules (whose helpers keep each step only to compare it).
+;   Running sums (`acc += v`) are OOM101.
 ;
 ;   ## Why is this bad?
 ;   A tensor with autograd history keeps alive the operations that produced

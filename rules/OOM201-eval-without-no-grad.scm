@@ -298,6 +298,18 @@
 ;   it: a helper running the model in the mode its caller asks for
 ;   (score_sde's `get_model_fn(model, train=False)`), whose callers choose
 ;   the grad mode as well.
+;   Nor a forward in a function whose result a module importing the file
+;   backpropagates (a differentiable reward: the reward model, in eval
+;   mode, scores the generated videos, the scores become the loss
+;   `reward_scorer` returns, and the training script runs `loss =
+;   scorer.reward_scorer(...)` then `loss.backward()`): the generator learns
+;   through that graph. The importers are matched by the function's name.
+;   Nor a model built from literals after a backward pass of its function
+;   (a unit test checking one layer's gradients, then a fresh layer's
+;   shapes), `nn.DataParallel(net)` of an untrained `net`, or a name each
+;   binding of which makes a parameter-free module or no module at all
+;   (`nn.CosineSimilarity(dim=1)` on one branch, an autograd `Function` on
+;   the other).
 ;   Nor another framework's code whose models look like PyTorch's: a
 ;   file importing Chainer, Paddle, MXNet, OneFlow, MindSpore, MegEngine or
 ;   Jittor and never `torch`, or a function importing one of them itself
