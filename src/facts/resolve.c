@@ -1794,6 +1794,59 @@ static bool sets_frozen_parameter(const facts *f, TSNode call) {
 }
 
 
+/* Whether E is arithmetic or a comparison over names, literals, attributes,
+ * subscripts and the numeric builtins (`len(x) - 1`, `c == counts[0]`):
+ * a number or a truth value, never a module. DEPTH bounds the walk. */
+static bool numeric_expr(const facts *f, TSNode e, bool top, int depth) {
+  if (ts_node_is_null(e) || depth > 8) return false;
+  static const char *const ops[] = {"binary_operator", "comparison_operator", "boolean_operator", "unary_operator",
+                                    "not_operator", "parenthesized_expression", NULL};
+  const char *type = ts_node_type(e);
+  bool op = in_names_list(type, strlen(type), ops);
+  if (!op && top) {
+    /* a bare item (`tuple(m for m in mods)`) may be a module */
+    if (!NODE_IS(e, "call")) return false;
+  }
+  if (op) {
+    TSNode c;
+    bool ok = true;
+    for (children k = children_of(e); ok && children_next(&k, &c);) {
+      ok = NODE_IS(c, "comment") || numeric_expr(f, c, false, depth + 1);
+      if (!ok) children_done(&k);
+    }
+    return ok;
+  }
+  if (NODE_IS(e, "identifier") || NODE_IS(e, "integer") || NODE_IS(e, "float") || NODE_IS(e, "true") ||
+      NODE_IS(e, "false") || NODE_IS(e, "none"))
+    return true;
+  if (NODE_IS(e, "attribute")) return numeric_expr(f, FACT_FIELD(f, e, object), false, depth + 1);
+  if (NODE_IS(e, "subscript"))
+    return numeric_expr(f, FACT_FIELD(f, e, value), false, depth + 1) &&
+           numeric_expr(f, FACT_FIELD(f, e, subscript), false, depth + 1);
+  if (NODE_IS(e, "call")) {
+    static const char *const numeric[] = {"len", "int", "float", "round", "abs", "bool", NULL};
+    TSNode callee = FACT_FIELD(f, e, function), args = FACT_FIELD(f, e, arguments);
+    uint32_t len;
+    const char *t = ts_node_is_null(callee) || !NODE_IS(callee, "identifier") ? "" : facts_text(f, callee, &len);
+    if (!*t || !in_names_list(t, len, numeric) || ts_node_is_null(args)) return false;
+    uint32_t n = ts_node_named_child_count(args);
+    for (uint32_t i = 0; i < n; i++)
+      if (!numeric_expr(f, ts_node_named_child(args, i), false, depth + 1)) return false;
+    return true;
+  }
+  return false;
+}
+
+
+/* Whether the comprehension C yields numbers or truth values (see
+ * numeric_expr). */
+static bool numeric_items(const facts *f, TSNode c) {
+  TSNode body = FACT_FIELD(f, c, body);
+  if (ts_node_is_null(body) && ts_node_named_child_count(c)) body = ts_node_named_child(c, 0);
+  return numeric_expr(f, body, true, 0);
+}
+
+
 static bool parameter_free_value(const facts *f, TSNode v, TSNode method, pf_ctx *cx, int depth) {
   if (depth > 8 || ts_node_is_null(v)) return false;
   const char *type = ts_node_type(v);
@@ -1821,11 +1874,22 @@ static bool parameter_free_value(const facts *f, TSNode v, TSNode method, pf_ctx
   if (!NODE_IS(v, "call")) return false;
   if (parameter_free_module(f, v, cx, 0)) return true;
   TSNode callee = FACT_FIELD(f, v, function), args = FACT_FIELD(f, v, arguments);
+  /* `tuple(len(x) - 1 for x in bins)`: a call whose one argument is a
+   * generator, numbers or truth values per item */
+  if (!ts_node_is_null(callee) && !ts_node_is_null(args) && NODE_IS(args, "generator_expression") &&
+      NODE_IS(callee, "identifier")) {
+    static const char *const collectors[] = {"list", "tuple", "set", "all", "any", "sum", "max", "min", NULL};
+    uint32_t len;
+    const char *t = facts_text(f, callee, &len);
+    size_t first, end;
+    facts_bindings_named(f, t, len, &first, &end);
+    return first == end && in_names_list(t, len, collectors) && numeric_items(f, args);
+  }
   if (ts_node_is_null(callee) || ts_node_is_null(args) || !NODE_IS(args, "argument_list")) return false;
   uint32_t n = ts_node_named_child_count(args);
   if (NODE_IS(callee, "identifier")) {
     static const char *const builtins[] = {"list", "tuple", "range", "int", "float", "str", "bool", "len", "max",
-                                           "min", "abs", "round", "sum", "dict", "set", NULL};
+                                           "min", "abs", "round", "sum", "dict", "set", "all", "any", NULL};
     uint32_t len;
     const char *t = facts_text(f, callee, &len);
     size_t first, end;
@@ -1835,6 +1899,9 @@ static bool parameter_free_value(const facts *f, TSNode v, TSNode method, pf_ctx
         TSNode a = ts_node_named_child(args, i);
         if (NODE_IS(a, "keyword_argument")) a = FACT_FIELD(f, a, value);
         if (NODE_IS(a, "comment")) continue;
+        /* `tuple(len(x) - 1 for x in bins)`, `all(c == n for c in counts)`:
+         * numbers and truth values computed per item */
+        if ((NODE_IS(a, "generator_expression") || NODE_IS(a, "list_comprehension")) && numeric_items(f, a)) continue;
         if (!parameter_free_value(f, a, method, cx, depth + 1)) return false;
       }
       return true;
