@@ -2393,8 +2393,20 @@ static bool builds_fresh_model(const facts *f, int g, int depth) {
 
 
 /* Whether the body of function G only raises NotImplementedError (after a
- * docstring): a method its subclasses fill in. */
+ * docstring), or G is decorated `@abstractmethod`: a method its subclasses
+ * fill in. */
 bool facts__abstract_method(const facts *f, int g) {
+  TSNode deco = f->functions.items[g].decorated, d;
+  if (!ts_node_is_null(deco))
+    for (children k = children_of(deco); children_next(&k, &d);) {
+      if (!NODE_IS(d, "decorator")) continue;
+      uint32_t dl;
+      const char *dt = facts_text(f, d, &dl);
+      if (dl >= 14 && !memcmp(dt + dl - 14, "abstractmethod", 14)) {
+        children_done(&k);
+        return true;
+      }
+    }
   TSNode body = FIELD(f->functions.items[g].node, body);
   if (ts_node_is_null(body)) return false;
   bool raises = false, other = false;
@@ -2912,6 +2924,16 @@ static bool calls_own_member(const facts *f, TSNode s, int fn, int depth, uint32
     if (ts_node_start_byte(c->call) >= end) break;
     if (c->function != fn) continue;
     TSNode callee = FIELD(c->call, function);
+    /* `nn.Sigmoid()(preds)`: a parameter-free layer made and applied */
+    if (!ts_node_is_null(callee) && NODE_IS(callee, "call") && facts__parameter_free_module(f, callee, "", 0)) continue;
+    /* `self.eval()`, `self.to(device)`: the module's mode and place, no forward */
+    if (!ts_node_is_null(callee) && NODE_IS(callee, "attribute") && facts_node_is(f, FIELD(callee, object), "self")) {
+      static const char *const modes[] = {"eval", "train", "to", "cuda", "cpu", "half", "float", "double",
+                                          "zero_grad", "requires_grad_", NULL};
+      bool mode = false;
+      for (size_t k = 0; modes[k] && !mode; k++) mode = facts_node_is(f, FIELD(callee, attribute), modes[k]);
+      if (mode) continue;
+    }
     if (facts_is_model(f, callee)) return true; /* `out = model(x)` on a parameter */
     int g = facts_function_named(f, callee);
     if (g >= 0 && g != fn && f->functions.items[g].klass == f->functions.items[fn].klass && depth < 2) {

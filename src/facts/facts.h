@@ -226,8 +226,9 @@ enum {
                                      class's forward that does is an explainer, whose calls need autograd */
   SYM_NO_GRAD_CONTEXT = 1u << 24, /* a function returning a no-grad context on every return
                                      (function.returns_no_grad): `with inference_context(serial):` */
-  SYM_FRESH_MODEL = 1u << 25      /* a function returning a model it builds and leaves untrained on every return
+  SYM_FRESH_MODEL = 1u << 25,     /* a function returning a model it builds and leaves untrained on every return
                                      (facts_builds_fresh_model): `create_RepVGG_B1(deploy=False)` */
+  SYM_ABSTRACT = 1u << 26         /* a method its subclasses fill in (facts__abstract_method): it runs nothing */
 };
 
 typedef struct {
@@ -272,6 +273,11 @@ struct facts_imports {
    *  of its bases: false when neither defines it. May be NULL. */
   bool (*method_symbol)(const facts_imports *self, const char *klass, size_t len, const char *method, size_t mlen,
                         facts_symbol *out);
+  /** Whether the classes of the project that define a method named METHOD
+   *  (MLEN bytes), looked for in every module of the project, all run it
+   *  without gradients (decorated, or its whole body in a no-grad block),
+   *  and at least one does. May be NULL. */
+  bool (*method_no_grad_anywhere)(const facts_imports *self, const char *method, size_t mlen);
 };
 
 /* How a function is called: under no_grad, with gradients on, or both;

@@ -1027,6 +1027,17 @@ bool facts__annotated_class(const facts *f, TSNode name, int fn, buf *out) {
 }
 
 
+/* Whether a class of the file defines a method METHOD (MLEN bytes) that
+ * runs with gradients on. */
+static bool own_method_with_grad(const facts *f, const char *method, uint32_t mlen) {
+  for (size_t i = 0; i < f->functions.len; i++) {
+    const facts_function *g = &f->functions.items[i];
+    if (g->klass >= 0 && g->name_len == mlen && !memcmp(g->name, method, mlen) && !g->no_grad) return true;
+  }
+  return false;
+}
+
+
 bool facts_no_grad_method_call(const facts *self, uint32_t pos) {
   if (!self->imports || !self->imports->method_symbol) return false;
   /* the calls starting at POS, outermost first (`m.encode(x).cpu()` holds
@@ -1087,6 +1098,13 @@ bool facts_no_grad_method_call(const facts *self, uint32_t pos) {
   bool yes = agree && first.len &&
              self->imports->method_symbol(self->imports, first.data, first.len, method, mlen, &sym) &&
              (sym.flags & SYM_FUNCTION) && (sym.flags & SYM_NO_GRAD);
+  /* no class known for the object (a parameter, a loader's result): the
+   * project's methods of that name, when every one of them runs without
+   * gradients (GraphSAINT's `model.eval_step(...)`, RQ-VAE's
+   * `@torch.no_grad() decode_code`) and the file defines none with them */
+  if (!yes && (!agree || !first.len) && self->imports->method_no_grad_anywhere &&
+      !(mlen == 7 && !memcmp(method, "forward", 7)) && !own_method_with_grad(self, method, mlen))
+    yes = self->imports->method_no_grad_anywhere(self->imports, method, mlen);
   buf_free(&q);
   buf_free(&first);
   return yes;

@@ -39,6 +39,7 @@ static uint8_t base_calls(const facts_imports *imports, const char *base, size_t
 static uint8_t importer_calls(const facts_imports *imports, const char *name, size_t len);
 static bool method_symbol(const facts_imports *imports, const char *klass, size_t len, const char *method, size_t mlen,
                           facts_symbol *out);
+static bool method_no_grad_anywhere(const facts_imports *imports, const char *method, size_t mlen);
 
 
 /* The folder above the top package holding the view's module (`attic/`
@@ -76,6 +77,7 @@ void project_view_init(project_view *self, oom_project *project, const char *pat
   self->imports.base_calls = base_calls;
   self->imports.importer_calls = importer_calls;
   self->imports.method_symbol = method_symbol;
+  self->imports.method_no_grad_anywhere = method_no_grad_anywhere;
   self->project = project;
   self->path = project_absolute(path);
   self->dir = dir_of(self->path);
@@ -735,4 +737,54 @@ static bool method_symbol(const facts_imports *imports, const char *klass, size_
   bool found = class_method(v, v, q, method, mlen, out, 0);
   free(q);
   return found;
+}
+
+
+/* Whether TEXT (LENGTH bytes) holds NEEDLE (NLEN bytes). */
+static bool text_holds(const char *text, size_t length, const char *needle, size_t nlen) {
+  if (!nlen || length < nlen) return false;
+  const char *end = text + length - nlen + 1;
+  for (const char *p = text; (p = memchr(p, needle[0], (size_t)(end - p))); p++)
+    if (!memcmp(p, needle, nlen)) return true;
+  return false;
+}
+
+
+/* Every module of the project whose text defines the method (`def
+ * eval_step(`) is read for its summary: a dependency of the lint, those
+ * that do not too (an edit adding a definition must relint the file). */
+static bool method_no_grad_anywhere(const facts_imports *imports, const char *method, size_t mlen) {
+  project_view *v = (project_view *)imports;
+  buf key = {0};
+  buf_printf(&key, "!%.*s", (int)mlen, method);
+  uint8_t *slot = NULL, how = memo_calls(v, key.data, key.len, &slot);
+  buf_free(&key);
+  if (!slot) return how == 1;
+  if (!v->far_listed) list_far(v);
+  buf def = {0};
+  buf_printf(&def, "def %.*s(", (int)mlen, method);
+  bool any = false, all = true;
+  for (size_t i = 0; i < v->far.len && all; i++) {
+    project_module *m = project_module_get(v->project, v->far.items[i]);
+    if (!m) continue;
+    project_dep d = {m->path, m->hash};
+    add_dep(v, &d);
+    if (m->readable && m->text && text_holds(m->text, m->length, def.data, def.len)) {
+      project_summary *s = project_summary_get(v->project, m);
+      for (size_t k = 0; s && k < s->nsymbols && all; k++) {
+        const project_symbol *sym = &s->symbols[k];
+        size_t n = strlen(sym->name);
+        if (n <= mlen + 1 || sym->name[n - mlen - 1] != '.' || memcmp(sym->name + n - mlen, method, mlen) != 0 ||
+            !(sym->symbol.flags & SYM_FUNCTION) || (sym->symbol.flags & SYM_ABSTRACT))
+          continue;
+        any = true;
+        all = (sym->symbol.flags & SYM_NO_GRAD) != 0;
+      }
+      if (s) project_summary_release(v->project, s);
+    }
+    project_module_release(v->project, m);
+  }
+  buf_free(&def);
+  *slot = any && all ? 1 : 2;
+  return *slot == 1;
 }
