@@ -174,7 +174,16 @@ bool facts_qualname(const facts *self, TSNode node, buf *out) {
         continue;
       }
     }
-    if (!b) return false;
+    if (!b) {
+      /* `torch` never bound in a file that star-imports a module of its
+       * own (`from src.evaluation_metric import *`, which imports torch):
+       * the name comes through the star import, and means torch */
+      if (self->star_modules.len && len == 5 && !memcmp(name, "torch", 5)) {
+        base = "torch";
+        break;
+      }
+      return false;
+    }
     if (b->kind == BINDING_IMPORT) base = b->qualname;
     else if (b->kind == BINDING_ALIAS && !ts_node_eq(b->value, node)) {
       node = b->value;
