@@ -2396,18 +2396,16 @@ static bool builds_fresh_model(const facts *f, int g, int depth) {
  * docstring), or G is decorated `@abstractmethod`: a method its subclasses
  * fill in. */
 bool facts__abstract_method(const facts *f, int g) {
-  TSNode deco = f->functions.items[g].decorated, d;
-  if (!ts_node_is_null(deco))
-    for (children k = children_of(deco); children_next(&k, &d);) {
-      if (!NODE_IS(d, "decorator")) continue;
-      uint32_t dl;
-      const char *dt = facts_text(f, d, &dl);
-      if (dl >= 14 && !memcmp(dt + dl - 14, "abstractmethod", 14)) {
-        children_done(&k);
-        return true;
-      }
-    }
-  TSNode body = FIELD(f->functions.items[g].node, body);
+  const facts_function *fn = &f->functions.items[g];
+  if (!ts_node_is_null(fn->decorated)) {
+    /* the decorators' text, before the `def` */
+    uint32_t from = ts_node_start_byte(fn->decorated), to = ts_node_start_byte(fn->node);
+    for (uint32_t i = from; i + 14 <= to; i++)
+      if (f->source[i] == 'a' && !memcmp(f->source + i, "abstractmethod", 14)) return true;
+  }
+  /* a docstring and a raise: a short body */
+  if (fn->body.end - fn->body.start > 4096) return false;
+  TSNode body = FIELD(fn->node, body);
   if (ts_node_is_null(body)) return false;
   bool raises = false, other = false;
   TSNode c;
@@ -2913,6 +2911,21 @@ static bool runs_no_model(const facts *f, int fn, int depth) {
 }
 
 
+/* Whether CALL is `self.eval()`, `self.to(device)` and the like: the
+ * module's mode and place, no forward pass. */
+static bool mode_switch(const facts *f, TSNode call) {
+  static const char *const modes[] = {"eval", "train", "to", "cuda", "cpu", "half", "float", "double",
+                                      "zero_grad", "requires_grad_", NULL};
+  TSNode callee = FIELD(call, function);
+  if (ts_node_is_null(callee) || !NODE_IS(callee, "attribute") || !facts_node_is(f, FIELD(callee, object), "self"))
+    return false;
+  TSNode attr = FIELD(callee, attribute);
+  for (size_t k = 0; modes[k]; k++)
+    if (facts_node_is(f, attr, modes[k])) return true;
+  return false;
+}
+
+
 /* Whether statement S of function FN calls something of its object
  * (`self.model(x)`, `self.net.encode(x)`) or a model: what a wrapper
  * holds. A method of the class that itself runs under no_grad
@@ -2924,17 +2937,11 @@ static bool calls_own_member(const facts *f, TSNode s, int fn, int depth, uint32
     if (ts_node_start_byte(c->call) >= end) break;
     if (c->function != fn) continue;
     TSNode callee = FIELD(c->call, function);
-    /* `nn.Sigmoid()(preds)`: a parameter-free layer made and applied */
-    if (!ts_node_is_null(callee) && NODE_IS(callee, "call") && facts__parameter_free_module(f, callee, "", 0)) continue;
-    /* `self.eval()`, `self.to(device)`: the module's mode and place, no forward */
-    if (!ts_node_is_null(callee) && NODE_IS(callee, "attribute") && facts_node_is(f, FIELD(callee, object), "self")) {
-      static const char *const modes[] = {"eval", "train", "to", "cuda", "cpu", "half", "float", "double",
-                                          "zero_grad", "requires_grad_", NULL};
-      bool mode = false;
-      for (size_t k = 0; modes[k] && !mode; k++) mode = facts_node_is(f, FIELD(callee, attribute), modes[k]);
-      if (mode) continue;
-    }
-    if (facts_is_model(f, callee)) return true; /* `out = model(x)` on a parameter */
+    /* `out = model(x)` on a parameter; not `nn.Sigmoid()(preds)`, a
+     * parameter-free layer made and applied */
+    if (facts_is_model(f, callee) &&
+        !(!ts_node_is_null(callee) && NODE_IS(callee, "call") && facts__parameter_free_module(f, callee, "", 0)))
+      return true;
     int g = facts_function_named(f, callee);
     if (g >= 0 && g != fn && f->functions.items[g].klass == f->functions.items[fn].klass && depth < 2) {
       if (wholly_no_grad(f, g, depth + 1)) {
@@ -2948,7 +2955,9 @@ static bool calls_own_member(const facts *f, TSNode s, int fn, int depth, uint32
     /* `self.flows[c](x)`: a member picked from a list or dict of them */
     while (!ts_node_is_null(callee) && (NODE_IS(callee, "attribute") || NODE_IS(callee, "subscript")))
       callee = NODE_IS(callee, "attribute") ? FIELD(callee, object) : FIELD(callee, value);
-    if (!ts_node_is_null(callee) && NODE_IS(callee, "identifier") && facts_node_is(f, callee, "self")) return true;
+    if (!ts_node_is_null(callee) && NODE_IS(callee, "identifier") && facts_node_is(f, callee, "self") &&
+        !mode_switch(f, c->call))
+      return true;
   }
   return false;
 }

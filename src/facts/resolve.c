@@ -1036,6 +1036,17 @@ bool facts__annotated_class(const facts *f, TSNode name, int fn, buf *out) {
 }
 
 
+/* Whether METHOD (MLEN bytes) is a hook Lightning runs under no_grad
+ * (`test_step`): a summary says so of it, but a direct call runs with
+ * gradients on. */
+static bool lightning_hook(const char *method, uint32_t mlen) {
+  static const char *const hooks[] = {"validation_step", "test_step", "predict_step", NULL};
+  for (size_t i = 0; hooks[i]; i++)
+    if (strlen(hooks[i]) == mlen && !memcmp(hooks[i], method, mlen)) return true;
+  return false;
+}
+
+
 /* Whether a class of the file defines a method METHOD (MLEN bytes) that
  * runs with gradients on. */
 static bool own_method_with_grad(const facts *f, const char *method, uint32_t mlen) {
@@ -1109,10 +1120,11 @@ bool facts_no_grad_method_call(const facts *self, uint32_t pos) {
              (sym.flags & SYM_FUNCTION) && (sym.flags & SYM_NO_GRAD);
   /* no class known for the object (a parameter, a loader's result): the
    * project's methods of that name, when every one of them runs without
-   * gradients (GraphSAINT's `model.eval_step(...)`, RQ-VAE's
-   * `@torch.no_grad() decode_code`) and the file defines none with them */
-  if (!yes && (!agree || !first.len) && self->imports->method_no_grad_anywhere &&
-      !(mlen == 7 && !memcmp(method, "forward", 7)) && !own_method_with_grad(self, method, mlen))
+   * gradients (RQ-VAE's `@torch.no_grad() decode_code`) and the file
+   * defines none with them; for names particular enough to be looked for
+   * in every module (`decode_code`, not `predict`) */
+  if (!yes && (!agree || !first.len) && self->imports->method_no_grad_anywhere && mlen >= 8 &&
+      memchr(method, '_', mlen) && !lightning_hook(method, mlen) && !own_method_with_grad(self, method, mlen))
     yes = self->imports->method_no_grad_anywhere(self->imports, method, mlen);
   buf_free(&q);
   buf_free(&first);

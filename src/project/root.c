@@ -405,27 +405,17 @@ static bool first_part_here(oom_project *p, const char *base, const char *first,
 /* `graphsaint.pytorch_version.models` imported by a script of a project
  * whose root is itself the package `graphsaint/` (its setup.py inside it):
  * run as `python -m graphsaint...` from the folder above, the package is
- * found there. Only names whose first part is the root's own name are
- * looked up this way, so nothing else of the folder above is read. */
+ * found there. Only imports whose first part is the root's own name are
+ * looked up there, so nothing else of the folder above it is read. */
 static char *package_root_module(const project_view *view, const char *q, const size_t *starts, const size_t *lens,
                                  size_t nparts, const char **rest) {
-  char *root = project_root_of(view->project, view->path);
-  const char *base = strrchr(root, '/');
-  base = base ? base + 1 : root;
+  if (!view->package_name || strlen(view->package_name) != lens[0] || memcmp(view->package_name, q, lens[0]) != 0)
+    return NULL;
   char *found = NULL;
-  if (strlen(base) == lens[0] && !memcmp(base, q, lens[0])) {
-    char *init = join(root, "__init__.py");
-    if (project_is_file(view->project, init)) {
-      char *above = dir_of(root);
-      for (size_t k = nparts; k > 0 && !found; k--) {
-        found = module_file(view->project, above, q, starts, lens, k);
-        if (found) *rest = k < nparts ? q + starts[k] : q + strlen(q);
-      }
-      free(above);
-    }
-    free(init);
+  for (size_t k = nparts; k > 0 && !found; k--) {
+    found = module_file(view->project, view->package_above, q, starts, lens, k);
+    if (found) *rest = k < nparts ? q + starts[k] : q + strlen(q);
   }
-  free(root);
   return found;
 }
 
