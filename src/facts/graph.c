@@ -692,6 +692,46 @@ static bool file_builder(const facts *f, TSNode callee, int caller) {
 }
 
 
+/* Whether TEXT (LEN bytes) cuts a graph: `.detach(`, `.data`, `.item(`. */
+static bool cuts_graph(const char *text, uint32_t len) {
+  static const char *const cuts[] = {".detach(", ".data", ".item(", NULL};
+  for (uint32_t i = 0; i < len; i++) {
+    if (text[i] != '.') continue;
+    for (size_t k = 0; cuts[k]; k++) {
+      size_t cl = strlen(cuts[k]);
+      if (i + cl <= len && !memcmp(text + i, cuts[k], cl)) return true;
+    }
+  }
+  return false;
+}
+
+
+/* Whether the first argument of a loss call (ARGS, at POS in function FN)
+ * is a prediction cut from its graph: `F.mse_loss(im_denoise, im_gt)`
+ * with `im_denoise = im_noisy - phi_Z.detach().data`, or the argument
+ * itself detached. A loss of such a prediction carries no graph. */
+static bool prediction_detached(const facts *f, TSNode args, uint32_t pos, int fn) {
+  if (ts_node_is_null(args) || !NODE_IS(args, "argument_list") || !ts_node_named_child_count(args)) return false;
+  TSNode first = ts_node_named_child(args, 0);
+  if (NODE_IS(first, "keyword_argument")) return false;
+  uint32_t len;
+  const char *t;
+  if (NODE_IS(first, "identifier")) {
+    t = facts_text(f, first, &len);
+    long k = facts__last_assign_before(f, t, len, pos, fn);
+    if (k < 0) return false;
+    TSNode right = f->assigns.items[k].right;
+    /* the model's output itself is no detached prediction;
+     * `torch.clamp(x - out.detach().data, 0, 1)` is */
+    if (NODE_IS(right, "call") && facts_is_model(f, FACT_FIELD(f, right, function))) return false;
+    t = facts_text(f, right, &len);
+    return cuts_graph(t, len);
+  }
+  t = facts_text(f, first, &len);
+  return !NODE_IS(first, "call") && cuts_graph(t, len);
+}
+
+
 static unsigned eval_call(analysis *a, state *st, TSNode e) {
   facts *f = a->f;
   TSNode callee = FACT_FIELD(a->f, e, function);
@@ -783,6 +823,8 @@ static unsigned eval_call(analysis *a, state *st, TSNode e) {
         bool loss = (ql > 5 && !strcmp(q + ql - 5, "_loss")) || !strcmp(q + 20, "cross_entropy") ||
                     !strcmp(q + 20, "nll_loss") || !strcmp(q + 20, "binary_cross_entropy") ||
                     !strcmp(q + 20, "binary_cross_entropy_with_logits") || !strcmp(q + 20, "kl_div");
+        if (loss && prediction_detached(f, FACT_FIELD(f, e, arguments), ts_node_start_byte(e), a->function))
+          return argflags & V_FLOW;
         return loss ? V_GRAPH | V_SCALAR : (argflags & V_FLOW);
       }
       static const char *const constructors[] = {"tensor", "zeros", "ones", "empty", "full", "rand", "randn",
@@ -821,7 +863,9 @@ static unsigned eval_call(analysis *a, state *st, TSNode e) {
     if (facts_qualname(f, callee, &a->tmp) && !strncmp(buf_str(&a->tmp), "torch.nn.functional.", 20)) {
       const char *q = buf_str(&a->tmp) + 20;
       size_t ql = strlen(q);
-      if ((ql > 5 && !strcmp(q + ql - 5, "_loss")) || !strcmp(q, "cross_entropy")) return V_GRAPH | V_SCALAR;
+      if (((ql > 5 && !strcmp(q + ql - 5, "_loss")) || !strcmp(q, "cross_entropy")) &&
+          !prediction_detached(f, FACT_FIELD(f, e, arguments), ts_node_start_byte(e), a->function))
+        return V_GRAPH | V_SCALAR;
       return argflags & V_FLOW;
     }
     if (submodule_of_loop(f, callee)) return V_GRAPH;
