@@ -1673,6 +1673,9 @@ bool facts_returned_to_importers_backward(const facts *f, TSNode node) {
   if ((g->name_len > 4 && g->name[0] == '_' && g->name[1] == '_') ||
       !returns_value_after(f, fn, ts_node_end_byte(node)))
     return false;
+  /* a base class of the project running `loss = self.training_forward(...)`,
+   * then `loss.backward()` (DeepOD's BaseDeepAD for RoSAS) */
+  if (f->base_called && (f->base_called[fn] & FACTS_CALLED_BACKPROP)) return true;
   return (f->imports->importer_calls(f->imports, g->name, g->name_len) & FACTS_CALLED_BACKPROP) != 0;
 }
 

@@ -704,6 +704,7 @@ void facts_free(facts *self) {
   if (self->symbol_memo) free(self->symbol_memo->slots);
   free(self->symbol_memo);
   free(self->importer_no_grad);
+  free(self->base_called);
 }
 
 

@@ -340,6 +340,8 @@ typedef struct facts {
   const facts_imports *imports; /* NULL: the file is read alone */
   struct facts_symbol_memo *symbol_memo; /* facts_project_symbol's answers by node */
   uint8_t *importer_no_grad;   /* per function, facts_no_grad_in_importers' answer: 0 not asked, 1 no, 2 yes */
+  uint8_t *base_called;        /* per function, how the methods of its class's project bases call it on `self`
+                                  (FACTS_CALLED_*), or NULL when no class has such a base */
 } facts;
 
 /* Trees deeper than this are not analysed: CPython stops compiling long

@@ -822,6 +822,7 @@ static void no_grad_from_callers(facts *f, buf *tmp) {
   if (f->imports) f->importer_no_grad = oom_xcalloc(f->functions.len + 1, 1);
   if (!f->functions.len) return;
   uint8_t *ext = calls_from_bases(f, tmp);
+  f->base_called = ext; /* kept: facts_returned_to_importers_backward reads it */
   if (!f->no_grad.len && !ext) return;
   unsigned char *state = oom_xcalloc(f->functions.len, 1); /* FACTS_CALLED_* */
   handed_vec handed = {0};
@@ -889,7 +890,6 @@ static void no_grad_from_callers(facts *f, buf *tmp) {
   }
   vec_free(&handed);
   free(state);
-  free(ext);
 }
 
 

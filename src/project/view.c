@@ -421,7 +421,7 @@ static uint8_t calls_in_class(project_view *v, const project_module *m, const pr
   buf_printf(&name, "%s.%.*s", klass, (int)mlen, method);
   const project_call *c = project_summary_call(s, name.data, name.len);
   buf_free(&name);
-  uint8_t how = c ? c->how & FACTS_CALLED_NO_GRAD : 0;
+  uint8_t how = c ? c->how & (FACTS_CALLED_NO_GRAD | FACTS_CALLED_BACKPROP) : 0;
   if (c && (c->how & FACTS_CALLED_GRAD))
     how |= class_callers_no_grad(v, s, klass, c) ? FACTS_CALLED_NO_GRAD : FACTS_CALLED_GRAD;
   for (uint8_t i = 0; i < sym->nrefs; i++) {
