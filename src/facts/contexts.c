@@ -2406,8 +2406,14 @@ bool facts__abstract_method(const facts *f, int g) {
     for (uint32_t i = from; i + 14 <= to; i++)
       if (f->source[i] == 'a' && !memcmp(f->source + i, "abstractmethod", 14)) return true;
   }
-  /* a docstring and a raise: a short body */
+  /* a docstring and a raise: a short body, whose text names the error */
   if (fn->body.end - fn->body.start > 4096) return false;
+  bool named = false;
+  uint32_t end = fn->body.end < f->length ? fn->body.end : (uint32_t)f->length;
+  for (const char *p = f->source + fn->body.start, *e = f->source + end;
+       !named && p + 19 <= e && (p = memchr(p, 'N', (size_t)(e - p - 18))); p++)
+    named = !memcmp(p, "NotImplementedError", 19);
+  if (!named) return false;
   TSNode body = FIELD(fn->node, body);
   if (ts_node_is_null(body)) return false;
   bool raises = false, other = false;

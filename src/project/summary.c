@@ -548,7 +548,8 @@ project_summary *project_summary_build(const facts *f, const project_module *m, 
     if (fn->klass >= 0 && !(sym.flags & SYM_NO_GRAD) && f->no_grad.len && facts_wholly_no_grad(f, (int)i))
       sym.flags |= SYM_NO_GRAD;
     /* asked only of the names a lookup by name takes (facts_no_grad_method_call) */
-    if (fn->klass >= 0 && fn->name_len >= 8 && memchr(fn->name, '_', fn->name_len) && facts__abstract_method(f, (int)i))
+    if (fn->klass >= 0 && fn->name_len >= 8 && memchr(fn->name, '_', fn->name_len) && !(sym.flags & SYM_NO_GRAD) &&
+        (!ts_node_is_null(fn->decorated) || fn->body.end - fn->body.start <= 1024) && facts__abstract_method(f, (int)i))
       sym.flags |= SYM_ABSTRACT;
     if (fn->klass < 0) {
       /* the weights a factory's caller passes (`pretrained=True`) are
