@@ -190,9 +190,10 @@ typedef struct project_view {
   oom_project *project;
   char *path;               /* the importer, absolute */
   char *dir;                /* its folder */
-  /* the project root when it is a package itself (`graphsaint/` holding
-   * setup.py and __init__.py): its name and the folder above it, where
-   * imports of that name are also searched (root.c); NULL otherwise */
+  /* the project root's name and the folder above it: when the root is a
+   * package itself (`graphsaint/` holding setup.py and __init__.py),
+   * imports of that name are also searched there (root.c); NULL for a
+   * module's own view */
   char *package_name, *package_above;
   char *bases[PROJECT_MAX_BASES]; /* where absolute imports are searched, in order */
   int nbases;

@@ -411,6 +411,11 @@ static char *package_root_module(const project_view *view, const char *q, const 
                                  size_t nparts, const char **rest) {
   if (!view->package_name || strlen(view->package_name) != lens[0] || memcmp(view->package_name, q, lens[0]) != 0)
     return NULL;
+  char *init = join(view->package_above, view->package_name), *file = join(init, "__init__.py");
+  bool package = project_is_file(view->project, file);
+  free(init);
+  free(file);
+  if (!package) return NULL;
   char *found = NULL;
   for (size_t k = nparts; k > 0 && !found; k--) {
     found = module_file(view->project, view->package_above, q, starts, lens, k);

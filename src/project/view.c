@@ -91,15 +91,12 @@ void project_view_init(project_view *self, oom_project *project, const char *pat
   if (project_exists(project, buf_str(&src))) add_base(self, oom_xstrdup(buf_str(&src)));
   buf_free(&src);
   project_view_scan_sys_path(self, root, root_node, source, length);
-  char *init = oom_xstrdup(root);
-  init = oom_xrealloc(init, strlen(root) + sizeof "/__init__.py");
-  strcat(init, "/__init__.py");
-  if (strcmp(root, "/") && project_is_file(project, init)) {
+  if (strcmp(root, "/")) {
+    /* whether it is a package is asked only of an import named like it */
     const char *slash = strrchr(root, '/');
     self->package_name = oom_xstrdup(slash ? slash + 1 : root);
     self->package_above = dir_of(root);
   }
-  free(init);
   free(root);
 }
 
