@@ -1990,22 +1990,6 @@ static bool parameter_free_value(const facts *f, TSNode v, TSNode method, pf_ctx
  * sooner, on a layer with parameters. */
 static bool class_holds_no_parameter(const facts *f, const facts_class *k, pf_ctx *cx) {
   uint32_t start = ts_node_start_byte(k->node), end = ts_node_end_byte(k->node);
-  static const char *const makers[] = {"Parameter", "register_parameter", "add_module", "register_module",
-                                       "setattr", "__setattr__", "ParameterList", "ParameterDict", NULL};
-  for (size_t i = facts_first_call_at(f, start); i < f->calls.len; i++) {
-    TSNode call = f->calls.items[i].call;
-    if (ts_node_start_byte(call) >= end) break;
-    TSNode callee = FACT_FIELD(f, call, function);
-    if (ts_node_is_null(callee)) continue;
-    TSNode last = NODE_IS(callee, "attribute") ? FACT_FIELD(f, callee, attribute) : callee;
-    if (ts_node_is_null(last)) continue;
-    uint32_t len;
-    const char *t = facts_text(f, last, &len);
-    /* `Parameter(t, requires_grad=False)`, `setattr(self, name, p)` of
-     * one: constants, not parameters anything trains (ReAgent's
-     * feature normalizer) */
-    if (in_names_list(t, len, makers) && !frozen_parameter(f, call) && !sets_frozen_parameter(f, call)) return false;
-  }
   for (size_t i = 0; i < f->self_patterns.len; i++)
     if (f->self_patterns.items[i] >= start && f->self_patterns.items[i] < end) return false;
   size_t lo = 0, hi = f->assigns.len;
@@ -2046,6 +2030,24 @@ static bool class_holds_no_parameter(const facts *f, const facts_class *k, pf_ct
     int g = facts_function_named(f, deferred[i].value);
     bool function = g >= 0 && f->functions.items[g].parent < 0 && !f->functions.items[g].returns_model;
     if (!function && !plain_parameter(f, deferred[i].method, deferred[i].value)) return false;
+  }
+  /* asked last: the assignments refuse most modules (`self.fc = nn.Linear(...)`)
+   * before every call of the class is read */
+  static const char *const makers[] = {"Parameter", "register_parameter", "add_module", "register_module",
+                                       "setattr", "__setattr__", "ParameterList", "ParameterDict", NULL};
+  for (size_t i = facts_first_call_at(f, start); i < f->calls.len; i++) {
+    TSNode call = f->calls.items[i].call;
+    if (ts_node_start_byte(call) >= end) break;
+    TSNode callee = FACT_FIELD(f, call, function);
+    if (ts_node_is_null(callee)) continue;
+    TSNode last = NODE_IS(callee, "attribute") ? FACT_FIELD(f, callee, attribute) : callee;
+    if (ts_node_is_null(last)) continue;
+    uint32_t len;
+    const char *t = facts_text(f, last, &len);
+    /* `Parameter(t, requires_grad=False)`, `setattr(self, name, p)` of
+     * one: constants, not parameters anything trains (ReAgent's
+     * feature normalizer) */
+    if (in_names_list(t, len, makers) && !frozen_parameter(f, call) && !sets_frozen_parameter(f, call)) return false;
   }
   return true;
 }
