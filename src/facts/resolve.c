@@ -2024,15 +2024,10 @@ static bool class_holds_no_parameter(const facts *f, const facts_class *k, pf_ct
       return false; /* a class attribute (`act = nn.ReLU()`): used by every instance */
     }
   }
-  for (int i = 0; i < ndeferred; i++) {
-    /* `self.extractor = get_vocos_mel_spectrogram`: a function of the
-     * module, kept to be called, is no layer */
-    int g = facts_function_named(f, deferred[i].value);
-    bool function = g >= 0 && f->functions.items[g].parent < 0 && !f->functions.items[g].returns_model;
-    if (!function && !plain_parameter(f, deferred[i].method, deferred[i].value)) return false;
-  }
-  /* asked last: the assignments refuse most modules (`self.fc = nn.Linear(...)`)
-   * before every call of the class is read */
+  /* after the assignments, which refuse most modules (`self.fc =
+   * nn.Linear(...)`) before every call of the class is read, and before the
+   * names stored (`self.extractor = fn`), each matched against the
+   * method's parameters */
   static const char *const makers[] = {"Parameter", "register_parameter", "add_module", "register_module",
                                        "setattr", "__setattr__", "ParameterList", "ParameterDict", NULL};
   for (size_t i = facts_first_call_at(f, start); i < f->calls.len; i++) {
@@ -2048,6 +2043,13 @@ static bool class_holds_no_parameter(const facts *f, const facts_class *k, pf_ct
      * one: constants, not parameters anything trains (ReAgent's
      * feature normalizer) */
     if (in_names_list(t, len, makers) && !frozen_parameter(f, call) && !sets_frozen_parameter(f, call)) return false;
+  }
+  for (int i = 0; i < ndeferred; i++) {
+    /* `self.extractor = get_vocos_mel_spectrogram`: a function of the
+     * module, kept to be called, is no layer */
+    int g = facts_function_named(f, deferred[i].value);
+    bool function = g >= 0 && f->functions.items[g].parent < 0 && !f->functions.items[g].returns_model;
+    if (!function && !plain_parameter(f, deferred[i].method, deferred[i].value)) return false;
   }
   return true;
 }
