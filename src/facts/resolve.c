@@ -1608,21 +1608,24 @@ static bool parameter_free_module(const facts *f, TSNode call, pf_ctx *cx, int d
   if (depth > 8 || !NODE_IS(call, "call")) return false;
   TSNode callee = FACT_FIELD(f, call, function), args = FACT_FIELD(f, call, arguments);
   if (ts_node_is_null(callee) || ts_node_is_null(args)) return false;
+  /* `self.fc(x)`, `self.make(...)`: a member called, no class built */
+  if (NODE_IS(callee, "attribute") && facts_node_is(f, FACT_FIELD(f, callee, object), "self")) return false;
   uint32_t len;
   if (NODE_IS(callee, "identifier")) {
     const char *t = facts_text(f, callee, &len);
     if (is_parameter_free_class(f, t, len, cx)) return true;
   }
-  /* a class of another module of the project holding no trainable
-   * parameter, or a factory there returning only such instances
-   * (`libs.clip.FrozenCLIPEmbedder()`, `get_model(path)`) */
-  facts_symbol sym;
-  if (f->imports && (NODE_IS(callee, "identifier") || NODE_IS(callee, "attribute")) &&
-      facts_project_symbol(f, callee, &sym) && (sym.flags & SYM_NO_PARAMETERS) &&
-      (sym.flags & (SYM_CLASS | SYM_FUNCTION)))
-    return true;
+  /* a torch.nn class first: no project lookup for `nn.Linear(...)` */
   const char *cls = torch_nn_class(f, callee, cx->tmp);
-  if (!cls) return false;
+  if (!cls) {
+    /* a class of another module of the project holding no trainable
+     * parameter, or a factory there returning only such instances
+     * (`libs.clip.FrozenCLIPEmbedder()`, `get_model(path)`) */
+    facts_symbol sym;
+    return f->imports && (NODE_IS(callee, "identifier") || NODE_IS(callee, "attribute")) &&
+           facts_project_symbol(f, callee, &sym) && (sym.flags & SYM_NO_PARAMETERS) &&
+           (sym.flags & (SYM_CLASS | SYM_FUNCTION));
+  }
   if (in_names_list(cls, strlen(cls), PARAMETER_FREE_LAYERS)) return true;
   bool seq = !strcmp(cls, "Sequential"), list = !strcmp(cls, "ModuleList"), dict = !strcmp(cls, "ModuleDict");
   if (!seq && !list && !dict) return false;
