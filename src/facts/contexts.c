@@ -752,10 +752,6 @@ static bool has_word_at(const char *text, uint32_t len, uint32_t from, const cha
  * sampler's draws or a list handed in may fetch new data every round. */
 static bool index_loop(const facts *f, const facts_loop *l) {
   if (!NODE_IS(l->node, "for_statement")) return false;
-  /* the loop runs over indices, not data: `range(x.shape[2])`, `range(n)`
-   * with `n = x.size(0)`, or a name bound to `list(range(a, b))` (class
-   * ids); a loop over a dataset, a sampler's draws or a list handed in may
-   * fetch new data every round */
   TSNode over = FIELD(l->node, right), target = FIELD(l->node, left);
   if (ts_node_is_null(over) || ts_node_is_null(target) || !NODE_IS(target, "identifier")) return false;
   if (NODE_IS(over, "identifier")) {
@@ -829,10 +825,9 @@ static bool test_module(const facts *f) {
 
 /* Whether the statement right after loop L combines the list NAME (LEN
  * bytes) into one tensor (`torch.cat(embs)`, `torch.mean(torch.stack(
- * psnr_values))`, `pad_sequence(parts, ...)`), and L batches no data: no
- * `range` with a step, no slice at the loop's own variable (`X[i:i + bs]`).
- * The list is then the parts of one result of the call (the faces of one
- * frame, the slices of one volume, the items of one batch). */
+ * psnr_values))`, `pad_sequence(parts, ...)`), and L runs over the indices
+ * of one input (index_loop): the list is then the parts of one result of
+ * the call (the slices of one volume, the items of one batch). */
 static bool gathered_right_after(const facts *f, const facts_loop *l, const char *name, uint32_t len) {
   if (!NODE_IS(l->node, "for_statement")) return false;
   TSNode next = ts_node_next_named_sibling(l->node);
@@ -1665,18 +1660,23 @@ static bool returns_value_after(const facts *f, int fn, uint32_t pos) {
 }
 
 
-bool facts_returned_to_importers_backward(const facts *f, TSNode node) {
-  if (!f->imports || !f->imports->importer_calls) return false;
-  int fn = facts_function_at(f, ts_node_start_byte(node));
-  if (fn < 0 || f->functions.items[fn].parent >= 0) return false;
+bool facts__backpropagated_elsewhere(const facts *f, int fn) {
+  assert(fn >= 0 && (size_t)fn < f->functions.len);
   const facts_function *g = &f->functions.items[fn];
-  if ((g->name_len > 4 && g->name[0] == '_' && g->name[1] == '_') ||
-      !returns_value_after(f, fn, ts_node_end_byte(node)))
+  if (!f->imports || !f->imports->importer_calls || g->parent >= 0 ||
+      (g->name_len > 4 && g->name[0] == '_' && g->name[1] == '_'))
     return false;
   /* a base class of the project running `loss = self.training_forward(...)`,
    * then `loss.backward()` (DeepOD's BaseDeepAD for RoSAS) */
   if (f->base_called && (f->base_called[fn] & FACTS_CALLED_BACKPROP)) return true;
   return (f->imports->importer_calls(f->imports, g->name, g->name_len) & FACTS_CALLED_BACKPROP) != 0;
+}
+
+
+bool facts_returned_to_importers_backward(const facts *f, TSNode node) {
+  int fn = facts_function_at(f, ts_node_start_byte(node));
+  return fn >= 0 && f->functions.items[fn].parent < 0 && returns_value_after(f, fn, ts_node_end_byte(node)) &&
+         facts__backpropagated_elsewhere(f, fn);
 }
 
 

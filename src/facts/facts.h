@@ -613,6 +613,10 @@ bool facts_input_requires_grad(const facts *self, TSNode call);
  *  scorer.reward_scorer(...)`, `loss.backward()`. A caller's backward of the
  *  result is the evidence that it holds a graph. */
 bool facts_returned_to_importers_backward(const facts *self, TSNode node);
+/* Whether what top-level function or method FN (not a dunder) returns is
+ * backpropagated by a module of the project that imports the file, or by
+ * a project base class of FN's class calling it on `self`. */
+bool facts__backpropagated_elsewhere(const facts *f, int fn);
 
 /* Whether the statement holding CALL binds or adds its result to a plain
  * name (`logits += model(z) * w`) that a backward pass of the same

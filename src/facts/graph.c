@@ -474,15 +474,22 @@ static void record(analysis *a, TSNode n, unsigned flags) {
 static unsigned eval(analysis *a, state *st, TSNode e);
 
 
-/* Whether the string key INDEX of the name VALUE reaches a backward pass. */
-static bool key_reaches_backward(const analysis *a, TSNode value, TSNode index) {
-  uint32_t len, klen;
-  const char *name = facts_text(a->f, value, &len), *key = facts_text(a->f, index, &klen);
+/* Whether NAME["KEY"] (K's texts) is among A's keyed marks. */
+static bool keyed_marked(const analysis *a, const keyed_mark *k) {
   for (size_t i = 0; i < a->keyed.len; i++)
-    if (a->keyed.items[i].len == len && a->keyed.items[i].key_len == klen &&
-        !memcmp(a->keyed.items[i].name, name, len) && !memcmp(a->keyed.items[i].key, key, klen))
+    if (a->keyed.items[i].len == k->len && a->keyed.items[i].key_len == k->key_len &&
+        !memcmp(a->keyed.items[i].name, k->name, k->len) && !memcmp(a->keyed.items[i].key, k->key, k->key_len))
       return true;
   return false;
+}
+
+
+/* Whether the string key INDEX of the name VALUE reaches a backward pass. */
+static bool key_reaches_backward(const analysis *a, TSNode value, TSNode index) {
+  keyed_mark k;
+  k.name = facts_text(a->f, value, &k.len);
+  k.key = facts_text(a->f, index, &k.key_len);
+  return keyed_marked(a, &k);
 }
 
 
@@ -1987,10 +1994,7 @@ static bool keyed_subscript(analysis *a, TSNode e, bool *changed) {
   keyed_mark k;
   k.name = facts_text(a->f, value, &k.len);
   k.key = facts_text(a->f, index, &k.key_len);
-  bool known = false;
-  for (size_t i = 0; i < a->keyed.len && !known; i++)
-    known = a->keyed.items[i].len == k.len && a->keyed.items[i].key_len == k.key_len &&
-            !memcmp(a->keyed.items[i].name, k.name, k.len) && !memcmp(a->keyed.items[i].key, k.key, k.key_len);
+  bool known = keyed_marked(a, &k);
   if (!known) vec_push(&a->keyed, k);
   if (mark(a, value, 0) || !known) *changed = true;
   return true;
@@ -2924,16 +2928,14 @@ static bool backpropagated_by_callers(const facts *f, int fn) {
  * a call of function FN returns (`losses = self.loss_computer.compute(
  * data, it)`, then `losses["total_loss"].backward()`). */
 static bool importers_backpropagate(const facts *f, int fn) {
-  if (!f->imports || !f->imports->importer_calls) return false;
+  if (!f->imports) return false;
   while (f->functions.items[fn].parent >= 0) fn = f->functions.items[fn].parent;
-  const facts_function *g = &f->functions.items[fn];
-  if (g->name_len > 4 && g->name[0] == '_' && g->name[1] == '_') return false;
   /* a function the file calls itself is judged by those calls
    * (backpropagated_by_callers) */
   for (size_t i = 0; i < f->calls.len; i++)
     if (f->calls.items[i].function != fn && facts_function_named(f, FACT_FIELD(f, f->calls.items[i].call, function)) == fn)
       return false;
-  return (f->imports->importer_calls(f->imports, g->name, g->name_len) & FACTS_CALLED_BACKPROP) != 0;
+  return facts__backpropagated_elsewhere(f, fn);
 }
 
 
