@@ -1,6 +1,8 @@
 /* This file contains the engine's per-document run: the one query over the
  * tree, predicates per match, message rendering, fixes, and the rule that one
  * range reports once per rule. */
+#include <assert.h>
+#include <ctype.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,19 +120,75 @@ static void seen_add(seen_table *t, oom_diagnostic *d) {
 }
 
 
-/* Whether NODE follows a `return`, `raise`, `continue` or `break` in a block
- * of its function (`def test(self): return` above a disabled evaluation):
- * that code never runs, so nothing there costs memory. A walk up the
- * ancestors, each block's earlier statements scanned. */
-static bool unreachable(TSNode node) {
+/* Whether the bytes [FROM, TO) of TEXT name NAME (LEN bytes) as a whole
+ * word: a use of a function between its two definitions. */
+static bool names_between(const char *text, uint32_t from, uint32_t to, const char *name, size_t len) {
+  for (uint32_t i = from; i + len <= to; i++) {
+    if (memcmp(text + i, name, len) != 0) continue;
+    bool left = i > from && (text[i - 1] == '_' || isalnum((unsigned char)text[i - 1]));
+    bool right = i + len < to && (text[i + len] == '_' || isalnum((unsigned char)text[i + len]));
+    if (!left && !right) return true;
+  }
+  return false;
+}
+
+
+/* Whether DEF, a function defined undecorated in a block, class body or
+ * module, is defined again later in the same one before anything names it:
+ * Python binds the name to the second definition, so the first body never
+ * runs (a script's `def test_export(...)` copied and edited below itself).
+ * A decorated definition may be registered, overloaded or a property's
+ * getter, so it counts as live. */
+static bool redefined_later(TSNode def, const char *text) {
+  TSNode parent = ts_node_parent(def);
+  if (ts_node_is_null(parent) || !(NODE_IS(parent, "block") || NODE_IS(parent, "module"))) return false;
+  TSNode name = ts_node_child_by_field_name(def, "name", 4);
+  if (ts_node_is_null(name)) return false;
+  uint32_t ns = ts_node_start_byte(name), ne = ts_node_end_byte(name);
+  assert(ne > ns);
+  for (TSNode s = ts_node_next_named_sibling(def); !ts_node_is_null(s); s = ts_node_next_named_sibling(s)) {
+    TSNode later = s;
+    if (NODE_IS(s, "decorated_definition")) later = ts_node_child_by_field_name(s, "definition", 10);
+    if (ts_node_is_null(later) || !NODE_IS(later, "function_definition")) continue;
+    TSNode other = ts_node_child_by_field_name(later, "name", 4);
+    if (ts_node_is_null(other) || ts_node_end_byte(other) - ts_node_start_byte(other) != ne - ns ||
+        memcmp(text + ts_node_start_byte(other), text + ns, ne - ns) != 0)
+      continue;
+    return !names_between(text, ts_node_end_byte(def), ts_node_start_byte(s), text + ns, ne - ns);
+  }
+  return false;
+}
+
+
+/* Whether statement S ends the program: `exit()`, `quit()`, `sys.exit(...)`,
+ * `os._exit(...)` (a `__main__` block's `exit()` above a disabled speed test). */
+static bool exits(TSNode s, const char *text) {
+  if (!NODE_IS(s, "expression_statement") || ts_node_named_child_count(s) != 1) return false;
+  TSNode call = ts_node_named_child(s, 0);
+  if (!NODE_IS(call, "call")) return false;
+  TSNode fn = ts_node_child_by_field_name(call, "function", 8);
+  uint32_t a = ts_node_start_byte(fn), b = ts_node_end_byte(fn);
+  static const char *const enders[] = {"exit", "quit", "sys.exit", "os._exit"};
+  for (size_t i = 0; i < sizeof enders / sizeof *enders; i++)
+    if (strlen(enders[i]) == b - a && memcmp(text + a, enders[i], b - a) == 0) return true;
+  return false;
+}
+
+
+/* Whether NODE never runs: it follows a `return`, `raise`, `continue`,
+ * `break` or program exit in a block of its function (`def test(self):
+ * return` above a disabled evaluation), or its function is redefined below
+ * itself. Nothing there costs memory. A walk up the ancestors, each block's
+ * earlier statements scanned; only reported nodes are asked. */
+static bool unreachable(TSNode node, const char *text) {
   for (TSNode up = node; !ts_node_is_null(up); up = ts_node_parent(up)) {
-    if (NODE_IS(up, "function_definition") || NODE_IS(up, "class_definition") || NODE_IS(up, "lambda"))
-      return false;
+    if (NODE_IS(up, "function_definition")) return redefined_later(up, text);
+    if (NODE_IS(up, "class_definition") || NODE_IS(up, "lambda")) return false;
     TSNode parent = ts_node_parent(up);
     if (ts_node_is_null(parent) || !NODE_IS(parent, "block")) continue;
     for (TSNode s = ts_node_prev_named_sibling(up); !ts_node_is_null(s); s = ts_node_prev_named_sibling(s))
       if (NODE_IS(s, "return_statement") || NODE_IS(s, "raise_statement") || NODE_IS(s, "continue_statement") ||
-          NODE_IS(s, "break_statement"))
+          NODE_IS(s, "break_statement") || exits(s, text))
         return true;
   }
   return false;
@@ -144,7 +202,7 @@ static void run_pattern(const oom_linter *linter, oom_document *doc, const facts
   const oom_rule *rule = linter->rules.items[p->rule];
   TSNode report;
   if (!engine_capture(m, linter->report_capture, &report)) return;
-  if (!predicates_pass(p, m, ctx) || unreachable(report)) return;
+  if (!predicates_pass(p, m, ctx) || unreachable(report, doc->text)) return;
   uint32_t s = ts_node_start_byte(report), e = ts_node_end_byte(report);
   oom_edit *edits = NULL;
   size_t nedits = 0;
