@@ -69,7 +69,11 @@
 ;     a name that any of its bindings in the file makes such an instance,
 ;     `model = BaseModel(model, opts)` after `model = get_model(opts)`), or a
 ;     method its class inherits from a project base class that does
-;     (`self.optimize(self.gen_opt, loss)` of a GAN trainer's base). An
+;     (`self.optimize(self.gen_opt, loss)` of a GAN trainer's base), or a
+;     method of an object of unknown class (a parameter) whose every
+;     definition in the project runs a backward pass
+;     (`net.optimize_step_(loss)`; for names of eight characters or more
+;     holding an underscore). An
 ;     argument named as an optimizer (`opt`, `opt_g`, `gen_adv_opt`) makes
 ;     a call a training step; nor does such a loop in a method named as a
 ;     training step (`train_step`, `training_step`, `train_iter`) of a

@@ -28,7 +28,9 @@
 ;   optimizer a loop picks by its own target in a function that zeroes
 ;   gradients (`for im, i1 in active: ...; optimizers[im].step()` after
 ;   `for optimizer in optimizers: optimizer.zero_grad()`: each steps
-;   once per call). Another
+;   once per call); a loop timed as a benchmark (its function calls
+;   `torch.cuda.synchronize()` before and after it: a throughput test on a
+;   constant batch, whose updates nobody uses). Another
 ;   framework's code: a file importing Paddle (whose `clear_grad()` is its
 ;   `zero_grad`), MXNet, Chainer, OneFlow, MindSpore, MegEngine or Jittor
 ;   and never `torch`, or a function importing one of them itself.
@@ -87,6 +89,7 @@
   (#oom-outlives-iteration? @optimizer)
   (#oom-loop-calls? @report "\\w*backward")
   (#oom-not-loop-calls? @report "zero_grads?|clear_grads?")
+  (#oom-not-timed-loop? @report)
   (#oom-not-foreign-code? @report "(paddle|mxnet|chainer|oneflow|mindspore|megengine|jittor)(\\..*)?"))
 
 ; scaler.step(optimizer)
@@ -104,4 +107,5 @@
   (#oom-outlives-iteration? @optimizer)
   (#oom-loop-calls? @report "\\w*backward")
   (#oom-not-loop-calls? @report "zero_grads?|clear_grads?")
+  (#oom-not-timed-loop? @report)
   (#oom-not-foreign-code? @report "(paddle|mxnet|chainer|oneflow|mindspore|megengine|jittor)(\\..*)?"))

@@ -240,6 +240,9 @@ static const struct {
    "`#oom-warm-up? @call`: the call `@call` is outside any loop of its function and either a statement of its own, "
    "its result dropped (run once for its side effects: lazy layers' shapes, a first compile), or a probe whose "
    "arguments are all tensors made up there (`torch.randn(...)` and the like) with no `.eval()` before it"},
+  {"oom-timed-loop", PRED_TIMED_LOOP, ARGS_CAPTURE, 0, 0,
+   "`#oom-timed-loop? @x`: a loop around `@x` is timed: its function calls `torch.cuda.synchronize()` both before "
+   "and after it (a throughput benchmark, whose results are thrown away)"},
   {"oom-handed-to-library", PRED_HANDED_TO_LIBRARY, ARGS_CAPTURE, 0, 0,
    "`#oom-handed-to-library? @x`: `@x` is in the body of a lambda handed as an argument to a callable of another "
    "library (not a builtin such as `map` or `sorted`, not a function or class of this file or the project: "
@@ -368,6 +371,7 @@ static int cost(pred_kind kind) {
   case PRED_FOREIGN_CODE: /* a regex per import: asked of nearly nothing but findings */
   case PRED_HANDED_TO_LIBRARY:
   case PRED_INPUT_REQUIRES_GRAD:
+  case PRED_TIMED_LOOP:
   case PRED_WARM_UP: /* ts_node_parent walks down from the root */ return 4;
   case PRED_NO_GRAD_IN_IMPORTERS:
   case PRED_RETURNED_TO_BACKWARD:
@@ -929,6 +933,8 @@ static bool eval(const predicate *p, const TSQueryMatch *m, pred_context *ctx) {
     return facts_in_unit_test(ctx->model, pos);
   case PRED_WARM_UP:
     return facts_warm_up_call(ctx->model, n);
+  case PRED_TIMED_LOOP:
+    return facts_timed_loop(ctx->model, pos);
   case PRED_UNTRAINED:
     return facts_untrained_model(ctx->model, n);
   case PRED_HANDED_TO_LIBRARY:

@@ -278,6 +278,10 @@ struct facts_imports {
    *  without gradients (decorated, or its whole body in a no-grad block),
    *  and at least one does. May be NULL. */
   bool (*method_no_grad_anywhere)(const facts_imports *self, const char *method, size_t mlen);
+  /** Whether the classes of the project that define a method named METHOD
+   *  (MLEN bytes), looked for in every module of the project, all run a
+   *  backward pass in it, and at least one does. May be NULL. */
+  bool (*method_backward_anywhere)(const facts_imports *self, const char *method, size_t mlen);
 };
 
 /* How a function is called: under no_grad, with gradients on, or both;
@@ -592,6 +596,9 @@ bool facts_in_eval_context(const facts *self, TSNode node);
  *  loop of its function: a warm-up run once for its side effects (a forward
  *  pass that gives lazy layers their shapes before DDP wraps the model). */
 bool facts_warm_up_call(const facts *self, TSNode call);
+/** Whether a loop around POS is timed: its function calls
+ *  `torch.cuda.synchronize()` both before and after it (a benchmark). */
+bool facts_timed_loop(const facts *self, uint32_t pos);
 
 /* Whether NODE is in the body of a lambda handed as an argument to a
  * callable of another library (not a builtin, not the file's or the

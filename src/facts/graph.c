@@ -2427,6 +2427,31 @@ static bool computes_gradients(const facts *f, TSNode call, int *captum, buf *tm
 }
 
 
+/* `net.optim_step_(loss)` on an object of unknown class (a parameter, an
+ * attribute): the project's methods of that name, when each runs a
+ * backward pass (patch2pix's `Patch2Pix.optim_step_`). Only for names
+ * particular enough to be looked for in every module, not a method of the
+ * file's own classes (judged by its body), nor an imported module's
+ * function (`torch.from_numpy`). */
+static bool backward_by_method_name(const facts *f, TSNode callee, buf *tmp) {
+  if (!f->imports || !f->imports->method_backward_anywhere || ts_node_is_null(callee) || !NODE_IS(callee, "attribute"))
+    return false;
+  TSNode obj = FACT_FIELD(f, callee, object), attr = FACT_FIELD(f, callee, attribute);
+  if (ts_node_is_null(obj) || ts_node_is_null(attr) || facts_node_is(f, obj, "self")) return false;
+  if (!(NODE_IS(obj, "identifier") || (NODE_IS(obj, "attribute") && facts_node_is(f, FACT_FIELD(f, obj, object), "self"))))
+    return false;
+  uint32_t mlen;
+  const char *method = facts_text(f, attr, &mlen);
+  if (mlen < 8 || !memchr(method, '_', mlen)) return false;
+  for (size_t i = 0; i < f->functions.len; i++) {
+    const facts_function *g = &f->functions.items[i];
+    if (g->klass >= 0 && g->name_len == mlen && !memcmp(g->name, method, mlen)) return false;
+  }
+  if (NODE_IS(obj, "identifier") && facts_qualname(f, obj, tmp)) return false;
+  return f->imports->method_backward_anywhere(f->imports, method, mlen);
+}
+
+
 /* Which functions train (call backward / step), through callees too, those
  * of this file and of the project's other modules. */
 void facts__device_returns(facts *f);
@@ -2486,6 +2511,17 @@ void facts__summaries(facts *f) {
     if (bw) fn->backward = fn->trains = true;
     else if (st) fn->trains = true;
     if ((bw || st) && c->loop < 0 && (!pt || (pt & SYM_STEP))) fn->step = true;
+  }
+  /* a file with no backward pass of its own may call one through a method
+   * of an object whose class it does not know; asked last, of such files
+   * only (most files that train call `.backward()` or a known step) */
+  bool own_backward = f->file_backward;
+  for (size_t i = 0; !own_backward && f->imports && i < f->calls.len; i++) {
+    const facts_call *c = &f->calls.items[i];
+    if (!backward_by_method_name(f, FACT_FIELD(f, c->call, function), &tmp)) continue;
+    f->file_backward = true;
+    if (c->loop >= 0) f->loops.items[c->loop].evidence |= LOOP_CALLS_BACKWARD;
+    if (c->function >= 0) f->functions.items[c->function].backward = f->functions.items[c->function].trains = true;
   }
   for (bool changed = true; changed;) {
     changed = false;

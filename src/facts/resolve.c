@@ -2642,6 +2642,39 @@ bool facts_loop_trains(const facts *self, int loop) {
 }
 
 
+/* Whether a loop around POS is timed: `torch.cuda.synchronize()` runs in
+ * its function both before the loop and after it (a throughput benchmark,
+ * PaSST's `model_speed_test`: what the loop computes is thrown away). */
+bool facts_timed_loop(const facts *self, uint32_t pos) {
+  int inner = facts_innermost_loop_at(self, pos);
+  if (inner < 0) return false;
+  int fn = self->loops.items[inner].function;
+  facts_span scope = fn >= 0 ? self->functions.items[fn].body : (facts_span){0, (uint32_t)self->length};
+  buf tmp = {0};
+  bool timed = false;
+  for (int l = inner; l >= 0 && !timed; l = self->loops.items[l].parent) {
+    uint32_t start = ts_node_start_byte(self->loops.items[l].node), end = ts_node_end_byte(self->loops.items[l].node);
+    bool before = false, after = false;
+    for (size_t i = facts_first_call_at(self, scope.start); i < self->calls.len && !(before && after); i++) {
+      const facts_call *c = &self->calls.items[i];
+      uint32_t s = ts_node_start_byte(c->call);
+      if (s >= scope.end) break;
+      if (c->function != fn || (s >= start && s < end)) continue;
+      TSNode callee = FACT_FIELD(self, c->call, function);
+      if (ts_node_is_null(callee) || !NODE_IS(callee, "attribute") ||
+          !facts_node_is(self, FACT_FIELD(self, callee, attribute), "synchronize"))
+        continue;
+      if (!facts_qualname(self, callee, &tmp) || strcmp(buf_str(&tmp), "torch.cuda.synchronize") != 0) continue;
+      if (s < start) before = true;
+      else after = true;
+    }
+    timed = before && after;
+  }
+  buf_free(&tmp);
+  return timed;
+}
+
+
 bool facts_sole_backward(const facts *self, uint32_t pos) {
   int inner = facts_innermost_loop_at(self, pos);
   if (inner < 0) return false;

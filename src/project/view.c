@@ -40,6 +40,7 @@ static uint8_t importer_calls(const facts_imports *imports, const char *name, si
 static bool method_symbol(const facts_imports *imports, const char *klass, size_t len, const char *method, size_t mlen,
                           facts_symbol *out);
 static bool method_no_grad_anywhere(const facts_imports *imports, const char *method, size_t mlen);
+static bool method_backward_anywhere(const facts_imports *imports, const char *method, size_t mlen);
 
 
 /* The folder above the top package holding the view's module (`attic/`
@@ -78,6 +79,7 @@ void project_view_init(project_view *self, oom_project *project, const char *pat
   self->imports.importer_calls = importer_calls;
   self->imports.method_symbol = method_symbol;
   self->imports.method_no_grad_anywhere = method_no_grad_anywhere;
+  self->imports.method_backward_anywhere = method_backward_anywhere;
   self->project = project;
   self->path = project_absolute(path);
   self->dir = dir_of(self->path);
@@ -758,13 +760,18 @@ static bool text_holds(const char *text, size_t length, const char *needle, size
 }
 
 
-/* Every module of the project whose text defines the method (`def
- * eval_step(`) is read for its summary: a dependency of the lint, those
- * that do not too (an edit adding a definition must relint the file). */
-static bool method_no_grad_anywhere(const facts_imports *imports, const char *method, size_t mlen) {
+/* Whether every concrete method named METHOD (MLEN bytes) of the
+ * project's classes has all of FLAGS, and at least one is there. Every
+ * module whose text defines the method (`def eval_step(`) is read for its
+ * summary: a dependency of the lint, those that do not too (an edit adding
+ * a definition must relint the file). MARK tells the memo keys of the
+ * questions apart. */
+static bool method_everywhere(const facts_imports *imports, const char *method, size_t mlen, uint32_t flags,
+                              char mark) {
+  assert(flags != 0);
   project_view *v = (project_view *)imports;
   buf key = {0};
-  buf_printf(&key, "!%.*s", (int)mlen, method);
+  buf_printf(&key, "%c%.*s", mark, (int)mlen, method);
   uint8_t *slot = NULL, how = memo_calls(v, key.data, key.len, &slot);
   buf_free(&key);
   if (!slot) return how == 1;
@@ -786,7 +793,7 @@ static bool method_no_grad_anywhere(const facts_imports *imports, const char *me
             !(sym->symbol.flags & SYM_FUNCTION) || (sym->symbol.flags & SYM_ABSTRACT))
           continue;
         any = true;
-        all = (sym->symbol.flags & SYM_NO_GRAD) != 0;
+        all = (sym->symbol.flags & flags) == flags;
       }
       if (s) project_summary_release(v->project, s);
     }
@@ -795,4 +802,14 @@ static bool method_no_grad_anywhere(const facts_imports *imports, const char *me
   buf_free(&def);
   *slot = any && all ? 1 : 2;
   return *slot == 1;
+}
+
+
+static bool method_no_grad_anywhere(const facts_imports *imports, const char *method, size_t mlen) {
+  return method_everywhere(imports, method, mlen, SYM_NO_GRAD, '!');
+}
+
+
+static bool method_backward_anywhere(const facts_imports *imports, const char *method, size_t mlen) {
+  return method_everywhere(imports, method, mlen, SYM_BACKWARD, '&');
 }
