@@ -63,7 +63,11 @@
 ;   name bound from it (`torch.autograd.backward([value_loss] + log_probs,
 ;   grads)`, `autograd.grad(total_loss / n, params)`; a list of such sums,
 ;   `losses_q[k + 1] += loss_q` then `(losses_q[-1] / n).backward()`, MAML's
-;   meta-loss): that is
+;   meta-loss), or left on an attribute of `self` that a method of the
+;   file backpropagates (a navigation agent's rollout, `self.loss +=
+;   ml_loss * w`, then `self.loss.backward()` in its `train()`, or in a
+;   base class of the project that runs `self.rollout(...)` and then
+;   `self.loss.backward()`): that is
 ;   the loss of the step, made anew at each call, and its backward frees
 ;   the graphs. Nor a sum of the loss terms of one step, local to the
 ;   function that makes it: bound in the function before a loop that runs

@@ -136,7 +136,13 @@
 ;   decoder(x, h)`, a generator taken from a dict, `x, h = gen(x, f, h)`,
 ;   or the instance's state, `q, self.hidden = self.rnn(x, self.hidden)`,
 ;   whose own store on `self` is then not reported either:
-;   every step's graph is alive through `h` anyway); losses kept for a later loop of the
+;   every step's graph is alive through `h` anyway), or that hands the
+;   list itself back to the model (`{"hist_embeds": hist_embeds}` as the
+;   next step's `**inputs`: an episode's history); values read after the
+;   loop into a loss left on `self` that a method of the file or a base
+;   class of the project backpropagates (an actor-critic rollout's states
+;   and log-probabilities, `self.loss += rl_loss`, then
+;   `self.loss.backward()` in `train()`); losses kept for a later loop of the
 ;   same function that backpropagates them; one entry per model in a loop
 ;   over models (`for net in nets: net(x)`) whose list is made anew in each
 ;   round of an enclosing loop; the views of one input gathered in a local

@@ -308,6 +308,10 @@
 ;   `reward_scorer` returns, and the training script runs `loss =
 ;   scorer.reward_scorer(...)` then `loss.backward()`): the generator learns
 ;   through that graph. The importers are matched by the function's name.
+;   The same for a method that a base class of the project runs as a
+;   statement of its own before backpropagating an attribute of `self`
+;   (`self.rollout(...)` then `self.loss.backward()`: the rollout leaves
+;   its loss on `self.loss`, a navigation agent's training step).
 ;   Nor a model built from literals after a backward pass of its function
 ;   (a unit test checking one layer's gradients, then a fresh layer's
 ;   shapes), `nn.DataParallel(net)` of an untrained `net`, or a name each

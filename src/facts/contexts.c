@@ -186,7 +186,8 @@ static bool backpropagated_after(const facts *f, const facts_loop *l, const char
     for (size_t k = 0; k < nnames; k++)
       if (mentions(t, tl, names[k], lens[k])) return true;
   }
-  return false;
+  /* read into `self.loss`, which the agent's `train()` backpropagates */
+  return facts__left_on_self_for_backward(f, l->function, after, names, lens, nnames, 8);
 }
 
 
@@ -869,6 +870,31 @@ static bool gathered_right_after(const facts *f, const facts_loop *l, const char
 }
 
 
+/* Whether loop L passes the list NAME (LEN bytes) it stores into at NODE
+ * to a model call or a dict literal in its body (`{'hist_embeds': hist_embeds}`
+ * handed to the model as `**visual_inputs`): the history of one episode's
+ * steps, read by each next step's forward, chained to them anyway. */
+static bool list_fed_back(const facts *f, const facts_loop *l, const char *name, uint32_t len, TSNode node) {
+  uint32_t k = 0, blen;
+  facts_text(f, l->node, &blen);
+  for (TSNode n = next_code_mention(f, l, name, len, &k, blen); !ts_node_is_null(n);
+       n = next_code_mention(f, l, name, len, &k, blen)) {
+    if (ts_node_eq(n, node)) continue;
+    TSNode up = ts_node_parent(n);
+    if (ts_node_is_null(up)) continue;
+    if (NODE_IS(up, "pair") && ts_node_eq(FIELD(up, value), n)) return true;
+    if (NODE_IS(up, "keyword_argument") && ts_node_eq(FIELD(up, value), n)) return true;
+    if (NODE_IS(up, "argument_list")) {
+      /* a model's input (`decoder(x, history)`), not a reduction of it
+       * (`torch.cat(outs).mean()`, `len(hist)`) */
+      TSNode call = ts_node_parent(up), callee = ts_node_is_null(call) ? NULL_NODE : FIELD(call, function);
+      if (!ts_node_is_null(callee) && facts_is_model_call(f, callee)) return true;
+    }
+  }
+  return false;
+}
+
+
 bool facts_step_storage(const facts *self, TSNode node) {
   if (NODE_IS(node, "attribute") && cleared_after_backward(self, node)) return true;
   int loop;
@@ -899,7 +925,8 @@ bool facts_step_storage(const facts *self, TSNode node) {
   }
   /* (b) the time steps of one sequence: no loader, backward or step of the
    * loop's own, and a model's output fed back into it */
-  if (l->evidence == LOOP_CALLS_MODEL && feeds_model_back(self, l)) return true;
+  if (l->evidence == LOOP_CALLS_MODEL && (feeds_model_back(self, l) || list_fed_back(self, l, name, len, node)))
+    return true;
   /* (f) the steps of an unrolled differentiable inner loop */
   if (unrolled_inner_loop(self, l)) return true;
   /* (c) kept for a later loop of the function that backpropagates it */

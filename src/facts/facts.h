@@ -624,6 +624,15 @@ bool facts_returned_to_importers_backward(const facts *self, TSNode node);
  * backpropagated by a module of the project that imports the file, or by
  * a project base class of FN's class calling it on `self`. */
 bool facts__backpropagated_elsewhere(const facts *f, int fn);
+/* Inside src/facts: whether method FN, after AFTER, leaves what one of
+ * NAMES (LENS; N of them, room for MAX) holds on an attribute of `self`
+ * (`self.loss += ml_loss * w`, through the names bound or summed from them
+ * on the way, which are added) that a method of the file backpropagates
+ * (`self.loss.backward()` in `train()`), or whose function a base class or
+ * an importer calls before a backward (facts__backpropagated_elsewhere):
+ * the loss an agent's rollout leaves for its trainer. */
+bool facts__left_on_self_for_backward(const facts *f, int fn, uint32_t after, const char **names, uint32_t *lens,
+                                      size_t n, size_t max);
 
 /* Whether the statement holding CALL binds or adds its result to a plain
  * name (`logits += model(z) * w`) that a backward pass of the same

@@ -2844,6 +2844,78 @@ bool facts_result_backpropagated(const facts *self, TSNode call) {
 }
 
 
+/* Whether a method of the file's classes backpropagates the attribute
+ * ATTR (`self.loss`, LEN bytes): `self.loss.backward()`. */
+static bool self_attribute_backpropagated(const facts *f, const char *attr, uint32_t len) {
+  for (size_t i = 0; i < f->calls.len; i++) {
+    const facts_call *c = &f->calls.items[i];
+    if (c->function < 0 || f->functions.items[c->function].klass < 0) continue;
+    TSNode callee = FACT_FIELD(f, c->call, function);
+    if (ts_node_is_null(callee) || !NODE_IS(callee, "attribute") ||
+        !text_is(f, FACT_FIELD(f, callee, attribute), "backward"))
+      continue;
+    uint32_t l;
+    const char *t = facts_text(f, FACT_FIELD(f, callee, object), &l);
+    if (l == len && !memcmp(t, attr, len)) return true;
+  }
+  return false;
+}
+
+
+bool facts__left_on_self_for_backward(const facts *f, int fn, uint32_t after, const char **names, uint32_t *lens,
+                                      size_t n, size_t max) {
+  assert(n >= 1 && n <= max);
+  if (fn < 0 || f->functions.items[fn].klass < 0) return false;
+  facts_span scope = f->functions.items[fn].body;
+  if (after >= scope.end) return false;
+  TSNode body = ts_node_descendant_for_byte_range(f->root, scope.start, scope.end);
+  TSTreeCursor c = ts_tree_cursor_new(body);
+  bool found = false, asked_elsewhere = false;
+  for (int guard = 0; guard < 200000 && !found; guard++) {
+    TSNode k = ts_tree_cursor_current_node(&c);
+    bool descend = ts_node_end_byte(k) > after;
+    /* assignments in document order, those of nested functions aside */
+    if (descend && ts_node_start_byte(k) >= after && (NODE_IS(k, "assignment") || NODE_IS(k, "augmented_assignment")) &&
+        facts_function_at(f, ts_node_start_byte(k)) == fn) {
+      TSNode left = FACT_FIELD(f, k, left), right = FACT_FIELD(f, k, right);
+      bool reads = false;
+      for (size_t i = 0; i < n && !reads && !ts_node_is_null(right); i++)
+        reads = subtree_reads(f, right, names[i], lens[i], false) && !detached_read(f, right, names[i], lens[i]);
+      if (reads && NODE_IS(left, "identifier") && n < max) {
+        /* `rl_loss += t_policy_loss + t_critic_loss`: the sum goes on */
+        uint32_t ll;
+        const char *l = facts_text(f, left, &ll);
+        bool known = false;
+        for (size_t i = 0; i < n && !known; i++) known = lens[i] == ll && !memcmp(names[i], l, ll);
+        if (!known) {
+          names[n] = l;
+          lens[n++] = ll;
+        }
+      } else if (reads && NODE_IS(left, "attribute") && facts_node_is(f, FACT_FIELD(f, left, object), "self")) {
+        uint32_t al;
+        const char *attr = facts_text(f, left, &al);
+        found = self_attribute_backpropagated(f, attr, al);
+        if (!found && !asked_elsewhere) {
+          asked_elsewhere = true;
+          found = facts__backpropagated_elsewhere(f, fn);
+        }
+      }
+    }
+    if (descend && ts_tree_cursor_goto_first_child(&c)) continue;
+    bool done = false;
+    while (!ts_tree_cursor_goto_next_sibling(&c)) {
+      if (!ts_tree_cursor_goto_parent(&c) || ts_node_eq(ts_tree_cursor_current_node(&c), body)) {
+        done = true;
+        break;
+      }
+    }
+    if (done) break;
+  }
+  ts_tree_cursor_delete(&c);
+  return found;
+}
+
+
 bool facts_backpropagated_after_loop(const facts *self, TSNode stmt) {
   TSNode acc = FACT_FIELD(self, stmt, left);
   /* `losses_q[k + 1] += loss_q`: the list of sums, read after the loop as
@@ -2879,7 +2951,8 @@ bool facts_backpropagated_after_loop(const facts *self, TSNode stmt) {
     for (size_t k = 0; k < nnames; k++)
       if (backpropagates(self, c->call, names[k], lens[k])) return true;
   }
-  return false;
+  /* `self.loss += ml_loss * w`, backpropagated by the agent's `train()` */
+  return facts__left_on_self_for_backward(self, fn, after, names, lens, nnames, 4);
 }
 
 

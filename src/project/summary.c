@@ -379,6 +379,29 @@ static void record_picked_methods(const facts *f, const facts_call *c, const cal
 }
 
 
+/* Whether call I of F, `self.rollout(...)` as a statement of its own (its
+ * result dropped), is followed in its function by a backward pass of an
+ * attribute of `self` (`self.loss.backward()`): the method called leaves
+ * the loss there, as VLN agents' `train()` expects of `rollout`. */
+static bool leaves_loss_on_self(const facts *f, size_t i) {
+  const facts_call *c = &f->calls.items[i];
+  TSNode stmt = ts_node_parent(c->call);
+  if (ts_node_is_null(stmt) || !NODE_IS(stmt, "expression_statement")) return false;
+  for (size_t j = i + 1; j < f->calls.len; j++) {
+    const facts_call *d = &f->calls.items[j];
+    if (ts_node_start_byte(d->call) >= f->functions.items[c->function].body.end) break;
+    if (d->function != c->function) continue;
+    TSNode callee = FACT_FIELD(f, d->call, function);
+    if (ts_node_is_null(callee) || !NODE_IS(callee, "attribute") ||
+        !facts_node_is(f, FACT_FIELD(f, callee, attribute), "backward"))
+      continue;
+    TSNode obj = FACT_FIELD(f, callee, object);
+    if (NODE_IS(obj, "attribute") && facts_node_is(f, FACT_FIELD(f, obj, object), "self")) return true;
+  }
+  return false;
+}
+
+
 /* Every call of F by the name it calls (project_call), each name once with
  * the FACTS_CALLED_* of all its calls, into S. The names point into the
  * source until the entries merge: one copy per name. */
@@ -419,7 +442,7 @@ static void record_calls_by_name(const facts *f, project_summary *s) {
                    : FACTS_CALLED_GRAD;
     /* most callers run no backward of their own: nothing to ask */
     if (seen.how == FACTS_CALLED_GRAD && c->function >= 0 && f->functions.items[c->function].own_backward &&
-        facts_result_backpropagated(f, c->call))
+        (facts_result_backpropagated(f, c->call) || (seen.klass && leaves_loss_on_self(f, i))))
       seen.how |= FACTS_CALLED_BACKPROP;
     seen.outer = outermost(f, c->function);
     vec_push(&v, seen);

@@ -93,6 +93,16 @@ void project_view_init(project_view *self, oom_project *project, const char *pat
   if (project_exists(project, buf_str(&src))) add_base(self, oom_xstrdup(buf_str(&src)));
   buf_free(&src);
   project_view_scan_sys_path(self, root, root_node, source, length);
+  /* last, the folders between the file's and the root, nearest first: a
+   * script in `reverie/` importing `r2r.agent_cmt` from the folder above
+   * (run with that folder on PYTHONPATH, as research code often is) */
+  char *up = dir_of(self->dir);
+  for (int level = 0; level < 2 && strlen(up) > strlen(root) && !strncmp(up, root, strlen(root)); level++) {
+    char *next = dir_of(up);
+    add_base(self, up);
+    up = next;
+  }
+  free(up);
   if (strcmp(root, "/")) {
     /* whether it is a package is asked only of an import named like it */
     const char *slash = strrchr(root, '/');

@@ -191,7 +191,7 @@ static void sys_path_names_and_package_parent(void **state) {
     "from var import VQ\n",
     "attic/var/__init__.py", "from var.vqvae import VQ\n",
     "attic/var/vqvae.py", "import torch.nn as nn\nclass VQ(nn.Module):\n    pass\n",
-    "attic/other/plain.py",
+    "other/plain.py",
     "import sys\n"
     "ROOT = 'elsewhere'\n"
     "sys.path.insert(0, ROOT)\n",
@@ -203,7 +203,46 @@ static void sys_path_names_and_package_parent(void **state) {
   assert_true(s.flags & SYM_CLASS);
   assert_true(s.flags & SYM_MODEL);
   /* a name bound to a folder that does not hold the package adds nothing */
-  assert_false(ask(p, &t, "attic/other/plain.py", "var.VQ", &s));
+  assert_false(ask(p, &t, "other/plain.py", "var.VQ", &s));
+  oom_project_free(p);
+  tree_remove(&t);
+}
+
+
+/* A script in a folder of its own importing a sibling folder's module as a
+ * top-level package (`from r2r.agent import Agent` in `finetune/reverie/`,
+ * run with `finetune/` on PYTHONPATH): the folders between the script's and the
+ * root are searched last, two of them at most. */
+static void folders_above_the_script(void **state) {
+  (void)state;
+  tree t = {{0}};
+  static const char *const files[] = {
+    ".git/HEAD", "",
+    "finetune/r2r/agent.py", "import torch.nn as nn\nclass Agent(nn.Module):\n    pass\n",
+    "finetune/reverie/agent.py", "from r2r.agent import Agent\n",
+    "r2r/agent.py", "class Agent:\n    pass\n",
+    NULL};
+  tree_make(&t, files);
+  oom_project *p = oom_project_new();
+  facts_symbol s;
+  /* the root's own r2r comes first: the folder above is a fallback */
+  assert_true(ask(p, &t, "finetune/reverie/agent.py", "r2r.agent.Agent", &s));
+  assert_false(s.flags & SYM_MODEL);
+  oom_project_free(p);
+  tree_remove(&t);
+  static const char *const nested[] = {
+    ".git/HEAD", "",
+    "finetune/r2r/agent.py", "import torch.nn as nn\nclass Agent(nn.Module):\n    pass\n",
+    "finetune/reverie/agent.py", "from r2r.agent import Agent\n",
+    "deep/a/b/c/script.py", "from helpers.util import make\n",
+    "deep/helpers/util.py", "def make():\n    return 1\n",
+    NULL};
+  tree_make(&t, nested);
+  p = oom_project_new();
+  assert_true(ask(p, &t, "finetune/reverie/agent.py", "r2r.agent.Agent", &s));
+  assert_true(s.flags & SYM_MODEL);
+  /* three folders up is past the search */
+  assert_false(ask(p, &t, "deep/a/b/c/script.py", "helpers.util.make", &s));
   oom_project_free(p);
   tree_remove(&t);
 }
@@ -739,6 +778,7 @@ int main(void) {
     cmocka_unit_test(module_source_for_the_estimate),
     cmocka_unit_test(sys_path_literals_add_folders),
     cmocka_unit_test(sys_path_names_and_package_parent),
+    cmocka_unit_test(folders_above_the_script),
     cmocka_unit_test(summaries_across_modules),
     cmocka_unit_test(cycles_and_broken_modules),
     cmocka_unit_test(answers_do_not_depend_on_order),
