@@ -72,8 +72,9 @@
 ;     (`self.optimize(self.gen_opt, loss)` of a GAN trainer's base), or a
 ;     method of an object of unknown class (a parameter) whose every
 ;     definition in the project runs a backward pass
-;     (`net.optimize_step_(loss)`; for names of eight characters or more
-;     holding an underscore). An
+;     (`net.optimize_step_(loss)` in a loop; for names of eight characters
+;     or more holding an underscore and naming a step: `step`, `optim`,
+;     `update`, `backward`, `train`, `learn`). An
 ;     argument named as an optimizer (`opt`, `opt_g`, `gen_adv_opt`) makes
 ;     a call a training step; nor does such a loop in a method named as a
 ;     training step (`train_step`, `training_step`, `train_iter`) of a
@@ -142,7 +143,9 @@
 ;   `torch.inference_mode()` or `torch.set_grad_enabled(False)` (as a
 ;   statement, also after a call of a function of the file whose own body
 ;   turns gradients off that way and never back on, a transcription
-;   script's `setup(args)`; or, in an
+;   script's `setup(args)`, and in the methods of a class whose
+;   `__init__` ends that way, an inference wrapper's, when the file never
+;   turns them back on; or, in an
 ;   evaluation context, `torch.set_grad_enabled(split == 'train')` or
 ;   `with torch.no_grad() if cond else nullcontext():`: the code chooses
 ;   the mode itself), in
@@ -192,7 +195,10 @@
 ;   a forward whose function reads `.grad_fn` (a tracer walking the graph
 ;   it records) or whose input the function made to require grad
 ;   (`coords.requires_grad_(True)`: a physics-informed network's residual
-;   differentiates the output with respect to it), files that do not import
+;   differentiates the output with respect to it; or an attribute of it,
+;   or of the items of a list it is, set to require grad before the call,
+;   `graph.atom_frac_coord.requires_grad = "f" in targets`: a potential
+;   computing forces as the gradient of its energy), files that do not import
 ;   torch, calls of a model whose parameters are frozen with
 ;   `.requires_grad_(False)` (StyleGAN's metric samplers; also where it is
 ;   built, `G = build().requires_grad_(False)`, and its copies, `G_ema =
@@ -301,7 +307,9 @@
 ;   model in training mode, `train` being a parameter of a function around
 ;   it: a helper running the model in the mode its caller asks for
 ;   (score_sde's `get_model_fn(model, train=False)`), whose callers choose
-;   the grad mode as well.
+;   the grad mode as well; nor a call after an `.eval()` made in such a
+;   branch (`if train: model.train()` / `else: model.eval()`, then
+;   `return model(x, sigma)`).
 ;   Nor a forward in a function whose result a module importing the file
 ;   backpropagates (a differentiable reward: the reward model, in eval
 ;   mode, scores the generated videos, the scores become the loss

@@ -253,7 +253,9 @@ static const struct {
    "grad (`coords.clone().requires_grad_(True)`, `torch.rand(n, 1, requires_grad=True)`, or a `torch.cat` of "
    "such names) and a later call takes both that input and the call's result (`residual(points, pred)`): the "
    "code differentiates the output with respect to the input (a physics-informed network's residual), so the "
-   "forward needs its graph"},
+   "forward needs its graph; or, before the call in its function, an attribute of an argument (or of the loop "
+   "variable of a `for` over one) is set to require grad (`graph.pos.requires_grad = flag`, not `= False`): "
+   "the model differentiates with respect to it, as a potential's forces"},
   {"oom-returned-to-backward", PRED_RETURNED_TO_BACKWARD, ARGS_CAPTURE, 0, 0,
    "`#oom-returned-to-backward? @x`: the function holding `@x` returns a value after it, and a module of the "
    "project that imports the file backpropagates what a call of that function returns (`loss = "

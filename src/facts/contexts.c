@@ -1707,9 +1707,26 @@ bool facts_returned_to_importers_backward(const facts *f, TSNode node) {
 }
 
 
+/* Whether the `.eval()` before NODE in its function is itself in one
+ * branch of such an `if train:`, the other putting the model in training
+ * mode (`if train: model.train() else: model.eval()`, then `return
+ * model(x, sigma)`): the mode, and the grad mode, are the caller's. */
+static bool eval_chosen_by_flag(const facts *f, TSNode node) {
+  uint32_t pos = ts_node_start_byte(node);
+  int fn = facts_function_at(f, pos);
+  if (fn < 0) return false;
+  for (size_t i = facts_first_call_at(f, f->functions.items[fn].body.start);
+       i < f->calls.len && ts_node_start_byte(f->calls.items[i].call) < pos; i++)
+    if (f->calls.items[i].function == fn && mode_call(f, f->calls.items[i].call) == 1 &&
+        mode_chosen_by_flag(f, f->calls.items[i].call))
+      return true;
+  return false;
+}
+
+
 bool facts_in_eval_context(const facts *self, TSNode node) {
   return eval_context(self, node) && !grad_kept_on_purpose(self, node) && !mode_chosen_by_flag(self, node) &&
-         !facts_result_backpropagated(self, node);
+         !eval_chosen_by_flag(self, node) && !facts_result_backpropagated(self, node);
 }
 
 
@@ -2040,9 +2057,68 @@ static size_t tuple_names_after(const facts *f, int fn, uint32_t pos, const char
 }
 
 
+/* Whether ARGS (an argument list) passes the name NAME (LEN bytes). */
+static bool passes_name(const facts *f, TSNode args, const char *name, uint32_t len) {
+  uint32_t n = ts_node_named_child_count(args);
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode a = ts_node_named_child(args, i);
+    if (NODE_IS(a, "keyword_argument")) a = FIELD(a, value);
+    if (!ts_node_is_null(a) && NODE_IS(a, "identifier") && facts_text_is(f, a, name, len)) return true;
+  }
+  return false;
+}
+
+
+/* Whether, before CALL in its function, an attribute of its input is set to
+ * require gradients (`graph.atom_frac_coord.requires_grad = requires_force`
+ * in a `for graph in graphs:` before `model(graphs)`, or `x.pos.requires_grad
+ * = True`): the model differentiates with respect to it (forces as the
+ * gradient of the energy), so the forward needs autograd on. */
+static bool input_marked_for_grad(const facts *f, TSNode call, TSNode args) {
+  uint32_t pos = ts_node_start_byte(call);
+  int fn = facts_function_at(f, pos);
+  uint32_t start = fn >= 0 ? f->functions.items[fn].body.start : 0;
+  static const char key[] = ".requires_grad";
+  const size_t klen = sizeof key - 1;
+  for (uint32_t at = start; at + klen <= pos; at++) {
+    const char *hit = memchr(f->source + at, '.', pos - at);
+    if (!hit) break;
+    at = (uint32_t)(hit - f->source);
+    if (at + klen > pos || memcmp(hit, key, klen) != 0) continue;
+    TSNode word = ts_node_descendant_for_byte_range(f->root, at + 1, at + (uint32_t)klen);
+    TSNode attr = ts_node_parent(word), stmt = ts_node_is_null(attr) ? NULL_NODE : ts_node_parent(attr);
+    if (!NODE_IS(word, "identifier") || ts_node_is_null(stmt) || !NODE_IS(stmt, "assignment") ||
+        !ts_node_eq(FIELD(stmt, left), attr) || facts_function_at(f, at) != fn)
+      continue;
+    TSNode right = FIELD(stmt, right);
+    if (ts_node_is_null(right) || NODE_IS(right, "false")) continue;
+    /* the name the attribute chain starts from */
+    TSNode root = FIELD(attr, object);
+    while (!ts_node_is_null(root) && NODE_IS(root, "attribute")) root = FIELD(root, object);
+    if (ts_node_is_null(root) || !NODE_IS(root, "identifier")) continue;
+    uint32_t len;
+    const char *name = facts_text(f, root, &len);
+    if (passes_name(f, args, name, len)) return true;
+    /* an element of a list the call takes: `for graph in graphs:` */
+    for (TSNode up = stmt; !ts_node_is_null(up) && !NODE_IS(up, "function_definition"); up = ts_node_parent(up)) {
+      if (!NODE_IS(up, "for_statement")) continue;
+      TSNode left = FIELD(up, left), over = FIELD(up, right);
+      if (!ts_node_is_null(left) && NODE_IS(left, "identifier") && facts_text_is(f, left, name, len) &&
+          !ts_node_is_null(over) && NODE_IS(over, "identifier")) {
+        uint32_t olen;
+        const char *o = facts_text(f, over, &olen);
+        if (passes_name(f, args, o, olen)) return true;
+      }
+    }
+  }
+  return false;
+}
+
+
 bool facts_input_requires_grad(const facts *self, TSNode call) {
   TSNode args = FIELD(call, arguments);
   if (ts_node_is_null(args) || !NODE_IS(args, "argument_list")) return false;
+  if (input_marked_for_grad(self, call, args)) return true;
   /* the name the call's result is bound to (`pred = model(points)`) */
   TSNode stmt = ts_node_parent(call);
   while (!ts_node_is_null(stmt) && (NODE_IS(stmt, "subscript") || NODE_IS(stmt, "attribute")))

@@ -2430,9 +2430,9 @@ static bool computes_gradients(const facts *f, TSNode call, int *captum, buf *tm
 /* `net.optim_step_(loss)` on an object of unknown class (a parameter, an
  * attribute): the project's methods of that name, when each runs a
  * backward pass (patch2pix's `Patch2Pix.optim_step_`). Only for names
- * particular enough to be looked for in every module, not a method of the
- * file's own classes (judged by its body), nor an imported module's
- * function (`torch.from_numpy`). */
+ * particular enough to be looked for in every module and naming a step,
+ * not a method of the file's own classes (judged by its body), nor an
+ * imported module's function (`torch.from_numpy`). */
 static bool backward_by_method_name(const facts *f, TSNode callee, buf *tmp) {
   if (!f->imports || !f->imports->method_backward_anywhere || ts_node_is_null(callee) || !NODE_IS(callee, "attribute"))
     return false;
@@ -2443,6 +2443,12 @@ static bool backward_by_method_name(const facts *f, TSNode callee, buf *tmp) {
   uint32_t mlen;
   const char *method = facts_text(f, attr, &mlen);
   if (mlen < 8 || !memchr(method, '_', mlen)) return false;
+  /* asking reads every module of the project: only for names of a
+   * training step (`optim_step_`, `optimize_parameters`, `update_policy`) */
+  static const char *const steps[] = {"step", "optim", "update", "backward", "train", "learn", NULL};
+  bool named = false;
+  for (size_t i = 0; steps[i] && !named; i++) named = facts_text_has_ci(method, mlen, steps[i]);
+  if (!named) return false;
   for (size_t i = 0; i < f->functions.len; i++) {
     const facts_function *g = &f->functions.items[i];
     if (g->klass >= 0 && g->name_len == mlen && !memcmp(g->name, method, mlen)) return false;
@@ -2518,7 +2524,7 @@ void facts__summaries(facts *f) {
   bool own_backward = f->file_backward;
   for (size_t i = 0; !own_backward && f->imports && i < f->calls.len; i++) {
     const facts_call *c = &f->calls.items[i];
-    if (!backward_by_method_name(f, FACT_FIELD(f, c->call, function), &tmp)) continue;
+    if (c->loop < 0 || !backward_by_method_name(f, FACT_FIELD(f, c->call, function), &tmp)) continue;
     f->file_backward = true;
     if (c->loop >= 0) f->loops.items[c->loop].evidence |= LOOP_CALLS_BACKWARD;
     if (c->function >= 0) f->functions.items[c->function].backward = f->functions.items[c->function].trains = true;

@@ -1147,10 +1147,22 @@ bool facts_class_has_bases(const facts *f, const facts_class *k) {
  * gradients off for good). What follows each call of that function in the
  * caller's block runs without gradients too. */
 static void grad_off_after_calls(facts *f, facts_span off) {
-  assert(off.start <= off.end);
-  int g = facts_function_at(f, off.start);
-  if (g < 0 || f->functions.items[g].body.end != off.end || f->functions.items[g].klass >= 0) return;
+  assert(off.start <= off.end && off.start > 0);
+  /* the statement's last byte: OFF starts where it ends, which is the end
+   * of the function when it is the last statement */
+  int g = facts_function_at(f, off.start - 1);
+  if (g < 0 || f->functions.items[g].body.end != off.end) return;
   const facts_function *fn = &f->functions.items[g];
+  /* a class whose `__init__` turns gradients off (an inference wrapper's
+   * `torch.autograd.set_grad_enabled(False)` after loading its model): its
+   * other methods run on an instance, so after it, unless the file turns
+   * gradients back on somewhere */
+  if (fn->klass >= 0) {
+    if (fn->name_len != 8 || memcmp(fn->name, "__init__", 8) != 0 || f->set_grad_true.len) return;
+    for (size_t h = 0; h < f->functions.len; h++)
+      if ((int)h != g && f->functions.items[h].klass == fn->klass) vec_push(&f->no_grad, f->functions.items[h].body);
+    return;
+  }
   for (size_t i = 0; i < f->calls.len; i++) {
     TSNode callee = FACT_FIELD(f, f->calls.items[i].call, function);
     if (ts_node_is_null(callee) || !NODE_IS(callee, "identifier") ||
