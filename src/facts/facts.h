@@ -328,6 +328,7 @@ typedef struct facts {
   unsigned char *taint;        /* TAINT_* per source byte; see graph.c */
   struct facts_field_memo *field_memo; /* while the facts are built (facts__field) */
   bool file_backward;          /* some code calls .backward() */
+  bool self_attr_backward;     /* a method backpropagates an attribute of self (`self.loss.backward()`) */
   /* the file is a test suite by its name (`test_*.py`, `*_test.py`): its
    * `test_*` functions are unit tests that pytest collects without an
    * import. Set by the caller after the build; false for summaries and
@@ -403,6 +404,9 @@ size_t facts__names_after(const facts *f, int fn, uint32_t after, const char **n
 /* Whether S (LEN bytes) is named like a loss: it holds `loss` or `crit`
  * (`criterion`), not as an actor-critic's `critic` (graph.c). */
 bool facts__named_as_loss(const char *s, size_t len);
+/* Inside src/facts: whether every instance NAME (LEN bytes; `self.cri_ofr`)
+ * is bound to is of a class named as a loss (`OFR_loss(w).to(device)`). */
+bool facts__loss_instance(const facts *f, const char *name, uint32_t len);
 /* Whether the body of function G only raises NotImplementedError (after a
  * docstring): a method its subclasses fill in. */
 bool facts__abstract_method(const facts *f, int g);

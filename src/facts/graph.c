@@ -969,7 +969,9 @@ static bool returns_clean_key(const facts *f, int g, TSNode key, int depth) {
 
 
 /* The name COND tests for a tensor (`isinstance(v, torch.Tensor)`,
- * `torch.is_tensor(v)`; NEGATED under `not`), else a null node. */
+ * `torch.is_tensor(v)`; NEGATED under `not`, or when COND tests for a
+ * Python number instead, `isinstance(v, int)`, `isinstance(v, (int,
+ * float))`), else a null node. */
 static TSNode tensor_test(const facts *f, TSNode cond, bool *negated) {
   *negated = false;
   if (NODE_IS(cond, "not_operator")) {
@@ -983,7 +985,12 @@ static TSNode tensor_test(const facts *f, TSNode cond, bool *negated) {
   if (text_is(f, callee, "isinstance")) {
     uint32_t tl;
     const char *t = n == 2 ? facts_text(f, ts_node_named_child(args, 1), &tl) : NULL;
-    if (!t || !facts_text_has_ci(t, tl, "Tensor")) return NULL_NODE;
+    if (!t) return NULL_NODE;
+    if (!facts_text_has_ci(t, tl, "Tensor")) {
+      static const char *const numbers[] = {"int", "float", "(int, float)", "(float, int)", "numbers.Number", NULL};
+      if (!in_list(t, tl, numbers)) return NULL_NODE;
+      *negated = !*negated;
+    }
   } else if (!text_is(f, callee, "torch.is_tensor") || n != 1) {
     return NULL_NODE;
   }
@@ -2477,6 +2484,12 @@ void facts__summaries(facts *f) {
     const facts_call *c = &f->calls.items[i];
     bool bw = is_backward(f, c->call, &tmp), own_bw = bw;
     if (bw) mark_differentiated(f, c);
+    if (bw && !f->self_attr_backward && c->function >= 0 && f->functions.items[c->function].klass >= 0) {
+      TSNode callee = FACT_FIELD(f, c->call, function);
+      TSNode obj = NODE_IS(callee, "attribute") ? FACT_FIELD(f, callee, object) : NULL_NODE;
+      f->self_attr_backward = !ts_node_is_null(obj) && NODE_IS(obj, "attribute") &&
+                              facts_node_is(f, FACT_FIELD(f, obj, object), "self");
+    }
     else mark_attributed(f, c, &tmp);
     /* `neg_score = self.predict_neg_score(...)` in a plain class's
      * `forward` or a loss function: part of what training backpropagates,
@@ -2524,7 +2537,12 @@ void facts__summaries(facts *f) {
   bool own_backward = f->file_backward;
   for (size_t i = 0; !own_backward && f->imports && i < f->calls.len; i++) {
     const facts_call *c = &f->calls.items[i];
-    if (c->loop < 0 || !backward_by_method_name(f, FACT_FIELD(f, c->call, function), &tmp)) continue;
+    /* not a fallback in an `except` clause (`loss_f.call_optimize(data,
+     * model, None, storer)` when the plain call raised) */
+    const facts_except *handler;
+    if (c->loop < 0 || !backward_by_method_name(f, FACT_FIELD(f, c->call, function), &tmp) ||
+        facts_excepts_at(f, ts_node_start_byte(c->call), &handler, 1))
+      continue;
     f->file_backward = true;
     if (c->loop >= 0) f->loops.items[c->loop].evidence |= LOOP_CALLS_BACKWARD;
     if (c->function >= 0) f->functions.items[c->function].backward = f->functions.items[c->function].trains = true;
@@ -2872,11 +2890,15 @@ bool facts__left_on_self_for_backward(const facts *f, int fn, uint32_t after, co
                                       size_t n, size_t max) {
   assert(n >= 1 && n <= max);
   if (fn < 0 || f->functions.items[fn].klass < 0) return false;
+  /* most files backpropagate no attribute of self, and no base class of
+   * theirs runs the method before one: nothing to walk */
+  bool base = f->base_called && (f->base_called[fn] & FACTS_CALLED_BACKPROP);
+  if (!f->self_attr_backward && !base) return false;
   facts_span scope = f->functions.items[fn].body;
   if (after >= scope.end) return false;
   TSNode body = ts_node_descendant_for_byte_range(f->root, scope.start, scope.end);
   TSTreeCursor c = ts_tree_cursor_new(body);
-  bool found = false, asked_elsewhere = false;
+  bool found = false;
   for (int guard = 0; guard < 200000 && !found; guard++) {
     TSNode k = ts_tree_cursor_current_node(&c);
     bool descend = ts_node_end_byte(k) > after;
@@ -2900,11 +2922,7 @@ bool facts__left_on_self_for_backward(const facts *f, int fn, uint32_t after, co
       } else if (reads && NODE_IS(left, "attribute") && facts_node_is(f, FACT_FIELD(f, left, object), "self")) {
         uint32_t al;
         const char *attr = facts_text(f, left, &al);
-        found = self_attribute_backpropagated(f, attr, al);
-        if (!found && !asked_elsewhere) {
-          asked_elsewhere = true;
-          found = facts__backpropagated_elsewhere(f, fn);
-        }
+        found = base || self_attribute_backpropagated(f, attr, al);
       }
     }
     if (descend && ts_tree_cursor_goto_first_child(&c)) continue;
@@ -3127,7 +3145,8 @@ bool facts_step_sum(const facts *self, TSNode stmt) {
     TSNode callee = FACT_FIELD(self, c->call, function);
     uint32_t cl;
     const char *ct = ts_node_is_null(callee) ? "" : facts_text(self, callee, &cl);
-    forward = !ts_node_is_null(callee) && facts_is_model_call(self, callee) && !facts__named_as_loss(ct, cl);
+    forward = !ts_node_is_null(callee) && facts_is_model_call(self, callee) && !facts__named_as_loss(ct, cl) &&
+              !facts__loss_instance(self, ct, cl);
   }
   /* each value added was backpropagated before, in its own iteration (a
    * step's micro-batches: `loss.backward()`, then `batch_loss += loss`):

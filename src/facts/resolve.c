@@ -2581,6 +2581,36 @@ static bool runs_once(const facts *f, const facts_loop *l) {
 }
 
 
+/* Whether every instance NAME (LEN bytes; `self.cri_ofr`) is bound to is of
+ * a class named as a loss (`OFR_loss(reg_weight=w).to(device)`, a project's
+ * module), and one is: calling it scores a step's output, it is no forward
+ * pass that makes a loop run once per batch (a loop over the frames of one
+ * step). */
+bool facts__loss_instance(const facts *f, const char *name, uint32_t len) {
+  bool loss = false;
+  for (size_t i = 0; i < f->assigns.len; i++) {
+    if (!facts_text_is(f, f->assigns.items[i].left, name, len)) continue;
+    TSNode made = f->assigns.items[i].right;
+    /* through `.to(device)`, `.cuda()`; a binding that makes no instance
+     * (`self.cri_ofr = False` when the option is off) says nothing */
+    for (int guard = 0; guard < 4 && !ts_node_is_null(made) && NODE_IS(made, "call"); guard++) {
+      TSNode callee = FACT_FIELD(f, made, function);
+      if (ts_node_is_null(callee)) break;
+      if (NODE_IS(callee, "identifier")) {
+        uint32_t cl;
+        const char *c = facts_text(f, callee, &cl);
+        if (!facts__named_as_loss(c, cl)) return false;
+        loss = true;
+        break;
+      }
+      if (!NODE_IS(callee, "attribute")) return false;
+      made = FACT_FIELD(f, callee, object);
+    }
+  }
+  return loss;
+}
+
+
 static void resolve_loops(facts *f, buf *tmp) {
   /* names bound to DataLoader(...) */
   for (size_t i = 0; i < f->assigns.len; i++) {
@@ -2614,7 +2644,8 @@ static void resolve_loops(facts *f, buf *tmp) {
       uint32_t len;
       const char *t = facts_text(f, fn, &len);
       if (facts__model_name_at(f, t, len, ts_node_start_byte(fn)) &&
-          !(NODE_IS(fn, "identifier") && bound_in_loop(f, l, t, len)))
+          !(NODE_IS(fn, "identifier") && bound_in_loop(f, l, t, len)) &&
+          !(NODE_IS(fn, "attribute") && facts__loss_instance(f, t, len)))
         l->evidence |= LOOP_CALLS_MODEL;
     }
   }

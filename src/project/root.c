@@ -387,7 +387,9 @@ static char *module_file(oom_project *p, const char *base, const char *qual, con
 /* Whether BASE holds FIRST (LEN bytes) as a module or a folder. */
 static bool first_part_here(oom_project *p, const char *base, const char *first, size_t len) {
   buf b = {0};
-  buf_printf(&b, "%s/", strcmp(base, "/") ? base : "");
+  /* asked for every import and folder of the search: no printf */
+  if (strcmp(base, "/") != 0) buf_puts(&b, base);
+  buf_putc(&b, '/');
   buf_append(&b, first, len);
   bool there = project_exists(p, buf_str(&b));
   if (!there) {
