@@ -2078,6 +2078,10 @@ static bool input_marked_for_grad(const facts *f, TSNode call, TSNode args) {
   uint32_t pos = ts_node_start_byte(call);
   int fn = facts_function_at(f, pos);
   uint32_t start = fn >= 0 ? f->functions.items[fn].body.start : 0;
+  /* in the call's own iteration: set for this batch, not before a loop
+   * that optimizes it (a projector's noise maps) */
+  int loop = facts_innermost_loop_at(f, pos);
+  if (loop >= 0 && f->loops.items[loop].function == fn) start = f->loops.items[loop].body.start;
   static const char key[] = ".requires_grad";
   const size_t klen = sizeof key - 1;
   for (uint32_t at = start; at + klen <= pos; at++) {
@@ -2092,8 +2096,10 @@ static bool input_marked_for_grad(const facts *f, TSNode call, TSNode args) {
       continue;
     TSNode right = FIELD(stmt, right);
     if (ts_node_is_null(right) || NODE_IS(right, "false")) continue;
-    /* the name the attribute chain starts from */
+    /* the name the attribute chain starts from: an attribute of it
+     * (`graph.pos`), not the tensor itself, which the check below reads */
     TSNode root = FIELD(attr, object);
+    if (ts_node_is_null(root) || !NODE_IS(root, "attribute")) continue;
     while (!ts_node_is_null(root) && NODE_IS(root, "attribute")) root = FIELD(root, object);
     if (ts_node_is_null(root) || !NODE_IS(root, "identifier")) continue;
     uint32_t len;
