@@ -67,7 +67,9 @@
 ;   file backpropagates (a navigation agent's rollout, `self.loss +=
 ;   ml_loss * w`, then `self.loss.backward()` in its `train()`, or in a
 ;   base class of the project that runs `self.rollout(...)` and then
-;   `self.loss.backward()`): that is
+;   `self.loss.backward()`; or a `self.loss_*` attribute that the method
+;   backpropagating the step's total reads by name, `total_loss +=
+;   getattr(self, "loss_" + name)`): that is
 ;   the loss of the step, made anew at each call, and its backward frees
 ;   the graphs. Nor a sum of the loss terms of one step, local to the
 ;   function that makes it: bound in the function before a loop that runs

@@ -171,6 +171,10 @@
 ;   lambda handed to a callable of another library, which decides when
 ;   and under which grad mode it runs (`ptan.agent.PolicyAgent(lambda x:
 ;   net(x)[0])`; not `map` or `sorted`, which run it there and then),
+;   a forward in a lambda or a function of the file handed to a function
+;   of the file or the project that runs a backward pass (a training
+;   loop taking a forward closure: `run_training("gcn", lambda:
+;   model(x), ...)`, or a nested `def torch_fwd()` handed the same way),
 ;   a forward in a function of the file only ever handed to the
 ;   constructor of a class of another module or library, or called only
 ;   from such functions (U-ViT's guidance closure, `score_model =
@@ -285,7 +289,8 @@
 ;   warm-up that gives lazy layers their shapes before DDP wraps the model),
 ;   nor one forward, outside any loop, of tensors made up in the same
 ;   function (`x = torch.randn(10, c, 200, w); return conv(x).size(-1)`,
-;   a shape probe or a module's self-test) unless a model was put in
+;   a shape probe or a module's self-test; options given as literals,
+;   `just_feats=True`, are no data) unless a model was put in
 ;   eval mode first there (an inference on purpose).
 ;
 ;   What counts as a model class: one deriving `nn.Module` (here or through
@@ -315,7 +320,10 @@
 ;   mode, scores the generated videos, the scores become the loss
 ;   `reward_scorer` returns, and the training script runs `loss =
 ;   scorer.reward_scorer(...)` then `loss.backward()`): the generator learns
-;   through that graph. The importers are matched by the function's name.
+;   through that graph. The importers are matched by the function's name
+;   (a star import, `from utils import *`, imports the module too; a
+;   script's training loop at module level backpropagates as a function's
+;   does).
 ;   The same for a method that a base class of the project runs as a
 ;   statement of its own before backpropagating an attribute of `self`
 ;   (`self.rollout(...)` then `self.loss.backward()`: the rollout leaves

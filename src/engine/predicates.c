@@ -239,7 +239,8 @@ static const struct {
   {"oom-warm-up", PRED_WARM_UP, ARGS_CAPTURE, 0, 0,
    "`#oom-warm-up? @call`: the call `@call` is outside any loop of its function and either a statement of its own, "
    "its result dropped (run once for its side effects: lazy layers' shapes, a first compile), or a probe whose "
-   "arguments are all tensors made up there (`torch.randn(...)` and the like) with no `.eval()` before it"},
+   "arguments are all tensors made up there (`torch.randn(...)` and the like; keyword options given as literals, "
+   "`just_feats=True`, aside) with no `.eval()` before it"},
   {"oom-timed-loop", PRED_TIMED_LOOP, ARGS_CAPTURE, 0, 0,
    "`#oom-timed-loop? @x`: a loop around `@x` is timed: its function calls `torch.cuda.synchronize()` both before "
    "and after it (a throughput benchmark, whose results are thrown away)"},
@@ -247,7 +248,8 @@ static const struct {
    "`#oom-handed-to-library? @x`: `@x` is in the body of a lambda handed as an argument to a callable of another "
    "library (not a builtin such as `map` or `sorted`, not a function or class of this file or the project: "
    "`ptan.agent.PolicyAgent(lambda x: net(x)[0])`): that library decides when the lambda runs, and under which "
-   "grad mode"},
+   "grad mode; or to a function of this file or the project that runs a backward pass (`run_training(name, "
+   "lambda: model(x), ...)`): a training loop taking its forward closure"},
   {"oom-input-requires-grad", PRED_INPUT_REQUIRES_GRAD, ARGS_CAPTURE, 0, 0,
    "`#oom-input-requires-grad? @call`: an argument of the call `@call` is a name its function made to require "
    "grad (`coords.clone().requires_grad_(True)`, `torch.rand(n, 1, requires_grad=True)`, or a `torch.cat` of "

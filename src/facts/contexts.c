@@ -1837,8 +1837,18 @@ bool facts_warm_up_call(const facts *self, TSNode call) {
   uint32_t n = ts_node_is_null(args) || !NODE_IS(args, "argument_list") ? 0 : ts_node_named_child_count(args);
   if (!n) return false;
   int fn = facts_function_at(self, pos);
-  for (uint32_t i = 0; i < n; i++)
-    if (!made_up_tensor(self, ts_node_named_child(args, i), fn, 0)) return false;
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode a = ts_node_named_child(args, i);
+    /* an option given as a literal (`just_feats=True`) is no data */
+    if (NODE_IS(a, "keyword_argument")) {
+      TSNode v = FIELD(a, value);
+      if (!ts_node_is_null(v) && (NODE_IS(v, "true") || NODE_IS(v, "false") || NODE_IS(v, "none") ||
+                                  NODE_IS(v, "integer") || NODE_IS(v, "float") || NODE_IS(v, "string")))
+        continue;
+      a = v;
+    }
+    if (!made_up_tensor(self, a, fn, 0)) return false;
+  }
   /* ... unless a model was put in eval mode first: an inference on purpose
    * (PSPNet's `__main__`: `model.eval(); output = model(input)`) */
   for (size_t i = facts_first_call_at(self, fn >= 0 ? self->functions.items[fn].body.start : 0); i < self->calls.len;
@@ -1959,11 +1969,17 @@ bool facts_handed_to_library(const facts *self, TSNode node) {
   const char *name = facts_text(self, callee, &len);
   for (size_t i = 0; builtins[i] && NODE_IS(callee, "identifier"); i++)
     if (facts_text_is(self, callee, builtins[i], (uint32_t)strlen(builtins[i]))) return false;
-  if (facts_function_named(self, callee) >= 0) return false;
+  /* a function of the file or the project that runs a backward pass
+   * (`run_training(name, lambda: torch_model(x), ...)`, which calls it
+   * and backpropagates the loss of its output): training, not evaluation */
+  int g = facts_function_named(self, callee);
+  if (g >= 0) return self->functions.items[g].backward;
   for (size_t i = 0; i < self->classes.len; i++)
     if (self->classes.items[i].name_len == len && !memcmp(self->classes.items[i].name, name, len)) return false;
   facts_symbol sym;
-  return !(self->imports && facts_project_symbol(self, callee, &sym));
+  if (self->imports && facts_project_symbol(self, callee, &sym))
+    return (sym.flags & SYM_FUNCTION) && (sym.flags & SYM_BACKWARD);
+  return true;
 }
 
 

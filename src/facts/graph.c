@@ -2465,6 +2465,62 @@ static bool backward_by_method_name(const facts *f, TSNode callee, buf *tmp) {
 }
 
 
+/* Whether call C is `getattr(self, "prefix" + name)`: an attribute of self
+ * read by a name built at run time. */
+static bool own_getattr_prefix(const facts *f, const facts_call *c) {
+  TSNode callee = FACT_FIELD(f, c->call, function), args = FACT_FIELD(f, c->call, arguments);
+  if (ts_node_is_null(callee) || !NODE_IS(callee, "identifier") || !text_is(f, callee, "getattr") ||
+      ts_node_is_null(args) || ts_node_named_child_count(args) < 2)
+    return false;
+  TSNode obj = ts_node_named_child(args, 0), key = ts_node_named_child(args, 1);
+  if (!facts_node_is(f, obj, "self") || !NODE_IS(key, "binary_operator")) return false;
+  TSNode left = FACT_FIELD(f, key, left);
+  return !ts_node_is_null(left) && NODE_IS(left, "string") && ts_node_named_child_count(left) <= 3;
+}
+
+
+/* `run_training_alignment("GCN", torch_fwd, ...)`: a function of the file
+ * handed to a function of the file or the project that runs a backward
+ * pass is called there and its output backpropagated (a forward closure
+ * of a training loop): it is differentiated. */
+static void mark_handed_to_training(facts *f, buf *tmp) {
+  (void)tmp;
+  for (size_t i = 0; i < f->calls.len; i++) {
+    const facts_call *c = &f->calls.items[i];
+    TSNode args = FACT_FIELD(f, c->call, arguments);
+    uint32_t n = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
+    int handed = -1;
+    for (uint32_t k = 0; k < n && handed < 0; k++) {
+      TSNode a = ts_node_named_child(args, k);
+      if (NODE_IS(a, "keyword_argument")) a = FACT_FIELD(f, a, value);
+      if (!ts_node_is_null(a) && NODE_IS(a, "identifier")) handed = facts_function_named(f, a);
+    }
+    if (handed < 0) continue;
+    TSNode callee = FACT_FIELD(f, c->call, function);
+    int g = facts_function_named(f, callee);
+    bool trains = g >= 0 ? f->functions.items[g].backward : (project_training(f, callee) & SYM_BACKWARD) != 0;
+    if (!trains) continue;
+    for (uint32_t k = 0; k < n; k++) {
+      TSNode a = ts_node_named_child(args, k);
+      if (NODE_IS(a, "keyword_argument")) a = FACT_FIELD(f, a, value);
+      if (ts_node_is_null(a) || !NODE_IS(a, "identifier")) continue;
+      uint32_t alen;
+      const char *an = facts_text(f, a, &alen);
+      /* the definitions of that name the call sees: nested in its
+       * function or one around it, or at module level (each test defines
+       * its own `torch_fwd`) */
+      for (size_t j = 0; j < f->functions.len; j++) {
+        facts_function *h = &f->functions.items[j];
+        if ((int)j == g || h->klass >= 0 || h->name_len != alen || memcmp(h->name, an, alen) != 0) continue;
+        bool visible = h->parent < 0;
+        for (int up = c->function; up >= 0 && !visible; up = f->functions.items[up].parent) visible = up == h->parent;
+        if (visible) h->differentiated = true;
+      }
+    }
+  }
+}
+
+
 /* Which functions train (call backward / step), through callees too, those
  * of this file and of the project's other modules. */
 void facts__device_returns(facts *f);
@@ -2473,6 +2529,7 @@ void facts__summaries(facts *f);
 void facts__summaries(facts *f) {
   buf tmp = {0};
   int captum = -1;
+  bool getattr_seen = false;
   facts__device_returns(f);
   float64_returns(f);
   for (size_t i = 0; i < f->returns.len; i++) {
@@ -2484,6 +2541,11 @@ void facts__summaries(facts *f) {
     const facts_call *c = &f->calls.items[i];
     bool bw = is_backward(f, c->call, &tmp), own_bw = bw;
     if (bw) mark_differentiated(f, c);
+    /* `getattr(self, "loss_" + name)` summed in a method that backpropagates
+     * the sum: asked once the loop has settled `own_backward` (below) */
+    if (!f->self_attr_backward && c->function >= 0 && f->functions.items[c->function].klass >= 0 &&
+        own_getattr_prefix(f, c))
+      getattr_seen = true;
     if (bw && !f->self_attr_backward && c->function >= 0 && f->functions.items[c->function].klass >= 0) {
       TSNode callee = FACT_FIELD(f, c->call, function);
       TSNode obj = NODE_IS(callee, "attribute") ? FACT_FIELD(f, callee, object) : NULL_NODE;
@@ -2534,6 +2596,10 @@ void facts__summaries(facts *f) {
   /* a file with no backward pass of its own may call one through a method
    * of an object whose class it does not know; asked last, of such files
    * only (most files that train call `.backward()` or a known step) */
+  for (size_t i = 0; getattr_seen && !f->self_attr_backward && i < f->calls.len; i++) {
+    const facts_call *c = &f->calls.items[i];
+    f->self_attr_backward = c->function >= 0 && f->functions.items[c->function].own_backward && own_getattr_prefix(f, c);
+  }
   bool own_backward = f->file_backward;
   for (size_t i = 0; !own_backward && f->imports && i < f->calls.len; i++) {
     const facts_call *c = &f->calls.items[i];
@@ -2571,6 +2637,7 @@ void facts__summaries(facts *f) {
   }
   for (size_t i = 0; i < f->functions.len; i++)
     if (f->functions.items[i].updates) f->file_updates = true;
+  mark_handed_to_training(f, &tmp);
   /* a loop that calls a training step of this file runs once per batch; one
    * that calls a function holding its own batch loop is an epoch loop */
   for (size_t i = 0; i < f->calls.len; i++) {
@@ -2875,12 +2942,19 @@ static bool self_attribute_backpropagated(const facts *f, const char *attr, uint
     const facts_call *c = &f->calls.items[i];
     if (c->function < 0 || f->functions.items[c->function].klass < 0) continue;
     TSNode callee = FACT_FIELD(f, c->call, function);
-    if (ts_node_is_null(callee) || !NODE_IS(callee, "attribute") ||
-        !text_is(f, FACT_FIELD(f, callee, attribute), "backward"))
-      continue;
-    uint32_t l;
-    const char *t = facts_text(f, FACT_FIELD(f, callee, object), &l);
-    if (l == len && !memcmp(t, attr, len)) return true;
+    if (ts_node_is_null(callee)) continue;
+    if (NODE_IS(callee, "attribute") && text_is(f, FACT_FIELD(f, callee, attribute), "backward")) {
+      uint32_t l;
+      const char *t = facts_text(f, FACT_FIELD(f, callee, object), &l);
+      if (l == len && !memcmp(t, attr, len)) return true;
+    } else if (own_getattr_prefix(f, c) && f->functions.items[c->function].own_backward) {
+      /* `total_loss += getattr(self, "loss_" + name)` in the method that
+       * backpropagates total_loss: every `self.loss_*` it names */
+      TSNode prefix = FACT_FIELD(f, ts_node_named_child(FACT_FIELD(f, c->call, arguments), 1), left);
+      uint32_t pl;
+      const char *p = facts_text(f, prefix, &pl);
+      if (pl >= 3 && len > 5 && len - 5 >= pl - 2 && !memcmp(attr + 5, p + 1, pl - 2)) return true;
+    }
   }
   return false;
 }

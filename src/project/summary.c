@@ -385,6 +385,7 @@ static void record_picked_methods(const facts *f, const facts_call *c, const cal
  * the loss there, as VLN agents' `train()` expects of `rollout`. */
 static bool leaves_loss_on_self(const facts *f, size_t i) {
   const facts_call *c = &f->calls.items[i];
+  assert(c->function >= 0);
   TSNode stmt = ts_node_parent(c->call);
   if (ts_node_is_null(stmt) || !NODE_IS(stmt, "expression_statement")) return false;
   for (size_t j = i + 1; j < f->calls.len; j++) {
@@ -441,7 +442,9 @@ static void record_calls_by_name(const facts *f, project_summary *s) {
                    ? FACTS_CALLED_NO_GRAD
                    : FACTS_CALLED_GRAD;
     /* most callers run no backward of their own: nothing to ask */
-    if (seen.how == FACTS_CALLED_GRAD && c->function >= 0 && f->functions.items[c->function].own_backward &&
+    /* a script's own training loop at module level counts as well */
+    bool own_backward = c->function >= 0 ? f->functions.items[c->function].own_backward : f->file_backward;
+    if (seen.how == FACTS_CALLED_GRAD && own_backward &&
         (facts_result_backpropagated(f, c->call) || (seen.klass && leaves_loss_on_self(f, i))))
       seen.how |= FACTS_CALLED_BACKPROP;
     seen.outer = outermost(f, c->function);
@@ -607,6 +610,14 @@ project_summary *project_summary_build(const facts *f, const project_module *m, 
     const facts_binding *b = &f->bindings.items[i];
     if (b->kind != BINDING_IMPORT || !b->qualname || facts_function_at(f, b->pos) >= 0) continue;
     project_import imp = {arena_strndup(a, b->name, b->name_len), arena_strndup(a, b->qualname, strlen(b->qualname))};
+    vec_push(&imps, imp);
+  }
+  /* `from utils_rd import *`: the module is imported all the same (which
+   * modules import a file is asked of these), under a name no lookup of a
+   * real name matches */
+  for (size_t i = 0; i < f->star_modules.len; i++) {
+    const char *mod = f->star_modules.items[i];
+    project_import imp = {arena_strndup(a, "*", 1), arena_strndup(a, mod, strlen(mod))};
     vec_push(&imps, imp);
   }
   buf_free(&name);
