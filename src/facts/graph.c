@@ -2479,27 +2479,28 @@ static bool own_getattr_prefix(const facts *f, const facts_call *c) {
 }
 
 
+/* The function of the file that call I of F calls (facts_function_named),
+ * kept in NAMED (-2: not asked yet). */
+static int callee_named(const facts *f, int *named, size_t i) {
+  assert(i < f->calls.len);
+  if (named[i] == -2) named[i] = facts_function_named(f, FACT_FIELD(f, f->calls.items[i].call, function));
+  return named[i];
+}
+
+
 /* `run_training_alignment("GCN", torch_fwd, ...)`: a function of the file
  * handed to a function of the file or the project that runs a backward
  * pass is called there and its output backpropagated (a forward closure
  * of a training loop): it is differentiated. */
-static void mark_handed_to_training(facts *f, buf *tmp) {
-  (void)tmp;
+static void mark_handed_to_training(facts *f, const uint8_t *project_backward, int *named) {
   for (size_t i = 0; i < f->calls.len; i++) {
     const facts_call *c = &f->calls.items[i];
+    /* the callee first: few calls train, and their arguments are walked */
+    int g = callee_named(f, named, i);
+    bool trains = g >= 0 ? f->functions.items[g].backward : project_backward && project_backward[i];
+    if (!trains) continue;
     TSNode args = FACT_FIELD(f, c->call, arguments);
     uint32_t n = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
-    int handed = -1;
-    for (uint32_t k = 0; k < n && handed < 0; k++) {
-      TSNode a = ts_node_named_child(args, k);
-      if (NODE_IS(a, "keyword_argument")) a = FACT_FIELD(f, a, value);
-      if (!ts_node_is_null(a) && NODE_IS(a, "identifier")) handed = facts_function_named(f, a);
-    }
-    if (handed < 0) continue;
-    TSNode callee = FACT_FIELD(f, c->call, function);
-    int g = facts_function_named(f, callee);
-    bool trains = g >= 0 ? f->functions.items[g].backward : (project_training(f, callee) & SYM_BACKWARD) != 0;
-    if (!trains) continue;
     for (uint32_t k = 0; k < n; k++) {
       TSNode a = ts_node_named_child(args, k);
       if (NODE_IS(a, "keyword_argument")) a = FACT_FIELD(f, a, value);
@@ -2529,7 +2530,11 @@ void facts__summaries(facts *f);
 void facts__summaries(facts *f) {
   buf tmp = {0};
   int captum = -1;
-  bool getattr_seen = false;
+  uint8_t *project_backward = NULL; /* per call: a project function that backpropagates */
+  /* per call: the function of the file it calls (facts_function_named),
+   * asked once; -2 until asked */
+  int *named = oom_xcalloc(f->calls.len + 1, sizeof *named);
+  for (size_t i = 0; i < f->calls.len; i++) named[i] = -2;
   facts__device_returns(f);
   float64_returns(f);
   for (size_t i = 0; i < f->returns.len; i++) {
@@ -2541,11 +2546,6 @@ void facts__summaries(facts *f) {
     const facts_call *c = &f->calls.items[i];
     bool bw = is_backward(f, c->call, &tmp), own_bw = bw;
     if (bw) mark_differentiated(f, c);
-    /* `getattr(self, "loss_" + name)` summed in a method that backpropagates
-     * the sum: asked once the loop has settled `own_backward` (below) */
-    if (!f->self_attr_backward && c->function >= 0 && f->functions.items[c->function].klass >= 0 &&
-        own_getattr_prefix(f, c))
-      getattr_seen = true;
     if (bw && !f->self_attr_backward && c->function >= 0 && f->functions.items[c->function].klass >= 0) {
       TSNode callee = FACT_FIELD(f, c->call, function);
       TSNode obj = NODE_IS(callee, "attribute") ? FACT_FIELD(f, callee, object) : NULL_NODE;
@@ -2557,7 +2557,7 @@ void facts__summaries(facts *f) {
      * `forward` or a loss function: part of what training backpropagates,
      * whatever its name says */
     if (c->function >= 0 && computes_loss(&f->functions.items[c->function])) {
-      int g = facts_function_named(f, FACT_FIELD(f, c->call, function));
+      int g = callee_named(f, named, i);
       if (g >= 0 && g != c->function) f->functions.items[g].feeds_loss = true;
     }
     bool st = !bw && is_step(f, c->call), own_st = st;
@@ -2565,7 +2565,11 @@ void facts__summaries(facts *f) {
     uint32_t pt = f->imports ? project_training(f, FACT_FIELD(f, c->call, function)) : 0;
     bool grads = own_bw || (pt & SYM_GRADIENTS) || computes_gradients(f, c->call, &captum, &tmp);
     pt &= ~(uint32_t)SYM_GRADIENTS;
-    if (pt & SYM_BACKWARD) bw = true;
+    if (pt & SYM_BACKWARD) {
+      bw = true;
+      if (!project_backward) project_backward = oom_xcalloc(f->calls.len, 1);
+      project_backward[i] = 1;
+    }
     else if (pt & SYM_TRAINS) st = true;
     if (bw) f->file_backward = true;
     /* `maml(x_spt, y_spt, x_qry, y_qry)`: an instance of a project class
@@ -2596,9 +2600,13 @@ void facts__summaries(facts *f) {
   /* a file with no backward pass of its own may call one through a method
    * of an object whose class it does not know; asked last, of such files
    * only (most files that train call `.backward()` or a known step) */
-  for (size_t i = 0; getattr_seen && !f->self_attr_backward && i < f->calls.len; i++) {
+  /* `total_loss += getattr(self, "loss_" + name)` in a method that
+   * backpropagates its own total: asked of such methods' calls only, once
+   * the loop has settled `own_backward` */
+  for (size_t i = 0; !f->self_attr_backward && i < f->calls.len; i++) {
     const facts_call *c = &f->calls.items[i];
-    f->self_attr_backward = c->function >= 0 && f->functions.items[c->function].own_backward && own_getattr_prefix(f, c);
+    f->self_attr_backward = c->function >= 0 && f->functions.items[c->function].own_backward &&
+                            f->functions.items[c->function].klass >= 0 && own_getattr_prefix(f, c);
   }
   bool own_backward = f->file_backward;
   for (size_t i = 0; !own_backward && f->imports && i < f->calls.len; i++) {
@@ -2618,7 +2626,7 @@ void facts__summaries(facts *f) {
     for (size_t i = 0; i < f->calls.len; i++) {
       const facts_call *c = &f->calls.items[i];
       if (c->function < 0) continue;
-      int g = facts_function_named(f, FACT_FIELD(f, c->call, function));
+      int g = callee_named(f, named, i);
       if (g < 0 || g == c->function) continue;
       facts_function *fn = &f->functions.items[c->function], *callee = &f->functions.items[g];
       bool step = callee->step && c->loop < 0;
@@ -2637,17 +2645,23 @@ void facts__summaries(facts *f) {
   }
   for (size_t i = 0; i < f->functions.len; i++)
     if (f->functions.items[i].updates) f->file_updates = true;
-  mark_handed_to_training(f, &tmp);
+  /* only where something backpropagates: a function of the file, or a
+   * call of the project's */
+  bool any_backward = project_backward != NULL;
+  for (size_t i = 0; i < f->functions.len && !any_backward; i++) any_backward = f->functions.items[i].backward;
+  if (any_backward) mark_handed_to_training(f, project_backward, named);
+  free(project_backward);
   /* a loop that calls a training step of this file runs once per batch; one
    * that calls a function holding its own batch loop is an epoch loop */
   for (size_t i = 0; i < f->calls.len; i++) {
     const facts_call *c = &f->calls.items[i];
     if (c->loop < 0) continue;
-    int g = facts_function_named(f, FACT_FIELD(f, c->call, function));
+    int g = callee_named(f, named, i);
     if (g >= 0 && f->functions.items[g].step) f->loops.items[c->loop].evidence |= LOOP_CALLS_BACKWARD;
     else if (g < 0 && f->imports && (project_training(f, FACT_FIELD(f, c->call, function)) & SYM_STEP))
       f->loops.items[c->loop].evidence |= LOOP_CALLS_BACKWARD;
   }
+  free(named);
   buf_free(&tmp);
 }
 

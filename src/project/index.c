@@ -54,6 +54,7 @@ oom_project *oom_project_new(void) {
   pthread_mutex_init(&self->lock, NULL);
   self->maps = oom_xcalloc(1, sizeof *self->maps);
   self->generation = 1;
+  self->cwd = getcwd(NULL, 0);
   return self;
 }
 
@@ -91,6 +92,7 @@ void oom_project_free(oom_project *self) {
     module_free(m);
   }
   vec_free(&self->all);
+  free(self->cwd);
   strmap_free(&self->maps->modules, NULL);
   strmap_free(&self->maps->stats, NULL);
   strmap_free(&self->maps->overlays, overlay_free);
@@ -307,7 +309,7 @@ static project_summary *build(oom_project *self, project_module *m) {
 
 
 void oom_project_expect(oom_project *self, const char *path) {
-  char *abs = project_absolute(path);
+  char *abs = project_absolute_in(self, path);
   pthread_mutex_lock(&self->lock);
   self->batch = true;
   PUT(expected, abs, (void *)1);
@@ -318,7 +320,7 @@ void oom_project_expect(oom_project *self, const char *path) {
 
 void project_offer_tree(oom_project *self, const char *path, const char *text, size_t length, const TSTree *tree) {
   assert(tree);
-  char *abs = project_absolute(path);
+  char *abs = project_absolute_in(self, path);
   pthread_mutex_lock(&self->lock);
   project_module *m = GET(modules, abs);
   /* only in a run that lints many files, once per file, while its summary
@@ -362,7 +364,7 @@ void project_offer_tree(oom_project *self, const char *path, const char *text, s
 
 
 TSTree *project_take_tree(oom_project *self, const char *path, const char *text, size_t length) {
-  char *abs = project_absolute(path);
+  char *abs = project_absolute_in(self, path);
   TSTree *tree = NULL;
   pthread_mutex_lock(&self->lock);
   if (GET(expected, abs)) {
@@ -453,7 +455,7 @@ static void invalidate(oom_project *self, const char *path) {
 
 
 void oom_project_set_text(oom_project *self, const char *path, const char *text, size_t length) {
-  char *abs = project_absolute(path);
+  char *abs = project_absolute_in(self, path);
   pthread_mutex_lock(&self->lock);
   project_overlay *o = GET(overlays, abs);
   if (text) {
@@ -475,7 +477,7 @@ void oom_project_set_text(oom_project *self, const char *path, const char *text,
 
 
 void oom_project_forget(oom_project *self, const char *path) {
-  char *abs = project_absolute(path);
+  char *abs = project_absolute_in(self, path);
   pthread_mutex_lock(&self->lock);
   invalidate(self, abs);
   pthread_mutex_unlock(&self->lock);

@@ -157,6 +157,8 @@ struct oom_project {
   size_t kept_bytes;               /* text bytes of the modules whose trees are kept */
   size_t offered_bytes;            /* text bytes of the linted files whose trees are offered */
   bool batch;                      /* a run that lints many files (oom_project_expect was called) */
+  char *cwd;                       /* the working folder when the project was made: relative paths are
+                                      taken against it (asked once, not per file) */
 };
 
 /** The module at absolute PATH, read on first use, held for the
@@ -168,7 +170,7 @@ void project_module_release(oom_project *self, project_module *m);
  *  (project_summary_release); NULL when M is not readable. */
 project_summary *project_summary_get(oom_project *self, project_module *m);
 void project_summary_release(oom_project *self, project_summary *s);
-/** The tree of the file at PATH (any form project_absolute takes) whose
+/** The tree of the file at PATH (any form project_absolute_in takes) whose
  *  text is TEXT, when the index parsed that text for a summary and kept the
  *  tree for this lint (oom_project_expect): the caller owns it. NULL
  *  otherwise; either way the file is no longer expected. */
@@ -226,8 +228,9 @@ void project_view_free(project_view *self);
  *  it holding pyproject.toml, setup.py, setup.cfg, oomlint.toml,
  *  .oomlint.toml or .git; its own folder when none does. Malloc'd. */
 char *project_root_of(oom_project *self, const char *path);
-/** PATH made absolute against the working folder, `.` and `..` folded. */
-char *project_absolute(const char *path);
+/** PATH made absolute against SELF's working folder (asked once, when
+ *  SELF was made), `.` and `..` folded. */
+char *project_absolute_in(const oom_project *self, const char *path);
 /** Resolve QUALNAME (dotted; relative ones with leading dots) as VIEW's file
  *  imports it: the module's absolute path (malloc'd) and, in *REST, where
  *  the attribute chain after the module begins in QUALNAME ("" when it

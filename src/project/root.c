@@ -3,6 +3,7 @@
  * file's own folder, as `python train.py` puts it first on sys.path; the
  * root and a `src/` layout; folders the file adds to sys.path), and the
  * resolution of a dotted name to a module file and an attribute chain. */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -61,15 +62,22 @@ static char *fold(const char *in) {
 }
 
 
-char *project_absolute(const char *path) {
+/* PATH folded against CWD (NULL: none known, "/" taken). */
+static char *absolute_against(const char *cwd, const char *path) {
   if (path[0] == '/') return fold(path);
-  char *cwd = getcwd(NULL, 0);
   buf b = {0};
-  buf_printf(&b, "%s/%s", cwd ? cwd : "", path);
-  free(cwd);
+  if (cwd) buf_puts(&b, cwd);
+  buf_putc(&b, '/');
+  buf_puts(&b, path);
   char *out = fold(buf_str(&b));
   buf_free(&b);
   return out;
+}
+
+
+char *project_absolute_in(const oom_project *self, const char *path) {
+  assert(self);
+  return absolute_against(self->cwd, path);
 }
 
 
@@ -83,7 +91,10 @@ static char *dir_of(const char *path) {
 
 static char *join(const char *dir, const char *name) {
   buf b = {0};
-  buf_printf(&b, "%s/%s", strcmp(dir, "/") ? dir : "", name);
+  /* asked for every marker of every folder up to the root: no printf */
+  if (strcmp(dir, "/") != 0) buf_puts(&b, dir);
+  buf_putc(&b, '/');
+  buf_puts(&b, name);
   char *out = fold(buf_str(&b));
   buf_free(&b);
   return out;

@@ -443,7 +443,8 @@ static void record_calls_by_name(const facts *f, project_summary *s) {
                    : FACTS_CALLED_GRAD;
     /* most callers run no backward of their own: nothing to ask */
     /* a script's own training loop at module level counts as well */
-    bool own_backward = c->function >= 0 ? f->functions.items[c->function].own_backward : f->file_backward;
+    bool own_backward =
+        c->function >= 0 ? f->functions.items[c->function].own_backward : f->file_backward && c->loop >= 0;
     if (seen.how == FACTS_CALLED_GRAD && own_backward &&
         (facts_result_backpropagated(f, c->call) || (seen.klass && leaves_loss_on_self(f, i))))
       seen.how |= FACTS_CALLED_BACKPROP;

@@ -81,7 +81,7 @@ void project_view_init(project_view *self, oom_project *project, const char *pat
   self->imports.method_no_grad_anywhere = method_no_grad_anywhere;
   self->imports.method_backward_anywhere = method_backward_anywhere;
   self->project = project;
-  self->path = project_absolute(path);
+  self->path = project_absolute_in(project, path);
   self->dir = dir_of(self->path);
   /* `python train.py` puts the script's folder first on sys.path; an
    * installed or `python -m` run finds packages at the root or in src/ */
