@@ -138,23 +138,32 @@ static bool names_between(const char *text, uint32_t from, uint32_t to, const ch
  * Python binds the name to the second definition, so the first body never
  * runs (a script's `def test_export(...)` copied and edited below itself).
  * A decorated definition may be registered, overloaded or a property's
- * getter, so it counts as live. */
-static bool redefined_later(TSNode def, const char *text) {
+ * getter, so it counts as live. The definitions of the same name come from
+ * the model's index of functions by name, so a module of thousands of
+ * functions costs a lookup per finding, not a walk of its statements. */
+static bool redefined_later(TSNode def, const char *text, const facts *model) {
   TSNode parent = ts_node_parent(def);
   if (ts_node_is_null(parent) || !(NODE_IS(parent, "block") || NODE_IS(parent, "module"))) return false;
   TSNode name = ts_node_child_by_field_name(def, "name", 4);
   if (ts_node_is_null(name)) return false;
   uint32_t ns = ts_node_start_byte(name), ne = ts_node_end_byte(name);
   assert(ne > ns);
-  for (TSNode s = ts_node_next_named_sibling(def); !ts_node_is_null(s); s = ts_node_next_named_sibling(s)) {
-    TSNode later = s;
-    if (NODE_IS(s, "decorated_definition")) later = ts_node_child_by_field_name(s, "definition", 10);
-    if (ts_node_is_null(later) || !NODE_IS(later, "function_definition")) continue;
-    TSNode other = ts_node_child_by_field_name(later, "name", 4);
-    if (ts_node_is_null(other) || ts_node_end_byte(other) - ts_node_start_byte(other) != ne - ns ||
-        memcmp(text + ts_node_start_byte(other), text + ns, ne - ns) != 0)
-      continue;
-    return !names_between(text, ts_node_end_byte(def), ts_node_start_byte(s), text + ns, ne - ns);
+  uint32_t len = ne - ns;
+  for (size_t k = facts__first_named(model, text + ns, len); k < model->functions_by_name.len; k++) {
+    const facts_fname *e = &model->functions_by_name.items[k];
+    if (e->len != len || memcmp(e->name, text + ns, len) != 0) break;
+    const facts_function *g = &model->functions.items[e->index];
+    if (g->whole.start <= ts_node_end_byte(def)) continue;
+    /* the later definition's statement: its def, or the decorated one */
+    TSNode stmt = ts_node_descendant_for_byte_range(model->root, g->whole.start, g->whole.end);
+    while (!ts_node_is_null(stmt) && !NODE_IS(stmt, "function_definition") && !NODE_IS(stmt, "decorated_definition"))
+      stmt = ts_node_parent(stmt);
+    if (ts_node_is_null(stmt)) continue;
+    if (NODE_IS(stmt, "function_definition") && !ts_node_is_null(ts_node_parent(stmt)) &&
+        NODE_IS(ts_node_parent(stmt), "decorated_definition"))
+      stmt = ts_node_parent(stmt);
+    if (!ts_node_eq(ts_node_parent(stmt), parent)) continue;
+    return !names_between(text, ts_node_end_byte(def), ts_node_start_byte(stmt), text + ns, len);
   }
   return false;
 }
@@ -180,9 +189,9 @@ static bool exits(TSNode s, const char *text) {
  * return` above a disabled evaluation), or its function is redefined below
  * itself. Nothing there costs memory. A walk up the ancestors, each block's
  * earlier statements scanned; only reported nodes are asked. */
-static bool unreachable(TSNode node, const char *text) {
+static bool unreachable(TSNode node, const char *text, const facts *model) {
   for (TSNode up = node; !ts_node_is_null(up); up = ts_node_parent(up)) {
-    if (NODE_IS(up, "function_definition")) return redefined_later(up, text);
+    if (NODE_IS(up, "function_definition")) return redefined_later(up, text, model);
     if (NODE_IS(up, "class_definition") || NODE_IS(up, "lambda")) return false;
     TSNode parent = ts_node_parent(up);
     if (ts_node_is_null(parent) || !NODE_IS(parent, "block")) continue;
@@ -202,7 +211,7 @@ static void run_pattern(const oom_linter *linter, oom_document *doc, const facts
   const oom_rule *rule = linter->rules.items[p->rule];
   TSNode report;
   if (!engine_capture(m, linter->report_capture, &report)) return;
-  if (!predicates_pass(p, m, ctx) || unreachable(report, doc->text)) return;
+  if (!predicates_pass(p, m, ctx) || unreachable(report, doc->text, model)) return;
   uint32_t s = ts_node_start_byte(report), e = ts_node_end_byte(report);
   oom_edit *edits = NULL;
   size_t nedits = 0;
