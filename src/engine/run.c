@@ -144,28 +144,12 @@ static bool names_between(const char *text, uint32_t from, uint32_t to, const ch
 static bool redefined_later(TSNode def, const char *text, const facts *model) {
   TSNode parent = ts_node_parent(def);
   if (ts_node_is_null(parent) || !(NODE_IS(parent, "block") || NODE_IS(parent, "module"))) return false;
+  TSNode later = facts_later_definition(model, def);
+  if (ts_node_is_null(later)) return false;
   TSNode name = ts_node_child_by_field_name(def, "name", 4);
-  if (ts_node_is_null(name)) return false;
   uint32_t ns = ts_node_start_byte(name), ne = ts_node_end_byte(name);
   assert(ne > ns);
-  uint32_t len = ne - ns;
-  for (size_t k = facts__first_named(model, text + ns, len); k < model->functions_by_name.len; k++) {
-    const facts_fname *e = &model->functions_by_name.items[k];
-    if (e->len != len || memcmp(e->name, text + ns, len) != 0) break;
-    const facts_function *g = &model->functions.items[e->index];
-    if (g->whole.start <= ts_node_end_byte(def)) continue;
-    /* the later definition's statement: its def, or the decorated one */
-    TSNode stmt = ts_node_descendant_for_byte_range(model->root, g->whole.start, g->whole.end);
-    while (!ts_node_is_null(stmt) && !NODE_IS(stmt, "function_definition") && !NODE_IS(stmt, "decorated_definition"))
-      stmt = ts_node_parent(stmt);
-    if (ts_node_is_null(stmt)) continue;
-    if (NODE_IS(stmt, "function_definition") && !ts_node_is_null(ts_node_parent(stmt)) &&
-        NODE_IS(ts_node_parent(stmt), "decorated_definition"))
-      stmt = ts_node_parent(stmt);
-    if (!ts_node_eq(ts_node_parent(stmt), parent)) continue;
-    return !names_between(text, ts_node_end_byte(def), ts_node_start_byte(stmt), text + ns, len);
-  }
-  return false;
+  return !names_between(text, ts_node_end_byte(def), ts_node_start_byte(later), text + ns, ne - ns);
 }
 
 

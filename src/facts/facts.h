@@ -732,6 +732,11 @@ bool facts_class_derives(const facts *self, TSNode node, bool (*match)(void *ctx
 bool facts_arg_from_outside(const facts *self, TSNode args, const char *keyword);
 /** The function index named NAME (a same-file function or `self.method`), -1. */
 int facts_function_named(const facts *self, TSNode callee);
+/** The statement (the def, or its decorated definition) of the first
+ *  definition of DEF's name after DEF in the same block, class body or
+ *  module, looked up in the index of functions by name; a null node when
+ *  there is none. */
+TSNode facts_later_definition(const facts *self, TSNode def);
 
 /** ts_node_child_by_field_id(NODE, FIELD), remembered while the facts are
  *  built: the analyses ask about the same nodes round after round, and

@@ -270,6 +270,28 @@ size_t facts__first_named(const facts *self, const char *name, uint32_t len) {
 }
 
 
+TSNode facts_later_definition(const facts *self, TSNode def) {
+  TSNode parent = ts_node_parent(def), name = FACT_FIELD(self, def, name);
+  if (ts_node_is_null(parent) || ts_node_is_null(name)) return NULL_NODE;
+  uint32_t len;
+  const char *text = facts_text(self, name, &len);
+  for (size_t k = facts__first_named(self, text, len); k < self->functions_by_name.len; k++) {
+    const facts_fname *e = &self->functions_by_name.items[k];
+    if (e->len != len || memcmp(e->name, text, len) != 0) break;
+    const facts_function *g = &self->functions.items[e->index];
+    if (g->whole.start <= ts_node_end_byte(def)) continue;
+    TSNode stmt = ts_node_descendant_for_byte_range(self->root, g->whole.start, g->whole.end);
+    while (!ts_node_is_null(stmt) && !NODE_IS(stmt, "function_definition") && !NODE_IS(stmt, "decorated_definition"))
+      stmt = ts_node_parent(stmt);
+    if (ts_node_is_null(stmt)) continue;
+    if (NODE_IS(stmt, "function_definition") && NODE_IS(ts_node_parent(stmt), "decorated_definition"))
+      stmt = ts_node_parent(stmt);
+    if (ts_node_eq(ts_node_parent(stmt), parent)) return stmt;
+  }
+  return NULL_NODE;
+}
+
+
 int facts_function_named(const facts *self, TSNode callee) {
   if (ts_node_is_null(callee)) return -1;
   bool method = is_self_attr(self, callee);
@@ -2597,9 +2619,6 @@ void facts__summaries(facts *f) {
     else if (st) fn->trains = true;
     if ((bw || st) && c->loop < 0 && (!pt || (pt & SYM_STEP))) fn->step = true;
   }
-  /* a file with no backward pass of its own may call one through a method
-   * of an object whose class it does not know; asked last, of such files
-   * only (most files that train call `.backward()` or a known step) */
   /* `total_loss += getattr(self, "loss_" + name)` in a method that
    * backpropagates its own total: asked of such methods' calls only, once
    * the loop has settled `own_backward` */
@@ -2608,6 +2627,9 @@ void facts__summaries(facts *f) {
     f->self_attr_backward = c->function >= 0 && f->functions.items[c->function].own_backward &&
                             f->functions.items[c->function].klass >= 0 && own_getattr_prefix(f, c);
   }
+  /* a file with no backward pass of its own may call one through a method
+   * of an object whose class it does not know; asked last, of such files
+   * only (most files that train call `.backward()` or a known step) */
   bool own_backward = f->file_backward;
   for (size_t i = 0; !own_backward && f->imports && i < f->calls.len; i++) {
     const facts_call *c = &f->calls.items[i];
@@ -2618,7 +2640,7 @@ void facts__summaries(facts *f) {
         facts_excepts_at(f, ts_node_start_byte(c->call), &handler, 1))
       continue;
     f->file_backward = true;
-    if (c->loop >= 0) f->loops.items[c->loop].evidence |= LOOP_CALLS_BACKWARD;
+    f->loops.items[c->loop].evidence |= LOOP_CALLS_BACKWARD;
     if (c->function >= 0) f->functions.items[c->function].backward = f->functions.items[c->function].trains = true;
   }
   for (bool changed = true; changed;) {
@@ -2961,7 +2983,7 @@ static bool self_attribute_backpropagated(const facts *f, const char *attr, uint
       uint32_t l;
       const char *t = facts_text(f, FACT_FIELD(f, callee, object), &l);
       if (l == len && !memcmp(t, attr, len)) return true;
-    } else if (own_getattr_prefix(f, c) && f->functions.items[c->function].own_backward) {
+    } else if (f->functions.items[c->function].own_backward && own_getattr_prefix(f, c)) {
       /* `total_loss += getattr(self, "loss_" + name)` in the method that
        * backpropagates total_loss: every `self.loss_*` it names */
       TSNode prefix = FACT_FIELD(f, ts_node_named_child(FACT_FIELD(f, c->call, arguments), 1), left);

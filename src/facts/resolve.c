@@ -2593,18 +2593,26 @@ bool facts__loss_instance(const facts *f, const char *name, uint32_t len) {
     TSNode made = f->assigns.items[i].right;
     /* through `.to(device)`, `.cuda()`; a binding that makes no instance
      * (`self.cri_ofr = False` when the option is off) says nothing */
+    static const char *const same[] = {"to", "cuda", "cpu", "half", "float", "double", "eval", "train", NULL};
     for (int guard = 0; guard < 4 && !ts_node_is_null(made) && NODE_IS(made, "call"); guard++) {
       TSNode callee = FACT_FIELD(f, made, function);
       if (ts_node_is_null(callee)) break;
-      if (NODE_IS(callee, "identifier")) {
-        uint32_t cl;
-        const char *c = facts_text(f, callee, &cl);
-        if (!facts__named_as_loss(c, cl)) return false;
-        loss = true;
-        break;
+      if (NODE_IS(callee, "attribute")) {
+        TSNode attr = FACT_FIELD(f, callee, attribute);
+        uint32_t al = 0;
+        const char *at = ts_node_is_null(attr) ? "" : facts_text(f, attr, &al);
+        if (!in_names_list(at, al, same)) return false;
+        made = FACT_FIELD(f, callee, object);
+        continue;
       }
-      if (!NODE_IS(callee, "attribute")) return false;
-      made = FACT_FIELD(f, callee, object);
+      /* a class named here (`OFR_loss(...)`, imported by name); a
+       * module-qualified one (`nn.L1Loss()`) is left to the model test */
+      if (!NODE_IS(callee, "identifier")) return false;
+      uint32_t cl;
+      const char *c = facts_text(f, callee, &cl);
+      if (!facts__named_as_loss(c, cl)) return false;
+      loss = true;
+      break;
     }
   }
   return loss;
