@@ -9,6 +9,7 @@
 
 #include "config/config.h"
 #include "estimate/estimate.h"
+#include "parse/walk.h"
 #include "util/buf.h"
 
 const TSLanguage *tree_sitter_toml(void);
@@ -78,10 +79,7 @@ static char *key_name(reader *r, TSNode n) {
       free(part);
     }
     if (!leaf && ts_tree_cursor_goto_first_child(&c)) continue;
-    bool next = false;
-    while (!(next = ts_tree_cursor_goto_next_sibling(&c)))
-      if (!ts_tree_cursor_goto_parent(&c)) break;
-    if (!next) break;
+    if (!walk_skip(&c, n)) break;
   }
   ts_tree_cursor_delete(&c);
   char *s = oom_xstrdup(buf_str(&b));
@@ -255,10 +253,8 @@ static bool first_error(TSNode root, TSNode *out) {
       break;
     }
     if (ts_node_has_error(n) && ts_tree_cursor_goto_first_child(&c)) continue;
-    while (!ts_tree_cursor_goto_next_sibling(&c))
-      if (!ts_tree_cursor_goto_parent(&c)) goto done;
+    if (!walk_skip(&c, root)) break;
   }
-done:
   ts_tree_cursor_delete(&c);
   if (!found) *out = root;
   return true;

@@ -10,6 +10,7 @@
 #include "util/lines.h"
 
 #include "parse/node.h"
+#include "parse/walk.h"
 
 typedef VEC(oom_edit) edit_vec;
 
@@ -468,14 +469,7 @@ static bool amp_device_uses(edit_vec *v, arena *a, TSNode n, const char *dev, co
       if (!ok) break;
     }
     if (ts_tree_cursor_goto_first_child(&c)) continue;
-    bool done = false;
-    while (!ts_tree_cursor_goto_next_sibling(&c)) {
-      if (!ts_tree_cursor_goto_parent(&c) || ts_node_eq(ts_tree_cursor_current_node(&c), scope)) {
-        done = true;
-        break;
-      }
-    }
-    if (done) break;
+    if (!walk_skip(&c, scope)) break;
   }
   ts_tree_cursor_delete(&c);
   return ok; /* false: the caller drops every edit of the fix */

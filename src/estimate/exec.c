@@ -8,6 +8,7 @@
 #include "parse/fields.h"
 
 #include "parse/node.h"
+#include "parse/walk.h"
 
 static flow exec_stmt(interp *st, scope *sc, TSNode n);
 
@@ -362,14 +363,7 @@ static void forget_assigned_why(interp *st, scope *sc, TSNode region, TSNode con
       if (ts_node_named_child_count(x)) unknown_targets(st, sc, ts_node_named_child(x, 0), u, 0);
     }
     if (descend && ts_tree_cursor_goto_first_child(&c)) continue;
-    bool done = false;
-    while (!ts_tree_cursor_goto_next_sibling(&c)) {
-      if (!ts_tree_cursor_goto_parent(&c) || ts_node_eq(ts_tree_cursor_current_node(&c), region)) {
-        done = true;
-        break;
-      }
-    }
-    if (done) break;
+    if (!walk_skip(&c, region)) break;
   }
   ts_tree_cursor_delete(&c);
 }
@@ -597,14 +591,7 @@ static bool breaks(TSNode body) {
       break;
     }
     if ((descend || ts_node_eq(x, body)) && ts_tree_cursor_goto_first_child(&c)) continue;
-    bool done = false;
-    while (!ts_tree_cursor_goto_next_sibling(&c)) {
-      if (!ts_tree_cursor_goto_parent(&c) || ts_node_eq(ts_tree_cursor_current_node(&c), body)) {
-        done = true;
-        break;
-      }
-    }
-    if (done) break;
+    if (!walk_skip(&c, body)) break;
   }
   ts_tree_cursor_delete(&c);
   return found;

@@ -15,6 +15,7 @@
 #include "util/alloc.h"
 
 #include "parse/node.h"
+#include "parse/walk.h"
 
 
 static bool in_names(char *const *items, size_t n, const char *s, uint32_t len) {
@@ -526,23 +527,17 @@ static bool calls_loop_variable(const facts *f, const facts_loop *l) {
 }
 
 
-/* Whether the name NAME (LEN bytes) is read in NODE: a preorder walk with
- * a cursor, no recursion. */
 /* Whether MATCH holds for a node of NODE's subtree (NODE included): a
  * preorder walk with a cursor, stopping at the first match. */
 static bool subtree_any(const facts *f, TSNode node, bool (*match)(const facts *, TSNode, const void *),
                         const void *ctx) {
   TSTreeCursor cur = ts_tree_cursor_new(node);
-  bool found = false, done = false;
-  while (!found && !done) {
+  bool found = false;
+  while (!found) {
     found = match(f, ts_tree_cursor_current_node(&cur), ctx);
     if (found) break;
     if (ts_tree_cursor_goto_first_child(&cur)) continue;
-    while (!ts_tree_cursor_goto_next_sibling(&cur))
-      if (!ts_tree_cursor_goto_parent(&cur)) {
-        done = true;
-        break;
-      }
+    if (!walk_skip(&cur, node)) break;
   }
   ts_tree_cursor_delete(&cur);
   return found;
@@ -1255,8 +1250,8 @@ static bool returns_name(const facts *f, int fn, const char *name, uint32_t len)
   assert(fn >= 0 && (size_t)fn < f->functions.len);
   TSTreeCursor cur = ts_tree_cursor_new(f->functions.items[fn].node);
   TSNode root = ts_tree_cursor_current_node(&cur);
-  bool found = false, done = false;
-  while (!found && !done) {
+  bool found = false;
+  while (!found) {
     TSNode n = ts_tree_cursor_current_node(&cur);
     bool nested = !ts_node_eq(n, root) && (NODE_IS(n, "function_definition") || NODE_IS(n, "class_definition") ||
                                            NODE_IS(n, "lambda"));
@@ -1285,11 +1280,7 @@ static bool returns_name(const facts *f, int fn, const char *name, uint32_t len)
       }
     }
     if (!nested && ts_tree_cursor_goto_first_child(&cur)) continue;
-    while (!ts_tree_cursor_goto_next_sibling(&cur))
-      if (!ts_tree_cursor_goto_parent(&cur) || ts_node_eq(ts_tree_cursor_current_node(&cur), root)) {
-        done = true;
-        break;
-      }
+    if (!walk_skip(&cur, root)) break;
   }
   ts_tree_cursor_delete(&cur);
   return found;

@@ -12,6 +12,7 @@
 #include "facts/facts.h"
 
 #include "parse/node.h"
+#include "parse/walk.h"
 
 
 /* The elements of a tuple or pattern list, without the comments and line
@@ -175,14 +176,7 @@ static bool has_float_literal(TSNode n) {
     TSNode k = ts_tree_cursor_current_node(&c);
     if (NODE_IS(k, "float")) found = true;
     if (ts_tree_cursor_goto_first_child(&c)) continue;
-    bool done = false;
-    while (!ts_tree_cursor_goto_next_sibling(&c)) {
-      if (!ts_tree_cursor_goto_parent(&c) || ts_node_eq(ts_tree_cursor_current_node(&c), n)) {
-        done = true;
-        break;
-      }
-    }
-    if (done) break;
+    if (!walk_skip(&c, n)) break;
   }
   ts_tree_cursor_delete(&c);
   return found;
@@ -475,14 +469,7 @@ static bool made_up_attribute(const facts *f, TSNode target, TSNode klass, uint3
       }
     }
     if (ts_tree_cursor_goto_first_child(&cur)) continue;
-    bool done = false;
-    while (!ts_tree_cursor_goto_next_sibling(&cur)) {
-      if (!ts_tree_cursor_goto_parent(&cur) || ts_node_eq(ts_tree_cursor_current_node(&cur), klass)) {
-        done = true;
-        break;
-      }
-    }
-    if (done) break;
+    if (!walk_skip(&cur, klass)) break;
   }
   ts_tree_cursor_delete(&cur);
   return seen > 0 && all;
@@ -652,14 +639,7 @@ bool facts_kept_per_item(const facts *self, TSNode call) {
       if (!ts_node_is_null(c) && empty_container_before(self, c, loop) && taken_per_batch(self, c, loop)) found = true;
     }
     if (ts_tree_cursor_goto_first_child(&cur)) continue;
-    bool done = false;
-    while (!ts_tree_cursor_goto_next_sibling(&cur)) {
-      if (!ts_tree_cursor_goto_parent(&cur) || ts_node_eq(ts_tree_cursor_current_node(&cur), body)) {
-        done = true;
-        break;
-      }
-    }
-    if (done) break;
+    if (!walk_skip(&cur, body)) break;
   }
   ts_tree_cursor_delete(&cur);
   return found;

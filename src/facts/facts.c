@@ -13,6 +13,7 @@
 #include "util/alloc.h"
 
 #include "parse/node.h"
+#include "parse/walk.h"
 
 typedef struct {
   TSNode node;
@@ -306,12 +307,7 @@ static bool condition_is_periodic(TSNode cond, TSNode *modulus) {
       }
     }
     if (ts_tree_cursor_goto_first_child(&c)) continue;
-    bool up = false;
-    while (!ts_tree_cursor_goto_next_sibling(&c)) {
-      if (!ts_tree_cursor_goto_parent(&c)) { up = true; break; }
-      if (ts_node_eq(ts_tree_cursor_current_node(&c), cond)) { up = true; break; }
-    }
-    if (up) break;
+    if (!walk_skip(&c, cond)) break;
   }
   ts_tree_cursor_delete(&c);
   *modulus = found == 1 ? period_of(mod) : NULL_NODE;

@@ -20,6 +20,7 @@
 #include "util/alloc.h"
 
 #include "parse/node.h"
+#include "parse/walk.h"
 #define MAX_DEPTH 200
 #define MAX_ROUNDS 4
 
@@ -2843,14 +2844,7 @@ static bool subtree_reads(const facts *f, TSNode node, const char *name, uint32_
     }
     if (found) break;
     if (ts_tree_cursor_goto_first_child(&c)) continue;
-    bool done = false;
-    while (!ts_tree_cursor_goto_next_sibling(&c)) {
-      if (!ts_tree_cursor_goto_parent(&c) || ts_node_eq(ts_tree_cursor_current_node(&c), node)) {
-        done = true;
-        break;
-      }
-    }
-    if (done) break;
+    if (!walk_skip(&c, node)) break;
   }
   ts_tree_cursor_delete(&c);
   return found;
@@ -3036,14 +3030,7 @@ bool facts__left_on_self_for_backward(const facts *f, int fn, uint32_t after, co
       }
     }
     if (descend && ts_tree_cursor_goto_first_child(&c)) continue;
-    bool done = false;
-    while (!ts_tree_cursor_goto_next_sibling(&c)) {
-      if (!ts_tree_cursor_goto_parent(&c) || ts_node_eq(ts_tree_cursor_current_node(&c), body)) {
-        done = true;
-        break;
-      }
-    }
-    if (done) break;
+    if (!walk_skip(&c, body)) break;
   }
   ts_tree_cursor_delete(&c);
   return found;

@@ -14,6 +14,7 @@
 #include "util/alloc.h"
 
 #include "parse/node.h"
+#include "parse/walk.h"
 #define MAX_ALIAS_HOPS 16
 #define MAX_CHAIN 64
 
@@ -1793,11 +1794,7 @@ static bool plain_parameter(const facts *f, TSNode method, TSNode name) {
       }
     }
     if (ts_tree_cursor_goto_first_child(&cur)) continue;
-    while (!ts_tree_cursor_goto_next_sibling(&cur))
-      if (!ts_tree_cursor_goto_parent(&cur) || ts_node_eq(ts_tree_cursor_current_node(&cur), body)) {
-        more = false;
-        break;
-      }
+    more = walk_skip(&cur, body);
   }
   ts_tree_cursor_delete(&cur);
   return numeric;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "fix/fix.h"
+#include "parse/walk.h"
 
 /* tree-sitter's ERROR symbol; the runtime names it only in the grammar header */
 #define SYM_ERROR ((TSSymbol)-1)
@@ -30,9 +31,7 @@ size_t fix_count_errors(TSNode root) {
     TSNode n = ts_tree_cursor_current_node(&c);
     if (ts_node_symbol(n) == SYM_ERROR || ts_node_is_missing(n) || empty_block(n, block)) count++;
     if (ts_tree_cursor_goto_first_child(&c)) continue;
-    bool more = true;
-    while (more && !ts_tree_cursor_goto_next_sibling(&c)) more = ts_tree_cursor_goto_parent(&c);
-    if (!more) break;
+    if (!walk_skip(&c, root)) break;
   }
   ts_tree_cursor_delete(&c);
   return count;

@@ -1,6 +1,7 @@
 /* This file contains the Python front end: grammar loading with an ABI check
  * and an iterative search for the first syntax error. */
 #include "parse/parse.h"
+#include "parse/walk.h"
 
 #include <string.h>
 
@@ -94,11 +95,8 @@ bool parse_first_error(TSNode root, TSNode *out) {
     }
     /* descend only where an error hides */
     if (ts_node_has_error(n) && ts_tree_cursor_goto_first_child(&c)) continue;
-    while (!ts_tree_cursor_goto_next_sibling(&c)) {
-      if (!ts_tree_cursor_goto_parent(&c)) goto done;
-    }
+    if (!walk_skip(&c, root)) break;
   }
-done:
   ts_tree_cursor_delete(&c);
   return found;
 }
