@@ -15,6 +15,7 @@
 
 /* the elements of a returned tuple the graph model follows one by one */
 #define FACTS_MAX_ELEMS 8
+#define FACTS_THAWS 255 /* facts_function.freeze_flag: to True, or to values that disagree */
 
 /* a node that ts_node_is_null() reports as null */
 #define NULL_NODE ((TSNode){{0, 0, 0, 0}, NULL, NULL})
@@ -55,6 +56,12 @@ typedef struct {
                          itself or through callees (an explainer's forward) */
   bool returns_graph; /* returns a graph-carrying value */
   bool returns_no_grad; /* every return is a no-grad context (`return torch.no_grad()` on each branch) */
+  /* a helper setting `requires_grad` on the parameters of a model it is
+   * handed: 1 + that parameter's index (0: none), and to what: 0 False,
+   * 1 + J its parameter J (`def requires_grad_(model, flag): for p in
+   * model.parameters(): p.requires_grad_(flag)`), FACTS_THAWS True or
+   * values that disagree */
+  uint8_t freezes_param, freeze_flag;
   bool policy_terms;  /* returns a name bound to a distribution's log_prob(...)/entropy() (PPO's evaluate) */
   bool returns_scalar_loss;
   bool returns_divided;     /* returns a value divided on its way (`return loss / accum_steps`) */
@@ -243,6 +250,7 @@ typedef struct {
    * (`create_loss()` returning `DualLoss(cfg)`). 0: not a known tuple */
   uint8_t ncall_elems;
   uint8_t call_elems[FACTS_MAX_ELEMS];
+  uint8_t freezes_param, freeze_flag; /* a function: as facts_function's */
 } facts_symbol;
 
 typedef struct facts_imports facts_imports;

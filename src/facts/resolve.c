@@ -2314,6 +2314,58 @@ static void resolve_plain(facts *f, buf *tmp) {
  * an optimizer, a trainer) that a function binds itself, with no binding of
  * a model and no use as one in that function, is no model there. Treating
  * every name so lost real models (the discriminator above). */
+/* A parameter that every call of its function in the file binds to a
+ * module class of the file (`_make_layer(prev, BasicBlock, planes, n)`)
+ * holds a class: `block(inplanes, planes)` there builds a layer, whatever
+ * a model bound to the same name in another function (`block =
+ * _make_layer(...)` in `__init__`) says. Not when the function itself uses
+ * the name as a model (a model site there). */
+static void class_parameters(facts *f) {
+  size_t first = f->local_non_models.len;
+  VEC(facts_fname) refused = {0}; /* (parameter, function) bound to anything else once */
+  for (size_t i = 0; i < f->calls.len; i++) {
+    TSNode call = f->calls.items[i].call;
+    TSNode callee = FACT_FIELD(f, call, function), args = FACT_FIELD(f, call, arguments);
+    if (ts_node_is_null(args) || !NODE_IS(args, "argument_list")) continue;
+    int g = facts_function_named(f, callee);
+    if (g < 0) continue;
+    /* `self._make_layer(Block, ...)`: positions after `self` */
+    uint32_t shift = NODE_IS(callee, "attribute") && f->functions.items[g].klass >= 0 ? 1 : 0;
+    uint32_t na = ts_node_named_child_count(args);
+    for (uint32_t k = 0; k < na; k++) {
+      TSNode a = ts_node_named_child(args, k), param;
+      if (NODE_IS(a, "keyword_argument")) {
+        uint32_t kl;
+        const char *kw = facts_text(f, FACT_FIELD(f, a, name), &kl);
+        param = bound_parameter(f, g, 0, kw, kl);
+        a = FACT_FIELD(f, a, value);
+      } else {
+        param = bound_parameter(f, g, k + shift, NULL, 0);
+      }
+      uint32_t pl, al = 0;
+      const char *pn = ts_node_is_null(param) ? NULL : facts_text(f, param, &pl);
+      if (!pn || !has_name(f, pn, pl) || fname_has(f->model_sites.items, f->model_sites.len, pn, pl, g)) continue;
+      const char *at = !ts_node_is_null(a) && NODE_IS(a, "identifier") ? facts_text(f, a, &al) : NULL;
+      bool klass = at && is_module_class_name(f, at, al);
+      facts_fname e = {pn, pl, g};
+      if (!klass) {
+        if (!fname_has(refused.items, refused.len, pn, pl, g)) vec_push(&refused, e);
+      } else if (!fname_has(f->local_non_models.items, f->local_non_models.len, pn, pl, g)) {
+        vec_push(&f->local_non_models, e);
+      }
+    }
+  }
+  /* drop the parameters some call binds to something else */
+  size_t keep = first;
+  for (size_t i = first; i < f->local_non_models.len; i++) {
+    const facts_fname *e = &f->local_non_models.items[i];
+    if (!fname_has(refused.items, refused.len, e->name, e->len, e->index)) f->local_non_models.items[keep++] = *e;
+  }
+  f->local_non_models.len = keep;
+  vec_free(&refused);
+}
+
+
 static void resolve_local_non_models(facts *f, buf *tmp) {
   for (size_t i = 0; i < f->assigns.len; i++) {
     TSNode left = f->assigns.items[i].left;
@@ -2336,6 +2388,7 @@ static void resolve_local_non_models(facts *f, buf *tmp) {
       continue;
     vec_push(&f->local_non_models, ((facts_fname){t, len, fn}));
   }
+  class_parameters(f);
   vec_free(&f->model_sites);
 }
 
@@ -2901,9 +2954,43 @@ static bool false_by_default(const facts *f, int fn, TSNode name) {
 }
 
 
-/* `for p in X.parameters(): p.requires_grad = False` (and `for name, p in
- * X.named_parameters()`), the other common way to freeze a model: X frozen,
- * or thawed with `True`, in the loop's scope. */
+/* The index of parameter NAME of function G (as bound_parameter counts
+ * them), or -1. */
+static int parameter_index(const facts *f, int g, TSNode name) {
+  if (g < 0 || !NODE_IS(name, "identifier")) return -1;
+  TSNode params = FACT_FIELD(f, f->functions.items[g].node, parameters);
+  uint32_t np = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params), len;
+  const char *t = facts_text(f, name, &len);
+  for (uint32_t i = 0; i < np && i < 255; i++) {
+    TSNode pn = parameter_name(f, ts_node_named_child(params, i));
+    if (!ts_node_is_null(pn) && facts_text_is(f, pn, t, len)) return (int)i;
+  }
+  return -1;
+}
+
+
+/* Function G sets `requires_grad` to VALUE on the parameters of MODEL:
+ * when MODEL is a parameter of G, G is a helper its callers freeze or thaw
+ * their models with (facts_function.freezes_param). */
+static void note_parameter_freeze(facts *f, int g, TSNode model, TSNode value) {
+  int k = parameter_index(f, g, model);
+  if (k < 0 || ts_node_is_null(value)) return;
+  int j = NODE_IS(value, "false") ? -1 : parameter_index(f, g, value);
+  uint8_t flag = NODE_IS(value, "false") ? 0 : j >= 0 && j < 254 ? (uint8_t)(j + 1) : FACTS_THAWS;
+  facts_function *fn = &f->functions.items[g];
+  if (!fn->freezes_param) {
+    fn->freezes_param = (uint8_t)(k + 1);
+    fn->freeze_flag = flag;
+  } else if (fn->freezes_param != k + 1 || fn->freeze_flag != flag) {
+    fn->freeze_flag = FACTS_THAWS;
+  }
+}
+
+
+/* `for p in X.parameters(): p.requires_grad = False` (or
+ * `p.requires_grad_(False)`; also `for name, p in X.named_parameters()`),
+ * the other common way to freeze a model: X frozen, or thawed with
+ * `True`, in the loop's scope. */
 static void freezes_by_loop(facts *f) {
   for (size_t i = 0; i < f->loops.len; i++) {
     TSNode loop = f->loops.items[i].node;
@@ -2931,12 +3018,27 @@ static void freezes_by_loop(facts *f) {
     for (uint32_t k = 0; k < n; k++) {
       TSNode st = ts_node_named_child(body, k);
       TSNode a = NODE_IS(st, "expression_statement") && ts_node_named_child_count(st) ? ts_node_named_child(st, 0) : NULL_NODE;
-      if (ts_node_is_null(a) || !NODE_IS(a, "assignment")) continue;
-      TSNode left = FACT_FIELD(f, a, left), right = FACT_FIELD(f, a, right);
-      if (ts_node_is_null(left) || ts_node_is_null(right) || !NODE_IS(left, "attribute") ||
-          !text_is(f, FACT_FIELD(f, left, attribute), "requires_grad") ||
-          !facts_text_is(f, FACT_FIELD(f, left, object), v, vlen))
+      TSNode left, right;
+      if (ts_node_is_null(a)) continue;
+      if (NODE_IS(a, "assignment")) {
+        left = FACT_FIELD(f, a, left);
+        right = FACT_FIELD(f, a, right);
+        if (ts_node_is_null(left) || ts_node_is_null(right) || !NODE_IS(left, "attribute") ||
+            !text_is(f, FACT_FIELD(f, left, attribute), "requires_grad"))
+          continue;
+      } else if (NODE_IS(a, "call")) {
+        /* `p.requires_grad_(flag)` */
+        left = FACT_FIELD(f, a, function);
+        right = first_arg(a);
+        if (!ts_node_is_null(right) && NODE_IS(right, "keyword_argument")) right = FACT_FIELD(f, right, value);
+        if (ts_node_is_null(left) || ts_node_is_null(right) || !NODE_IS(left, "attribute") ||
+            !text_is(f, FACT_FIELD(f, left, attribute), "requires_grad_"))
+          continue;
+      } else {
         continue;
+      }
+      if (!facts_text_is(f, FACT_FIELD(f, left, object), v, vlen)) continue;
+      note_parameter_freeze(f, f->loops.items[i].function, model, right);
       bool off = NODE_IS(right, "false") || false_by_default(f, f->loops.items[i].function, right);
       if (!off && !NODE_IS(right, "true")) continue;
       facts_freeze fr = {0};
@@ -3006,6 +3108,63 @@ static void freezes_by_helper(facts *f) {
 }
 
 
+/* A call of a helper that sets `requires_grad` on a model it is handed
+ * to a flag it is also handed (`requires_grad_(model, False)`, `def
+ * requires_grad_(m, flag): for p in m.parameters(): p.requires_grad_(flag)`),
+ * a function of the file or of another module of the project (its
+ * summary), or of a project helper that freezes unconditionally
+ * (`freeze(model)`): the model argument frozen (or thawed) in the calling
+ * function. Positional arguments only: a summary keeps no parameter
+ * names. Only calls handing a literal `False` or `True`, or of a helper
+ * named for freezing, ask the project. */
+static void freezes_by_parameter_helper(facts *f) {
+  for (size_t i = 0; i < f->calls.len; i++) {
+    const facts_call *c = &f->calls.items[i];
+    TSNode callee = FACT_FIELD(f, c->call, function), args = FACT_FIELD(f, c->call, arguments);
+    if (ts_node_is_null(callee) || ts_node_is_null(args) || !NODE_IS(args, "argument_list")) continue;
+    uint32_t na = ts_node_named_child_count(args);
+    if (na == 0 || na > 8) continue;
+    uint8_t param = 0, flag = 0;
+    int g = NODE_IS(callee, "identifier") ? facts_function_named(f, callee) : -1;
+    if (g >= 0) {
+      /* constant freezes of the file's helpers are freezes_by_helper's */
+      if (f->functions.items[g].klass >= 0 || f->functions.items[g].freeze_flag == 0) continue;
+      param = f->functions.items[g].freezes_param;
+      flag = f->functions.items[g].freeze_flag;
+    } else if (f->imports && (NODE_IS(callee, "identifier") || NODE_IS(callee, "attribute"))) {
+      bool literal = false;
+      for (uint32_t k = 0; k < na && !literal; k++) {
+        TSNode a = ts_node_named_child(args, k);
+        literal = NODE_IS(a, "false") || NODE_IS(a, "true");
+      }
+      uint32_t len;
+      const char *t = facts_text(f, callee, &len);
+      bool named = false;
+      for (uint32_t k = 0; k + 5 <= len && !named; k++) named = !strncasecmp(t + k, "freez", 5);
+      facts_symbol sym;
+      if ((!literal && !named) || !facts_project_symbol(f, callee, &sym) || !(sym.flags & SYM_FUNCTION)) continue;
+      param = sym.freezes_param;
+      flag = sym.freeze_flag;
+    }
+    if (!param || flag == FACTS_THAWS || param > na || flag > na) continue;
+    TSNode model = ts_node_named_child(args, param - 1u);
+    bool frozen = true;
+    if (flag) {
+      TSNode v = ts_node_named_child(args, flag - 1u);
+      if (!NODE_IS(v, "false") && !NODE_IS(v, "true")) continue;
+      frozen = NODE_IS(v, "false");
+    }
+    if (!NODE_IS(model, "identifier") && !NODE_IS(model, "attribute")) continue;
+    facts_freeze fr = {0};
+    fr.name = facts_text(f, model, &fr.len);
+    fr.function = c->function;
+    fr.frozen = frozen;
+    if (frozen) f->freezes_any = true;
+    vec_push(&f->freezes, fr);
+  }
+}
+
+
 static void resolve_freezes(facts *f) {
   freezes_by_loop(f);
   for (size_t i = 0; i < f->calls.len; i++) {
@@ -3015,6 +3174,8 @@ static void resolve_freezes(facts *f) {
       continue;
     TSNode a0 = first_arg(c->call);
     if (!ts_node_is_null(a0) && NODE_IS(a0, "keyword_argument")) a0 = FACT_FIELD(f, a0, value);
+    /* `def freeze(net, flag): net.requires_grad_(flag)` */
+    if (c->function >= 0) note_parameter_freeze(f, c->function, FACT_FIELD(f, fn, object), a0);
     bool frozen = !ts_node_is_null(a0) && NODE_IS(a0, "false");
     if (frozen) f->freezes_any = true;
     if (!frozen && !ts_node_is_null(a0) && !NODE_IS(a0, "true")) continue; /* a variable: unknown */
@@ -3033,6 +3194,7 @@ static void resolve_freezes(facts *f) {
     vec_push(&f->freezes, fr);
   }
   freezes_by_helper(f);
+  freezes_by_parameter_helper(f);
 }
 
 
