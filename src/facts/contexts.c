@@ -2439,6 +2439,17 @@ static bool fresh_model_binding(const facts *f, TSNode value, const char *name, 
  * weights: a keyword named like `pretrained=`, `weights=`, `checkpoint=`,
  * `model_path=` that is not `False` or `None`, or a string naming a weights
  * file (`"resnet.pth"`). */
+/* Whether the argument list ARGS holds a positional argument. */
+static bool positional_arguments(TSNode args) {
+  uint32_t n = ts_node_named_child_count(args);
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode a = ts_node_named_child(args, i);
+    if (!NODE_IS(a, "keyword_argument") && !NODE_IS(a, "comment")) return true;
+  }
+  return false;
+}
+
+
 static bool passes_weights(const facts *f, TSNode args) {
   static const char *const words[] = {"pretrained", "pretrain", "weights", "weight", "resume",
                                       "restore", "load", "path", "file", "url", NULL};
@@ -2648,6 +2659,12 @@ static bool fresh_model_binding(const facts *f, TSNode value, const char *name, 
       const char *s = buf_str(&q);
       layer = !strncmp(s, "torch.nn.", 9) && isupper((unsigned char)s[9]) && !strchr(s + 9, '.') &&
               strncmp(s + 9, "Parameter", 9) != 0 && strstr(s + 9, "DataParallel") == NULL;
+      /* a torchvision classification model built with no weights
+       * (`torchvision.models.resnet18()`: `weights=None` by default, and
+       * the old positional `pretrained` absent); not its detection and
+       * segmentation models, whose backbones load weights by default */
+      if (!layer && !strncmp(s, "torchvision.models.", 19) && islower((unsigned char)s[19]) && !strchr(s + 19, '.'))
+        layer = ts_node_is_null(args) || !NODE_IS(args, "argument_list") || !positional_arguments(args);
     }
     buf_free(&q);
     return layer;

@@ -437,6 +437,28 @@ static bool made_frozen(const facts *f, const char *name, uint32_t len, uint32_t
 }
 
 
+/* Whether the thaw Z, in the function of the call at POS, comes after the
+ * call, which a loop of that function holds, and outside every loop
+ * holding it: it restores what an inference helper froze for its loops
+ * (MACE's `model_inference` thawing its model's parameters once they are
+ * done), unlike a GAN's discriminator frozen and thawed in turn within one
+ * step (in a loop of its own or of its caller). */
+static bool thaw_after(const facts *f, const facts_freeze *z, uint32_t pos) {
+  assert(z->name >= f->source && z->name < f->source + f->length);
+  uint32_t at = (uint32_t)(z->name - f->source);
+  if (at <= pos) return false;
+  bool looped = false;
+  for (size_t i = 0; i < f->loops.len; i++) {
+    if (f->loops.items[i].function != z->function) continue;
+    TSNode loop = f->loops.items[i].node;
+    if (ts_node_start_byte(loop) > pos || pos >= ts_node_end_byte(loop)) continue;
+    if (at < ts_node_end_byte(loop)) return false;
+    looped = true;
+  }
+  return looped;
+}
+
+
 /* Whether CALLEE itself is frozen or parameter-free, as
  * facts_is_frozen asks of it and of each object it is a member of. */
 static bool frozen_here(const facts *self, TSNode callee, int fn) {
@@ -447,6 +469,7 @@ static bool frozen_here(const facts *self, TSNode callee, int fn) {
     const facts_freeze *z = &self->freezes.items[i];
     if (z->len != len || memcmp(z->name, t, len) != 0 || !freeze_reaches(self, z->function, fn, is_self_attr(self, callee)))
       continue;
+    if (!z->frozen && fn >= 0 && z->function == fn && thaw_after(self, z, ts_node_start_byte(callee))) continue;
     if (!z->frozen) return false; /* thawed somewhere: a GAN's discriminator, in and out of training */
     frozen = true;
   }

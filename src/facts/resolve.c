@@ -1628,6 +1628,19 @@ static bool parameter_free_module(const facts *f, TSNode call, pf_ctx *cx, int d
     const char *t = facts_text(f, callee, &len);
     if (is_parameter_free_class(f, t, len, cx)) return true;
   }
+  /* a TensorRT engine (`torch2trt.TRTModule()`, `torch2trt(model, [x])`):
+   * its forward writes the engine's outputs into new tensors, recording
+   * no graph and holding no trainable parameter */
+  if (NODE_IS(callee, "identifier") || NODE_IS(callee, "attribute")) {
+    const char *t = facts_text(f, callee, &len);
+    bool trt = false;
+    for (uint32_t i = 0; i + 3 <= len && !trt; i++) trt = !strncasecmp(t + i, "trt", 3);
+    if (trt && facts_qualname(f, callee, cx->tmp) &&
+        (!strcmp(buf_str(cx->tmp), "torch2trt.TRTModule") || !strcmp(buf_str(cx->tmp), "torch2trt.torch2trt") ||
+         !strcmp(buf_str(cx->tmp), "torch2trt.torch2trt.TRTModule") ||
+         !strcmp(buf_str(cx->tmp), "torch2trt.torch2trt.torch2trt")))
+      return true;
+  }
   /* a torch.nn class first: no project lookup for `nn.Linear(...)` */
   const char *cls = torch_nn_class(f, callee, cx->tmp);
   if (!cls) {

@@ -249,13 +249,20 @@ static void test_frozen(void **state) {
         "def other(x):\n"
         "    s = nn.Linear(4, 4)\n"
         "    e = s(x)\n"
-        "    f = d(x)\n");
+        "    f = d(x)\n"
+        "def infer(loader):\n"
+        "    d.requires_grad_(False)\n"
+        "    for x in loader:\n"
+        "        g = d(x)\n"
+        "    d.requires_grad_(True)\n");
   assert_true(facts_is_frozen(&m.f, node(&m, "return self.net(x)", "self.net")));
   assert_true(facts_is_frozen(&m.f, node(&m, "a = s(x)", "s")));
   assert_true(facts_is_frozen(&m.f, node(&m, "b = vgg(x)", "vgg")));
   assert_false(facts_is_frozen(&m.f, node(&m, "c = d(x)", "d")));
   assert_false(facts_is_frozen(&m.f, node(&m, "e = s(x)", "s")));
   assert_false(facts_is_frozen(&m.f, node(&m, "f = d(x)", "d")));
+  /* frozen for an inference loop, thawed once it is done */
+  assert_true(facts_is_frozen(&m.f, node(&m, "g = d(x)", "d")));
   /* a frozen model's output has no graph of its own */
   assert_false(graph(&m, "a = s(x)", "s(x)"));
   assert_true(graph(&m, "e = s(x)", "s(x)"));
