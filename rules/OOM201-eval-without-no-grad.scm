@@ -180,6 +180,9 @@
 ;   from such functions (U-ViT's guidance closure, `score_model =
 ;   sde.ScoreModel(cfg_nnet, ...)`: the object runs it later, under the
 ;   grad mode its callers choose),
+;   a call of a parameter that every call of its function in the file
+;   binds to a module class (a layer builder's `block(inplanes, planes)`
+;   in `_make_layer(inplanes, BasicBlock, planes, n)`: it builds a layer),
 ;   a model's method given text (`roberta.encode("text")`, a
 ;   tokenizer; also `[roberta.encode(s) for s in sent]` over a list of
 ;   cleaned strings or a collection named as text: `sents`, `captions`),
@@ -210,7 +213,13 @@
 ;   model.named_parameters(): v.requires_grad = False`, or to an argument
 ;   whose default is `False`, as pytorch-fid's `InceptionV3` does; also
 ;   by a plain helper of the file that freezes the model handed to it and
-;   does not thaw it, `with frozen(model):` or `freeze(net)`; for an attribute,
+;   does not thaw it, `with frozen(model):` or `freeze(net)`, or by a helper
+;   of the file or of another module of the project that sets
+;   `requires_grad` to a flag it is handed, called with `False`
+;   (`requires_grad_(model, False)`); a thaw after the function's inference
+;   loops (restoring `requires_grad` once they are done) leaves the calls in
+;   them frozen, while a freeze and a thaw around one step (a GAN's
+;   discriminator) leave the model trainable; for an attribute,
 ;   `self.avgG`, in any method of its class; an instance of a module
 ;   class that freezes itself in its `__init__`, `self.requires_grad_(False)`
 ;   or such a loop over `self.parameters()`, also through a method it calls
@@ -227,7 +236,8 @@
 ;   `self.<name>`, as a loss's warm-up settings `if it < self.start_warm`, counts such as `self.table.weight.numel()`),
 ;   parameter-free layers and frozen tables
 ;   (`nn.Embedding.from_pretrained(t)`, frozen unless `freeze=False`),
-;   and makes no `nn.Parameter`, or an old-style `torch.autograd.Function`
+;   and makes no `nn.Parameter`, a TensorRT engine (`torch2trt.TRTModule()`,
+;   `torch2trt(model, [x])`), or an old-style `torch.autograd.Function`
 ;   with its own `forward` (a distance), also called through `.forward` or
 ;   another method (`l2_dist.forward(a, b)`): with no parameter and no
 ;   input that requires grad, nothing is recorded. Nor the shape smoke test of an
@@ -239,6 +249,8 @@
 ;   block builds there, a speed test),
 ;   from a module class of the file or the project (also picked by its
 ;   name, `eval(model_name)(backbone, n)`), a `torch.nn` layer, a
+;   torchvision classification model built with no weights
+;   (`torchvision.models.resnet18()`), a
 ;   function of the file that returns one, a function of another module
 ;   of the project that builds one and loads nothing into it
 ;   (`create_RepVGG_B1(deploy=False)`), or the factory of a unit-test

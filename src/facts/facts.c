@@ -89,7 +89,7 @@ static void push_frame(walker *w, TSNode n, int function, int loop) {
 static void add_binding(facts *f, TSNode name, facts_binding_kind kind, char *qualname, TSNode value) {
   uint32_t len;
   const char *t = facts_text(f, name, &len);
-  facts_binding b = {t, len, ts_node_start_byte(name), kind, qualname, value};
+  facts_binding b = {t, len, ts_node_start_byte(name), kind, qualname, value, 0};
   vec_push(&f->bindings, b);
 }
 
@@ -255,11 +255,14 @@ static void bind_targets(facts *f, TSNode n) {
 }
 
 
+/* The parameters of the function about to be pushed (index
+ * f->functions.len) */
 static void visit_parameters(facts *f, TSNode params) {
   if (ts_node_is_null(params)) return;
   uint32_t c = ts_node_named_child_count(params);
   for (uint32_t i = 0; i < c; i++) {
     TSNode p = ts_node_named_child(params, i);
+    size_t before = f->bindings.len;
     if (NODE_IS(p, "identifier")) {
       add_binding(f, p, BINDING_OTHER, NULL, NULL_NODE);
     } else {
@@ -268,6 +271,7 @@ static void visit_parameters(facts *f, TSNode params) {
       if (ts_node_is_null(name) && ts_node_named_child_count(p)) name = ts_node_named_child(p, 0);
       if (!ts_node_is_null(name) && NODE_IS(name, "identifier")) add_binding(f, name, BINDING_OTHER, NULL, NULL_NODE);
     }
+    if (f->bindings.len > before) f->bindings.items[before].parameter_of = (uint32_t)f->functions.len + 1;
   }
 }
 

@@ -33,6 +33,7 @@ typedef struct {
   facts_binding_kind kind;
   char *qualname;   /* BINDING_IMPORT: the imported dotted name */
   TSNode value;     /* BINDING_ALIAS: the name or attribute chain bound */
+  uint32_t parameter_of; /* a parameter of function PARAMETER_OF - 1; 0: none */
 } facts_binding;
 
 typedef struct {

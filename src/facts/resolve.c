@@ -1631,16 +1631,11 @@ static bool parameter_free_module(const facts *f, TSNode call, pf_ctx *cx, int d
   /* a TensorRT engine (`torch2trt.TRTModule()`, `torch2trt(model, [x])`):
    * its forward writes the engine's outputs into new tensors, recording
    * no graph and holding no trainable parameter */
-  if (NODE_IS(callee, "identifier") || NODE_IS(callee, "attribute")) {
-    const char *t = facts_text(f, callee, &len);
-    bool trt = false;
-    for (uint32_t i = 0; i + 3 <= len && !trt; i++) trt = !strncasecmp(t + i, "trt", 3);
-    if (trt && facts_qualname(f, callee, cx->tmp) &&
-        (!strcmp(buf_str(cx->tmp), "torch2trt.TRTModule") || !strcmp(buf_str(cx->tmp), "torch2trt.torch2trt") ||
-         !strcmp(buf_str(cx->tmp), "torch2trt.torch2trt.TRTModule") ||
-         !strcmp(buf_str(cx->tmp), "torch2trt.torch2trt.torch2trt")))
-      return true;
-  }
+  TSNode last = NODE_IS(callee, "attribute") ? FACT_FIELD(f, callee, attribute) : callee;
+  const char *lt = ts_node_is_null(last) ? NULL : facts_text(f, last, &len);
+  if (lt && len == 9 && (!memcmp(lt, "TRTModule", 9) || !memcmp(lt, "torch2trt", 9)) &&
+      facts_qualname(f, callee, cx->tmp) && !strncmp(buf_str(cx->tmp), "torch2trt.", 10))
+    return true;
   /* a torch.nn class first: no project lookup for `nn.Linear(...)` */
   const char *cls = torch_nn_class(f, callee, cx->tmp);
   if (!cls) {
@@ -2334,26 +2329,61 @@ static void resolve_plain(facts *f, buf *tmp) {
  * _make_layer(...)` in `__init__`) says. Not when the function itself uses
  * the name as a model (a model site there). */
 static void class_parameters(facts *f) {
+  /* the functions with a parameter named as a model elsewhere and not used
+   * as one there, found from the bindings of the model names: most files
+   * have none, and their calls are then not read */
+  uint8_t *candidate = NULL;
+  for (size_t m = 0; m < f->module_names.len; m++) {
+    const char *n = f->module_names.items[m];
+    size_t nl = strlen(n);
+    if (memchr(n, '.', nl)) continue;
+    size_t first, end;
+    facts_bindings_named(f, n, (uint32_t)nl, &first, &end);
+    for (size_t i = first; i < end; i++) {
+      const facts_binding *b = &f->bindings.items[i];
+      int g = (int)b->parameter_of - 1;
+      if (g < 0 || fname_has(f->model_sites.items, f->model_sites.len, n, (uint32_t)nl, g)) continue;
+      assert((size_t)g < f->functions.len);
+      /* only a parameter the function calls matters (`block(inplanes, planes)`) */
+      facts_span body = f->functions.items[g].body;
+      bool called = false;
+      for (size_t c = facts_first_call_at(f, body.start); c < f->calls.len && !called; c++) {
+        TSNode call = f->calls.items[c].call;
+        if (ts_node_start_byte(call) >= body.end) break;
+        TSNode callee = FACT_FIELD(f, call, function);
+        called = f->calls.items[c].function == g && !ts_node_is_null(callee) && NODE_IS(callee, "identifier") &&
+                 facts_text_is(f, callee, n, (uint32_t)nl);
+      }
+      if (!called) continue;
+      if (!candidate) candidate = oom_xcalloc(f->functions.len, 1);
+      candidate[g] = 1;
+    }
+  }
+  if (!candidate) return;
   size_t first = f->local_non_models.len;
   VEC(facts_fname) refused = {0}; /* (parameter, function) bound to anything else once */
   for (size_t i = 0; i < f->calls.len; i++) {
     TSNode call = f->calls.items[i].call;
     TSNode callee = FACT_FIELD(f, call, function), args = FACT_FIELD(f, call, arguments);
-    if (ts_node_is_null(args) || !NODE_IS(args, "argument_list")) continue;
+    if (ts_node_is_null(args) || !NODE_IS(args, "argument_list") || ts_node_is_null(callee) ||
+        !(NODE_IS(callee, "identifier") || NODE_IS(callee, "attribute")))
+      continue;
     int g = facts_function_named(f, callee);
-    if (g < 0) continue;
+    if (g < 0 || !candidate[g]) continue;
     /* `self._make_layer(Block, ...)`: positions after `self` */
-    uint32_t shift = NODE_IS(callee, "attribute") && f->functions.items[g].klass >= 0 ? 1 : 0;
-    uint32_t na = ts_node_named_child_count(args);
-    for (uint32_t k = 0; k < na; k++) {
-      TSNode a = ts_node_named_child(args, k), param;
+    uint32_t shift = NODE_IS(callee, "attribute") && f->functions.items[g].klass >= 0 ? 1 : 0, k = 0;
+    TSNode a;
+    for (children it = children_of(args); children_next(&it, &a);) {
+      TSNode param;
+      if (NODE_IS(a, "comment")) continue;
+      k++;
       if (NODE_IS(a, "keyword_argument")) {
         uint32_t kl;
         const char *kw = facts_text(f, FACT_FIELD(f, a, name), &kl);
         param = bound_parameter(f, g, 0, kw, kl);
         a = FACT_FIELD(f, a, value);
       } else {
-        param = bound_parameter(f, g, k + shift, NULL, 0);
+        param = bound_parameter(f, g, k - 1 + shift, NULL, 0);
       }
       uint32_t pl, al = 0;
       const char *pn = ts_node_is_null(param) ? NULL : facts_text(f, param, &pl);
@@ -2376,6 +2406,7 @@ static void class_parameters(facts *f) {
   }
   f->local_non_models.len = keep;
   vec_free(&refused);
+  free(candidate);
 }
 
 
@@ -3131,31 +3162,40 @@ static void freezes_by_helper(facts *f) {
  * names. Only calls handing a literal `False` or `True`, or of a helper
  * named for freezing, ask the project. */
 static void freezes_by_parameter_helper(facts *f) {
+  /* helpers of the file taking the flag; others are asked by their name */
+  bool file_helpers = false;
+  for (size_t g = 0; g < f->functions.len && !file_helpers; g++)
+    file_helpers = f->functions.items[g].freezes_param && f->functions.items[g].freeze_flag &&
+                   f->functions.items[g].freeze_flag != FACTS_THAWS && f->functions.items[g].klass < 0;
   for (size_t i = 0; i < f->calls.len; i++) {
     const facts_call *c = &f->calls.items[i];
-    TSNode callee = FACT_FIELD(f, c->call, function), args = FACT_FIELD(f, c->call, arguments);
-    if (ts_node_is_null(callee) || ts_node_is_null(args) || !NODE_IS(args, "argument_list")) continue;
+    TSNode callee = FACT_FIELD(f, c->call, function);
+    if (ts_node_is_null(callee) || !(NODE_IS(callee, "identifier") || NODE_IS(callee, "attribute"))) continue;
+    /* a project helper named for it (`requires_grad_`, `set_requires_grad`,
+     * `freeze_model`): the name asked first, the project only then */
+    bool named = false;
+    if (f->imports) {
+      TSNode last = NODE_IS(callee, "attribute") ? FACT_FIELD(f, callee, attribute) : callee;
+      uint32_t len = 0;
+      const char *t = ts_node_is_null(last) ? "" : facts_text(f, last, &len);
+      for (uint32_t k = 0; k + 4 <= len && !named; k++)
+        named = ((t[k] | 0x20) == 'g' && !strncasecmp(t + k, "grad", 4)) ||
+                ((t[k] | 0x20) == 'f' && k + 5 <= len && !strncasecmp(t + k, "freez", 5));
+    }
+    if (!named && !(file_helpers && NODE_IS(callee, "identifier"))) continue;
+    TSNode args = FACT_FIELD(f, c->call, arguments);
+    if (ts_node_is_null(args) || !NODE_IS(args, "argument_list")) continue;
     uint32_t na = ts_node_named_child_count(args);
     if (na == 0 || na > 8) continue;
     uint8_t param = 0, flag = 0;
     int g = NODE_IS(callee, "identifier") ? facts_function_named(f, callee) : -1;
+    facts_symbol sym;
     if (g >= 0) {
       /* constant freezes of the file's helpers are freezes_by_helper's */
       if (f->functions.items[g].klass >= 0 || f->functions.items[g].freeze_flag == 0) continue;
       param = f->functions.items[g].freezes_param;
       flag = f->functions.items[g].freeze_flag;
-    } else if (f->imports && (NODE_IS(callee, "identifier") || NODE_IS(callee, "attribute"))) {
-      bool literal = false;
-      for (uint32_t k = 0; k < na && !literal; k++) {
-        TSNode a = ts_node_named_child(args, k);
-        literal = NODE_IS(a, "false") || NODE_IS(a, "true");
-      }
-      uint32_t len;
-      const char *t = facts_text(f, callee, &len);
-      bool named = false;
-      for (uint32_t k = 0; k + 5 <= len && !named; k++) named = !strncasecmp(t + k, "freez", 5);
-      facts_symbol sym;
-      if ((!literal && !named) || !facts_project_symbol(f, callee, &sym) || !(sym.flags & SYM_FUNCTION)) continue;
+    } else if (named && facts_project_symbol(f, callee, &sym) && (sym.flags & SYM_FUNCTION)) {
       param = sym.freezes_param;
       flag = sym.freeze_flag;
     }
