@@ -493,6 +493,18 @@ static TSNode bound_parameter(const facts *f, int g, uint32_t index, const char 
 }
 
 
+/* The parameter of function G that argument *A of a call binds, the
+ * argument being the POSITION-th positional one (counting `self` for a
+ * method) unless it is a keyword argument; *A becomes the value bound. */
+static TSNode argument_parameter(const facts *f, int g, TSNode *a, uint32_t position) {
+  if (!NODE_IS(*a, "keyword_argument")) return bound_parameter(f, g, position, NULL, 0);
+  uint32_t kl;
+  const char *kw = facts_text(f, FACT_FIELD(f, *a, name), &kl);
+  *a = FACT_FIELD(f, *a, value);
+  return bound_parameter(f, g, 0, kw, kl);
+}
+
+
 /* Appends to OUT, for function H handed to function G of the file as its
  * parameter PARAM, where G calls that parameter (`def evaluate(predict_fn):
  * ... with torch.no_grad(): predict_fn(x)`): each call of it in G's own
@@ -2374,17 +2386,8 @@ static void class_parameters(facts *f) {
     uint32_t shift = NODE_IS(callee, "attribute") && f->functions.items[g].klass >= 0 ? 1 : 0, k = 0;
     TSNode a;
     for (children it = children_of(args); children_next(&it, &a);) {
-      TSNode param;
       if (NODE_IS(a, "comment")) continue;
-      k++;
-      if (NODE_IS(a, "keyword_argument")) {
-        uint32_t kl;
-        const char *kw = facts_text(f, FACT_FIELD(f, a, name), &kl);
-        param = bound_parameter(f, g, 0, kw, kl);
-        a = FACT_FIELD(f, a, value);
-      } else {
-        param = bound_parameter(f, g, k - 1 + shift, NULL, 0);
-      }
+      TSNode param = argument_parameter(f, g, &a, k++ + shift);
       uint32_t pl, al = 0;
       const char *pn = ts_node_is_null(param) ? NULL : facts_text(f, param, &pl);
       if (!pn || !has_name(f, pn, pl) || fname_has(f->model_sites.items, f->model_sites.len, pn, pl, g)) continue;
@@ -3119,15 +3122,8 @@ static void freezes_by_helper(facts *f) {
     if (g < 0 || g == c->function || f->functions.items[g].klass >= 0) continue;
     uint32_t na = ts_node_named_child_count(args);
     for (uint32_t k = 0; k < na; k++) {
-      TSNode a = ts_node_named_child(args, k), param;
-      if (NODE_IS(a, "keyword_argument")) {
-        uint32_t kl;
-        const char *kw = facts_text(f, FACT_FIELD(f, a, name), &kl);
-        param = bound_parameter(f, g, 0, kw, kl);
-        a = FACT_FIELD(f, a, value);
-      } else {
-        param = bound_parameter(f, g, k, NULL, 0);
-      }
+      TSNode a = ts_node_named_child(args, k);
+      TSNode param = argument_parameter(f, g, &a, k);
       if (ts_node_is_null(param) || ts_node_is_null(a) || !(NODE_IS(a, "identifier") || NODE_IS(a, "attribute")))
         continue;
       uint32_t pl;
