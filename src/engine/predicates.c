@@ -94,9 +94,10 @@ static const struct {
    "outlives one iteration of the enclosing per-iteration loop: bound before the loop (a parameter, a global, "
    "`self.x`) and not bound again earlier in the same iteration"},
   {"oom-numpy-array", PRED_NUMPY_ARRAY, ARGS_CAPTURE, 0, 0,
-   "`#oom-numpy-array? @x`: `@x` (a name, or a subscript of one) is a NumPy array: the name is last bound, in "
-   "its function or at module level, to `np.zeros(...)`, `np.empty`, `np.ones`, `np.full`, `np.array`, "
-   "`np.asarray` or a `*_like` of them; a value stored into it becomes a number"},
+   "`#oom-numpy-array? @x`: `@x` (a name or `self.<name>`, or a subscript of one) is a NumPy array: the name "
+   "is last bound, in its function or at module level, to `np.zeros(...)`, `np.empty`, `np.ones`, `np.full`, "
+   "`np.array`, `np.asarray` or a `*_like` of them (`self.<name>`: every binding in the methods of its "
+   "class); a value stored into it becomes a number"},
   {"oom-step-storage", PRED_STEP_STORAGE, ARGS_CAPTURE, 0, 0,
    "`#oom-step-storage? @x`: the storage `@x` (a plain name) filled in a per-iteration loop belongs to one step or "
    "one call, not to the epoch: a local of a model's `forward`; filled by a loop over the time steps of one "

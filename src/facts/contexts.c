@@ -3053,14 +3053,17 @@ static bool runs_no_model(const facts *f, int fn, int depth) {
 }
 
 
-/* Whether CALL is `self.eval()`, `self.to(device)` and the like: the
- * module's mode and place, no forward pass. */
+/* Whether CALL is `self.eval()`, `self.to(device)` and the like, also on
+ * a member (`self.model.eval()`): the module's mode and place, no forward
+ * pass. */
 static bool mode_switch(const facts *f, TSNode call) {
   static const char *const modes[] = {"eval", "train", "to", "cuda", "cpu", "half", "float", "double",
                                       "zero_grad", "requires_grad_", NULL};
   TSNode callee = FIELD(call, function);
-  if (ts_node_is_null(callee) || !NODE_IS(callee, "attribute") || !facts_node_is(f, FIELD(callee, object), "self"))
-    return false;
+  if (ts_node_is_null(callee) || !NODE_IS(callee, "attribute")) return false;
+  TSNode object = FIELD(callee, object);
+  if (!ts_node_is_null(object) && NODE_IS(object, "attribute")) object = FIELD(object, object);
+  if (ts_node_is_null(object) || !facts_node_is(f, object, "self")) return false;
   TSNode attr = FIELD(callee, attribute);
   for (size_t k = 0; modes[k]; k++)
     if (facts_node_is(f, attr, modes[k])) return true;

@@ -1132,11 +1132,12 @@ static unsigned eval(analysis *a, state *st, TSNode e) {
     r = ts_node_named_child_count(e) ? eval(a, st, ts_node_named_child(e, ts_node_named_child_count(e) - 1)) : 0;
   } else if (parse_type_is(type, "conditional_expression")) {
     /* `v.item() if isinstance(v, torch.Tensor) else v`: the branch taken
-     * when V is no tensor carries no graph */
+     * when V is no tensor carries no graph; the test (child 1) is read but
+     * is not the value (`loss.item() if loss else 0.` is a number) */
     int plain = tensor_guard_plain_branch(f, e);
     for (uint32_t i = 0, n = ts_node_named_child_count(e); i < n; i++) {
       unsigned c = eval(a, st, ts_node_named_child(e, i)) & V_FLOW;
-      if ((int)i != plain) r |= c;
+      if ((int)i != plain && !(i == 1 && n == 3)) r |= c;
     }
   } else if (parse_type_is(type, "list") || parse_type_is(type, "tuple") || parse_type_is(type, "set") ||
              parse_type_is(type, "expression_list")) {
@@ -3105,10 +3106,29 @@ bool facts_numpy_array(const facts *self, TSNode node) {
                                        "numpy.asarray", "numpy.zeros_like", "numpy.empty_like", "numpy.ones_like",
                                        "numpy.full_like", NULL};
   while (!ts_node_is_null(node) && NODE_IS(node, "subscript")) node = FACT_FIELD(self, node, value);
-  if (ts_node_is_null(node) || !NODE_IS(node, "identifier")) return false;
+  if (ts_node_is_null(node)) return false;
   uint32_t len, pos = ts_node_start_byte(node);
   const char *name = facts_text(self, node, &len);
   int fn = facts_function_at(self, pos);
+  if (is_self_attr(self, node)) {
+    /* `self.losses[epoch] = loss` with `self.losses = np.empty(n)`: every
+     * binding of the attribute in the methods of the class makes one */
+    int klass = fn >= 0 ? self->functions.items[fn].klass : -1;
+    bool any = false, all = klass >= 0;
+    buf q = {0};
+    for (size_t i = 0; i < self->assigns.len && all; i++) {
+      TSNode left = self->assigns.items[i].left, v = self->assigns.items[i].right;
+      if (!NODE_IS(left, "attribute") || !facts_text_is(self, left, name, len)) continue;
+      int g = facts_function_at(self, ts_node_start_byte(left));
+      if (g < 0 || self->functions.items[g].klass != klass) continue;
+      any = true;
+      all = NODE_IS(v, "call") && facts_qualname(self, FACT_FIELD(self, v, function), &q) &&
+            in_list(buf_str(&q), q.len, makers);
+    }
+    buf_free(&q);
+    return any && all;
+  }
+  if (!NODE_IS(node, "identifier")) return false;
   long a = facts__last_assign_before(self, name, len, pos, fn);
   if (a < 0 && fn >= 0) a = facts__last_assign_before(self, name, len, pos, -1);
   TSNode v = a >= 0 ? self->assigns.items[a].right : NULL_NODE;
