@@ -251,7 +251,7 @@ typedef struct {
    * (`create_loss()` returning `DualLoss(cfg)`). 0: not a known tuple */
   uint8_t ncall_elems;
   uint8_t call_elems[FACTS_MAX_ELEMS];
-  uint8_t freezes_param, freeze_flag; /* a function: as facts_function's */
+  uint8_t freezes_param, freeze_flag; /* a plain function (not a method): as facts_function's */
 } facts_symbol;
 
 typedef struct facts_imports facts_imports;

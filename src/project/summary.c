@@ -212,8 +212,11 @@ static facts_symbol function_symbol(const facts_function *fn) {
   if (fn->updates) s.flags |= SYM_UPDATES;
   if (fn->gradients) s.flags |= SYM_GRADIENTS;
   if (fn->returns_no_grad) s.flags |= SYM_NO_GRAD_CONTEXT;
-  s.freezes_param = fn->freezes_param;
-  s.freeze_flag = fn->freeze_flag;
+  /* positions count `self` for a method, which its callers do not hand */
+  if (fn->klass < 0) {
+    s.freezes_param = fn->freezes_param;
+    s.freeze_flag = fn->freeze_flag;
+  }
   /* decorated, or under its own no_grad: the file's calls under no_grad
    * (no_grad_by_callers) do not speak for its importers' */
   if (fn->no_grad && !fn->no_grad_by_callers) s.flags |= SYM_NO_GRAD;
