@@ -741,11 +741,67 @@ static bool has_word_at(const char *text, uint32_t len, uint32_t from, const cha
 }
 
 
+/* Whether TEXT (TLEN bytes) indexes a later axis with the whole word V
+ * (VLEN bytes) after a full slice: `x[:, v]`, `batch['s'][:, :, v]`. */
+static bool later_axis_index(const char *t, uint32_t tlen, const char *v, uint32_t vlen) {
+  for (uint32_t i = 0; i + vlen <= tlen; i++) {
+    if (memcmp(t + i, v, vlen) != 0) continue;
+    if (i > 0 && (isalnum((unsigned char)t[i - 1]) || t[i - 1] == '_' || t[i - 1] == '.')) continue;
+    uint32_t k = i + vlen;
+    while (k < tlen && t[k] == ' ') k++;
+    if (k >= tlen || (t[k] != ']' && t[k] != ',')) continue;
+    uint32_t j = i;
+    while (j > 0 && t[j - 1] == ' ') j--;
+    if (j == 0 || t[j - 1] != ',') continue;
+    j--;
+    while (j > 0 && t[j - 1] == ' ') j--;
+    if (j > 0 && t[j - 1] == ':') return true;
+  }
+  return false;
+}
+
+
+/* Whether loop L steps along a later axis of one tensor with its variable
+ * TARGET: `x[:, t]` in its body, or TARGET handed to a function of the file
+ * that indexes so with the parameter it binds (`self._get_inputs(batch, t)`):
+ * the time steps of one batch of episodes, not new data. */
+static bool steps_later_axis(const facts *f, const facts_loop *l, TSNode target) {
+  uint32_t vl, bl;
+  const char *v = facts_text(f, target, &vl);
+  const char *body = facts_text(f, FIELD(l->node, body), &bl);
+  if (later_axis_index(body, bl, v, vl)) return true;
+  for (size_t i = facts_first_call_at(f, l->body.start); i < f->calls.len; i++) {
+    const facts_call *c = &f->calls.items[i];
+    if (ts_node_start_byte(c->call) >= l->body.end) break;
+    TSNode callee = FIELD(c->call, function), args = FIELD(c->call, arguments);
+    if (c->function != l->function || ts_node_is_null(callee) || ts_node_is_null(args) ||
+        !NODE_IS(args, "argument_list") || !(NODE_IS(callee, "identifier") || NODE_IS(callee, "attribute")))
+      continue;
+    int g = facts_function_named(f, callee);
+    if (g < 0) continue;
+    uint32_t shift = NODE_IS(callee, "attribute") && f->functions.items[g].klass >= 0 ? 1 : 0, k = 0;
+    TSNode a;
+    for (children it = children_of(args); children_next(&it, &a);) {
+      if (NODE_IS(a, "comment")) continue;
+      TSNode param = facts__argument_parameter(f, g, &a, k++ + shift);
+      if (ts_node_is_null(param) || ts_node_is_null(a) || !facts_text_is(f, a, v, vl)) continue;
+      uint32_t pl, gl;
+      const char *p = facts_text(f, param, &pl);
+      const char *gt = facts_text(f, FIELD(f->functions.items[g].node, body), &gl);
+      if (later_axis_index(gt, gl, p, pl)) return true;
+    }
+  }
+  return false;
+}
+
+
 /* Whether loop L runs over the indices of one input, not over data:
- * `range(x.shape[2])`, `range(n)` with `n = x.size(0)`, or a name bound to
- * `list(range(a, b))` (class ids), slicing no batch with its variable
- * (`X[i:i + bs]`; `X[j:j + 1]` is one item). A loop over a dataset, a
- * sampler's draws or a list handed in may fetch new data every round. */
+ * `range(x.shape[2])`, `range(n)` with `n = x.size(0)`, a name bound to
+ * `list(range(a, b))` (class ids), or a range whose variable steps along a
+ * later axis of one tensor (steps_later_axis), slicing no batch with its
+ * variable (`X[i:i + bs]`; `X[j:j + 1]` is one item). A loop over a
+ * dataset, a sampler's draws or a list handed in may fetch new data every
+ * round. */
 static bool index_loop(const facts *f, const facts_loop *l) {
   if (!NODE_IS(l->node, "for_statement")) return false;
   TSNode over = FIELD(l->node, right), target = FIELD(l->node, left);
@@ -760,20 +816,21 @@ static bool index_loop(const facts *f, const facts_loop *l) {
   } else {
     if (!NODE_IS(over, "call") || !facts_node_is(f, FIELD(over, function), "range")) return false;
     TSNode args = FIELD(over, arguments);
-    if (ts_node_is_null(args) || ts_node_named_child_count(args) != 1) return false;
-    TSNode n = ts_node_named_child(args, 0);
-    if (NODE_IS(n, "identifier")) {
-      uint32_t nl;
-      const char *nt = facts_text(f, n, &nl);
-      long a = facts__last_assign_before(f, nt, nl, ts_node_start_byte(l->node), l->function);
-      n = a >= 0 ? f->assigns.items[a].right : NULL_NODE;
-    }
-    uint32_t dl;
-    const char *d = ts_node_is_null(n) ? NULL : facts_text(f, n, &dl);
     bool dim = false;
-    for (uint32_t i = 0; d && i + 6 <= dl && !dim; i++)
-      dim = !memcmp(d + i, ".shape", 6) || !memcmp(d + i, ".size(", 6);
-    if (!dim) return false;
+    if (!ts_node_is_null(args) && ts_node_named_child_count(args) == 1) {
+      TSNode n = ts_node_named_child(args, 0);
+      if (NODE_IS(n, "identifier")) {
+        uint32_t nl;
+        const char *nt = facts_text(f, n, &nl);
+        long a = facts__last_assign_before(f, nt, nl, ts_node_start_byte(l->node), l->function);
+        n = a >= 0 ? f->assigns.items[a].right : NULL_NODE;
+      }
+      uint32_t dl;
+      const char *d = ts_node_is_null(n) ? NULL : facts_text(f, n, &dl);
+      for (uint32_t i = 0; d && i + 6 <= dl && !dim; i++)
+        dim = !memcmp(d + i, ".shape", 6) || !memcmp(d + i, ".size(", 6);
+    }
+    if (!dim && !steps_later_axis(f, l, target)) return false;
   }
   uint32_t vl, bl;
   const char *v = facts_text(f, target, &vl);
@@ -826,19 +883,28 @@ static bool test_module(const facts *f) {
  * the call (the slices of one volume, the items of one batch). */
 static bool gathered_right_after(const facts *f, const facts_loop *l, const char *name, uint32_t len) {
   if (!NODE_IS(l->node, "for_statement")) return false;
-  TSNode next = ts_node_next_named_sibling(l->node);
-  while (!ts_node_is_null(next) && NODE_IS(next, "comment")) next = ts_node_next_named_sibling(next);
-  if (ts_node_is_null(next) || !(NODE_IS(next, "expression_statement") || NODE_IS(next, "return_statement")))
-    return false;
-  uint32_t tl;
-  const char *t = facts_text(f, next, &tl);
   static const char *const joins[] = {"cat(", "stack(", "concat(", "pad_sequence(", NULL};
+  /* the statements right after the loop that join its lists, one each
+   * (`q_evals = torch.stack(q_evals, 1)` then `q_targets = ...`) */
+  TSNode next = l->node;
   bool joined = false;
-  for (size_t k = 0; joins[k] && !joined; k++) {
-    size_t jl = strlen(joins[k]);
-    for (uint32_t i = 0; i + jl <= tl && !joined; i++)
-      if (!memcmp(t + i, joins[k], jl) && (i == 0 || !isalnum((unsigned char)t[i - 1])))
-        joined = has_word_at(t, tl, i + (uint32_t)jl, name, len);
+  for (int run = 0; run < 4 && !joined; run++) {
+    next = ts_node_next_named_sibling(next);
+    while (!ts_node_is_null(next) && NODE_IS(next, "comment")) next = ts_node_next_named_sibling(next);
+    if (ts_node_is_null(next) || !(NODE_IS(next, "expression_statement") || NODE_IS(next, "return_statement")))
+      return false;
+    uint32_t tl;
+    const char *t = facts_text(f, next, &tl);
+    bool any = false;
+    for (size_t k = 0; joins[k] && !joined; k++) {
+      size_t jl = strlen(joins[k]);
+      for (uint32_t i = 0; i + jl <= tl && !joined; i++)
+        if (!memcmp(t + i, joins[k], jl) && (i == 0 || !isalnum((unsigned char)t[i - 1]))) {
+          any = true;
+          joined = has_word_at(t, tl, i + (uint32_t)jl, name, len);
+        }
+    }
+    if (!any) return false;
   }
   if (!joined) return false;
   /* the joined result is the call's: bound to a name that a later statement

@@ -428,6 +428,11 @@ bool facts__parameter_of(const facts *f, const char *name, uint32_t len, int fn)
 /* The class annotating NAME where it is a parameter of function FN
  * (`model: Model`), its qualified name in OUT (resolve.c). */
 bool facts__annotated_class(const facts *f, TSNode name, int fn, buf *out);
+/* The parameter of function G that argument *A of a call binds, the
+ * argument being the POSITION-th positional one (counting `self` for a
+ * method) unless it is a keyword argument; *A becomes the value bound
+ * (resolve.c). */
+TSNode facts__argument_parameter(const facts *f, int g, TSNode *a, uint32_t position);
 /* Whether the name or `self.x` S (LEN bytes) is a model at byte POS: one
  * of module_names, unless the function around POS binds it itself with no
  * evidence of a model (local_non_models; resolve.c). */

@@ -493,10 +493,7 @@ static TSNode bound_parameter(const facts *f, int g, uint32_t index, const char 
 }
 
 
-/* The parameter of function G that argument *A of a call binds, the
- * argument being the POSITION-th positional one (counting `self` for a
- * method) unless it is a keyword argument; *A becomes the value bound. */
-static TSNode argument_parameter(const facts *f, int g, TSNode *a, uint32_t position) {
+TSNode facts__argument_parameter(const facts *f, int g, TSNode *a, uint32_t position) {
   if (!NODE_IS(*a, "keyword_argument")) return bound_parameter(f, g, position, NULL, 0);
   uint32_t kl;
   const char *kw = facts_text(f, FACT_FIELD(f, *a, name), &kl);
@@ -2387,7 +2384,7 @@ static void class_parameters(facts *f) {
     TSNode a;
     for (children it = children_of(args); children_next(&it, &a);) {
       if (NODE_IS(a, "comment")) continue;
-      TSNode param = argument_parameter(f, g, &a, k++ + shift);
+      TSNode param = facts__argument_parameter(f, g, &a, k++ + shift);
       uint32_t pl, al = 0;
       const char *pn = ts_node_is_null(param) ? NULL : facts_text(f, param, &pl);
       if (!pn || !has_name(f, pn, pl) || fname_has(f->model_sites.items, f->model_sites.len, pn, pl, g)) continue;
@@ -3123,7 +3120,7 @@ static void freezes_by_helper(facts *f) {
     uint32_t na = ts_node_named_child_count(args);
     for (uint32_t k = 0; k < na; k++) {
       TSNode a = ts_node_named_child(args, k);
-      TSNode param = argument_parameter(f, g, &a, k);
+      TSNode param = facts__argument_parameter(f, g, &a, k);
       if (ts_node_is_null(param) || ts_node_is_null(a) || !(NODE_IS(a, "identifier") || NODE_IS(a, "attribute")))
         continue;
       uint32_t pl;
