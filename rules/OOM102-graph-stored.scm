@@ -152,16 +152,20 @@
 ;   backward or step over scales, sizes, crops, flips or augmentations),
 ;   or repeated draws on one input (every model call of the loop takes
 ;   only names the loop never binds, or binds to a random draw: `u =
-;   dist.sample()` with no argument, `.rsample()`, `torch.randn(...)`;
+;   dist.sample()` with no argument, `.rsample()`, `torch.randn(...)`,
+;   or the same rows reordered, `x_j = x_i[torch.randperm(n)]`;
 ;   `for _ in range(rollout_num): rewards.append(dis(samples))`, the
 ;   list made anew in each round of an enclosing loop); the steps of an unrolled inner loop
 ;   that takes gradients with `create_graph=True` and calls no `.backward()`
 ;   of its own (MAML's fast weights: every step's graph is alive through
 ;   them until the meta-backward anyway); the parts of one result: a loop
 ;   over the indices of one input (`range(x.shape[2])`, `range(n)` with `n
-;   = x.size(0)`, `list(range(a, b))`; no loader, backward or step) into a
-;   local list that the statement right after the loop joins (`torch.cat`,
-;   `torch.stack`, `pad_sequence`) into the tensor the call goes on with,
+;   = x.size(0)`, `list(range(a, b))`, or a range whose variable takes a
+;   later axis, `batch["s"][:, t]`, in the loop or in a helper of the file
+;   it is handed to: the time steps of one batch; no loader, backward or
+;   step) into a local list that the statements right after the loop join
+;   (`torch.cat`, `torch.stack`, `pad_sequence`; one list each) into the
+;   tensor the call goes on with,
 ;   outside test modules (whose helpers keep each step only to compare it).
 ;   Running sums (`acc += v`) are OOM101.
 ;

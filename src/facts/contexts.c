@@ -621,12 +621,41 @@ static bool cleared_after_backward(const facts *f, TSNode container) {
 /* Whether NAME (LEN bytes), an argument of a call at POS in loop L, was
  * last bound in the loop to a random draw: `u = dist.sample()` (with no
  * argument: `sampler.sample(64)` draws a batch of data), `.rsample()`,
- * `torch.randn(...)`, `torch.rand(...)` and their `_like` forms. Values
+ * `torch.randn(...)`, `torch.rand(...)` and their `_like` forms, or a
+ * random permutation of an input the loop does not bind. Values
  * estimated over such draws on one input are one step's, not a batch's. */
 static bool drawn_in_loop(const facts *f, const facts_loop *l, const char *name, uint32_t len, uint32_t pos) {
   long a = facts__last_assign_before(f, name, len, pos, l->function);
   if (a < 0 || ts_node_start_byte(f->assigns.items[a].left) < l->body.start) return false;
   TSNode r = f->assigns.items[a].right;
+  /* a random reordering of an input the loop does not bind (`x_j =
+   * x_i[perm]` with `perm = torch.randperm(n).to(device)` drawn in the
+   * loop): the same rows each round, shuffled */
+  if (NODE_IS(r, "subscript")) {
+    TSNode value = FIELD(r, value), index = FIELD(r, subscript);
+    if (ts_node_is_null(value) || ts_node_is_null(index) || !NODE_IS(value, "identifier") ||
+        !NODE_IS(index, "identifier") || ts_node_named_child_count(r) != 2)
+      return false;
+    uint32_t vl, il;
+    const char *v = facts_text(f, value, &vl);
+    long va = facts__last_assign_before(f, v, vl, ts_node_start_byte(r), l->function);
+    if (va >= 0 && ts_node_start_byte(f->assigns.items[va].left) >= l->body.start) return false;
+    const char *ix = facts_text(f, index, &il);
+    long ia = facts__last_assign_before(f, ix, il, ts_node_start_byte(r), l->function);
+    if (ia < 0 || ts_node_start_byte(f->assigns.items[ia].left) < l->body.start) return false;
+    r = f->assigns.items[ia].right;
+    /* `torch.randperm(n).to(device)`, `.cuda()`, `.long()` */
+    while (NODE_IS(r, "call")) {
+      TSNode c = FIELD(r, function);
+      if (ts_node_is_null(c) || !NODE_IS(c, "attribute") || !NODE_IS(FIELD(c, object), "call")) break;
+      TSNode at = FIELD(c, attribute);
+      if (!(facts_node_is(f, at, "to") || facts_node_is(f, at, "cuda") || facts_node_is(f, at, "long"))) break;
+      r = FIELD(c, object);
+    }
+    TSNode rc = NODE_IS(r, "call") ? FIELD(r, function) : NULL_NODE;
+    return !ts_node_is_null(rc) && NODE_IS(rc, "attribute") && facts_node_is(f, FIELD(rc, object), "torch") &&
+           facts_node_is(f, FIELD(rc, attribute), "randperm");
+  }
   TSNode callee = NODE_IS(r, "call") ? FIELD(r, function) : NULL_NODE;
   if (ts_node_is_null(callee) || !NODE_IS(callee, "attribute")) return false;
   TSNode attr = FIELD(callee, attribute);
