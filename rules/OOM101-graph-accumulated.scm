@@ -75,8 +75,10 @@
 ;   function that makes it: bound in the function before a loop that runs
 ;   no loader, no optimizer step and no forward pass (it only scores slices
 ;   of one forward made before it: the loss per domain, per frame of a
-;   clip), read after the loop in the same call (returned as a loss term,
-;   backpropagated, `.item()`). When that loop takes gradients itself
+;   clip; or runs them only on slices of one tensor along a later axis,
+;   `w = latent[:, i, :]`, a discriminator per latent slot, and returns
+;   the sum itself), read after the loop in the same call (returned as a
+;   loss term, backpropagated, `.item()`). When that loop takes gradients itself
 ;   (`torch.autograd.grad` per domain), the function must step its optimizer
 ;   after the loop: one step per call. The loop may run forward passes (a
 ;   contrastive loss mined per image of the batch) when the function

@@ -790,11 +790,10 @@ static bool later_axis_index(const char *t, uint32_t tlen, const char *v, uint32
 }
 
 
-/* Whether loop L steps along a later axis of one tensor with its variable
- * TARGET: `x[:, t]` in its body, or TARGET handed to a function of the file
- * that indexes so with the parameter it binds (`self._get_inputs(batch, t)`):
- * the time steps of one batch of episodes, not new data. */
-static bool steps_later_axis(const facts *f, const facts_loop *l, TSNode target) {
+bool facts__steps_later_axis(const facts *f, const facts_loop *l) {
+  if (!NODE_IS(l->node, "for_statement")) return false;
+  TSNode target = FIELD(l->node, left);
+  if (ts_node_is_null(target) || !NODE_IS(target, "identifier")) return false;
   uint32_t vl, bl;
   const char *v = facts_text(f, target, &vl);
   const char *body = facts_text(f, FIELD(l->node, body), &bl);
@@ -827,7 +826,7 @@ static bool steps_later_axis(const facts *f, const facts_loop *l, TSNode target)
 /* Whether loop L runs over the indices of one input, not over data:
  * `range(x.shape[2])`, `range(n)` with `n = x.size(0)`, a name bound to
  * `list(range(a, b))` (class ids), or a range whose variable steps along a
- * later axis of one tensor (steps_later_axis), slicing no batch with its
+ * later axis of one tensor (facts__steps_later_axis), slicing no batch with its
  * variable (`X[i:i + bs]`; `X[j:j + 1]` is one item). A loop over a
  * dataset, a sampler's draws or a list handed in may fetch new data every
  * round. */
@@ -859,7 +858,7 @@ static bool index_loop(const facts *f, const facts_loop *l) {
       for (uint32_t i = 0; d && i + 6 <= dl && !dim; i++)
         dim = !memcmp(d + i, ".shape", 6) || !memcmp(d + i, ".size(", 6);
     }
-    if (!dim && !steps_later_axis(f, l, target)) return false;
+    if (!dim && !facts__steps_later_axis(f, l)) return false;
   }
   uint32_t vl, bl;
   const char *v = facts_text(f, target, &vl);

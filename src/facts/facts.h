@@ -433,6 +433,12 @@ bool facts__annotated_class(const facts *f, TSNode name, int fn, buf *out);
  * method) unless it is a keyword argument; *A becomes the value bound
  * (resolve.c). */
 TSNode facts__argument_parameter(const facts *f, int g, TSNode *a, uint32_t position);
+/* Whether loop L, a `for` over a plain name, steps along a later axis of
+ * one tensor with its variable: `x[:, t]` in its body, or the variable
+ * handed to a function of the file that indexes so with the parameter it
+ * binds (`self._get_inputs(batch, t)`): the time steps or latent slots of
+ * one batch, not new data (contexts.c). */
+bool facts__steps_later_axis(const facts *f, const facts_loop *l);
 /* Whether the name or `self.x` S (LEN bytes) is a model at byte POS: one
  * of module_names, unless the function around POS binds it itself with no
  * evidence of a model (local_non_models; resolve.c). */

@@ -3276,7 +3276,10 @@ bool facts_step_sum(const facts *self, TSNode stmt) {
    * it (the loop only slices them and scores the slices), so its calls of
    * models are all losses. With forward passes (a loss mined per image of
    * the batch), the sum must be returned to callers that all backpropagate
-   * it: the step's loss, as a full-batch step's. */
+   * it: the step's loss, as a full-batch step's. Forward passes over the
+   * slices of one tensor along a later axis (`w = latent[:, i, :]`, a
+   * discriminator per latent slot) score parts of one input, as a loss
+   * does: the sum returned is a loss term, whatever the callers do. */
   bool forward = false;
   for (size_t i = facts_first_call_at(self, l->body.start); i < self->calls.len && !forward; i++) {
     const facts_call *c = &self->calls.items[i];
@@ -3295,7 +3298,8 @@ bool facts_step_sum(const facts *self, TSNode stmt) {
   bool backed = (l->evidence & LOOP_CALLS_BACKWARD) && added_after_backward(self, l, stmt);
   if (forward && !backed &&
       !(returned_after(self, fn, ts_node_end_byte(l->node), name, len) &&
-        (backpropagated_by_callers(self, fn) || importers_backpropagate(self, fn))))
+        (facts__steps_later_axis(self, l) || backpropagated_by_callers(self, fn) ||
+         importers_backpropagate(self, fn))))
     return false;
   /* after the loop, in the same call: the sum read (returned,
    * backpropagated, `.item()`), and, when the loop itself differentiates
