@@ -78,7 +78,10 @@
 ;   clip; or runs them only on slices of one tensor along a later axis,
 ;   `w = latent[:, i, :]`, a discriminator per latent slot, and returns
 ;   the sum itself), read after the loop in the same call (returned as a
-;   loss term, backpropagated, `.item()`). When that loop takes gradients itself
+;   loss term, backpropagated, `.item()`); the same sum may live on
+;   `self` when the statement right before the loop sets it to a number
+;   (`self.info_loss = 0.0`, then a loss per code slice of InfoGAN's
+;   logits). When that loop takes gradients itself
 ;   (`torch.autograd.grad` per domain), the function must step its optimizer
 ;   after the loop: one step per call. The loop may run forward passes (a
 ;   contrastive loss mined per image of the batch) when the function

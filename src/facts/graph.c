@@ -3241,16 +3241,64 @@ static bool added_after_backward(const facts *f, const facts_loop *l, TSNode stm
 }
 
 
+/* Whether loop L (of function FN) runs a forward pass itself: a call of a
+ * model that is neither named nor bound as a loss. */
+static bool loop_forwards(const facts *self, const facts_loop *l, int fn) {
+  for (size_t i = facts_first_call_at(self, l->body.start); i < self->calls.len; i++) {
+    const facts_call *c = &self->calls.items[i];
+    if (ts_node_start_byte(c->call) >= l->body.end) break;
+    if (c->function != fn) continue;
+    TSNode callee = FACT_FIELD(self, c->call, function);
+    uint32_t cl;
+    const char *ct = ts_node_is_null(callee) ? "" : facts_text(self, callee, &cl);
+    if (!ts_node_is_null(callee) && facts_is_model_call(self, callee) && !facts__named_as_loss(ct, cl) &&
+        !facts__loss_instance(self, ct, cl))
+      return true;
+  }
+  return false;
+}
+
+
+/* Whether the `self.x` sum ACC (of STMT, in loop L of function FN) holds
+ * the loss terms of one run of L: set to a number by the statement right
+ * before L (`self.info_loss = 0.0`), summed by a loop with no loader,
+ * backward, step or forward pass of its own (the terms of one forward's
+ * slices: InfoGAN's discrete codes), and read after it. Each run of the
+ * loop starts the sum anew. */
+static bool attribute_terms(const facts *self, TSNode acc, const facts_loop *l, int fn) {
+  if (l->evidence & (LOOP_ITERATES_LOADER | LOOP_CALLS_STEP | LOOP_CALLS_BACKWARD)) return false;
+  TSNode prev = ts_node_prev_named_sibling(l->node);
+  while (!ts_node_is_null(prev) && NODE_IS(prev, "comment")) prev = ts_node_prev_named_sibling(prev);
+  TSNode a = !ts_node_is_null(prev) && NODE_IS(prev, "expression_statement") ? ts_node_named_child(prev, 0) : NULL_NODE;
+  if (ts_node_is_null(a) || !NODE_IS(a, "assignment")) return false;
+  TSNode left = FACT_FIELD(self, a, left), right = FACT_FIELD(self, a, right);
+  uint32_t len, ll;
+  const char *name = facts_text(self, acc, &len);
+  const char *lt = ts_node_is_null(left) ? "" : facts_text(self, left, &ll);
+  if (ts_node_is_null(left) || ll != len || memcmp(lt, name, len) != 0 || ts_node_is_null(right) ||
+      !(NODE_IS(right, "integer") || NODE_IS(right, "float")))
+    return false;
+  if (loop_forwards(self, l, fn)) return false;
+  bool read = false;
+  for (TSNode n = l->node; !read && !ts_node_is_null(n) && !NODE_IS(n, "function_definition"); n = ts_node_parent(n))
+    for (TSNode s = ts_node_next_named_sibling(n); !read && !ts_node_is_null(s); s = ts_node_next_named_sibling(s))
+      read = subtree_reads(self, s, name, len, false);
+  return read;
+}
+
+
 bool facts_step_sum(const facts *self, TSNode stmt) {
   TSNode acc = FACT_FIELD(self, stmt, left);
   /* `losses["total_loss"] += loss / b`: the sum is the local dict's */
   if (!ts_node_is_null(acc) && NODE_IS(acc, "subscript")) acc = FACT_FIELD(self, acc, value);
-  if (ts_node_is_null(acc) || !NODE_IS(acc, "identifier")) return false;
+  if (ts_node_is_null(acc)) return false;
   uint32_t pos = ts_node_start_byte(stmt);
   int loop = facts_iteration_loop_at(self, pos);
   if (loop < 0) return false;
   int fn = self->loops.items[loop].function;
   if (fn < 0) return false; /* a script's sum lives as long as the script */
+  if (is_self_attr(self, acc)) return attribute_terms(self, acc, &self->loops.items[loop], fn);
+  if (!NODE_IS(acc, "identifier")) return false;
   for (int o = self->loops.items[loop].outer; o >= 0 && self->loops.items[o].function == fn; o = self->loops.items[o].outer)
     if (self->loops.items[o].per_iteration) loop = o;
   const facts_loop *l = &self->loops.items[loop];
@@ -3280,17 +3328,7 @@ bool facts_step_sum(const facts *self, TSNode stmt) {
    * slices of one tensor along a later axis (`w = latent[:, i, :]`, a
    * discriminator per latent slot) score parts of one input, as a loss
    * does: the sum returned is a loss term, whatever the callers do. */
-  bool forward = false;
-  for (size_t i = facts_first_call_at(self, l->body.start); i < self->calls.len && !forward; i++) {
-    const facts_call *c = &self->calls.items[i];
-    if (ts_node_start_byte(c->call) >= l->body.end) break;
-    if (c->function != fn) continue;
-    TSNode callee = FACT_FIELD(self, c->call, function);
-    uint32_t cl;
-    const char *ct = ts_node_is_null(callee) ? "" : facts_text(self, callee, &cl);
-    forward = !ts_node_is_null(callee) && facts_is_model_call(self, callee) && !facts__named_as_loss(ct, cl) &&
-              !facts__loss_instance(self, ct, cl);
-  }
+  bool forward = loop_forwards(self, l, fn);
   /* each value added was backpropagated before, in its own iteration (a
    * step's micro-batches: `loss.backward()`, then `batch_loss += loss`):
    * the sum keeps only graphs whose saved tensors backward freed, and is
