@@ -171,7 +171,10 @@
 ;   lambda handed to a callable of another library, which decides when
 ;   and under which grad mode it runs (`ptan.agent.PolicyAgent(lambda x:
 ;   net(x)[0])`; not `map` or `sorted`, which run it there and then),
-;   a forward in a lambda or a function of the file handed to a function
+;   a forward in a lambda handed to a function of the file or the
+;   project decorated with no-grad (`audio2video(a2l=lambda x: G(x))`
+;   where `@torch.no_grad() def audio2video(a2l, ...)`: the lambda runs
+;   there), a forward in a lambda or a function of the file handed to a function
 ;   of the file or the project that runs a backward pass (a training
 ;   loop taking a forward closure: `run_training("gcn", lambda:
 ;   model(x), ...)`, or a nested `def torch_fwd()` handed the same way),

@@ -1188,6 +1188,41 @@ static void grad_off_after_calls(facts *f, facts_span off) {
 }
 
 
+/* A lambda handed to a function that runs without gradients (decorated
+ * `@torch.no_grad()`, in the file or, by its summary, in another module of
+ * the project: `audio2video(a2l=lambda x: G(x), ...)`) runs in that
+ * function: its body is a no-grad region. The decorated functions of the
+ * file must be known (fn->no_grad) before this runs. */
+static void lambdas_handed_to_no_grad(facts *f) {
+  for (size_t i = 0; i < f->calls.len; i++) {
+    TSNode call = f->calls.items[i].call;
+    TSNode callee = FACT_FIELD(f, call, function), args = FACT_FIELD(f, call, arguments);
+    if (ts_node_is_null(callee) || ts_node_is_null(args) || !NODE_IS(args, "argument_list")) continue;
+    bool lambda = false;
+    TSNode a;
+    for (children it = children_of(args); children_next(&it, &a) && !lambda;) {
+      if (NODE_IS(a, "keyword_argument")) a = FACT_FIELD(f, a, value);
+      lambda = !ts_node_is_null(a) && NODE_IS(a, "lambda");
+    }
+    if (!lambda) continue;
+    int g = NODE_IS(callee, "identifier") || NODE_IS(callee, "attribute") ? facts_function_named(f, callee) : -1;
+    facts_symbol sym;
+    bool off = g >= 0 ? f->functions.items[g].no_grad
+                      : f->imports && facts_project_symbol(f, callee, &sym) && (sym.flags & SYM_FUNCTION) &&
+                            (sym.flags & SYM_NO_GRAD);
+    if (!off) continue;
+    for (children it = children_of(args); children_next(&it, &a);) {
+      if (NODE_IS(a, "keyword_argument")) a = FACT_FIELD(f, a, value);
+      if (ts_node_is_null(a) || !NODE_IS(a, "lambda")) continue;
+      TSNode body = FACT_FIELD(f, a, body);
+      if (ts_node_is_null(body)) continue;
+      facts_span sp = {ts_node_start_byte(body), ts_node_end_byte(body)};
+      vec_push(&f->no_grad, sp);
+    }
+  }
+}
+
+
 static void resolve_no_grad(facts *f, buf *tmp) {
   no_grad_returns(f, tmp);
   for (size_t i = 0; i < f->with_items.len; i++)
@@ -1223,6 +1258,7 @@ static void resolve_no_grad(facts *f, buf *tmp) {
       }
   }
   free(inner);
+  lambdas_handed_to_no_grad(f);
   /* `torch.set_grad_enabled(False)` as a statement: off until the block ends
    * or a later `set_grad_enabled(True)` in the same block */
   for (size_t i = 0; i < f->set_grad_false.len; i++) {
