@@ -265,7 +265,9 @@
 ;   nothing; `torch.compile(net)` is the same model), in a scope that
 ;   loads no weights (`load_state_dict`, `torch.load`, `restore`,
 ;   `from_pretrained`...), does not train (`.backward()`, an optimizer's
-;   `step`, `fit`, `trainer.train()`, `.parameters()`; `net.train()` on
+;   `step`, `fit`, `trainer.train()`, `.parameters()`; the `fit` of an
+;   object scikit-learn, UMAP, SciPy, XGBoost or LightGBM made, `reducer =
+;   MDS(2)` then `reducer.fit_transform(x)`, fits that object; `net.train()` on
 ;   the model itself only switches its mode, and `for p in
 ;   model.parameters(): nn.init.xavier_uniform_(p)` only initializes it,
 ;   as `sum(p.numel() for p in model.parameters())` only counts) and hands the model to no

@@ -2315,6 +2315,20 @@ static bool loads_or_trains(const facts *f, TSNode callee) {
   bool reads_data = false;
   if (NODE_IS(whole, "attribute") && facts_qualname(f, whole, &q))
     for (size_t i = 0; data[i] && !reads_data; i++) reads_data = !strncmp(buf_str(&q), data[i], strlen(data[i]));
+  /* `reducer.fit_transform(x)` on an object a classical library made
+   * (`reducer = MDS(n_components=2)`): it fits that object, not a model */
+  TSNode obj = NODE_IS(whole, "attribute") ? FIELD(whole, object) : NULL_NODE;
+  if (!reads_data && !ts_node_is_null(obj) && NODE_IS(obj, "identifier")) {
+    static const char *const classical[] = {"sklearn.", "umap.", "scipy.", "xgboost.", "lightgbm.", NULL};
+    uint32_t ol, at = ts_node_start_byte(whole);
+    const char *o = facts_text(f, obj, &ol);
+    long a = facts__last_assign_before(f, o, ol, at, facts_function_at(f, at));
+    TSNode r = a >= 0 ? f->assigns.items[a].right : NULL_NODE;
+    buf_clear(&q);
+    if (!ts_node_is_null(r) && NODE_IS(r, "call") && facts_qualname(f, FIELD(r, function), &q))
+      for (size_t i = 0; classical[i] && !reads_data; i++)
+        reads_data = !strncmp(buf_str(&q), classical[i], strlen(classical[i]));
+  }
   buf_free(&q);
   return !reads_data;
 }
