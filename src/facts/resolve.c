@@ -1194,10 +1194,15 @@ static void grad_off_after_calls(facts *f, facts_span off) {
  * function: its body is a no-grad region. The decorated functions of the
  * file must be known (fn->no_grad) before this runs. */
 static void lambdas_handed_to_no_grad(facts *f) {
+  /* a byte scan first: most files and most calls hand no lambda */
+  if (!facts_text_has_ci(f->source, (uint32_t)f->length, "lambda")) return;
   for (size_t i = 0; i < f->calls.len; i++) {
     TSNode call = f->calls.items[i].call;
     TSNode callee = FACT_FIELD(f, call, function), args = FACT_FIELD(f, call, arguments);
     if (ts_node_is_null(callee) || ts_node_is_null(args) || !NODE_IS(args, "argument_list")) continue;
+    uint32_t al;
+    const char *at = facts_text(f, args, &al);
+    if (!facts_text_has_ci(at, al, "lambda")) continue;
     bool lambda = false;
     TSNode a;
     for (children it = children_of(args); children_next(&it, &a) && !lambda;) {
