@@ -1192,38 +1192,34 @@ static void grad_off_after_calls(facts *f, facts_span off) {
  * `@torch.no_grad()`, in the file or, by its summary, in another module of
  * the project: `audio2video(a2l=lambda x: G(x), ...)`) runs in that
  * function: its body is a no-grad region. The decorated functions of the
- * file must be known (fn->no_grad) before this runs. */
+ * file must be known (fn->no_grad) before this runs. Found from each
+ * `lambda` keyword of the source up to its call: most files hold none. */
 static void lambdas_handed_to_no_grad(facts *f) {
-  /* a byte scan first: most files and most calls hand no lambda */
-  if (!facts_text_has_ci(f->source, (uint32_t)f->length, "lambda")) return;
-  for (size_t i = 0; i < f->calls.len; i++) {
-    TSNode call = f->calls.items[i].call;
-    TSNode callee = FACT_FIELD(f, call, function), args = FACT_FIELD(f, call, arguments);
-    if (ts_node_is_null(callee) || ts_node_is_null(args) || !NODE_IS(args, "argument_list")) continue;
-    uint32_t al;
-    const char *at = facts_text(f, args, &al);
-    if (!facts_text_has_ci(at, al, "lambda")) continue;
-    bool lambda = false;
-    TSNode a;
-    for (children it = children_of(args); children_next(&it, &a) && !lambda;) {
-      if (NODE_IS(a, "keyword_argument")) a = FACT_FIELD(f, a, value);
-      lambda = !ts_node_is_null(a) && NODE_IS(a, "lambda");
-    }
-    if (!lambda) continue;
-    int g = NODE_IS(callee, "identifier") || NODE_IS(callee, "attribute") ? facts_function_named(f, callee) : -1;
+  const char *src = f->source;
+  size_t n = f->length;
+  for (size_t i = 0; i + 6 <= n; i++) {
+    const char *hit = memchr(src + i, 'l', n - i - 5);
+    if (!hit) break;
+    i = (size_t)(hit - src);
+    if (memcmp(hit, "lambda", 6) != 0) continue;
+    TSNode kw = ts_node_descendant_for_byte_range(f->root, (uint32_t)i, (uint32_t)i + 6);
+    TSNode lam = ts_node_is_null(kw) ? kw : ts_node_parent(kw);
+    if (ts_node_is_null(lam) || !NODE_IS(lam, "lambda") || ts_node_start_byte(lam) != i) continue;
+    TSNode up = ts_node_parent(lam);
+    if (!ts_node_is_null(up) && NODE_IS(up, "keyword_argument")) up = ts_node_parent(up);
+    if (ts_node_is_null(up) || !NODE_IS(up, "argument_list")) continue;
+    TSNode call = ts_node_parent(up);
+    TSNode callee = ts_node_is_null(call) ? call : FACT_FIELD(f, call, function);
+    if (ts_node_is_null(callee) || !(NODE_IS(callee, "identifier") || NODE_IS(callee, "attribute"))) continue;
+    int g = facts_function_named(f, callee);
     facts_symbol sym;
     bool off = g >= 0 ? f->functions.items[g].no_grad
                       : f->imports && facts_project_symbol(f, callee, &sym) && (sym.flags & SYM_FUNCTION) &&
                             (sym.flags & SYM_NO_GRAD);
-    if (!off) continue;
-    for (children it = children_of(args); children_next(&it, &a);) {
-      if (NODE_IS(a, "keyword_argument")) a = FACT_FIELD(f, a, value);
-      if (ts_node_is_null(a) || !NODE_IS(a, "lambda")) continue;
-      TSNode body = FACT_FIELD(f, a, body);
-      if (ts_node_is_null(body)) continue;
-      facts_span sp = {ts_node_start_byte(body), ts_node_end_byte(body)};
-      vec_push(&f->no_grad, sp);
-    }
+    TSNode body = FACT_FIELD(f, lam, body);
+    if (!off || ts_node_is_null(body)) continue;
+    facts_span sp = {ts_node_start_byte(body), ts_node_end_byte(body)};
+    vec_push(&f->no_grad, sp);
   }
 }
 
