@@ -816,7 +816,10 @@ bool facts__steps_later_axis(const facts *f, const facts_loop *l) {
       uint32_t pl, gl;
       const char *p = facts_text(f, param, &pl);
       const char *gt = facts_text(f, FIELD(f->functions.items[g].node, body), &gl);
-      if (later_axis_index(gt, gl, p, pl)) return true;
+      if (later_axis_index(gt, gl, p, pl)) {
+        children_done(&it); /* the walk holds a cursor */
+        return true;
+      }
     }
   }
   return false;
