@@ -3241,6 +3241,17 @@ static bool added_after_backward(const facts *f, const facts_loop *l, TSNode stm
 }
 
 
+/* Whether a statement after loop L, at its level or at a block around it
+ * up to the function's body, reads the name or `self.x` NAME (LEN bytes). */
+static bool read_after_loop(const facts *self, const facts_loop *l, const char *name, uint32_t len) {
+  bool read = false;
+  for (TSNode n = l->node; !read && !ts_node_is_null(n) && !NODE_IS(n, "function_definition"); n = ts_node_parent(n))
+    for (TSNode s = ts_node_next_named_sibling(n); !read && !ts_node_is_null(s); s = ts_node_next_named_sibling(s))
+      read = subtree_reads(self, s, name, len, false);
+  return read;
+}
+
+
 /* Whether loop L (of function FN) runs a forward pass itself: a call of a
  * model that is neither named nor bound as a loss. */
 static bool loop_forwards(const facts *self, const facts_loop *l, int fn) {
@@ -3272,18 +3283,12 @@ static bool attribute_terms(const facts *self, TSNode acc, const facts_loop *l, 
   TSNode a = !ts_node_is_null(prev) && NODE_IS(prev, "expression_statement") ? ts_node_named_child(prev, 0) : NULL_NODE;
   if (ts_node_is_null(a) || !NODE_IS(a, "assignment")) return false;
   TSNode left = FACT_FIELD(self, a, left), right = FACT_FIELD(self, a, right);
-  uint32_t len, ll;
+  uint32_t len;
   const char *name = facts_text(self, acc, &len);
-  const char *lt = ts_node_is_null(left) ? "" : facts_text(self, left, &ll);
-  if (ts_node_is_null(left) || ll != len || memcmp(lt, name, len) != 0 || ts_node_is_null(right) ||
+  if (ts_node_is_null(left) || !facts_text_is(self, left, name, len) || ts_node_is_null(right) ||
       !(NODE_IS(right, "integer") || NODE_IS(right, "float")))
     return false;
-  if (loop_forwards(self, l, fn)) return false;
-  bool read = false;
-  for (TSNode n = l->node; !read && !ts_node_is_null(n) && !NODE_IS(n, "function_definition"); n = ts_node_parent(n))
-    for (TSNode s = ts_node_next_named_sibling(n); !read && !ts_node_is_null(s); s = ts_node_next_named_sibling(s))
-      read = subtree_reads(self, s, name, len, false);
-  return read;
+  return !loop_forwards(self, l, fn) && read_after_loop(self, l, name, len);
 }
 
 
@@ -3343,7 +3348,7 @@ bool facts_step_sum(const facts *self, TSNode stmt) {
    * backpropagated, `.item()`), and, when the loop itself differentiates
    * (`autograd.grad` per domain), the one optimizer step of the call */
   uint32_t after = ts_node_end_byte(l->node);
-  bool read = false, step = !(l->evidence & LOOP_CALLS_BACKWARD) || backed;
+  bool step = !(l->evidence & LOOP_CALLS_BACKWARD) || backed;
   for (size_t i = facts_first_call_at(self, after); i < self->calls.len && !step; i++) {
     const facts_call *c = &self->calls.items[i];
     if (ts_node_start_byte(c->call) >= body.end) break;
@@ -3355,12 +3360,7 @@ bool facts_step_sum(const facts *self, TSNode stmt) {
     const char *ot = facts_text(self, FACT_FIELD(self, callee, object), &ol);
     step = facts_optimizer_name(ot, ol);
   }
-  /* the statements after the loop, at its level and at each block around
-   * it up to the function's body */
-  for (TSNode n = l->node; !read && !ts_node_is_null(n) && !NODE_IS(n, "function_definition"); n = ts_node_parent(n))
-    for (TSNode s = ts_node_next_named_sibling(n); !read && !ts_node_is_null(s); s = ts_node_next_named_sibling(s))
-      read = subtree_reads(self, s, name, len, false);
-  return read && step;
+  return step && read_after_loop(self, l, name, len);
 }
 
 
