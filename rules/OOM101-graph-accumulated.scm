@@ -77,7 +77,9 @@
 ;   of one forward made before it: the loss per domain, per frame of a
 ;   clip; or runs them only on slices of one tensor along a later axis,
 ;   `w = latent[:, i, :]`, a discriminator per latent slot, and returns
-;   the sum itself), read after the loop in the same call (returned as a
+;   the sum itself; or runs them on the chunks of one batch, `for ids in
+;   input_ids.split(n, dim=1)` or a `zip` of such splits: truncated
+;   backpropagation through time), read after the loop in the same call (returned as a
 ;   loss term, backpropagated, `.item()`); the same sum may live on
 ;   `self` when the statement right before the loop sets it to a number
 ;   (`self.info_loss = 0.0`, then a loss per code slice of InfoGAN's

@@ -162,10 +162,12 @@
 ;   over the indices of one input (`range(x.shape[2])`, `range(n)` with `n
 ;   = x.size(0)`, `list(range(a, b))`, or a range whose variable takes a
 ;   later axis, `batch["s"][:, t]`, in the loop or in a helper of the file
-;   it is handed to: the time steps of one batch; no loader, backward or
+;   it is handed to: the time steps of one batch; or the last items of one
+;   sequence, `for h in history[-self.context:]`; no loader, backward or
 ;   step) into a local list that the statements right after the loop join
-;   (`torch.cat`, `torch.stack`, `pad_sequence`; one list each) into the
-;   tensor the call goes on with,
+;   (`torch.cat`, `torch.stack`, `pad_sequence`; one list each, after at
+;   most a few statements that only add to the list or bind a local) into
+;   the tensor the call goes on with,
 ;   outside test modules (whose helpers keep each step only to compare it).
 ;   Running sums (`acc += v`) are OOM101.
 ;

@@ -826,10 +826,26 @@ bool facts__steps_later_axis(const facts *f, const facts_loop *l) {
 }
 
 
+/* Whether OVER takes the last items of one sequence (`history[-self.context:]`,
+ * `seq[-4:]`): a start below zero and no stop. */
+static bool last_items(const facts *f, TSNode over) {
+  if (!NODE_IS(over, "subscript")) return false;
+  TSNode value = FIELD(over, value), sl = FIELD(over, subscript);
+  if (ts_node_is_null(value) || !(NODE_IS(value, "identifier") || NODE_IS(value, "attribute")) ||
+      ts_node_is_null(sl) || !NODE_IS(sl, "slice") || ts_node_child_count(sl) != 2)
+    return false;
+  TSNode start = ts_node_child(sl, 0), colon = ts_node_child(sl, 1);
+  uint32_t sl_len;
+  const char *st = facts_text(f, start, &sl_len);
+  return NODE_IS(start, "unary_operator") && sl_len > 1 && st[0] == '-' && !ts_node_is_named(colon);
+}
+
+
 /* Whether loop L runs over the indices of one input, not over data:
  * `range(x.shape[2])`, `range(n)` with `n = x.size(0)`, a name bound to
  * `list(range(a, b))` (class ids), or a range whose variable steps along a
- * later axis of one tensor (facts__steps_later_axis), slicing no batch with its
+ * later axis of one tensor (facts__steps_later_axis) or the last items of one
+ * sequence (last_items), slicing no batch with its
  * variable (`X[i:i + bs]`; `X[j:j + 1]` is one item). A loop over a
  * dataset, a sampler's draws or a list handed in may fetch new data every
  * round. */
@@ -837,7 +853,9 @@ static bool index_loop(const facts *f, const facts_loop *l) {
   if (!NODE_IS(l->node, "for_statement")) return false;
   TSNode over = FIELD(l->node, right), target = FIELD(l->node, left);
   if (ts_node_is_null(over) || ts_node_is_null(target) || !NODE_IS(target, "identifier")) return false;
-  if (NODE_IS(over, "identifier")) {
+  if (last_items(f, over)) {
+    /* the window of one sequence: bounded however long it grows */
+  } else if (NODE_IS(over, "identifier")) {
     uint32_t ol;
     const char *o = facts_text(f, over, &ol);
     long a = facts__last_assign_before(f, o, ol, ts_node_start_byte(l->node), l->function);
@@ -907,8 +925,27 @@ static bool test_module(const facts *f) {
 }
 
 
-/* Whether the statement right after loop L combines the list NAME (LEN
- * bytes) into one tensor (`torch.cat(embs)`, `torch.mean(torch.stack(
+/* Whether STMT, between a loop and the join of its list NAME (LEN bytes),
+ * only adds to that list or binds a local (`last = self.r_proj(t)` then
+ * `tokens.append(last)`): the list is still the call's own. */
+static bool join_filler(const facts *f, TSNode stmt, const char *name, uint32_t len) {
+  if (!NODE_IS(stmt, "expression_statement") || ts_node_named_child_count(stmt) != 1) return false;
+  TSNode e = ts_node_named_child(stmt, 0);
+  if (NODE_IS(e, "assignment")) {
+    TSNode left = FIELD(e, left);
+    return !ts_node_is_null(left) && NODE_IS(left, "identifier") && !facts_text_is(f, left, name, len);
+  }
+  if (!NODE_IS(e, "call")) return false;
+  TSNode callee = FIELD(e, function);
+  if (ts_node_is_null(callee) || !NODE_IS(callee, "attribute")) return false;
+  TSNode obj = FIELD(callee, object), method = FIELD(callee, attribute);
+  return !ts_node_is_null(obj) && facts_text_is(f, obj, name, len) &&
+         (facts_node_is(f, method, "append") || facts_node_is(f, method, "extend"));
+}
+
+
+/* Whether the statement right after loop L (or after a few join_filler
+ * statements) combines the list NAME (LEN bytes) into one tensor (`torch.cat(embs)`, `torch.mean(torch.stack(
  * psnr_values))`, `pad_sequence(parts, ...)`), and L runs over the indices
  * of one input (index_loop): the list is then the parts of one result of
  * the call (the slices of one volume, the items of one batch). */
@@ -935,7 +972,7 @@ static bool gathered_right_after(const facts *f, const facts_loop *l, const char
           joined = has_word_at(t, tl, i + (uint32_t)jl, name, len);
         }
     }
-    if (!any) return false;
+    if (!any && !join_filler(f, next, name, len)) return false;
   }
   if (!joined) return false;
   /* the joined result is the call's: bound to a name that a later statement
