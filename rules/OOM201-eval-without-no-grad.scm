@@ -350,7 +350,9 @@
 ;   shapes), `nn.DataParallel(net)` of an untrained `net`, or a name each
 ;   binding of which makes a parameter-free module or no module at all
 ;   (`nn.CosineSimilarity(dim=1)` on one branch, an autograd `Function` on
-;   the other).
+;   the other), or a function's parameter every other binding of whose
+;   name in the file makes a parameter-free module (`sampler =
+;   NegativeSampler(n)` handed to `collate(batch, sampler)`).
 ;   Nor another framework's code whose models look like PyTorch's: a
 ;   file importing Chainer, Paddle, MXNet, OneFlow, MindSpore, MegEngine or
 ;   Jittor and never `torch`, or a function importing one of them itself

@@ -384,6 +384,32 @@ static bool bindings_parameter_free(const facts *f, TSNode callee, int fn, const
 }
 
 
+/* Whether NAME (LEN bytes) is a parameter of function FN and every other
+ * binding of it in the file makes a parameter-free module, one at least
+ * (`sampler = KNNSampler(...)` handed to `collate(batch, sampler)`): what
+ * the file hands in under that name holds no parameter. */
+static bool parameter_bound_free(const facts *f, int fn, const char *name, uint32_t len) {
+  if (fn < 0) return false;
+  size_t first, end;
+  facts_bindings_named(f, name, len, &first, &end);
+  bool param = false, any = false;
+  for (size_t i = first; i < end; i++) {
+    const facts_binding *b = &f->bindings.items[i];
+    if (b->parameter_of) {
+      if ((int)b->parameter_of - 1 != fn) return false; /* another function's: unknown */
+      param = true;
+      continue;
+    }
+    int where = facts_function_at(f, b->pos);
+    long a = facts__last_assign_before(f, name, len, b->pos + 1, where);
+    if (a < 0 || ts_node_start_byte(f->assigns.items[a].left) != b->pos) return false; /* a loop target, an import */
+    if (!facts__parameter_free_module(f, f->assigns.items[a].right, name, len)) return false;
+    any = true;
+  }
+  return param && any;
+}
+
+
 /* Whether CALLEE was made as a module that holds no parameter (an instance
  * of a class of the file with facts_class.no_parameters, a parameter-free
  * torch.nn layer, an `nn.Sequential` of them): the model call before it,
@@ -394,7 +420,7 @@ static bool parameter_free(const facts *self, TSNode callee, int fn) {
   /* most files: no such instance, no lookup */
   if (!has_str(self->parameter_free_names.items, self->parameter_free_names.len, t, len)) return false;
   TSNode made = model_constructor(self, callee, fn);
-  if (ts_node_is_null(made)) return false;
+  if (ts_node_is_null(made)) return NODE_IS(callee, "identifier") && parameter_bound_free(self, fn, t, len);
   return facts__parameter_free_module(self, made, t, len) || bindings_parameter_free(self, callee, fn, t, len);
 }
 
