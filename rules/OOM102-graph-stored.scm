@@ -168,7 +168,12 @@
 ;   (`torch.cat`, `torch.stack`, `pad_sequence`; one list each, after at
 ;   most a few statements that only add to the list or bind a local) into
 ;   the tensor the call goes on with,
-;   outside test modules (whose helpers keep each step only to compare it).
+;   outside test modules (whose helpers keep each step only to compare it);
+;   and the outputs of the pieces of one batch (a loop with no loader,
+;   backward or step over `x.split(n, dim=1)`, or, along the first axis,
+;   over the batch the function put together itself: MixMatch's
+;   `list(torch.split(mixup(torch.cat([x, u1, u2])), n))`) into a local
+;   list.
 ;   Running sums (`acc += v`) are OOM101.
 ;
 ;   ## Why is this bad?

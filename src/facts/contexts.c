@@ -911,6 +911,117 @@ static bool index_loop(const facts *f, const facts_loop *l) {
 }
 
 
+/* The value the name NAME (LEN bytes) was bound to last before POS in
+ * function FN, also as one target of several (`mixed, y = mixup(x, t)`):
+ * the whole right side then. */
+static TSNode bound_before(const facts *f, const char *name, uint32_t len, uint32_t pos, int fn) {
+  size_t first, end;
+  facts_bindings_named(f, name, len, &first, &end);
+  uint32_t best = 0;
+  bool found = false;
+  for (size_t i = first; i < end; i++) {
+    uint32_t b = f->bindings.items[i].pos;
+    if (b < pos && (!found || b > best)) best = b, found = true;
+  }
+  if (!found || facts_function_at(f, best) != fn) return NULL_NODE;
+  TSNode n = ts_node_descendant_for_byte_range(f->root, best, best);
+  for (int up = 0; up < 3 && !ts_node_is_null(n) && !NODE_IS(n, "assignment"); up++) n = ts_node_parent(n);
+  return !ts_node_is_null(n) && NODE_IS(n, "assignment") ? FACT_FIELD(f, n, right) : NULL_NODE;
+}
+
+
+/* Whether the name SOURCE was bound, last before POS in function FN, to a
+ * `torch.cat(...)`, or to a call whose first argument is a name so bound
+ * (`mixed = mixup(inputs, y)` with `inputs = torch.cat([x, u])`). */
+static bool cat_made_here(const facts *self, TSNode source, uint32_t pos, int fn) {
+  for (int hop = 0; hop < 2 && fn >= 0 && !ts_node_is_null(source) && NODE_IS(source, "identifier"); hop++) {
+    uint32_t nl;
+    const char *n = facts_text(self, source, &nl);
+    TSNode right = bound_before(self, n, nl, pos, fn);
+    if (ts_node_is_null(right) || !NODE_IS(right, "call")) return false;
+    TSNode callee = FACT_FIELD(self, right, function);
+    TSNode last = !ts_node_is_null(callee) && NODE_IS(callee, "attribute") ? FACT_FIELD(self, callee, attribute) : callee;
+    if (!ts_node_is_null(last) && (facts_node_is(self, last, "cat") || facts_node_is(self, last, "concat"))) return true;
+    TSNode args = FACT_FIELD(self, right, arguments);
+    source = !ts_node_is_null(args) && ts_node_named_child_count(args) ? ts_node_named_child(args, 0) : NULL_NODE;
+    pos = ts_node_start_byte(right);
+  }
+  return false;
+}
+
+
+/* Whether EXPR splits one tensor into pieces: along a later axis
+ * (`ids.split(n, dim=1)`, `x.chunk(4, 1)`), or along the first the batch
+ * the function put together (cat_made_here); also in `list(...)` or
+ * sliced, `pieces[1:]`, directly or through the name it was bound to
+ * before POS in function FN. DEPTH bounds the wrappers followed. */
+static bool split_pieces(const facts *self, TSNode expr, uint32_t pos, int fn, int depth) {
+  if (!ts_node_is_null(expr) && NODE_IS(expr, "identifier")) {
+    uint32_t nl;
+    const char *n = facts_text(self, expr, &nl);
+    long a = facts__last_assign_before(self, n, nl, pos, fn);
+    expr = a >= 0 ? self->assigns.items[a].right : NULL_NODE;
+    if (a >= 0) pos = ts_node_start_byte(self->assigns.items[a].left); /* `x = list(torch.split(x, n))` */
+  }
+  /* `list(torch.split(x, n))`, then `mixed[1:]` of that name */
+  if (!ts_node_is_null(expr) && NODE_IS(expr, "subscript") && depth < 2) {
+    TSNode sl = FACT_FIELD(self, expr, subscript);
+    if (ts_node_is_null(sl) || !NODE_IS(sl, "slice")) return false;
+    return split_pieces(self, FACT_FIELD(self, expr, value), pos, fn, depth + 1);
+  }
+  if (ts_node_is_null(expr) || !NODE_IS(expr, "call")) return false;
+  TSNode callee = FACT_FIELD(self, expr, function);
+  if (!ts_node_is_null(callee) && facts_node_is(self, callee, "list") && depth < 2) {
+    TSNode args = FACT_FIELD(self, expr, arguments);
+    return !ts_node_is_null(args) && ts_node_named_child_count(args) == 1 &&
+           split_pieces(self, ts_node_named_child(args, 0), pos, fn, depth + 1);
+  }
+  if (ts_node_is_null(callee) || !NODE_IS(callee, "attribute")) return false;
+  TSNode method = FACT_FIELD(self, callee, attribute), object = FACT_FIELD(self, callee, object);
+  if (!facts_node_is(self, method, "split") && !facts_node_is(self, method, "chunk")) return false;
+  /* `x.split(n, 1)` / `torch.split(x, n, dim=1)`: the source and its axis */
+  bool function = facts_node_is(self, object, "torch");
+  TSNode args = FACT_FIELD(self, expr, arguments), a, source = function ? NULL_NODE : object, dim = NULL_NODE;
+  uint32_t k = 0;
+  for (children it = children_of(args); children_next(&it, &a);) {
+    if (NODE_IS(a, "comment")) continue;
+    if (NODE_IS(a, "keyword_argument")) {
+      if (facts_node_is(self, FACT_FIELD(self, a, name), "dim")) dim = FACT_FIELD(self, a, value);
+      continue;
+    }
+    if (function && k == 0) source = a;
+    if (k == (function ? 2u : 1u)) dim = a;
+    k++;
+  }
+  uint32_t dl;
+  const char *d = ts_node_is_null(dim) ? NULL : facts_text(self, dim, &dl);
+  /* along a later axis: the chunks of one sequence, never whole batches */
+  if (d && !(dl == 1 && d[0] == '0')) return true;
+  /* along the first axis only the batch this call put together
+   * (MixMatch: `torch.split(mixup(torch.cat([x, u1, u2])), n)`): a split of
+   * a dataset tensor takes batches */
+  return cat_made_here(self, source, pos, fn);
+}
+
+
+bool facts__chunk_loop(const facts *self, const facts_loop *l) {
+  if (!NODE_IS(l->node, "for_statement")) return false;
+  TSNode over = FACT_FIELD(self, l->node, right);
+  uint32_t pos = ts_node_start_byte(l->node);
+  if (split_pieces(self, over, pos, l->function, 0)) return true;
+  if (ts_node_is_null(over) || !NODE_IS(over, "call") || !facts_node_is(self, FACT_FIELD(self, over, function), "zip"))
+    return false;
+  TSNode args = FACT_FIELD(self, over, arguments), a;
+  bool all = !ts_node_is_null(args) && ts_node_named_child_count(args) > 0;
+  for (children it = children_of(args); all && children_next(&it, &a);)
+    if (!NODE_IS(a, "comment") && !split_pieces(self, a, pos, l->function, 0)) {
+      all = false;
+      children_done(&it); /* the walk holds a cursor */
+    }
+  return all;
+}
+
+
 /* Whether the file is a test module: it defines a `test_*` function. Its
  * helpers keep each step's output to compare it with one full forward
  * (a decoder's steps against the whole sequence): graphs kept for nothing
@@ -1131,6 +1242,17 @@ bool facts_step_storage(const facts *self, TSNode node) {
    * its own, into a local of the function that the statement right after
    * the loop joins into one tensor */
   if (fn >= 0 && l->evidence == LOOP_CALLS_MODEL && !test_module(self) && gathered_right_after(self, l, name, len))
+    for (size_t i = first; i < end; i++) {
+      uint32_t b = self->bindings.items[i].pos;
+      if (b >= self->functions.items[fn].body.start && b < ts_node_start_byte(l->node) &&
+          facts_function_at(self, b) == fn)
+        return true;
+    }
+  /* (i) the pieces of one batch (facts__chunk_loop: MixMatch's interleaved
+   * forward passes over `torch.split(mixed, n)`), in a loop with no loader,
+   * backward or step of its own, into a local of the function: the
+   * outputs of one step, however many steps follow */
+  if (fn >= 0 && l->evidence == LOOP_CALLS_MODEL && facts__chunk_loop(self, l))
     for (size_t i = first; i < end; i++) {
       uint32_t b = self->bindings.items[i].pos;
       if (b >= self->functions.items[fn].body.start && b < ts_node_start_byte(l->node) &&

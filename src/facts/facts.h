@@ -439,6 +439,12 @@ TSNode facts__argument_parameter(const facts *f, int g, TSNode *a, uint32_t posi
  * binds (`self._get_inputs(batch, t)`): the time steps or latent slots of
  * one batch, not new data (contexts.c). */
 bool facts__steps_later_axis(const facts *f, const facts_loop *l);
+/* Whether loop L runs over the pieces of one tensor (`for ids, lbl in
+ * zip(input_ids.split(n, dim=1), labels.split(n, dim=1))`, `for x in
+ * chunks[1:]` with `chunks = list(torch.split(x, n))`): the chunks of one
+ * batch, as in truncated backpropagation through time or MixMatch's
+ * interleaved forward passes. Not new data. */
+bool facts__chunk_loop(const facts *self, const facts_loop *l);
 /* Whether the name or `self.x` S (LEN bytes) is a model at byte POS: one
  * of module_names, unless the function around POS binds it itself with no
  * evidence of a model (local_non_models; resolve.c). */

@@ -3296,46 +3296,6 @@ static bool loop_forwards(const facts *self, const facts_loop *l, int fn) {
 }
 
 
-/* Whether EXPR splits one tensor into pieces (`ids.split(n, dim=1)`,
- * `x.chunk(4, dim=1)`, `torch.split(x, n)`), directly or through the name
- * it was bound to before POS in function FN. */
-static bool split_pieces(const facts *self, TSNode expr, uint32_t pos, int fn) {
-  if (!ts_node_is_null(expr) && NODE_IS(expr, "identifier")) {
-    uint32_t nl;
-    const char *n = facts_text(self, expr, &nl);
-    long a = facts__last_assign_before(self, n, nl, pos, fn);
-    expr = a >= 0 ? self->assigns.items[a].right : NULL_NODE;
-  }
-  if (ts_node_is_null(expr) || !NODE_IS(expr, "call")) return false;
-  TSNode callee = FACT_FIELD(self, expr, function);
-  if (ts_node_is_null(callee) || !NODE_IS(callee, "attribute")) return false;
-  TSNode method = FACT_FIELD(self, callee, attribute);
-  return text_is(self, method, "split") || text_is(self, method, "chunk");
-}
-
-
-/* Whether loop L runs over the pieces of one tensor (`for ids, lbl in
- * zip(input_ids.split(n, dim=1), labels.split(n, dim=1))`): the chunks of
- * one batch in truncated backpropagation through time. A sum over them is
- * that batch's loss, read once after the loop. */
-static bool chunk_loop(const facts *self, const facts_loop *l) {
-  if (!NODE_IS(l->node, "for_statement")) return false;
-  TSNode over = FACT_FIELD(self, l->node, right);
-  uint32_t pos = ts_node_start_byte(l->node);
-  if (split_pieces(self, over, pos, l->function)) return true;
-  if (ts_node_is_null(over) || !NODE_IS(over, "call") || !text_is(self, FACT_FIELD(self, over, function), "zip"))
-    return false;
-  TSNode args = FACT_FIELD(self, over, arguments), a;
-  bool all = !ts_node_is_null(args) && ts_node_named_child_count(args) > 0;
-  for (children it = children_of(args); all && children_next(&it, &a);)
-    if (!NODE_IS(a, "comment") && !split_pieces(self, a, pos, l->function)) {
-      all = false;
-      children_done(&it); /* the walk holds a cursor */
-    }
-  return all;
-}
-
-
 /* Whether the `self.x` sum ACC (of STMT, in loop L of function FN) holds
  * the loss terms of one run of L: set to a number by the statement right
  * before L (`self.info_loss = 0.0`), summed by a loop with no loader,
@@ -3399,14 +3359,14 @@ bool facts_step_sum(const facts *self, TSNode stmt) {
    * slices of one tensor along a later axis (`w = latent[:, i, :]`, a
    * discriminator per latent slot) score parts of one input, as a loss
    * does: the sum returned is a loss term, whatever the callers do. So do
-   * forward passes over the chunks of one batch (chunk_loop). */
+   * forward passes over the chunks of one batch (facts__chunk_loop). */
   bool forward = loop_forwards(self, l, fn);
   /* each value added was backpropagated before, in its own iteration (a
    * step's micro-batches: `loss.backward()`, then `batch_loss += loss`):
    * the sum keeps only graphs whose saved tensors backward freed, and is
    * the call's own, whoever steps the optimizer */
   bool backed = (l->evidence & LOOP_CALLS_BACKWARD) && added_after_backward(self, l, stmt);
-  if (forward && !backed && !chunk_loop(self, l) &&
+  if (forward && !backed && !facts__chunk_loop(self, l) &&
       !(returned_after(self, fn, ts_node_end_byte(l->node), name, len) &&
         (facts__steps_later_axis(self, l) || backpropagated_by_callers(self, fn) ||
          importers_backpropagate(self, fn))))
