@@ -79,7 +79,9 @@
 ;   `w = latent[:, i, :]`, a discriminator per latent slot, and returns
 ;   the sum itself; or runs them on the chunks of one batch, `for ids in
 ;   input_ids.split(n, dim=1)` or a `zip` of such splits: truncated
-;   backpropagation through time), read after the loop in the same call (returned as a
+;   backpropagation through time; or on the frames of a time-major view of
+;   one batch, `x = x.transpose(0, 1)` then `for i in range(len(x))`),
+;   read after the loop in the same call (returned as a
 ;   loss term, backpropagated, `.item()`); the same sum may live on
 ;   `self` when the statement right before the loop sets it to a number
 ;   (`self.info_loss = 0.0`, then a loss per code slice of InfoGAN's

@@ -172,8 +172,9 @@
 ;   and the outputs of the pieces of one batch (a loop with no loader,
 ;   backward or step over `x.split(n, dim=1)`, or, along the first axis,
 ;   over the batch the function put together itself: MixMatch's
-;   `list(torch.split(mixup(torch.cat([x, u1, u2])), n))`) into a local
-;   list.
+;   `list(torch.split(mixup(torch.cat([x, u1, u2])), n))`; or over the
+;   frames of a time-major view of one batch, `x = x.transpose(0, 1)` then
+;   `for i in range(len(x))`) into a local list.
 ;   Running sums (`acc += v`) are OOM101.
 ;
 ;   ## Why is this bad?

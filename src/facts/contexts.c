@@ -1004,11 +1004,43 @@ static bool split_pieces(const facts *self, TSNode expr, uint32_t pos, int fn, i
 }
 
 
+/* Whether OVER is `range(len(x))` or `range(a, len(x))` with `x` bound
+ * before POS in function FN to a time-major view of one batch (`x =
+ * x.transpose(0, 1)`, `.permute(1, 0, ...)`; also one of several targets,
+ * `xn, xc = xn.transpose(0, 1), xc.transpose(0, 1)`): the loop takes the
+ * time steps of that batch. */
+static bool time_major_range(const facts *self, TSNode over, uint32_t pos, int fn) {
+  if (ts_node_is_null(over) || !NODE_IS(over, "call") || !facts_node_is(self, FACT_FIELD(self, over, function), "range"))
+    return false;
+  TSNode args = FACT_FIELD(self, over, arguments);
+  uint32_t n = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
+  if (n < 1 || n > 2) return false;
+  TSNode last = ts_node_named_child(args, n - 1);
+  if (!NODE_IS(last, "call") || !facts_node_is(self, FACT_FIELD(self, last, function), "len")) return false;
+  TSNode largs = FACT_FIELD(self, last, arguments);
+  TSNode x = !ts_node_is_null(largs) && ts_node_named_child_count(largs) == 1 ? ts_node_named_child(largs, 0) : NULL_NODE;
+  if (ts_node_is_null(x) || !NODE_IS(x, "identifier")) return false;
+  uint32_t xl;
+  const char *xt = facts_text(self, x, &xl);
+  TSNode right = bound_before(self, xt, xl, pos, fn);
+  if (ts_node_is_null(right)) return false;
+  uint32_t rl;
+  const char *r = facts_text(self, right, &rl);
+  static const char *const views[] = {".transpose(0, 1)", ".transpose(1, 0)", ".permute(1, 0", NULL};
+  for (size_t k = 0; views[k]; k++) {
+    size_t vl = strlen(views[k]);
+    for (uint32_t i = 0; i + vl <= rl; i++)
+      if (!memcmp(r + i, views[k], vl)) return true;
+  }
+  return false;
+}
+
+
 bool facts__chunk_loop(const facts *self, const facts_loop *l) {
   if (!NODE_IS(l->node, "for_statement")) return false;
   TSNode over = FACT_FIELD(self, l->node, right);
   uint32_t pos = ts_node_start_byte(l->node);
-  if (split_pieces(self, over, pos, l->function, 0)) return true;
+  if (split_pieces(self, over, pos, l->function, 0) || time_major_range(self, over, pos, l->function)) return true;
   if (ts_node_is_null(over) || !NODE_IS(over, "call") || !facts_node_is(self, FACT_FIELD(self, over, function), "zip"))
     return false;
   TSNode args = FACT_FIELD(self, over, arguments), a;

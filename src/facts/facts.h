@@ -441,9 +441,11 @@ TSNode facts__argument_parameter(const facts *f, int g, TSNode *a, uint32_t posi
 bool facts__steps_later_axis(const facts *f, const facts_loop *l);
 /* Whether loop L runs over the pieces of one tensor (`for ids, lbl in
  * zip(input_ids.split(n, dim=1), labels.split(n, dim=1))`, `for x in
- * chunks[1:]` with `chunks = list(torch.split(x, n))`): the chunks of one
- * batch, as in truncated backpropagation through time or MixMatch's
- * interleaved forward passes. Not new data. */
+ * chunks[1:]` with `chunks = list(torch.split(x, n))`), or over the time
+ * steps of a time-major view of one (`for i in range(len(x))` after `x =
+ * x.transpose(0, 1)`): the chunks of one batch, as in truncated
+ * backpropagation through time or MixMatch's interleaved forward passes,
+ * or its frames. Not new data. */
 bool facts__chunk_loop(const facts *self, const facts_loop *l);
 /* Whether the name or `self.x` S (LEN bytes) is a model at byte POS: one
  * of module_names, unless the function around POS binds it itself with no
