@@ -915,15 +915,8 @@ static bool index_loop(const facts *f, const facts_loop *l) {
  * function FN, also as one target of several (`mixed, y = mixup(x, t)`):
  * the whole right side then. */
 static TSNode bound_before(const facts *f, const char *name, uint32_t len, uint32_t pos, int fn) {
-  size_t first, end;
-  facts_bindings_named(f, name, len, &first, &end);
-  uint32_t best = 0;
-  bool found = false;
-  for (size_t i = first; i < end; i++) {
-    uint32_t b = f->bindings.items[i].pos;
-    if (b < pos && (!found || b > best)) best = b, found = true;
-  }
-  if (!found || facts_function_at(f, best) != fn) return NULL_NODE;
+  uint32_t best = facts__last_binding_before(f, name, len, pos, fn);
+  if (best == UINT32_MAX) return NULL_NODE;
   TSNode n = ts_node_descendant_for_byte_range(f->root, best, best);
   for (int up = 0; up < 3 && !ts_node_is_null(n) && !NODE_IS(n, "assignment"); up++) n = ts_node_parent(n);
   return !ts_node_is_null(n) && NODE_IS(n, "assignment") ? FACT_FIELD(f, n, right) : NULL_NODE;
@@ -3476,6 +3469,18 @@ static bool is_entry_method(const facts_function *g) {
 
 /* The last assignment to the identifier NAME (LEN bytes) before POS in
  * function FN, or -1. Assignments are in document order. */
+uint32_t facts__last_binding_before(const facts *f, const char *name, uint32_t len, uint32_t pos, int fn) {
+  size_t first, end;
+  facts_bindings_named(f, name, len, &first, &end);
+  uint32_t last = UINT32_MAX;
+  for (size_t i = first; i < end; i++) {
+    uint32_t b = f->bindings.items[i].pos;
+    if (b < pos && (last == UINT32_MAX || b > last) && facts_function_at(f, b) == fn) last = b;
+  }
+  return last;
+}
+
+
 long facts__last_assign_before(const facts *f, const char *name, uint32_t len, uint32_t pos, int fn) {
   size_t lo = 0, hi = f->assigns.len;
   while (lo < hi) {

@@ -787,6 +787,10 @@ bool facts__scaler_step(const facts *self, TSNode call);
 /* Inside src/facts: the index in `assigns` of the last assignment to the
  * identifier NAME (LEN bytes) before POS in function FN, or -1. */
 long facts__last_assign_before(const facts *self, const char *name, uint32_t len, uint32_t pos, int fn);
+/* The position of the last binding of NAME (LEN bytes) in function FN
+ * before POS, a target among several (`pred, _ = model(x)`) included, or
+ * UINT32_MAX when there is none. */
+uint32_t facts__last_binding_before(const facts *self, const char *name, uint32_t len, uint32_t pos, int fn);
 /* The statement holding N: its ancestor whose parent is a block (or the
  * module); a null node when none is. */
 TSNode facts__statement_of(TSNode n);

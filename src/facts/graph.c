@@ -717,18 +717,8 @@ static bool arg_made_without_grad(const facts *f, TSNode e) {
     if (a >= 0) continue;
     /* `pred, _ = self.model(x)` under no_grad: an element of a tuple
      * target, which is no assignment of the name alone */
-    size_t lo, hi;
-    facts_bindings_named(f, name, len, &lo, &hi);
-    uint32_t last = 0;
-    bool found = false;
-    for (size_t k = lo; k < hi; k++) {
-      uint32_t pos = f->bindings.items[k].pos;
-      if (pos < ts_node_start_byte(c) && (!found || pos > last) && facts_function_at(f, pos) == fn) {
-        last = pos;
-        found = true;
-      }
-    }
-    if (found && facts_in_no_grad(f, last)) return true;
+    uint32_t last = facts__last_binding_before(f, name, len, ts_node_start_byte(c), fn);
+    if (last != UINT32_MAX && facts_in_no_grad(f, last)) return true;
   }
   return false;
 }
