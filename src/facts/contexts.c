@@ -997,24 +997,61 @@ static bool split_pieces(const facts *self, TSNode expr, uint32_t pos, int fn, i
 }
 
 
+static bool chunk_loop(const facts *self, const facts_loop *l, int depth);
+
+
+/* Whether NAME (LEN bytes), bound before POS in function FN to `[]`, is
+ * filled there (`xs.append(...)`) only by loops over one call's pieces:
+ * its items are those pieces' results, as many as the pieces. */
+static bool pieces_list(const facts *self, const char *name, uint32_t len, uint32_t pos, int fn, int depth) {
+  TSNode right = bound_before(self, name, len, pos, fn);
+  if (ts_node_is_null(right) || !NODE_IS(right, "list") || ts_node_named_child_count(right) || fn < 0) return false;
+  const facts_function *g = &self->functions.items[fn];
+  bool any = false;
+  for (size_t i = facts_first_call_at(self, g->body.start); i < self->calls.len; i++) {
+    const facts_call *c = &self->calls.items[i];
+    if (ts_node_start_byte(c->call) >= pos) break;
+    TSNode callee = FACT_FIELD(self, c->call, function);
+    if (c->function != fn || !NODE_IS(callee, "attribute") || !NODE_IS(FACT_FIELD(self, callee, object), "identifier") ||
+        !facts_text_is(self, FACT_FIELD(self, callee, object), name, len))
+      continue;
+    TSNode m = FACT_FIELD(self, callee, attribute);
+    if (!facts_text_is(self, m, "append", 6) && !facts_text_is(self, m, "extend", 6)) continue;
+    if (c->loop < 0 || !chunk_loop(self, &self->loops.items[c->loop], depth + 1)) return false;
+    any = true;
+  }
+  return any;
+}
+
+
 /* Whether OVER is `range(len(x))` or `range(a, len(x))` with `x` bound
  * before POS in function FN to a time-major view of one batch (`x =
  * x.transpose(0, 1)`, `.permute(1, 0, ...)`; also one of several targets,
  * `xn, xc = xn.transpose(0, 1), xc.transpose(0, 1)`): the loop takes the
- * time steps of that batch. */
-static bool time_major_range(const facts *self, TSNode over, uint32_t pos, int fn) {
+ * time steps of that batch. Also `len(xs) - 1` of a list of the results
+ * of such steps (pieces_list: `for i in range(len(feats) - 1)`, pairs of
+ * consecutive frames). */
+static bool time_major_range(const facts *self, TSNode over, uint32_t pos, int fn, int depth) {
   if (ts_node_is_null(over) || !NODE_IS(over, "call") || !facts_node_is(self, FACT_FIELD(self, over, function), "range"))
     return false;
   TSNode args = FACT_FIELD(self, over, arguments);
   uint32_t n = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
   if (n < 1 || n > 2) return false;
   TSNode last = ts_node_named_child(args, n - 1);
+  /* `len(xs) - 1`: one fewer of the same pieces */
+  if (NODE_IS(last, "binary_operator") && NODE_IS(FACT_FIELD(self, last, right), "integer")) {
+    TSNode op = FACT_FIELD(self, last, operator);
+    if (ts_node_is_null(op) || !NODE_IS(op, "-")) return false;
+    last = FACT_FIELD(self, last, left);
+  }
   if (!NODE_IS(last, "call") || !facts_node_is(self, FACT_FIELD(self, last, function), "len")) return false;
   TSNode largs = FACT_FIELD(self, last, arguments);
   TSNode x = !ts_node_is_null(largs) && ts_node_named_child_count(largs) == 1 ? ts_node_named_child(largs, 0) : NULL_NODE;
   if (ts_node_is_null(x) || !NODE_IS(x, "identifier")) return false;
   uint32_t xl;
   const char *xt = facts_text(self, x, &xl);
+  /* two hops at most: a list filled by frames, not a chain of lists */
+  if (depth < 2 && pieces_list(self, xt, xl, pos, fn, depth)) return true;
   TSNode right = bound_before(self, xt, xl, pos, fn);
   if (ts_node_is_null(right)) return false;
   uint32_t rl;
@@ -1029,11 +1066,11 @@ static bool time_major_range(const facts *self, TSNode over, uint32_t pos, int f
 }
 
 
-bool facts__chunk_loop(const facts *self, const facts_loop *l) {
+static bool chunk_loop(const facts *self, const facts_loop *l, int depth) {
   if (!NODE_IS(l->node, "for_statement")) return false;
   TSNode over = FACT_FIELD(self, l->node, right);
   uint32_t pos = ts_node_start_byte(l->node);
-  if (split_pieces(self, over, pos, l->function, 0) || time_major_range(self, over, pos, l->function)) return true;
+  if (split_pieces(self, over, pos, l->function, 0) || time_major_range(self, over, pos, l->function, depth)) return true;
   if (ts_node_is_null(over) || !NODE_IS(over, "call") || !facts_node_is(self, FACT_FIELD(self, over, function), "zip"))
     return false;
   TSNode args = FACT_FIELD(self, over, arguments), a;
@@ -1044,6 +1081,11 @@ bool facts__chunk_loop(const facts *self, const facts_loop *l) {
       children_done(&it); /* the walk holds a cursor */
     }
   return all;
+}
+
+
+bool facts__chunk_loop(const facts *self, const facts_loop *l) {
+  return chunk_loop(self, l, 0);
 }
 
 

@@ -15,6 +15,8 @@
 
 /* the elements of a returned tuple the graph model follows one by one */
 #define FACTS_MAX_ELEMS 8
+#define FACTS_MIXED 255   /* facts_function.elem_param: returns disagree */
+#define FACTS_LITERAL 254 /* facts_function.elem_param: only literals so far */
 #define FACTS_THAWS 255 /* facts_function.freeze_flag: to True, or to values that disagree */
 
 /* a node that ts_node_is_null() reports as null */
@@ -87,6 +89,13 @@ typedef struct {
    * metrics`): a caller unpacking N names takes the tuples of length N */
   uint8_t nelems2;
   uint8_t elems2[FACTS_MAX_ELEMS];
+  /* per element of the tuples of length nelems (and nelems2): 1 + K when
+   * every such return gives the function's parameter K itself, which the
+   * function rebinds to literals only (`return loss, n` in `def sync(out,
+   * loss, n): ... n = 0`): a caller's element is what that argument
+   * carries, not what all of them do; 0 when it is not, FACTS_MIXED when
+   * returns disagree, FACTS_LITERAL when every one gives a literal */
+  uint8_t elem_param[FACTS_MAX_ELEMS], elem_param2[FACTS_MAX_ELEMS];
 } facts_function;
 
 /* a name at a position: subscripts `x[...]` */
@@ -433,6 +442,9 @@ bool facts__annotated_class(const facts *f, TSNode name, int fn, buf *out);
  * method) unless it is a keyword argument; *A becomes the value bound
  * (resolve.c). */
 TSNode facts__argument_parameter(const facts *f, int g, TSNode *a, uint32_t position);
+/* The index of parameter NAME of function G (as facts__argument_parameter
+ * counts them, `self` included), or -1 (resolve.c). */
+int facts__parameter_index(const facts *f, int g, TSNode name);
 /* Whether loop L, a `for` over a plain name, steps along a later axis of
  * one tensor with its variable: `x[:, t]` in its body, or the variable
  * handed to a function of the file that indexes so with the parameter it

@@ -21,6 +21,7 @@
 
 #include "parse/node.h"
 #include "parse/walk.h"
+#include "parse/walk.h"
 #define MAX_DEPTH 200
 #define MAX_ROUNDS 4
 
@@ -1268,8 +1269,11 @@ static unsigned evidence(analysis *a, TSNode target, TSNode value, unsigned flag
 
 
 /* Whether RIGHT calls a function (of this file or of the project) whose
- * returned tuples have N elements, each known: ELEMS then holds them. */
-static bool returned_elements(analysis *a, TSNode right, uint32_t n, uint8_t *elems) {
+ * returned tuples have N elements, each known: ELEMS then holds them, and,
+ * for a function of the file, PARAMS which of them hand a parameter back
+ * (facts_function.elem_param; zeros otherwise). */
+static bool returned_elements(analysis *a, TSNode right, uint32_t n, uint8_t *elems, uint8_t *params) {
+  memset(params, 0, n);
   while (!ts_node_is_null(right) && (NODE_IS(right, "parenthesized_expression") || NODE_IS(right, "await")))
     right = ts_node_named_child(right, 0);
   if (ts_node_is_null(right) || !NODE_IS(right, "call") || a->no_grad) return false;
@@ -1279,6 +1283,8 @@ static bool returned_elements(analysis *a, TSNode right, uint32_t n, uint8_t *el
     const facts_function *fn = &a->f->functions.items[g];
     if (fn->elems_varied || (fn->nelems != n && fn->nelems2 != n)) return false;
     memcpy(elems, fn->nelems == n ? fn->elems : fn->elems2, n);
+    /* positions line up for a plain call of a plain function */
+    if (NODE_IS(callee, "identifier") && fn->klass < 0) memcpy(params, fn->nelems == n ? fn->elem_param : fn->elem_param2, n);
     return true;
   }
   facts_symbol sym;
@@ -1429,6 +1435,28 @@ static bool forward_elements(analysis *a, TSNode right, uint32_t n, uint8_t *ele
 }
 
 
+/* Whether P, a facts_function.elem_param, names a parameter handed back. */
+static bool handed_back(uint8_t p) {
+  return p && p != FACTS_MIXED && p != FACTS_LITERAL;
+}
+
+
+/* What the argument of CALL, a plain call of function G of the file, that
+ * binds G's parameter K carries (nothing when none does: the default). */
+static unsigned argument_flags(analysis *a, state *st, TSNode call, int g, uint32_t k) {
+  TSNode args = FACT_FIELD(a->f, call, arguments);
+  uint32_t n = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode arg = ts_node_named_child(args, i);
+    /* `f(*xs)`, `f(**kw)`: positions no longer line up */
+    if (NODE_IS(arg, "list_splat") || NODE_IS(arg, "dictionary_splat")) return eval_args(a, st, args);
+    TSNode p = facts__argument_parameter(a->f, g, &arg, i);
+    if (!ts_node_is_null(p) && facts__parameter_index(a->f, g, p) == (int)k) return eval(a, st, arg);
+  }
+  return 0;
+}
+
+
 /* Whether a call's arguments carry a graph, for the elements of its
  * returned tuple computed from them (TAINT_ARG): an argument does, or an
  * element computed from them is backpropagated (LEFT's names marked). */
@@ -1527,11 +1555,12 @@ static void assign(analysis *a, state *st, TSNode left, TSNode right, unsigned f
       long k = facts__last_assign_before(a->f, name, len, pos, facts_function_at(a->f, pos));
       if (k >= 0 && NODE_IS(a->f->assigns.items[k].right, "call")) source = a->f->assigns.items[k].right;
     }
-    uint8_t elems[FACTS_MAX_ELEMS];
+    uint8_t elems[FACTS_MAX_ELEMS], params[FACTS_MAX_ELEMS] = {0};
     bool known = n <= FACTS_MAX_ELEMS && !a->no_grad &&
-                 (returned_elements(a, source, n, elems) || forward_elements(a, source, n, elems));
+                 (returned_elements(a, source, n, elems, params) || forward_elements(a, source, n, elems));
     bool from_args = false;
-    for (uint32_t i = 0; known && i < n && !from_args; i++) from_args = elems[i] & TAINT_ARG;
+    for (uint32_t i = 0; known && i < n && !from_args; i++)
+      from_args = (elems[i] & TAINT_ARG) && !handed_back(params[i]);
     if (from_args) from_args = arguments_carry_graph(a, st, source, left, elems, n);
     /* elements unknown, one of them backpropagated (`loss, interaction =
      * self.game(*batch)`): that one is the graph; the others carry one
@@ -1557,9 +1586,14 @@ static void assign(analysis *a, state *st, TSNode left, TSNode right, unsigned f
         const char *tn = facts_text(a->f, t, &tl);
         if (!backpropagated_in(a->f, a->function, tn, tl, ts_node_start_byte(left))) tf = 0;
       }
-      /* `loss, acc = step(batch)`: each name what that element carries */
-      if (known) tf = ((elems[i] & TAINT_GRAPH) || (from_args && (elems[i] & TAINT_ARG)) ? V_GRAPH : 0) |
-                      ((elems[i] & TAINT_SCALAR) ? V_SCALAR : 0) | ((elems[i] & TAINT_DIVIDED) ? V_DIVIDED : 0);
+      /* `loss, acc = step(batch)`: each name what that element carries;
+       * `loss, n = sync(out, loss, n)`: what the argument handed back does */
+      if (known) {
+        bool handed = handed_back(params[i]) && (elems[i] & TAINT_ARG);
+        bool graph = (elems[i] & TAINT_GRAPH) || (from_args && (elems[i] & TAINT_ARG) && !handed) ||
+                     (handed && (argument_flags(a, st, source, facts_function_named(a->f, src_callee), params[i] - 1u) & V_GRAPH));
+        tf = (graph ? V_GRAPH : 0) | ((elems[i] & TAINT_SCALAR) ? V_SCALAR : 0) | ((elems[i] & TAINT_DIVIDED) ? V_DIVIDED : 0);
+      }
       if (trackable(a->f, t)) set_name(a, st, t, pair && i == 1 ? 0 : evidence(a, t, right, tf));
     }
     return;
@@ -1836,6 +1870,55 @@ static void with_alias(analysis *a, state *st, TSNode as) {
 }
 
 
+/* Whether E is a literal (`0`, `None`, `-1`, `""`). */
+static bool literal_value(TSNode e) {
+  if (NODE_IS(e, "unary_operator")) e = ts_node_named_child(e, 0);
+  return !ts_node_is_null(e) && (NODE_IS(e, "integer") || NODE_IS(e, "float") || NODE_IS(e, "none") ||
+                                 NODE_IS(e, "true") || NODE_IS(e, "false") || NODE_IS(e, "string"));
+}
+
+
+/* 1 + K when NODE, an element of a tuple function G returns, is the name of
+ * G's parameter K, which G binds elsewhere to literals alone (`n = 0` on
+ * an early exit) and never updates in place: the element is the caller's
+ * argument handed back. 0 otherwise. */
+static uint8_t passed_parameter(const facts *f, int g, TSNode node) {
+  if (g < 0 || !NODE_IS(node, "identifier")) return 0;
+  int k = facts__parameter_index(f, g, node);
+  if (k < 0 || k + 1 >= FACTS_LITERAL) return 0;
+  const facts_function *fn = &f->functions.items[g];
+  uint32_t len;
+  const char *name = facts_text(f, node, &len);
+  size_t lo, hi;
+  facts_bindings_named(f, name, len, &lo, &hi);
+  for (size_t i = lo; i < hi; i++) {
+    uint32_t pos = f->bindings.items[i].pos;
+    if (pos < fn->body.start || pos >= fn->body.end) continue;
+    long j = facts__last_assign_before(f, name, len, pos + 1, g);
+    if (j < 0 || ts_node_start_byte(f->assigns.items[j].left) != pos || !literal_value(f->assigns.items[j].right))
+      return 0;
+  }
+  /* `n += k` binds nothing but changes what is handed back */
+  TSNode body = FACT_FIELD(f, fn->node, body);
+  TSTreeCursor c = ts_tree_cursor_new(body);
+  bool updated = false;
+  for (;;) {
+    TSNode e = ts_tree_cursor_current_node(&c);
+    if (NODE_IS(e, "augmented_assignment")) {
+      TSNode left = FACT_FIELD(f, e, left);
+      if (NODE_IS(left, "identifier") && facts_text_is(f, left, name, len)) {
+        updated = true;
+        break;
+      }
+    }
+    if (ts_tree_cursor_goto_first_child(&c)) continue;
+    if (!walk_skip(&c, body)) break;
+  }
+  ts_tree_cursor_delete(&c);
+  return updated ? 0 : (uint8_t)(k + 1);
+}
+
+
 /* What each element of a returned tuple carries (`return loss, mse.item(),
  * logits`), joined over the function's return statements of one length (two
  * lengths at most); a third length makes the elements unknown. */
@@ -1869,9 +1952,15 @@ static void record_elements(analysis *a, state *st, facts_function *fn, TSNode v
   /* the first length seen, else a second one */
   bool second = fn->nelems && fn->nelems != n;
   uint8_t *len = second ? &fn->nelems2 : &fn->nelems, *elems = second ? fn->elems2 : fn->elems;
+  uint8_t *params = second ? fn->elem_param2 : fn->elem_param;
   bool first = *len == 0;
   *len = (uint8_t)n;
   for (uint32_t i = 0; i < n; i++) {
+    /* a literal (`return None, 0` on an early exit) agrees with any */
+    TSNode e = ts_node_named_child(value, i);
+    uint8_t p = literal_value(e) ? FACTS_LITERAL : passed_parameter(a->f, (int)(fn - a->f->functions.items), e);
+    if (first || params[i] == FACTS_LITERAL) params[i] = p;
+    else if (params[i] != p && p != FACTS_LITERAL) params[i] = FACTS_MIXED;
     /* evaluated again: the tuple's own evaluation joined its elements */
     unsigned r = eval(a, st, ts_node_named_child(value, i));
     uint8_t t = (uint8_t)(((r & V_GRAPH) ? TAINT_GRAPH : 0) | ((r & V_SCALAR) ? TAINT_SCALAR : 0) |

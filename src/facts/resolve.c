@@ -3035,9 +3035,7 @@ static bool false_by_default(const facts *f, int fn, TSNode name) {
 }
 
 
-/* The index of parameter NAME of function G (as bound_parameter counts
- * them), or -1. */
-static int parameter_index(const facts *f, int g, TSNode name) {
+int facts__parameter_index(const facts *f, int g, TSNode name) {
   if (g < 0 || !NODE_IS(name, "identifier")) return -1;
   TSNode params = FACT_FIELD(f, f->functions.items[g].node, parameters);
   uint32_t np = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params), len;
@@ -3054,9 +3052,9 @@ static int parameter_index(const facts *f, int g, TSNode name) {
  * when MODEL is a parameter of G, G is a helper its callers freeze or thaw
  * their models with (facts_function.freezes_param). */
 static void note_parameter_freeze(facts *f, int g, TSNode model, TSNode value) {
-  int k = parameter_index(f, g, model);
+  int k = facts__parameter_index(f, g, model);
   if (k < 0 || ts_node_is_null(value)) return;
-  int j = NODE_IS(value, "false") ? -1 : parameter_index(f, g, value);
+  int j = NODE_IS(value, "false") ? -1 : facts__parameter_index(f, g, value);
   uint8_t flag = NODE_IS(value, "false") ? 0 : j >= 0 && j < 254 ? (uint8_t)(j + 1) : FACTS_THAWS;
   facts_function *fn = &f->functions.items[g];
   if (!fn->freezes_param) {
