@@ -2674,6 +2674,80 @@ static void mark_handed_to_training(facts *f, const uint8_t *project_backward, i
 }
 
 
+/* Whether function H returns, from byte AFTER on, a value computed from
+ * NAME (LEN bytes): `return q` after `q = critic(torch.cat((obs, action)))`. */
+static bool returned_in(const facts *f, int h, const char *name, uint32_t len, uint32_t after) {
+  const char *names[6] = {name};
+  uint32_t lens[6] = {len};
+  size_t n = facts__names_after(f, h, after, names, lens, 6, true);
+  for (size_t i = 0; i < f->returns.len; i++) {
+    const facts_call *r = &f->returns.items[i];
+    if (r->function != h || ts_node_start_byte(r->call) < after) continue;
+    for (size_t k = 0; k < n; k++)
+      if (subtree_reads(f, r->call, names[k], lens[k], false)) return true;
+  }
+  return false;
+}
+
+
+/* Whether the result of CALL, made in function H, reaches a backward pass
+ * there (`objective = -evaluate_q(obs).mean(); objective.backward()`) or,
+ * when H's own result is backpropagated by its callers (DIFFERENTIATED), is
+ * returned by it: the names it is bound to, or the statement it is in. */
+static bool result_backpropagated(const facts *f, TSNode call, int h, bool differentiated) {
+  TSNode up = call, prev = call;
+  for (int depth = 0; depth < 8; depth++) {
+    prev = up;
+    up = ts_node_parent(up);
+    if (ts_node_is_null(up) || NODE_IS(up, "block") || NODE_IS(up, "function_definition") || NODE_IS(up, "lambda") ||
+        NODE_IS(up, "expression_statement") || NODE_IS(up, "for_statement") || NODE_IS(up, "if_statement"))
+      return false;
+    if (NODE_IS(up, "return_statement")) return differentiated;
+    /* `(-evaluate_q(obs).mean()).backward()` */
+    if (NODE_IS(up, "attribute") && ts_node_eq(prev, FACT_FIELD(f, up, object)) &&
+        text_is(f, FACT_FIELD(f, up, attribute), "backward"))
+      return true;
+    if (NODE_IS(up, "assignment")) break;
+  }
+  if (!NODE_IS(up, "assignment") || !ts_node_eq(prev, FACT_FIELD(f, up, right))) return false;
+  TSNode left = FACT_FIELD(f, up, left);
+  uint32_t after = ts_node_end_byte(up);
+  uint32_t n = NODE_IS(left, "identifier") ? 1 : ts_node_named_child_count(left);
+  if (!NODE_IS(left, "identifier") && !NODE_IS(left, "pattern_list") && !NODE_IS(left, "tuple_pattern")) return false;
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode t = NODE_IS(left, "identifier") ? left : ts_node_named_child(left, i);
+    if (!NODE_IS(t, "identifier")) continue;
+    uint32_t len;
+    const char *name = facts_text(f, t, &len);
+    if (backpropagated_in(f, h, name, len, after)) return true;
+    if (differentiated && returned_in(f, h, name, len, after)) return true;
+  }
+  return false;
+}
+
+
+/* A function of the file whose result its caller backpropagates computes
+ * part of that graph (an actor's `evaluate_policy`, whose action and log
+ * probability feed the objective a training step differentiates): it is
+ * differentiated, and so is one whose result such a function returns.
+ * Rounds until nothing changes, a few at most (call chains are short). */
+static void mark_returned_into_backward(facts *f, int *named) {
+  for (int round = 0; round < 4; round++) {
+    bool changed = false;
+    for (size_t i = 0; i < f->calls.len; i++) {
+      const facts_call *c = &f->calls.items[i];
+      int g = callee_named(f, named, i);
+      if (g < 0 || g == c->function || f->functions.items[g].differentiated) continue;
+      bool diff = c->function >= 0 && f->functions.items[c->function].differentiated;
+      if (!result_backpropagated(f, c->call, c->function, diff)) continue;
+      f->functions.items[g].differentiated = true;
+      changed = true;
+    }
+    if (!changed) break;
+  }
+}
+
+
 /* Which functions train (call backward / step), through callees too, those
  * of this file and of the project's other modules. */
 void facts__device_returns(facts *f);
@@ -2801,7 +2875,10 @@ void facts__summaries(facts *f) {
    * call of the project's */
   bool any_backward = project_backward != NULL;
   for (size_t i = 0; i < f->functions.len && !any_backward; i++) any_backward = f->functions.items[i].backward;
-  if (any_backward) mark_handed_to_training(f, project_backward, named);
+  if (any_backward) {
+    mark_handed_to_training(f, project_backward, named);
+    mark_returned_into_backward(f, named);
+  }
   free(project_backward);
   /* a loop that calls a training step of this file runs once per batch; one
    * that calls a function holding its own batch loop is an epoch loop */
