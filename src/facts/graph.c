@@ -2726,25 +2726,44 @@ static bool result_backpropagated(const facts *f, TSNode call, int h, bool diffe
 }
 
 
-/* A function of the file whose result its caller backpropagates computes
- * part of that graph (an actor's `evaluate_policy`, whose action and log
- * probability feed the objective a training step differentiates): it is
+/* A function of the file whose result is returned by a function whose own
+ * result its caller backpropagates computes part of that graph (an actor's
+ * `evaluate_policy`, whose action and log probability the critic term
+ * returns into the objective a training step differentiates): it is
  * differentiated, and so is one whose result such a function returns.
- * Rounds until nothing changes, a few at most (call chains are short). */
+ * The backpropagated function itself is not: its forwards are judged one
+ * by one (a target network's, detached, in a DQN loss). */
 static void mark_returned_into_backward(facts *f, int *named) {
-  for (int round = 0; round < 4; round++) {
+  /* only functions that bind what another function of the file returns
+   * can hand such a result on: most files have none worth the search */
+  bool *hands_on = oom_xcalloc(f->functions.len + 1, sizeof *hands_on);
+  bool *backpropagated = oom_xcalloc(f->functions.len + 1, sizeof *backpropagated);
+  bool any = false;
+  for (size_t i = 0; i < f->calls.len; i++) {
+    int h = f->calls.items[i].function;
+    if (h >= 0 && !hands_on[h] && callee_named(f, named, i) >= 0) hands_on[h] = any = true;
+  }
+  for (size_t i = 0; any && i < f->calls.len; i++) {
+    const facts_call *c = &f->calls.items[i];
+    int g = callee_named(f, named, i);
+    if (g < 0 || g == c->function || !hands_on[g] || backpropagated[g]) continue;
+    if (result_backpropagated(f, c->call, c->function, false)) backpropagated[g] = true;
+  }
+  for (int round = 0; any && round < 4; round++) {
     bool changed = false;
     for (size_t i = 0; i < f->calls.len; i++) {
       const facts_call *c = &f->calls.items[i];
-      int g = callee_named(f, named, i);
-      if (g < 0 || g == c->function || f->functions.items[g].differentiated) continue;
-      bool diff = c->function >= 0 && f->functions.items[c->function].differentiated;
-      if (!result_backpropagated(f, c->call, c->function, diff)) continue;
+      int h = c->function, g = callee_named(f, named, i);
+      if (g < 0 || h < 0 || g == h || f->functions.items[g].differentiated) continue;
+      if (!backpropagated[h] && !f->functions.items[h].differentiated) continue;
+      if (!result_backpropagated(f, c->call, h, true)) continue;
       f->functions.items[g].differentiated = true;
       changed = true;
     }
     if (!changed) break;
   }
+  free(hands_on);
+  free(backpropagated);
 }
 
 
