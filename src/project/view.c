@@ -257,6 +257,38 @@ static bool find_ref(project_view *v, const project_module *m, const project_sum
 }
 
 
+/* The star import of S, the summary of module M, whose module defines or
+ * imports NAME (LEN bytes) itself, or NULL: where `from pkg import Base`
+ * finds Base when pkg/__init__.py holds `from .base import *`. One level
+ * deep: the module found must name it. */
+static const project_import *star_source(project_view *v, const project_module *m, const project_summary *s,
+                                         const char *name, size_t len) {
+  const project_import *found = NULL;
+  project_view at;
+  bool made = false;
+  for (size_t i = 0; i < s->nimports && !found; i++) {
+    const project_import *imp = &s->imports[i];
+    if (imp->name[0] != '*' || imp->name[1]) continue;
+    if (!made) init_module(&at, v->project, m, s);
+    made = true;
+    const char *rest = NULL;
+    char *path = project_resolve(&at, at.dir, imp->qualname, &rest);
+    project_module *sm = path && !*rest ? project_module_get(v->project, path) : NULL;
+    free(path);
+    if (!sm) continue;
+    project_summary *ss = project_summary_get(v->project, sm);
+    if (ss) {
+      add_dep(v, &ss->self); /* a name it gains later changes the answer */
+      if (project_summary_find(ss, name, len) || project_summary_import(ss, name, len)) found = imp;
+      project_summary_release(v->project, ss);
+    }
+    project_module_release(v->project, sm);
+  }
+  if (made) project_view_free(&at);
+  return found;
+}
+
+
 /* The module of the project defining QUALNAME as RESOLVER's file imports
  * it, following re-exports, V recording what was read: its module and
  * summary in *M and *S (held: locate_release), in *SYM the symbol it names
@@ -293,9 +325,13 @@ static bool locate(project_view *v, const project_view *resolver, const char *qu
       const char *dot = strchr(rest, '.');
       size_t first = dot ? (size_t)(dot - rest) : strlen(rest);
       const project_import *imp = project_summary_import(s, rest, first);
+      /* `from .base_trainer import *` in a package's __init__.py: the
+       * name comes from the star-imported module that defines it */
+      if (!imp) imp = star_source(v, m, s, rest, first);
       if (imp) {
         buf b = {0};
-        buf_printf(&b, "%s%s", imp->qualname, rest + first);
+        if (imp->name[0] == '*') buf_printf(&b, "%s.%s", imp->qualname, rest);
+        else buf_printf(&b, "%s%s", imp->qualname, rest + first);
         next = oom_xstrdup(buf_str(&b));
         buf_free(&b);
         if (hopped) project_view_free(&hop);
