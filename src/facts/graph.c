@@ -1898,24 +1898,20 @@ static uint8_t passed_parameter(const facts *f, int g, TSNode node) {
     if (j < 0 || ts_node_start_byte(f->assigns.items[j].left) != pos || !literal_value(f->assigns.items[j].right))
       return 0;
   }
-  /* `n += k` binds nothing but changes what is handed back */
-  TSNode body = FACT_FIELD(f, fn->node, body);
-  TSTreeCursor c = ts_tree_cursor_new(body);
-  bool updated = false;
-  for (;;) {
-    TSNode e = ts_tree_cursor_current_node(&c);
-    if (NODE_IS(e, "augmented_assignment")) {
-      TSNode left = FACT_FIELD(f, e, left);
-      if (NODE_IS(left, "identifier") && facts_text_is(f, left, name, len)) {
-        updated = true;
-        break;
-      }
-    }
-    if (ts_tree_cursor_goto_first_child(&c)) continue;
-    if (!walk_skip(&c, body)) break;
+  /* `n += k` binds nothing but changes what is handed back: the name
+   * followed by an operator and `=` anywhere in the body (a comment's
+   * words too, which only makes the answer no) */
+  for (uint32_t at = fn->body.start; at + len < fn->body.end && at + len < f->length; at++) {
+    const char *t = f->source + at;
+    if (memcmp(t, name, len) != 0 || (at > 0 && (isalnum((unsigned char)t[-1]) || t[-1] == '_' || t[-1] == '.')))
+      continue;
+    uint32_t j = at + len;
+    while (j < fn->body.end && f->source[j] == ' ') j++;
+    if (j + 1 < fn->body.end && strchr("+-*/%@&|^", f->source[j]) && f->source[j] != '\0' &&
+        (f->source[j + 1] == '=' || (j + 2 < fn->body.end && f->source[j + 1] == f->source[j] && f->source[j + 2] == '=')))
+      return 0;
   }
-  ts_tree_cursor_delete(&c);
-  return updated ? 0 : (uint8_t)(k + 1);
+  return (uint8_t)(k + 1);
 }
 
 
@@ -1956,13 +1952,17 @@ static void record_elements(analysis *a, state *st, facts_function *fn, TSNode v
   bool first = *len == 0;
   *len = (uint8_t)n;
   for (uint32_t i = 0; i < n; i++) {
-    /* a literal (`return None, 0` on an early exit) agrees with any */
+    /* a literal (`return None, 0` on an early exit) agrees with any; only a
+     * value from the parameters and carrying no graph of its own may be one
+     * handed back */
     TSNode e = ts_node_named_child(value, i);
-    uint8_t p = literal_value(e) ? FACTS_LITERAL : passed_parameter(a->f, (int)(fn - a->f->functions.items), e);
+    unsigned r = eval(a, st, e);
+    uint8_t p = literal_value(e) ? FACTS_LITERAL
+                : (r & V_ARG) && !(r & V_GRAPH) ? passed_parameter(a->f, (int)(fn - a->f->functions.items), e)
+                                               : 0;
     if (first || params[i] == FACTS_LITERAL) params[i] = p;
     else if (params[i] != p && p != FACTS_LITERAL) params[i] = FACTS_MIXED;
     /* evaluated again: the tuple's own evaluation joined its elements */
-    unsigned r = eval(a, st, ts_node_named_child(value, i));
     uint8_t t = (uint8_t)(((r & V_GRAPH) ? TAINT_GRAPH : 0) | ((r & V_SCALAR) ? TAINT_SCALAR : 0) |
                           ((r & V_DIVIDED) ? TAINT_DIVIDED : 0) | ((r & V_ARG) && !(r & V_GRAPH) ? TAINT_ARG : 0));
     if (first || (elems[i] | t) != elems[i]) a->changed = true;
