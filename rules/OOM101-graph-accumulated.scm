@@ -30,7 +30,10 @@
 ;   (`loss, mf, reg = model.pair_loss(u, i)` with `model =
 ;   Recommender(cfg).to(device)`), each as that method computes it: from
 ;   its arguments, through a `torch.nn` layer built and applied in place
-;   (`nn.LogSigmoid()(x)`) too. The elements of a model's output are what
+;   (`nn.LogSigmoid()(x)`) too; an element that hands back one of the
+;   function's parameters (`return loss, n` in `def sync(out, loss, n)`,
+;   which only ever sets `n = 0` besides) is what the caller passed for it,
+;   so a sample count handed through stays a number. The elements of a model's output are what
 ;   its class's `forward` returns (`loss, acc = model(x, y)` with `acc` made
 ;   of comparisons carries no graph), the model followed through wrappers
 ;   that keep that forward: `model = nn.DataParallel(model)`, `model =
@@ -80,7 +83,9 @@
 ;   the sum itself; or runs them on the chunks of one batch, `for ids in
 ;   input_ids.split(n, dim=1)` or a `zip` of such splits: truncated
 ;   backpropagation through time; or on the frames of a time-major view of
-;   one batch, `x = x.transpose(0, 1)` then `for i in range(len(x))`),
+;   one batch, `x = x.transpose(0, 1)` then `for i in range(len(x))`, or
+;   on pairs of consecutive items of a list those frames filled, `for i in
+;   range(len(feats) - 1)`),
 ;   read after the loop in the same call (returned as a
 ;   loss term, backpropagated, `.item()`); the same sum may live on
 ;   `self` when the statement right before the loop sets it to a number

@@ -130,7 +130,11 @@
 ;   that a base class of another module of the project calls on `self`
 ;   or hands on as a bound method only under no_grad (a `BaseModel.test()`
 ;   running `self.forward()`, a base solver's `with torch.no_grad():
-;   self.run_stage("evaluate", self.evaluate)`; not
+;   self.run_stage("evaluate", self.evaluate)`, a base trainer's
+;   `eval_epoch` running `self.eval_batch(...)`; the base found also
+;   through a package that re-exports it with a star import, `from
+;   base_model import trainer` with `from .base_trainer import *` in
+;   `base_model/__init__.py`; not
 ;   an `nn.Module`'s `forward`, which every call of the model runs), of a module whose
 ;   `forward` or `__call__` runs what it holds only under no_grad (a
 ;   predictor wrapper, in the file or in another module of the project;
@@ -295,7 +299,11 @@
 ;   flow)` in the `update` method that then backpropagates a loss of
 ;   `pred`): that is the training forward; an entry point returning it
 ;   (`return self.predict(imgs, flow, training=False)`) hands its output
-;   back, as above.
+;   back, as above. Nor a function whose result is returned by a function
+;   whose own result its caller backpropagates (an actor's
+;   `evaluate_policy`, whose action and log-probability the critic term
+;   `evaluate_q_with_entropy` returns into the objective that the training
+;   step backpropagates): its forward is part of the graph being trained.
 ;   Nor code that keeps autograd on on purpose: one branch of an `if` whose
 ;   other branch runs under `torch.no_grad()` (`if train: f = enc(x)` /
 ;   `else: with torch.no_grad(): f = enc(x)`), or a function named for
