@@ -1901,8 +1901,11 @@ static uint8_t passed_parameter(const facts *f, int g, TSNode node) {
   /* `n += k` binds nothing but changes what is handed back: the name
    * followed by an operator and `=` anywhere in the body (a comment's
    * words too, which only makes the answer no) */
-  for (uint32_t at = fn->body.start; at + len < fn->body.end && at + len < f->length; at++) {
-    const char *t = f->source + at;
+  uint32_t end = fn->body.end < f->length ? fn->body.end : (uint32_t)f->length;
+  for (uint32_t at = fn->body.start; at + len < end; at++) {
+    const char *t = memchr(f->source + at, name[0], end - len - at);
+    if (!t) break;
+    at = (uint32_t)(t - f->source);
     if (memcmp(t, name, len) != 0 || (at > 0 && (isalnum((unsigned char)t[-1]) || t[-1] == '_' || t[-1] == '.')))
       continue;
     uint32_t j = at + len;
@@ -1957,9 +1960,9 @@ static void record_elements(analysis *a, state *st, facts_function *fn, TSNode v
      * handed back */
     TSNode e = ts_node_named_child(value, i);
     unsigned r = eval(a, st, e);
-    uint8_t p = literal_value(e) ? FACTS_LITERAL
-                : (r & V_ARG) && !(r & V_GRAPH) ? passed_parameter(a->f, (int)(fn - a->f->functions.items), e)
-                                               : 0;
+    uint8_t p = 0;
+    if ((r & V_ARG) && !(r & V_GRAPH)) p = passed_parameter(a->f, (int)(fn - a->f->functions.items), e);
+    else if (!(r & (V_ARG | V_GRAPH)) && literal_value(e)) p = FACTS_LITERAL;
     if (first || params[i] == FACTS_LITERAL) params[i] = p;
     else if (params[i] != p && p != FACTS_LITERAL) params[i] = FACTS_MIXED;
     /* evaluated again: the tuple's own evaluation joined its elements */
