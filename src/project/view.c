@@ -257,10 +257,16 @@ static bool find_ref(project_view *v, const project_module *m, const project_sum
 }
 
 
-/* The star import of S, the summary of module M, whose module defines or
- * imports NAME (LEN bytes) itself, or NULL: where `from pkg import Base`
- * finds Base when pkg/__init__.py holds `from .base import *`. One level
- * deep: the module found must name it. */
+/* The star import of S, the summary of module M, whose module defines
+ * NAME (LEN bytes) as a plain class, or NULL: where `from pkg import
+ * trainer` finds a base trainer when pkg/__init__.py holds `from
+ * .base_trainer import *`. One level deep. Only a class that is no module
+ * and has no base in another module (what its own module says of it is
+ * all there is): the hooks a base trainer runs under no_grad are what the
+ * rules need, while module classes reached this way would be taken for
+ * models whenever a constructor argument they store hides that they hold
+ * no parameter (schnetpack's transforms in its unit tests, 12 OOM102 the
+ * judged pool calls wrong). */
 static const project_import *star_source(project_view *v, const project_module *m, const project_summary *s,
                                          const char *name, size_t len) {
   const project_import *found = NULL;
@@ -279,7 +285,8 @@ static const project_import *star_source(project_view *v, const project_module *
     project_summary *ss = project_summary_get(v->project, sm);
     if (ss) {
       add_dep(v, &ss->self); /* a name it gains later changes the answer */
-      if (project_summary_find(ss, name, len) || project_summary_import(ss, name, len)) found = imp;
+      const project_symbol *sym = project_summary_find(ss, name, len);
+      if (sym && (sym->symbol.flags & SYM_CLASS) && !(sym->symbol.flags & SYM_MODEL) && sym->nrefs == 0) found = imp;
       project_summary_release(v->project, ss);
     }
     project_module_release(v->project, sm);
