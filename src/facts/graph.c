@@ -21,7 +21,6 @@
 
 #include "parse/node.h"
 #include "parse/walk.h"
-#include "parse/walk.h"
 #define MAX_DEPTH 200
 #define MAX_ROUNDS 4
 
@@ -1909,9 +1908,9 @@ static uint8_t passed_parameter(const facts *f, int g, TSNode node) {
     if (memcmp(t, name, len) != 0 || (at > 0 && (isalnum((unsigned char)t[-1]) || t[-1] == '_' || t[-1] == '.')))
       continue;
     uint32_t j = at + len;
-    while (j < fn->body.end && f->source[j] == ' ') j++;
-    if (j + 1 < fn->body.end && strchr("+-*/%@&|^", f->source[j]) && f->source[j] != '\0' &&
-        (f->source[j + 1] == '=' || (j + 2 < fn->body.end && f->source[j + 1] == f->source[j] && f->source[j + 2] == '=')))
+    while (j < end && f->source[j] == ' ') j++;
+    if (j + 1 < end && f->source[j] && strchr("+-*/%@&|^", f->source[j]) &&
+        (f->source[j + 1] == '=' || (j + 2 < end && f->source[j + 1] == f->source[j] && f->source[j + 2] == '=')))
       return 0;
   }
   return (uint8_t)(k + 1);
@@ -2697,7 +2696,7 @@ static bool returned_in(const facts *f, int h, const char *name, uint32_t len, u
  * there (`objective = -evaluate_q(obs).mean(); objective.backward()`) or,
  * when H's own result is backpropagated by its callers (DIFFERENTIATED), is
  * returned by it: the names it is bound to, or the statement it is in. */
-static bool result_backpropagated(const facts *f, TSNode call, int h, bool differentiated) {
+static bool result_reaches_backward(const facts *f, TSNode call, int h, bool differentiated) {
   TSNode up = call, prev = call;
   for (int depth = 0; depth < 8; depth++) {
     prev = up;
@@ -2750,7 +2749,7 @@ static void mark_returned_into_backward(facts *f, int *named) {
     const facts_call *c = &f->calls.items[i];
     int g = callee_named(f, named, i);
     if (g < 0 || g == c->function || !hands_on[g] || backpropagated[g]) continue;
-    if (result_backpropagated(f, c->call, c->function, false)) backpropagated[g] = true;
+    if (result_reaches_backward(f, c->call, c->function, false)) backpropagated[g] = true;
   }
   for (int round = 0; any && round < 4; round++) {
     bool changed = false;
@@ -2759,7 +2758,7 @@ static void mark_returned_into_backward(facts *f, int *named) {
       int h = c->function, g = callee_named(f, named, i);
       if (g < 0 || h < 0 || g == h || f->functions.items[g].differentiated) continue;
       if (!backpropagated[h] && !f->functions.items[h].differentiated) continue;
-      if (!result_backpropagated(f, c->call, h, true)) continue;
+      if (!result_reaches_backward(f, c->call, h, true)) continue;
       f->functions.items[g].differentiated = true;
       changed = true;
     }
