@@ -240,7 +240,12 @@
 ;   such a class) alone, stores in `self` only plain data (numbers,
 ;   strings, tensors of torch's functions, a parameter of the method it
 ;   computes with, or that the class compares by order or computes with as
-;   `self.<name>`, as a loss's warm-up settings `if it < self.start_warm`, counts such as `self.table.weight.numel()`),
+;   `self.<name>`, as a loss's warm-up settings `if it < self.start_warm`, counts such as `self.table.weight.numel()`;
+;   a parameter named for a setting, `device`, `dtype`, or annotated with a
+;   plain class of the file; or one the class only reads as data, its
+;   fields, a subscript, a test or `.to(device)`, itself or through a name
+;   bound from it, `p = self.ode_params` then `p.W * a`, never calling it or
+;   a method of it: a settings dataclass of another module),
 ;   parameter-free layers and frozen tables
 ;   (`nn.Embedding.from_pretrained(t)`, frozen unless `freeze=False`),
 ;   and makes no `nn.Parameter`, a TensorRT engine (`torch2trt.TRTModule()`,

@@ -1772,9 +1772,13 @@ static bool orders(TSNode n) {
 }
 
 
+static bool is_plain_class_name(const facts *f, const char *name, uint32_t len);
+
+
 /* Whether the parameter NAME of METHOD (a function_definition) holds a plain
  * value: its default is a number, string or boolean, its annotation `int`,
- * `float`, `str` or `bool`, or the method computes with it (`a + b`,
+ * `float`, `str`, `bool` or a plain class, it is named for a setting
+ * (`size`, `device`), or the method computes with it (`a + b`,
  * `range(n)`, `n < m`), or the class with `self.<NAME>`. */
 static bool plain_parameter(const facts *f, TSNode method, TSNode name) {
   TSNode params = FACT_FIELD(f, method, parameters);
@@ -1799,6 +1803,13 @@ static bool plain_parameter(const facts *f, TSNode method, TSNode name) {
       const char *ty = facts_text(f, type, &tl);
       static const char *const scalars[] = {"int", "float", "str", "bool", NULL};
       if (in_names_list(ty, tl, scalars)) return true;
+      /* `params: OdeParams`, a plain class of the file or the project (a
+       * dataclass of settings): no module */
+      TSNode tn = ts_node_named_child_count(type) == 1 ? ts_node_named_child(type, 0) : NULL_NODE;
+      if (!ts_node_is_null(tn) && NODE_IS(tn, "identifier")) {
+        ty = facts_text(f, tn, &tl);
+        if (is_plain_class_name(f, ty, tl) || project_class(f, tn, SYM_PLAIN)) return true;
+      }
     }
   }
   if (!found) return false;
@@ -1806,7 +1817,7 @@ static bool plain_parameter(const facts *f, TSNode method, TSNode name) {
    * module handed to a constructor is named for what it is (`encoder`) */
   static const char *const settings[] = {"size", "sizes", "shape", "dim", "dims", "mode", "channels", "num", "eps",
                                          "scale", "rate", "ratio", "stride", "padding", "length", "factor",
-                                         "temperature", "steps", "heads", "axis", NULL};
+                                         "temperature", "steps", "heads", "axis", "device", "dtype", NULL};
   for (uint32_t at = 0; at < len;) {
     uint32_t end = at;
     while (end < len && t[end] != '_') end++;
@@ -1852,6 +1863,88 @@ static bool plain_parameter(const facts *f, TSNode method, TSNode name) {
   }
   ts_tree_cursor_delete(&cur);
   return numeric;
+}
+
+
+/* How a use N of a stored object is read: 1 as data (an attribute read
+ * `p.W`, a subscript, a test, `.to(device)`), 2 bound to a plain name
+ * (`p = self.params`: *ALIAS is that name), 0 any other way (called,
+ * a method called on it, handed to a call, returned): it may be a module. */
+static int data_use(const facts *f, TSNode n, TSNode *alias) {
+  TSNode up = ts_node_parent(n);
+  if (ts_node_is_null(up)) return 0;
+  if (NODE_IS(up, "attribute")) {
+    TSNode call = ts_node_parent(up);
+    if (ts_node_is_null(call) || !NODE_IS(call, "call") || !ts_node_eq(FACT_FIELD(f, call, function), up)) return 1;
+    static const char *const moves[] = {"to", "cpu", "cuda", NULL};
+    uint32_t ml;
+    const char *m = facts_text(f, FACT_FIELD(f, up, attribute), &ml);
+    return in_names_list(m, ml, moves) ? 1 : 0;
+  }
+  if (NODE_IS(up, "subscript") && ts_node_eq(FACT_FIELD(f, up, value), n)) return 1;
+  if (NODE_IS(up, "comparison_operator") || NODE_IS(up, "not_operator") || NODE_IS(up, "if_statement")) return 1;
+  if (NODE_IS(up, "assignment") && ts_node_eq(FACT_FIELD(f, up, right), n)) {
+    TSNode left = FACT_FIELD(f, up, left);
+    if (ts_node_is_null(left) || !NODE_IS(left, "identifier")) return 0;
+    *alias = left;
+    return 2;
+  }
+  if (NODE_IS(up, "assignment") && ts_node_eq(FACT_FIELD(f, up, left), n)) return 1; /* the store itself */
+  return 0;
+}
+
+
+/* Whether class K reads `self.NAME` (LEN bytes, the attribute a method
+ * stores a constructor argument in) only as data, itself and through the
+ * plain names bound from it (`p = self.ode_params`, then `p.W * a`): a
+ * settings object or a dataclass of tensors the summaries of other
+ * modules cannot name, never called as a module is. At most MAX_ALIASES
+ * such names. */
+static bool stored_as_data(const facts *f, const facts_class *k, const char *name, uint32_t len) {
+  enum { MAX_ALIASES = 4 };
+  TSNode alias_at[MAX_ALIASES];
+  int naliases = 0, uses = 0;
+  TSTreeCursor cur = ts_tree_cursor_new(k->node);
+  bool ok = true;
+  for (bool more = true; more && ok;) {
+    TSNode n = ts_tree_cursor_current_node(&cur);
+    if (NODE_IS(n, "attribute")) {
+      TSNode obj = FACT_FIELD(f, n, object);
+      if (!ts_node_is_null(obj) && NODE_IS(obj, "identifier") && text_is(f, obj, "self") &&
+          facts_text_is(f, FACT_FIELD(f, n, attribute), name, len)) {
+        TSNode alias = NULL_NODE;
+        int how = data_use(f, n, &alias);
+        uses++;
+        if (how == 0 || (how == 2 && naliases == MAX_ALIASES)) ok = false;
+        else if (how == 2) alias_at[naliases++] = alias;
+      }
+    }
+    if (ts_tree_cursor_goto_first_child(&cur)) continue;
+    more = walk_skip(&cur, k->node);
+  }
+  ts_tree_cursor_delete(&cur);
+  /* each alias, through its uses in the method binding it */
+  for (int i = 0; i < naliases && ok; i++) {
+    int fn = facts_function_at(f, ts_node_start_byte(alias_at[i]));
+    if (fn < 0) return false;
+    TSNode body = f->functions.items[fn].node;
+    uint32_t al;
+    const char *a = facts_text(f, alias_at[i], &al);
+    TSTreeCursor c = ts_tree_cursor_new(body);
+    for (bool more = true; more && ok;) {
+      TSNode n = ts_tree_cursor_current_node(&c);
+      if (NODE_IS(n, "identifier") && !ts_node_eq(n, alias_at[i]) && facts_text_is(f, n, a, al)) {
+        TSNode up = ts_node_parent(n), ignored = NULL_NODE;
+        /* `p.W` names the attribute W, not the alias */
+        bool field = !ts_node_is_null(up) && NODE_IS(up, "attribute") && ts_node_eq(FACT_FIELD(f, up, attribute), n);
+        if (!field && data_use(f, n, &ignored) != 1) ok = false;
+      }
+      if (ts_tree_cursor_goto_first_child(&c)) continue;
+      more = walk_skip(&c, body);
+    }
+    ts_tree_cursor_delete(&c);
+  }
+  return ok && uses > 1;
 }
 
 
@@ -2066,7 +2159,7 @@ static bool class_holds_no_parameter(const facts *f, const facts_class *k, pf_ct
   }
   enum { MAX_DEFERRED = 64 };
   struct {
-    TSNode value, method;
+    TSNode value, method, attr;
   } deferred[MAX_DEFERRED];
   int ndeferred = 0;
   for (size_t i = lo; i < f->assigns.len; i++) {
@@ -2081,6 +2174,7 @@ static bool class_holds_no_parameter(const facts *f, const facts_class *k, pf_ct
       TSNode method = f->functions.items[fn].node;
       if (NODE_IS(right, "identifier")) {
         if (ndeferred == MAX_DEFERRED) return false;
+        deferred[ndeferred].attr = FACT_FIELD(f, left, attribute);
         deferred[ndeferred].value = right;
         deferred[ndeferred++].method = method;
       } else if (!parameter_free_value(f, right, method, cx, 0)) {
@@ -2115,7 +2209,12 @@ static bool class_holds_no_parameter(const facts *f, const facts_class *k, pf_ct
      * module, kept to be called, is no layer */
     int g = facts_function_named(f, deferred[i].value);
     bool function = g >= 0 && f->functions.items[g].parent < 0 && !f->functions.items[g].returns_model;
-    if (!function && !plain_parameter(f, deferred[i].method, deferred[i].value)) return false;
+    if (function || plain_parameter(f, deferred[i].method, deferred[i].value)) continue;
+    /* read only as data where the class uses it (a settings dataclass of another module) */
+    TSNode attr = deferred[i].attr;
+    uint32_t al;
+    const char *a = ts_node_is_null(attr) ? NULL : facts_text(f, attr, &al);
+    if (!a || !stored_as_data(f, k, a, al)) return false;
   }
   return true;
 }
