@@ -363,7 +363,9 @@
 ;   shapes), `nn.DataParallel(net)` of an untrained `net`, or a name each
 ;   binding of which makes a parameter-free module or no module at all
 ;   (`nn.CosineSimilarity(dim=1)` on one branch, an autograd `Function` on
-;   the other), or a function's parameter every other binding of whose
+;   the other, or a class imported from a module of the project whose text
+;   never names it and that has no star import: that import fails before
+;   the binding runs), or a function's parameter every other binding of whose
 ;   name in the file makes a parameter-free module (`sampler =
 ;   NegativeSampler(n)` handed to `collate(batch, sampler)`).
 ;   Nor another framework's code whose models look like PyTorch's: a

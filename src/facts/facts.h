@@ -300,6 +300,11 @@ struct facts_imports {
    *  (MLEN bytes), looked for in every module of the project, all run a
    *  backward pass in it, and at least one does. May be NULL. */
   bool (*method_backward_anywhere)(const facts_imports *self, const char *method, size_t mlen);
+  /** Whether QUALNAME (LEN bytes, a module and one name after it) names a
+   *  name that the module of the project it resolves to neither defines
+   *  nor imports, with no star import that could bring it: an import that
+   *  fails when it runs. May be NULL. */
+  bool (*absent)(const facts_imports *self, const char *qualname, size_t len);
 };
 
 /* How a function is called: under no_grad, with gradients on, or both;

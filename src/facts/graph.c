@@ -355,7 +355,14 @@ static bool makes_no_module(const facts *f, TSNode value) {
     if (k->name_len == len && !memcmp(k->name, t, len)) return !k->is_module && (k->plain || !k->has_forward);
   }
   facts_symbol sym;
-  return f->imports && facts_project_symbol(f, c, &sym) && (sym.flags & SYM_CLASS) && !(sym.flags & SYM_MODEL);
+  if (f->imports && facts_project_symbol(f, c, &sym)) return (sym.flags & SYM_CLASS) && !(sym.flags & SYM_MODEL);
+  /* `from pkg.model import Distance` where pkg/model.py has no such name:
+   * the import fails before that binding could make anything */
+  if (!f->imports || !f->imports->absent || !NODE_IS(c, "identifier")) return false;
+  buf q = {0};
+  bool gone = facts_qualname(f, c, &q) && f->imports->absent(f->imports, buf_str(&q), q.len);
+  buf_free(&q);
+  return gone;
 }
 
 

@@ -41,6 +41,7 @@ static bool method_symbol(const facts_imports *imports, const char *klass, size_
                           facts_symbol *out);
 static bool method_no_grad_anywhere(const facts_imports *imports, const char *method, size_t mlen);
 static bool method_backward_anywhere(const facts_imports *imports, const char *method, size_t mlen);
+static bool absent(const facts_imports *imports, const char *qualname, size_t len);
 
 
 /* The folder above the top package holding the view's module (`attic/`
@@ -80,6 +81,7 @@ void project_view_init(project_view *self, oom_project *project, const char *pat
   self->imports.method_symbol = method_symbol;
   self->imports.method_no_grad_anywhere = method_no_grad_anywhere;
   self->imports.method_backward_anywhere = method_backward_anywhere;
+  self->imports.absent = absent;
   self->project = project;
   self->path = project_absolute_in(project, path);
   self->dir = dir_of(self->path);
@@ -865,4 +867,32 @@ static bool method_no_grad_anywhere(const facts_imports *imports, const char *me
 
 static bool method_backward_anywhere(const facts_imports *imports, const char *method, size_t mlen) {
   return method_everywhere(imports, method, mlen, SYM_BACKWARD, '&');
+}
+
+
+static bool absent(const facts_imports *imports, const char *qualname, size_t len) {
+  project_view *v = (project_view *)imports;
+  char *q = oom_xstrndup(qualname, len);
+  const char *rest = NULL;
+  char *path = project_resolve(v, v->dir, q, &rest);
+  project_module *m = path ? project_module_get(v->project, path) : NULL;
+  free(path);
+  bool missing = false;
+  if (m) {
+    project_summary *s = project_summary_get(v->project, m);
+    /* one name after the module: `from pkg.model import Distance` */
+    if (s && rest && *rest && !strchr(rest, '.') && m->readable && m->text) {
+      add_dep(v, &s->self); /* a name it gains later changes the answer */
+      /* the summary lists only some module-level names: the text must not
+       * hold the name at all, nor a module `__getattr__` */
+      size_t n = strlen(rest);
+      missing = !text_holds(m->text, m->length, rest, n) && !text_holds(m->text, m->length, "__getattr__", 11);
+      for (size_t i = 0; i < s->nimports && missing; i++)
+        if (s->imports[i].name[0] == '*' && !s->imports[i].name[1]) missing = false;
+    }
+    if (s) project_summary_release(v->project, s);
+    project_module_release(v->project, m);
+  }
+  free(q);
+  return missing;
 }

@@ -332,6 +332,45 @@ static void cycles_and_broken_modules(void **state) {
 }
 
 
+/* A name its module neither defines nor imports is absent (the import
+ * fails when it runs); one it defines, re-exports, or may bring through a
+ * star import is not, nor a name of a module outside the project. */
+static bool absent_in(oom_project *p, const tree *t, const char *rel, const char *qualname) {
+  project_view v;
+  TSNode none = {{0, 0, 0, 0}, NULL, NULL};
+  project_view_init(&v, p, path_in(t, rel), none, NULL, 0);
+  bool gone = v.imports.absent(&v.imports, qualname, strlen(qualname));
+  project_view_free(&v);
+  return gone;
+}
+
+
+static void names_a_module_lacks(void **state) {
+  (void)state;
+  tree t = {{0}};
+  static const char *const files[] = {
+    "pyproject.toml", "",
+    "nets/__init__.py", "",
+    "nets/model.py", "import torch.nn as nn\nfrom nets.layers import Block\nclass Net(nn.Module):\n    pass\n"
+                     "SCALE = 2\n",
+    "nets/layers.py", "import torch.nn as nn\nclass Block(nn.Module):\n    pass\n",
+    "nets/star.py", "from nets.layers import *\n",
+    "train.py", "",
+    NULL};
+  tree_make(&t, files);
+  oom_project *p = oom_project_new();
+  assert_true(absent_in(p, &t, "train.py", "nets.model.PairwiseDistance"));
+  assert_false(absent_in(p, &t, "train.py", "nets.model.Net"));
+  assert_false(absent_in(p, &t, "train.py", "nets.model.SCALE"));
+  assert_false(absent_in(p, &t, "train.py", "nets.model.Block")); /* re-exported */
+  assert_false(absent_in(p, &t, "train.py", "nets.star.Anything")); /* a star import may bring it */
+  assert_false(absent_in(p, &t, "train.py", "torch.nn.Missing"));   /* not the project's */
+  assert_false(absent_in(p, &t, "train.py", "nets.model"));         /* the module itself */
+  oom_project_free(p);
+  tree_remove(&t);
+}
+
+
 /* The same answers whichever module is asked first: summaries do not depend
  * on the order a run reads them in. */
 static void answers_do_not_depend_on_order(void **state) {
@@ -781,6 +820,7 @@ int main(void) {
     cmocka_unit_test(folders_above_the_script),
     cmocka_unit_test(summaries_across_modules),
     cmocka_unit_test(cycles_and_broken_modules),
+    cmocka_unit_test(names_a_module_lacks),
     cmocka_unit_test(answers_do_not_depend_on_order),
     cmocka_unit_test(forward_classes_by_their_bases),
     cmocka_unit_test(editor_text_and_dependencies),
