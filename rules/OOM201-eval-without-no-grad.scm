@@ -234,7 +234,9 @@
 ;   also as a project factory returning only such instances gives it,
 ;   `get_model(path)`) or of a module
 ;   that holds none: a parameter-free `torch.nn` layer (`nn.LogSoftmax`,
-;   `nn.ReLU`, `nn.Dropout`, pooling...), an `nn.Sequential` or
+;   `nn.ReLU`, `nn.Dropout`, pooling...), a feature transform that keeps
+;   its filters in buffers (torchaudio's `MelSpectrogram`, `MFCC`,
+;   `Resample`..., kymatio's `Scattering1D`), an `nn.Sequential` or
 ;   `nn.ModuleList` of such layers, or an instance of a module class of the
 ;   file or of another module of the project that derives `nn.Module` (or
 ;   such a class) alone, stores in `self` only plain data (numbers,

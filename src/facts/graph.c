@@ -1362,6 +1362,9 @@ static TSNode model_constructor(const facts *f, TSNode callee, int fn) {
     if (!in_list(m, ml, same)) return value;
     value = FACT_FIELD(f, c, object);
   }
+  /* `self.net = net.to(device)`: the local it was made as, for the caller
+   * to follow (facts__parameter_free_module does) */
+  if (attr && !ts_node_is_null(value) && NODE_IS(value, "identifier")) return value;
   return NULL_NODE;
 }
 

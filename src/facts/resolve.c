@@ -1612,6 +1612,32 @@ static const char *const PARAMETER_FREE_LAYERS[] = {
   "ReplicationPad1d", "ReplicationPad2d", "ReplicationPad3d", "CircularPad1d", "CircularPad2d", "CircularPad3d",
   "Fold", "Unfold", "CosineSimilarity", "PairwiseDistance", NULL};
 
+static bool in_names_list(const char *s, size_t len, const char *const *names);
+
+
+/* Feature extractors of audio and signal libraries that keep their filters
+ * in buffers: torchaudio's transforms and kymatio's scattering transforms
+ * hold no trainable parameter */
+static const char *const TORCHAUDIO_TRANSFORMS[] = {
+  "Spectrogram", "InverseSpectrogram", "MelSpectrogram", "MelScale", "InverseMelScale", "MFCC", "LFCC",
+  "AmplitudeToDB", "Resample", "GriffinLim", "ComputeDeltas", "FrequencyMasking", "TimeMasking", "Fade", "Vol",
+  "SpectralCentroid", "MuLawEncoding", "MuLawDecoding", NULL};
+static const char *const KYMATIO_TRANSFORMS[] = {"Scattering1D", "Scattering2D", "HarmonicScattering3D", NULL};
+
+
+/* Whether QUALNAME names one of those library transforms. */
+static bool library_transform(const char *q) {
+  const char *dot = strrchr(q, '.');
+  if (!dot) return false;
+  size_t prefix = (size_t)(dot - q);
+  if ((prefix == 21 && !strncmp(q, "torchaudio.transforms", prefix)) ||
+      (prefix == 33 && !strncmp(q, "torchaudio.transforms._transforms", prefix)))
+    return in_names_list(dot + 1, strlen(dot + 1), TORCHAUDIO_TRANSFORMS);
+  if ((prefix == 7 && !strncmp(q, "kymatio", prefix)) || (prefix == 13 && !strncmp(q, "kymatio.torch", prefix)))
+    return in_names_list(dot + 1, strlen(dot + 1), KYMATIO_TRANSFORMS);
+  return false;
+}
+
 
 static bool in_names_list(const char *s, size_t len, const char *const *names) {
   for (size_t i = 0; names[i]; i++)
@@ -1684,6 +1710,7 @@ static bool parameter_free_module(const facts *f, TSNode call, pf_ctx *cx, int d
     return true;
   /* a torch.nn class first: no project lookup for `nn.Linear(...)` */
   const char *cls = torch_nn_class(f, callee, cx->tmp);
+  if (!cls && facts_qualname(f, callee, cx->tmp) && library_transform(buf_str(cx->tmp))) return true;
   if (!cls) {
     /* a class of another module of the project holding no trainable
      * parameter, or a factory there returning only such instances
@@ -2284,6 +2311,32 @@ static bool freezes_itself(const facts *f, const facts_class *k) {
  * own. Their calls record a graph only when an input requires grad. Then
  * the names bound to such modules: instances of those classes,
  * parameter-free torch.nn layers, `nn.Sequential(...)` of them. */
+/* What V makes, through `.to(device)`-like chains and, once, a local name
+ * bound just before in the same function (`self.scattering =
+ * scattering.to(device)` after `scattering = Scattering1D(...)`). */
+static TSNode made_before(const facts *f, TSNode v) {
+  static const char *const same[] = {"to", "cuda", "cpu", "train", "eval", "half", "float", "bfloat16", "double", NULL};
+  for (int hop = 0; hop < 2; hop++) {
+    for (int guard = 0; guard < 8 && NODE_IS(v, "call"); guard++) {
+      TSNode callee = FACT_FIELD(f, v, function);
+      if (ts_node_is_null(callee) || !NODE_IS(callee, "attribute")) break;
+      TSNode attr = FACT_FIELD(f, callee, attribute);
+      uint32_t alen;
+      const char *at = ts_node_is_null(attr) ? "" : facts_text(f, attr, &alen);
+      if (ts_node_is_null(attr) || !in_names_list(at, alen, same)) break;
+      v = FACT_FIELD(f, callee, object);
+    }
+    if (hop || !NODE_IS(v, "identifier")) break;
+    uint32_t nl, pos = ts_node_start_byte(v);
+    const char *n = facts_text(f, v, &nl);
+    long a = facts__last_assign_before(f, n, nl, pos, facts_function_at(f, pos));
+    if (a < 0) break;
+    v = f->assigns.items[a].right;
+  }
+  return v;
+}
+
+
 static void mark_parameter_free(facts *f, buf *tmp) {
   static const char *const module[] = {"torch.nn.Module", "torch.nn.modules.module.Module", NULL};
   /* a class deriving such classes, or storing their instances, is judged
@@ -2355,6 +2408,7 @@ static void mark_parameter_free(facts *f, buf *tmp) {
       if (ts_node_is_null(attr) || !in_names_list(at, alen, same)) break;
       right = FACT_FIELD(f, callee, object);
     }
+    right = made_before(f, right);
     uint32_t llen;
     const char *left = facts_text(f, f->assigns.items[i].left, &llen);
     if (!parameter_free_module(f, right, &cx, 0) && !transform_pipeline(f, left, llen, right, &cx)) continue;
@@ -2366,6 +2420,7 @@ static void mark_parameter_free(facts *f, buf *tmp) {
 bool facts__parameter_free_module(const facts *self, TSNode call, const char *name, uint32_t len) {
   buf tmp = {0};
   pf_ctx cx = {&tmp, false};
+  call = made_before(self, call);
   bool r = parameter_free_module(self, call, &cx, 0) || transform_pipeline(self, name, len, call, &cx);
   buf_free(&tmp);
   return r;
