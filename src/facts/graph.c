@@ -851,6 +851,10 @@ static unsigned eval_call(analysis *a, state *st, TSNode e) {
     /* a wrapper whose forward or __call__ turns gradients off (a predictor,
      * mmpretrain's inferencers): what it returns carries no graph */
     if (has_str(f->wrapper_names.items, f->wrapper_names.len, t, len)) return 0;
+    /* a loss of the function's parameters only (`mse(img1, img2)` in a
+     * metrics helper): a graph when the callers' arguments carry one */
+    bool loss = scalar || has_str(f->loss_names.items, f->loss_names.len, t, len);
+    if (loss && (argflags & V_ARG) && !(argflags & V_GRAPH)) return V_ARG | V_SCALAR;
     return V_GRAPH | scalar;
   }
   int fn = facts_function_named(f, callee);
@@ -901,6 +905,7 @@ static unsigned eval_call(analysis *a, state *st, TSNode e) {
                     !strcmp(q + 20, "binary_cross_entropy_with_logits") || !strcmp(q + 20, "kl_div");
         if (loss && prediction_detached(f, FACT_FIELD(f, e, arguments), ts_node_start_byte(e), a->function))
           return argflags & V_FLOW;
+        if (loss && (argflags & V_ARG) && !(argflags & V_GRAPH)) return V_ARG | V_SCALAR;
         return loss ? V_GRAPH | V_SCALAR : (argflags & V_FLOW);
       }
       static const char *const constructors[] = {"tensor", "zeros", "ones", "empty", "full", "rand", "randn",
@@ -2021,7 +2026,9 @@ static void run_statement(analysis *a, state *st, TSNode s) {
       unsigned r = eval(a, st, value);
       if (a->function >= 0) {
         facts_function *fn = &a->f->functions.items[a->function];
-        bool g = fn->returns_graph || (r & V_GRAPH), sc = fn->returns_scalar_loss || (r & V_SCALAR),
+        /* a loss of the parameters returned alone: its callers see a loss */
+        bool g = fn->returns_graph || (r & V_GRAPH) || ((r & V_ARG) && (r & V_SCALAR)),
+             sc = fn->returns_scalar_loss || (r & V_SCALAR),
              dv = fn->returns_divided || (r & V_DIVIDED);
         if (g != fn->returns_graph || sc != fn->returns_scalar_loss || dv != fn->returns_divided) a->changed = true;
         fn->returns_graph = g;
