@@ -165,9 +165,11 @@
 ;   it is handed to: the time steps of one batch; or the last items of one
 ;   sequence, `for h in history[-self.context:]`; no loader, backward or
 ;   step) into a local list that the statements right after the loop join
-;   (`torch.cat`, `torch.stack`, `pad_sequence`; one list each, after at
-;   most a few statements that only add to the list or bind a local) into
-;   the tensor the call goes on with,
+;   (`torch.cat`, `torch.stack`, `pad_sequence`, or a function of the file
+;   handed the list that stacks or concatenates, `return
+;   _stack_outputs(outs)`; one list each, after at most a few statements
+;   that only add to the list or bind a local) into the tensor the call
+;   goes on with,
 ;   outside test modules (whose helpers keep each step only to compare it);
 ;   and the outputs of the pieces of one batch (a loop with no loader,
 ;   backward or step over `x.split(n, dim=1)`, or, along the first axis,

@@ -1122,6 +1122,32 @@ static bool join_filler(const facts *f, TSNode stmt, const char *name, uint32_t 
 }
 
 
+/* Whether statement STMT calls, with the list NAME (LEN bytes) as its first
+ * argument, a top-level function of the file whose body joins tensors
+ * (`torch.stack(...)`, `torch.cat(...)`): a helper stacking the parts. */
+static bool stacks_list_arg(const facts *f, TSNode stmt, const char *name, uint32_t len) {
+  TSNode e = ts_node_named_child_count(stmt) ? ts_node_named_child(stmt, 0) : NULL_NODE;
+  if (!ts_node_is_null(e) && NODE_IS(e, "assignment")) e = FIELD(e, right);
+  if (ts_node_is_null(e) || !NODE_IS(e, "call")) return false;
+  TSNode callee = FIELD(e, function), args = FIELD(e, arguments);
+  if (ts_node_is_null(callee) || !NODE_IS(callee, "identifier") || ts_node_is_null(args) ||
+      !ts_node_named_child_count(args) || !NODE_IS(ts_node_named_child(args, 0), "identifier") ||
+      !facts_text_is(f, ts_node_named_child(args, 0), name, len))
+    return false;
+  int g = facts_function_named(f, callee);
+  if (g < 0 || f->functions.items[g].parent >= 0 || f->functions.items[g].klass >= 0) return false;
+  uint32_t bl;
+  const char *b = facts_text(f, f->functions.items[g].node, &bl);
+  static const char *const joins[] = {"torch.stack(", "torch.cat(", NULL};
+  for (size_t k = 0; joins[k]; k++) {
+    size_t jl = strlen(joins[k]);
+    for (uint32_t i = 0; i + jl <= bl; i++)
+      if (!memcmp(b + i, joins[k], jl)) return true;
+  }
+  return false;
+}
+
+
 /* Whether the statement right after loop L (or after a few join_filler
  * statements) combines the list NAME (LEN bytes) into one tensor (`torch.cat(embs)`, `torch.mean(torch.stack(
  * psnr_values))`, `pad_sequence(parts, ...)`), and L runs over the indices
@@ -1150,6 +1176,9 @@ static bool gathered_right_after(const facts *f, const facts_loop *l, const char
           joined = has_word_at(t, tl, i + (uint32_t)jl, name, len);
         }
     }
+    /* `return _stack_outputs(outs)`: a function of the file that joins
+     * what it is handed (`torch.stack([o.x for o in outs], dim=1)`) */
+    if (!any && stacks_list_arg(f, next, name, len)) any = joined = true;
     if (!any && !join_filler(f, next, name, len)) return false;
   }
   if (!joined) return false;
