@@ -25,8 +25,10 @@
 ;   scale the loss themselves), files whose backward goes through a
 ;   wrapper that scales the loss (an AMP optimizer's
 ;   `optimizer.backward(loss)`, a class or function of the project that
-;   uses a `GradScaler`), and autocast whose device or dtype is not
-;   written out literally. Only code counts as a scaler: a comment, a
+;   uses a `GradScaler`), autocast whose device or dtype is not
+;   written out literally, and a probe's loop that runs the model only on
+;   tensors it makes up (`torch.randn(...)`: an adaptive batch sizer trying
+;   a forward and backward to see what fits, whose gradients nothing uses). Only code counts as a scaler: a comment, a
 ;   docstring or a message that mentions `GradScaler` does not.
 ;
 ;   ## Why is this bad?
@@ -91,6 +93,7 @@
   (#oom-not-file-calls? ".*GradScaler")
   (#oom-not-file-mentions? "(?:#[^\\n]*|\"\"\"[\\s\\S]*?\"\"\"|'''[\\s\\S]*?'''|(?<=help=)[rbfuRBFU]{0,2}(?:\"(?:[^\"\\\\\\n]|\\\\.)*\"|'(?:[^'\\\\\\n]|\\\\.)*')|(?<![=:])(?<![=:] )[rbfuRBFU]{0,2}(?:\"(?:[^\"\\\\\\n]|\\\\.)*\"|'(?:[^'\\\\\\n]|\\\\.)*'))(*SKIP)(*F)|(?i:gradscaler|\\.scale\\(|scaler\\.step|accelerator|loss_scal|deepspeed|apex)")
   (#oom-in-training-loop? @report)
+  (#not-oom-probe-loop? @report)
   (#oom-not-foreign-code? @report "(paddle|mxnet|chainer|oneflow|mindspore|megengine|jittor)(\\..*)?"))
 
 ; ... in a function that calls backward
@@ -118,6 +121,7 @@
   (#oom-not-file-calls? ".*GradScaler")
   (#oom-not-file-mentions? "(?:#[^\\n]*|\"\"\"[\\s\\S]*?\"\"\"|'''[\\s\\S]*?'''|(?<=help=)[rbfuRBFU]{0,2}(?:\"(?:[^\"\\\\\\n]|\\\\.)*\"|'(?:[^'\\\\\\n]|\\\\.)*')|(?<![=:])(?<![=:] )[rbfuRBFU]{0,2}(?:\"(?:[^\"\\\\\\n]|\\\\.)*\"|'(?:[^'\\\\\\n]|\\\\.)*'))(*SKIP)(*F)|(?i:gradscaler|\\.scale\\(|scaler\\.step|accelerator|loss_scal|deepspeed|apex)")
   (#oom-in-training-loop? @report)
+  (#not-oom-probe-loop? @report)
   (#oom-not-foreign-code? @report "(paddle|mxnet|chainer|oneflow|mindspore|megengine|jittor)(\\..*)?"))
 
 ; ... in a function that calls backward
@@ -145,6 +149,7 @@
   (#oom-not-file-calls? ".*GradScaler")
   (#oom-not-file-mentions? "(?:#[^\\n]*|\"\"\"[\\s\\S]*?\"\"\"|'''[\\s\\S]*?'''|(?<=help=)[rbfuRBFU]{0,2}(?:\"(?:[^\"\\\\\\n]|\\\\.)*\"|'(?:[^'\\\\\\n]|\\\\.)*')|(?<![=:])(?<![=:] )[rbfuRBFU]{0,2}(?:\"(?:[^\"\\\\\\n]|\\\\.)*\"|'(?:[^'\\\\\\n]|\\\\.)*'))(*SKIP)(*F)|(?i:gradscaler|\\.scale\\(|scaler\\.step|accelerator|loss_scal|deepspeed|apex)")
   (#oom-in-training-loop? @report)
+  (#not-oom-probe-loop? @report)
   (#oom-not-foreign-code? @report "(paddle|mxnet|chainer|oneflow|mindspore|megengine|jittor)(\\..*)?"))
 
 ; ... in a function that calls backward

@@ -242,6 +242,10 @@ static const struct {
    "its result dropped (run once for its side effects: lazy layers' shapes, a first compile), or a probe whose "
    "arguments are all tensors made up there (`torch.randn(...)` and the like; keyword options given as literals, "
    "`just_feats=True`, aside) with no `.eval()` before it"},
+  {"oom-probe-loop", PRED_PROBE_LOOP, ARGS_CAPTURE, 0, 0,
+   "`#oom-probe-loop? @x`: the per-iteration loop around `@x` runs its models only on tensors made up in the "
+   "function (`torch.randn(...)` and the like, through names and `.to()`-like chains): a memory or speed probe, "
+   "whose gradients nothing uses"},
   {"oom-timed-loop", PRED_TIMED_LOOP, ARGS_CAPTURE, 0, 0,
    "`#oom-timed-loop? @x`: a loop around `@x` is timed: its function calls `torch.cuda.synchronize()` both before "
    "and after it (a throughput benchmark, whose results are thrown away)"},
@@ -377,6 +381,7 @@ static int cost(pred_kind kind) {
   case PRED_HANDED_TO_LIBRARY:
   case PRED_INPUT_REQUIRES_GRAD:
   case PRED_TIMED_LOOP:
+  case PRED_PROBE_LOOP:
   case PRED_WARM_UP: /* ts_node_parent walks down from the root */ return 4;
   case PRED_NO_GRAD_IN_IMPORTERS:
   case PRED_RETURNED_TO_BACKWARD:
@@ -940,6 +945,8 @@ static bool eval(const predicate *p, const TSQueryMatch *m, pred_context *ctx) {
     return facts_warm_up_call(ctx->model, n);
   case PRED_TIMED_LOOP:
     return facts_timed_loop(ctx->model, pos);
+  case PRED_PROBE_LOOP:
+    return facts_probe_loop(ctx->model, pos);
   case PRED_UNTRAINED:
     return facts_untrained_model(ctx->model, n);
   case PRED_HANDED_TO_LIBRARY:

@@ -2169,6 +2169,39 @@ static bool made_up_tensor(const facts *f, TSNode e, int fn, int depth) {
 }
 
 
+bool facts_probe_loop(const facts *self, uint32_t pos) {
+  int loop = facts_iteration_loop_at(self, pos);
+  if (loop < 0) return false;
+  const facts_loop *l = &self->loops.items[loop];
+  int fn = l->function;
+  bool any = false;
+  for (size_t i = facts_first_call_at(self, l->body.start); i < self->calls.len; i++) {
+    const facts_call *c = &self->calls.items[i];
+    uint32_t at = ts_node_start_byte(c->call);
+    if (at >= l->body.end) break;
+    if (c->function != fn) continue;
+    TSNode callee = FIELD(c->call, function);
+    if (ts_node_is_null(callee) || !facts_is_model_call(self, callee)) continue;
+    TSNode args = FIELD(c->call, arguments), a;
+    bool made = !ts_node_is_null(args) && NODE_IS(args, "argument_list") && ts_node_named_child_count(args) > 0;
+    for (children it = children_of(args); made && children_next(&it, &a);) {
+      if (NODE_IS(a, "comment")) continue;
+      if (NODE_IS(a, "keyword_argument")) {
+        a = FIELD(a, value); /* an option given as a literal is no data */
+        if (!ts_node_is_null(a) && (NODE_IS(a, "true") || NODE_IS(a, "false") || NODE_IS(a, "none") ||
+                                    NODE_IS(a, "integer") || NODE_IS(a, "float") || NODE_IS(a, "string")))
+          continue;
+      }
+      made = !ts_node_is_null(a) && made_up_tensor(self, a, fn, 0);
+      if (!made) children_done(&it); /* the walk holds a cursor */
+    }
+    if (!made) return false;
+    any = true;
+  }
+  return any;
+}
+
+
 bool facts_warm_up_call(const facts *self, TSNode call) {
   uint32_t pos = ts_node_start_byte(call);
   if (facts_innermost_loop_at(self, pos) >= 0) return false;

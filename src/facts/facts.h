@@ -648,6 +648,10 @@ bool facts_warm_up_call(const facts *self, TSNode call);
 /** Whether a loop around POS is timed: its function calls
  *  `torch.cuda.synchronize()` both before and after it (a benchmark). */
 bool facts_timed_loop(const facts *self, uint32_t pos);
+/** Whether the per-iteration loop around POS calls models, and only on
+ *  tensors made up in its function (`torch.randn(...)`): a probe of memory
+ *  or speed (an adaptive batch sizer's trial steps), not training on data. */
+bool facts_probe_loop(const facts *self, uint32_t pos);
 
 /* Whether NODE is in the body of a lambda handed as an argument to a
  * callable of another library (not a builtin, not the file's or the
