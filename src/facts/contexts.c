@@ -2513,6 +2513,26 @@ static bool input_marked_for_grad(const facts *f, TSNode call, TSNode args) {
 }
 
 
+bool facts__arg_requires_grad(const facts *self, TSNode call) {
+  TSNode args = FIELD(call, arguments), a;
+  if (ts_node_is_null(args) || !NODE_IS(args, "argument_list")) return false;
+  uint32_t pos = ts_node_start_byte(call);
+  int fn = facts_function_at(self, pos);
+  bool found = false;
+  for (children it = children_of(args); !found && children_next(&it, &a);) {
+    if (NODE_IS(a, "keyword_argument")) a = FIELD(a, value);
+    if (ts_node_is_null(a) || !NODE_IS(a, "identifier")) continue;
+    uint32_t len;
+    const char *name = facts_text(self, a, &len);
+    long k = facts__last_assign_before(self, name, len, pos, fn);
+    found = k >= 0 && NODE_IS(self->assigns.items[k].left, "identifier") &&
+            makes_grad_input(self, self->assigns.items[k].right, fn, ts_node_start_byte(self->assigns.items[k].left), 0);
+    if (found) children_done(&it); /* the walk holds a cursor */
+  }
+  return found;
+}
+
+
 bool facts_input_requires_grad(const facts *self, TSNode call) {
   TSNode args = FIELD(call, arguments);
   if (ts_node_is_null(args) || !NODE_IS(args, "argument_list")) return false;

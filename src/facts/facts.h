@@ -648,6 +648,10 @@ bool facts_warm_up_call(const facts *self, TSNode call);
 /** Whether a loop around POS is timed: its function calls
  *  `torch.cuda.synchronize()` both before and after it (a benchmark). */
 bool facts_timed_loop(const facts *self, uint32_t pos);
+/* Whether CALL takes a name bound just before to a tensor that requires
+ * grad (`y = torch.randn(T, requires_grad=True)`): a parameter-free module
+ * records a graph of it all the same (contexts.c). */
+bool facts__arg_requires_grad(const facts *self, TSNode call);
 /** Whether the per-iteration loop around POS calls models, and only on
  *  tensors made up in its function (`torch.randn(...)`): a probe of memory
  *  or speed (an adaptive batch sizer's trial steps), not training on data. */
