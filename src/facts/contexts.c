@@ -2514,6 +2514,7 @@ static bool input_marked_for_grad(const facts *f, TSNode call, TSNode args) {
 
 
 bool facts__arg_requires_grad(const facts *self, TSNode call) {
+  if (!self->mentions_requires_grad) return false;
   TSNode args = FIELD(call, arguments), a;
   if (ts_node_is_null(args) || !NODE_IS(args, "argument_list")) return false;
   uint32_t pos = ts_node_start_byte(call);

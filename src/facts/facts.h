@@ -351,6 +351,9 @@ typedef struct facts {
   unsigned char *taint;        /* TAINT_* per source byte; see graph.c */
   struct facts_field_memo *field_memo; /* while the facts are built (facts__field) */
   bool file_backward;          /* some code calls .backward() */
+  /* the text names `requires_grad`; the file imports torchaudio or
+   * kymatio: the rarer checks that need them are skipped in most files */
+  bool mentions_requires_grad, mentions_audio_transforms;
   bool self_attr_backward;     /* a method backpropagates an attribute of self (`self.loss.backward()`) */
   /* the file is a test suite by its name (`test_*.py`, `*_test.py`): its
    * `test_*` functions are unit tests that pytest collects without an

@@ -1710,7 +1710,10 @@ static bool parameter_free_module(const facts *f, TSNode call, pf_ctx *cx, int d
     return true;
   /* a torch.nn class first: no project lookup for `nn.Linear(...)` */
   const char *cls = torch_nn_class(f, callee, cx->tmp);
-  if (!cls && facts_qualname(f, callee, cx->tmp) && library_transform(buf_str(cx->tmp))) return true;
+  if (!cls && lt && f->mentions_audio_transforms &&
+      (in_names_list(lt, len, TORCHAUDIO_TRANSFORMS) || in_names_list(lt, len, KYMATIO_TRANSFORMS)) &&
+      facts_qualname(f, callee, cx->tmp) && library_transform(buf_str(cx->tmp)))
+    return true;
   if (!cls) {
     /* a class of another module of the project holding no trainable
      * parameter, or a factory there returning only such instances
@@ -2408,7 +2411,8 @@ static void mark_parameter_free(facts *f, buf *tmp) {
       if (ts_node_is_null(attr) || !in_names_list(at, alen, same)) break;
       right = FACT_FIELD(f, callee, object);
     }
-    right = made_before(f, right);
+    /* `self.scattering = scattering.to(device)`: the local made just before */
+    if (NODE_IS(right, "identifier") && NODE_IS(f->assigns.items[i].left, "attribute")) right = made_before(f, right);
     uint32_t llen;
     const char *left = facts_text(f, f->assigns.items[i].left, &llen);
     if (!parameter_free_module(f, right, &cx, 0) && !transform_pipeline(f, left, llen, right, &cx)) continue;
@@ -2420,7 +2424,7 @@ static void mark_parameter_free(facts *f, buf *tmp) {
 bool facts__parameter_free_module(const facts *self, TSNode call, const char *name, uint32_t len) {
   buf tmp = {0};
   pf_ctx cx = {&tmp, false};
-  call = made_before(self, call);
+  if (NODE_IS(call, "identifier")) call = made_before(self, call);
   bool r = parameter_free_module(self, call, &cx, 0) || transform_pipeline(self, name, len, call, &cx);
   buf_free(&tmp);
   return r;
@@ -3433,6 +3437,31 @@ static void resolve_freezes(facts *f) {
 }
 
 
+/* Whether the source of F holds the text NEEDLE anywhere, looked for by
+ * its byte AT, which should be a rare one (`q` of `requires_grad`). */
+static bool source_holds(const facts *f, const char *needle, size_t at) {
+  size_t n = strlen(needle);
+  assert(at < n);
+  if (f->length < n) return false;
+  const char *start = f->source + at, *end = f->source + f->length - (n - at) + 1;
+  for (const char *p = start; p < end && (p = memchr(p, needle[at], (size_t)(end - p))); p++)
+    if (!memcmp(p - at, needle, n)) return true;
+  return false;
+}
+
+
+/* Whether F imports torchaudio or kymatio, whose transforms hold no parameter. */
+static bool imports_audio_transforms(const facts *f) {
+  for (size_t i = 0; i < f->bindings.len; i++) {
+    const facts_binding *b = &f->bindings.items[i];
+    if (b->kind == BINDING_IMPORT && b->qualname &&
+        (!strncmp(b->qualname, "torchaudio", 10) || !strncmp(b->qualname, "kymatio", 7)))
+      return true;
+  }
+  return false;
+}
+
+
 void facts__resolve(facts *self) {
   buf tmp = {0};
   const facts_seed *seed = self->seed;
@@ -3451,6 +3480,8 @@ void facts__resolve(facts *self) {
     if (c && cl && isupper((unsigned char)c[0])) vec_push(&self->instance_assigns, (uint32_t)i);
   }
   collect_self_aliases(self);
+  self->mentions_requires_grad = source_holds(self, "requires_grad", 2);
+  self->mentions_audio_transforms = imports_audio_transforms(self);
   resolve_no_grad(self, &tmp);
   if (seed) SEED_NAMES(&self->module_names, seed->module_names, seed->nmodule_names);
   /* before the modules: a class freezing itself holds no trainable parameter */
