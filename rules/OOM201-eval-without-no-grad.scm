@@ -245,7 +245,8 @@
 ;   `self.<name>`, as a loss's warm-up settings `if it < self.start_warm`, counts such as `self.table.weight.numel()`;
 ;   a parameter named for a setting, `device`, `dtype`, or annotated with a
 ;   plain class of the file; or one the class only reads as data, its
-;   fields, a subscript, a test or `.to(device)`, itself or through a name
+;   fields, a subscript, a test, `.to(device)` or the device handed to
+;   `self.to(...)`, itself or through a name
 ;   bound from it, `p = self.ode_params` then `p.W * a`, never calling it or
 ;   a method of it: a settings dataclass of another module),
 ;   parameter-free layers and frozen tables

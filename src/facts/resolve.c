@@ -1912,6 +1912,14 @@ static int data_use(const facts *f, TSNode n, TSNode *alias) {
     return in_names_list(m, ml, moves) ? 1 : 0;
   }
   if (NODE_IS(up, "subscript") && ts_node_eq(FACT_FIELD(f, up, value), n)) return 1;
+  /* `self.to(self.device)`: where tensors go, a device */
+  if (NODE_IS(up, "argument_list")) {
+    TSNode call = ts_node_parent(up), callee = ts_node_is_null(call) ? call : FACT_FIELD(f, call, function);
+    return !ts_node_is_null(callee) && NODE_IS(callee, "attribute") &&
+                   facts_node_is(f, FACT_FIELD(f, callee, attribute), "to")
+               ? 1
+               : 0;
+  }
   if (NODE_IS(up, "comparison_operator") || NODE_IS(up, "not_operator") || NODE_IS(up, "if_statement")) return 1;
   if (NODE_IS(up, "assignment") && ts_node_eq(FACT_FIELD(f, up, right), n)) {
     TSNode left = FACT_FIELD(f, up, left);
@@ -2330,9 +2338,28 @@ static TSNode made_before(const facts *f, TSNode v) {
       v = FACT_FIELD(f, callee, object);
     }
     if (hop || !NODE_IS(v, "identifier")) break;
+    /* the last assignment of the name before V in V's function, looked
+     * for backwards from V down to the function's start only (most such
+     * names are parameters, `self.dim = dim`, assigned nowhere) */
     uint32_t nl, pos = ts_node_start_byte(v);
     const char *n = facts_text(f, v, &nl);
-    long a = facts__last_assign_before(f, n, nl, pos, facts_function_at(f, pos));
+    int fn = facts_function_at(f, pos);
+    uint32_t floor = fn >= 0 ? f->functions.items[fn].body.start : 0;
+    size_t lo = 0, hi = f->assigns.len;
+    while (lo < hi) {
+      size_t mid = (lo + hi) / 2;
+      if (ts_node_start_byte(f->assigns.items[mid].left) < pos) lo = mid + 1;
+      else hi = mid;
+    }
+    long a = -1;
+    for (size_t i = lo, steps = 0; i-- > 0 && steps < 256; steps++) {
+      TSNode left = f->assigns.items[i].left;
+      if (ts_node_start_byte(left) < floor) break;
+      if (NODE_IS(left, "identifier") && facts_text_is(f, left, n, nl)) {
+        a = facts_function_at(f, ts_node_start_byte(left)) == fn ? (long)i : -1;
+        break;
+      }
+    }
     if (a < 0) break;
     v = f->assigns.items[a].right;
   }
