@@ -2525,7 +2525,7 @@ bool facts__arg_requires_grad(const facts *self, TSNode call) {
     if (ts_node_is_null(a) || !NODE_IS(a, "identifier")) continue;
     uint32_t len;
     const char *name = facts_text(self, a, &len);
-    long k = facts__last_assign_before(self, name, len, pos, fn);
+    long k = facts__last_local_assign(self, name, len, pos, fn);
     found = k >= 0 && NODE_IS(self->assigns.items[k].left, "identifier") &&
             makes_grad_input(self, self->assigns.items[k].right, fn, ts_node_start_byte(self->assigns.items[k].left), 0);
     if (found) children_done(&it); /* the walk holds a cursor */
@@ -3603,6 +3603,24 @@ uint32_t facts__last_binding_before(const facts *f, const char *name, uint32_t l
     if (b < pos && (last == UINT32_MAX || b > last) && facts_function_at(f, b) == fn) last = b;
   }
   return last;
+}
+
+
+long facts__last_local_assign(const facts *f, const char *name, uint32_t len, uint32_t pos, int fn) {
+  uint32_t floor = fn >= 0 ? f->functions.items[fn].body.start : 0;
+  size_t lo = 0, hi = f->assigns.len;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (ts_node_start_byte(f->assigns.items[mid].left) < pos) lo = mid + 1;
+    else hi = mid;
+  }
+  for (size_t i = lo, steps = 0; i-- > 0 && steps < 256; steps++) {
+    TSNode left = f->assigns.items[i].left;
+    if (ts_node_start_byte(left) < floor) break;
+    if (NODE_IS(left, "identifier") && facts_text_is(f, left, name, len))
+      return facts_function_at(f, ts_node_start_byte(left)) == fn ? (long)i : -1;
+  }
+  return -1;
 }
 
 

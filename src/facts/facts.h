@@ -815,6 +815,10 @@ bool facts__scaler_step(const facts *self, TSNode call);
 /* Inside src/facts: the index in `assigns` of the last assignment to the
  * identifier NAME (LEN bytes) before POS in function FN, or -1. */
 long facts__last_assign_before(const facts *self, const char *name, uint32_t len, uint32_t pos, int fn);
+/* The same, looked for backwards from POS down to FN's start only (at
+ * most 256 assignments): for names that are mostly parameters, assigned
+ * nowhere, whose unbounded search would read the whole file before them. */
+long facts__last_local_assign(const facts *f, const char *name, uint32_t len, uint32_t pos, int fn);
 /* The position of the last binding of NAME (LEN bytes) in function FN
  * before POS, a target among several (`pred, _ = model(x)`) included, or
  * UINT32_MAX when there is none. */

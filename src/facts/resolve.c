@@ -2343,23 +2343,7 @@ static TSNode made_before(const facts *f, TSNode v) {
      * names are parameters, `self.dim = dim`, assigned nowhere) */
     uint32_t nl, pos = ts_node_start_byte(v);
     const char *n = facts_text(f, v, &nl);
-    int fn = facts_function_at(f, pos);
-    uint32_t floor = fn >= 0 ? f->functions.items[fn].body.start : 0;
-    size_t lo = 0, hi = f->assigns.len;
-    while (lo < hi) {
-      size_t mid = (lo + hi) / 2;
-      if (ts_node_start_byte(f->assigns.items[mid].left) < pos) lo = mid + 1;
-      else hi = mid;
-    }
-    long a = -1;
-    for (size_t i = lo, steps = 0; i-- > 0 && steps < 256; steps++) {
-      TSNode left = f->assigns.items[i].left;
-      if (ts_node_start_byte(left) < floor) break;
-      if (NODE_IS(left, "identifier") && facts_text_is(f, left, n, nl)) {
-        a = facts_function_at(f, ts_node_start_byte(left)) == fn ? (long)i : -1;
-        break;
-      }
-    }
+    long a = facts__last_local_assign(f, n, nl, pos, facts_function_at(f, pos));
     if (a < 0) break;
     v = f->assigns.items[a].right;
   }
