@@ -84,13 +84,19 @@ static bool ask(oom_project *p, const tree *t, const char *rel, const char *qual
 }
 
 
+/* A view of P for the file REL of T, without its tree (no sys.path lines). */
+static void bare_view(project_view *v, oom_project *p, const tree *t, const char *rel) {
+  TSNode none = {{0, 0, 0, 0}, NULL, NULL};
+  project_view_init(v, p, path_in(t, rel), none, NULL, 0);
+}
+
+
 /* Where QUALNAME, imported by REL, resolves: the module's path relative to
  * the tree's root and the rest of the chain, "module|rest"; "" when not. */
 static const char *where(oom_project *p, const tree *t, const char *rel, const char *qualname) {
   static char out[512];
   project_view v;
-  TSNode none = {{0, 0, 0, 0}, NULL, NULL};
-  project_view_init(&v, p, path_in(t, rel), none, NULL, 0);
+  bare_view(&v, p, t, rel);
   const char *rest = NULL;
   char *found = project_resolve(&v, v.dir, qualname, &rest);
   out[0] = '\0';
@@ -337,8 +343,7 @@ static void cycles_and_broken_modules(void **state) {
  * star import is not, nor a name of a module outside the project. */
 static bool absent_in(oom_project *p, const tree *t, const char *rel, const char *qualname) {
   project_view v;
-  TSNode none = {{0, 0, 0, 0}, NULL, NULL};
-  project_view_init(&v, p, path_in(t, rel), none, NULL, 0);
+  bare_view(&v, p, t, rel);
   bool gone = v.imports.absent(&v.imports, qualname, strlen(qualname));
   project_view_free(&v);
   return gone;
