@@ -841,7 +841,9 @@ static unsigned eval_call(analysis *a, state *st, TSNode e) {
     t = facts_text(f, callee, &len);
     unsigned scalar = facts__named_as_loss(t, len) ? V_SCALAR : 0;
     if (facts_is_frozen(f, callee))
-      return (argflags & V_GRAPH) || facts__arg_requires_grad(f, e) ? V_GRAPH | scalar : 0;
+      return (argflags & V_GRAPH) || (!facts_in_module_method(f, a->function) && facts__arg_requires_grad(f, e))
+                 ? V_GRAPH | scalar
+                 : 0;
     if (scalar && args_cut_from_graph(f, e)) return scalar;
     /* a loss of a prediction made under no_grad, and of nothing known to
      * carry a graph: a validation loss */

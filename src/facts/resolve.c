@@ -1940,6 +1940,12 @@ static int data_use(const facts *f, TSNode n, TSNode *alias) {
  * such names. */
 static bool stored_as_data(const facts *f, const facts_class *k, const char *name, uint32_t len) {
   enum { MAX_ALIASES = 4 };
+  /* most such values are modules handed in and called (`self.encoder(x)`):
+   * refused by the text before any walk */
+  uint32_t kl;
+  const char *kt = facts_text(f, k->node, &kl);
+  for (const char *p = kt, *end = kt + kl; (p = memchr(p, '(', (size_t)(end - p))); p++)
+    if ((uint32_t)(p - kt) >= len + 5 && !memcmp(p - len, name, len) && !memcmp(p - len - 5, "self.", 5)) return false;
   TSNode alias_at[MAX_ALIASES];
   int naliases = 0, uses = 0;
   TSTreeCursor cur = ts_tree_cursor_new(k->node);
