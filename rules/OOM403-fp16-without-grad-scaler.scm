@@ -93,7 +93,7 @@
   (#oom-not-file-calls? ".*GradScaler")
   (#oom-not-file-mentions? "(?:#[^\\n]*|\"\"\"[\\s\\S]*?\"\"\"|'''[\\s\\S]*?'''|(?<=help=)[rbfuRBFU]{0,2}(?:\"(?:[^\"\\\\\\n]|\\\\.)*\"|'(?:[^'\\\\\\n]|\\\\.)*')|(?<![=:])(?<![=:] )[rbfuRBFU]{0,2}(?:\"(?:[^\"\\\\\\n]|\\\\.)*\"|'(?:[^'\\\\\\n]|\\\\.)*'))(*SKIP)(*F)|(?i:gradscaler|\\.scale\\(|scaler\\.step|accelerator|loss_scal|deepspeed|apex)")
   (#oom-in-training-loop? @report)
-  (#not-oom-probe-loop? @report)
+  (#oom-not-probe-loop? @report)
   (#oom-not-foreign-code? @report "(paddle|mxnet|chainer|oneflow|mindspore|megengine|jittor)(\\..*)?"))
 
 ; ... in a function that calls backward
@@ -121,7 +121,7 @@
   (#oom-not-file-calls? ".*GradScaler")
   (#oom-not-file-mentions? "(?:#[^\\n]*|\"\"\"[\\s\\S]*?\"\"\"|'''[\\s\\S]*?'''|(?<=help=)[rbfuRBFU]{0,2}(?:\"(?:[^\"\\\\\\n]|\\\\.)*\"|'(?:[^'\\\\\\n]|\\\\.)*')|(?<![=:])(?<![=:] )[rbfuRBFU]{0,2}(?:\"(?:[^\"\\\\\\n]|\\\\.)*\"|'(?:[^'\\\\\\n]|\\\\.)*'))(*SKIP)(*F)|(?i:gradscaler|\\.scale\\(|scaler\\.step|accelerator|loss_scal|deepspeed|apex)")
   (#oom-in-training-loop? @report)
-  (#not-oom-probe-loop? @report)
+  (#oom-not-probe-loop? @report)
   (#oom-not-foreign-code? @report "(paddle|mxnet|chainer|oneflow|mindspore|megengine|jittor)(\\..*)?"))
 
 ; ... in a function that calls backward
@@ -149,7 +149,7 @@
   (#oom-not-file-calls? ".*GradScaler")
   (#oom-not-file-mentions? "(?:#[^\\n]*|\"\"\"[\\s\\S]*?\"\"\"|'''[\\s\\S]*?'''|(?<=help=)[rbfuRBFU]{0,2}(?:\"(?:[^\"\\\\\\n]|\\\\.)*\"|'(?:[^'\\\\\\n]|\\\\.)*')|(?<![=:])(?<![=:] )[rbfuRBFU]{0,2}(?:\"(?:[^\"\\\\\\n]|\\\\.)*\"|'(?:[^'\\\\\\n]|\\\\.)*'))(*SKIP)(*F)|(?i:gradscaler|\\.scale\\(|scaler\\.step|accelerator|loss_scal|deepspeed|apex)")
   (#oom-in-training-loop? @report)
-  (#not-oom-probe-loop? @report)
+  (#oom-not-probe-loop? @report)
   (#oom-not-foreign-code? @report "(paddle|mxnet|chainer|oneflow|mindspore|megengine|jittor)(\\..*)?"))
 
 ; ... in a function that calls backward
