@@ -2183,7 +2183,10 @@ bool facts_probe_loop(const facts *self, uint32_t pos) {
     TSNode callee = FIELD(c->call, function);
     if (ts_node_is_null(callee) || !facts_is_model_call(self, callee)) continue;
     TSNode args = FIELD(c->call, arguments), a;
-    bool made = !ts_node_is_null(args) && NODE_IS(args, "argument_list") && ts_node_named_child_count(args) > 0;
+    /* a model called with nothing is no probe of made-up input (and the
+     * walk below must start only to run: its cursor is freed by the walk) */
+    if (ts_node_is_null(args) || !NODE_IS(args, "argument_list") || !ts_node_named_child_count(args)) return false;
+    bool made = true;
     for (children it = children_of(args); made && children_next(&it, &a);) {
       if (NODE_IS(a, "comment")) continue;
       if (NODE_IS(a, "keyword_argument")) {
