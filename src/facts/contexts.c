@@ -1074,7 +1074,10 @@ static bool chunk_loop(const facts *self, const facts_loop *l, int depth) {
   if (ts_node_is_null(over) || !NODE_IS(over, "call") || !facts_node_is(self, FACT_FIELD(self, over, function), "zip"))
     return false;
   TSNode args = FACT_FIELD(self, over, arguments), a;
-  bool all = !ts_node_is_null(args) && ts_node_named_child_count(args) > 0;
+  /* `zip()` of nothing: no pieces (and the walk below must run once made,
+   * its iterator frees the cursor) */
+  if (ts_node_is_null(args) || !ts_node_named_child_count(args)) return false;
+  bool all = true;
   for (children it = children_of(args); all && children_next(&it, &a);)
     if (!NODE_IS(a, "comment") && !split_pieces(self, a, pos, l->function, 0)) {
       all = false;
