@@ -1419,8 +1419,13 @@ static bool is_module_expr(const facts *f, TSNode e, buf *tmp) {
     {
       const char *q = buf_str(tmp);
       if (!strcmp(q, "torch.compile")) return !compiles_own_function(f, e);
-      if (!strcmp(q, "torch.nn.parallel.DistributedDataParallel") ||
-          !strcmp(q, "timm.create_model") || starts_with(q, "torchvision.models."))
+      /* torchvision's weights enums (`ResNet50_Weights.DEFAULT.transforms()`,
+       * the image preprocessing that goes with a checkpoint) and its
+       * registry lookups make no network */
+      if (starts_with(q, "torchvision.models."))
+        return !contains(q, strlen(q), "Weights") && !contains(q, strlen(q), "get_weight") &&
+               !contains(q, strlen(q), "list_models") && !contains(q, strlen(q), "get_model_builder");
+      if (!strcmp(q, "torch.nn.parallel.DistributedDataParallel") || !strcmp(q, "timm.create_model"))
         return true;
       if (starts_with(q, "torch.nn.") && isupper((unsigned char)q[9]) && !strchr(q + 9, '.') &&
           strncmp(q + 9, "Parameter", 9) != 0)
