@@ -1525,6 +1525,21 @@ static int mode_call(const facts *f, TSNode call) {
 }
 
 
+/* Whether the last mode call on MODEL (LEN bytes, the callee's text) in
+ * function FN before POS puts it in training mode (`self.mixer.train()`). */
+static bool trained_before(const facts *f, int fn, const char *model, uint32_t len, uint32_t pos) {
+  int mode = -1;
+  for (size_t i = facts_first_call_at(f, f->functions.items[fn].body.start); i < f->calls.len; i++) {
+    const facts_call *c = &f->calls.items[i];
+    if (ts_node_start_byte(c->call) >= pos) break;
+    if (c->function != fn) continue;
+    int m = mode_call(f, c->call);
+    if (m >= 0 && facts_text_is(f, FIELD(FIELD(c->call, function), object), model, len)) mode = m;
+  }
+  return mode == 0;
+}
+
+
 /* Whether function FN is a unit test, not an evaluation: named `test...`
  * and asserting, in a test suite by its file name (facts.test_suite), or in a
  * module that imports pytest or unittest. A test
@@ -1875,12 +1890,20 @@ static bool grad_kept_on_purpose(const facts *f, TSNode node) {
 static bool grad_mode_chosen(const facts *f, uint32_t pos);
 
 
+static const char *called_model(const facts *f, TSNode node, uint32_t *len);
+
+
 bool facts_in_eval_function(const facts *self, TSNode node) {
   uint32_t pos = ts_node_start_byte(node);
   int fn = facts_function_at(self, pos);
   /* a model's `predict_masks` is its own computation (Segment Anything) */
-  return fn >= 0 && eval_function(self, fn) && !facts_in_module_method(self, fn) && !grad_mode_chosen(self, pos) &&
-         !caller_chooses_grad_mode(self, fn, node) && !grad_kept_on_purpose(self, node);
+  if (fn < 0 || !eval_function(self, fn)) return false;
+  /* named for evaluation, yet putting this very model in training mode
+   * first: it trains (eval_context) */
+  uint32_t len = 0;
+  const char *model = called_model(self, node, &len);
+  return !(model && trained_before(self, fn, model, len, pos)) && !facts_in_module_method(self, fn) &&
+         !grad_mode_chosen(self, pos) && !caller_chooses_grad_mode(self, fn, node) && !grad_kept_on_purpose(self, node);
 }
 
 
@@ -2086,13 +2109,18 @@ static bool eval_context(const facts *self, TSNode node) {
    * not import pytest: nothing of a real job's size is at stake */
   for (int f = fn; f >= 0; f = self->functions.items[f].parent)
     if (unit_test(self, f)) return false;
+  uint32_t len = 0;
+  const char *model = called_model(self, node, &len);
+  /* a function named for evaluation that puts this very model in training
+   * mode before calling it trains it: a Q-learner's `evaluate_q` runs
+   * `self.mixer.train()`, then returns the TD loss its trainer
+   * backpropagates */
+  if (model && fn >= 0 && trained_before(self, fn, model, len, pos)) return false;
   for (int f = fn; f >= 0; f = self->functions.items[f].parent)
     if (eval_function(self, f) && !(f == fn && caller_chooses_grad_mode(self, fn, node))) return true;
   /* after `model.eval()` in this scope, before any `model.train()`, for
    * calls of that model: a distillation step puts its teacher in eval mode
    * and goes on to train the student */
-  uint32_t len = 0;
-  const char *model = called_model(self, node, &len);
   int mode = -1;
   uint32_t mode_at = 0; /* where the last mode call was */
   for (size_t i = facts_first_call_at(self, fn >= 0 ? self->functions.items[fn].body.start : 0); i < self->calls.len;
