@@ -1094,6 +1094,36 @@ static int tensor_guard_plain_branch(const facts *f, TSNode e) {
 }
 
 
+
+/* Whether operand E of the sum AT is a number: a literal, or a name whose
+ * last assignment before AT in the function analysed is one (`loss = 0`,
+ * the start of a sum), passing over the sum's own other steps (`loss =
+ * loss + x` in the other branch of an `if`, textually before). */
+static bool starts_at_number(analysis *a, TSNode e, TSNode at) {
+  if (ts_node_is_null(e)) return false;
+  if (NODE_IS(e, "integer") || NODE_IS(e, "float")) return true;
+  if (!NODE_IS(e, "identifier")) return false;
+  uint32_t len;
+  const char *name = facts_text(a->f, e, &len);
+  /* before the statement: `loss = loss + x` is itself an assignment */
+  TSNode stmt = facts__statement_of(at);
+  uint32_t pos = ts_node_start_byte(ts_node_is_null(stmt) ? at : stmt);
+  for (int hop = 0; hop < 4; hop++) {
+    long k = facts__last_assign_before(a->f, name, len, pos, a->function);
+    if (k < 0) return false;
+    TSNode right = a->f->assigns.items[k].right;
+    if (ts_node_is_null(right)) return false;
+    if (NODE_IS(right, "integer") || NODE_IS(right, "float")) return true;
+    TSNode op = FACT_FIELD(a->f, right, operator), left = FACT_FIELD(a->f, right, left);
+    if (!NODE_IS(right, "binary_operator") || ts_node_is_null(op) || !(NODE_IS(op, "+") || NODE_IS(op, "-")) ||
+        ts_node_is_null(left) || !NODE_IS(left, "identifier") || !facts_text_is(a->f, left, name, len))
+      return false;
+    pos = ts_node_start_byte(a->f->assigns.items[k].left);
+  }
+  return false;
+}
+
+
 static unsigned eval(analysis *a, state *st, TSNode e) {
   if (ts_node_is_null(e) || a->depth > MAX_DEPTH) return 0;
   facts *f = a->f;
@@ -1154,10 +1184,14 @@ static unsigned eval(analysis *a, state *st, TSNode e) {
     /* a loss scaled by a number is still a scalar loss */
     if (((l & V_SCALAR) || (rr & V_SCALAR)) && (!(l & V_GRAPH) || (l & V_SCALAR)) && (!(rr & V_GRAPH) || (rr & V_SCALAR)))
       r |= V_SCALAR;
-    /* `loss / k` and `loss * (1 / k)` are divided; a sum only when both parts are */
+    /* `loss / k` and `loss * (1 / k)` are divided; a sum only when both
+     * parts are, a starting number counting as either (`loss = 0`, then
+     * `loss = loss + step_loss / k` over the steps of one batch) */
     bool product = !ts_node_is_null(op) && (NODE_IS(op, "*") || NODE_IS(op, "/") || NODE_IS(op, "@"));
     if ((!ts_node_is_null(op) && NODE_IS(op, "/")) || (product && ((l | rr) & V_DIVIDED)) ||
-        (!product && (l & rr & V_DIVIDED)))
+        (!product && (l & rr & V_DIVIDED)) ||
+        (!product && (rr & V_DIVIDED) && !(l & V_FLOW) && starts_at_number(a, FACT_FIELD(a->f, e, left), e)) ||
+        (!product && (l & V_DIVIDED) && !(rr & V_FLOW) && starts_at_number(a, FACT_FIELD(a->f, e, right), e)))
       r |= V_DIVIDED;
   } else if (parse_type_is(type, "unary_operator") || parse_type_is(type, "parenthesized_expression")) {
     r = ts_node_named_child_count(e) ? eval(a, st, ts_node_named_child(e, ts_node_named_child_count(e) - 1)) : 0;
@@ -1645,6 +1679,10 @@ static void run_expression(analysis *a, state *st, TSNode e) {
       if (!ts_node_is_null(op) && (NODE_IS(op, "+=") || NODE_IS(op, "-=") || NODE_IS(op, "*=") || NODE_IS(op, "@=")))
         nf = a->no_grad ? lf : (lf | (rf & V_FLOW));
       if (!ts_node_is_null(op) && NODE_IS(op, "/=")) nf |= V_DIVIDED;
+      /* `loss = 0`, then `loss += step_loss / k`: the sum of divided parts */
+      if (!ts_node_is_null(op) && (NODE_IS(op, "+=") || NODE_IS(op, "-=")) && (rf & V_DIVIDED) && !(lf & V_FLOW) &&
+          starts_at_number(a, left, e))
+        nf |= V_DIVIDED;
       set_name(a, st, left, nf);
     }
     return;
