@@ -456,6 +456,7 @@
   (#oom-in-eval-function? @report)
   (#oom-not-function-trains? @report)
   (#oom-not-in-no-grad? @report)
+  (#oom-not-to-numpy? @report)
   (#oom-not-foreign-code? @report "(paddle|mxnet|chainer|oneflow|mindspore|megengine|jittor)(\\..*)?"))
 
 ; An evaluation context (function or code after `model.eval()`) that never
@@ -479,6 +480,7 @@
   (#oom-in-eval-context? @report)
   (#oom-not-function-trains? @report)
   (#oom-not-in-no-grad? @report)
+  (#oom-not-to-numpy? @report)
   (#oom-not-foreign-code? @report "(paddle|mxnet|chainer|oneflow|mindspore|megengine|jittor)(\\..*)?"))
 
 ; A batch loop after `model.eval()` that does no training, in a function that
@@ -503,6 +505,7 @@
   (#oom-in-loop? @report)
   (#oom-not-in-training-loop? @report)
   (#oom-not-in-no-grad? @report)
+  (#oom-not-to-numpy? @report)
   (#oom-not-foreign-code? @report "(paddle|mxnet|chainer|oneflow|mindspore|megengine|jittor)(\\..*)?"))
 
 ; A batch loop in a file that never calls backward (pure inference). A
@@ -532,6 +535,7 @@
   (#oom-not-in-method? @report "(\\w+_)?(train|training)_(step|iter|iteration|batch)" ".+")
   (#oom-not-in-unit-test? @report)
   (#oom-not-in-no-grad? @report)
+  (#oom-not-to-numpy? @report)
   (#oom-not-foreign-code? @report "(paddle|mxnet|chainer|oneflow|mindspore|megengine|jittor)(\\..*)?"))
 
 ; A forward pass after `model.eval()` in a function that trains, where no
@@ -555,4 +559,5 @@
   (#oom-in-eval-context? @report)
   (#oom-not-backward-follows? @report)
   (#oom-not-in-no-grad? @report)
+  (#oom-not-to-numpy? @report)
   (#oom-not-foreign-code? @report "(paddle|mxnet|chainer|oneflow|mindspore|megengine|jittor)(\\..*)?"))

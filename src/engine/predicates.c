@@ -246,6 +246,11 @@ static const struct {
    "`#oom-probe-loop? @x`: the per-iteration loop around `@x` runs its models only on tensors made up in the "
    "function (`torch.randn(...)` and the like, through names and `.to()`-like chains): a memory or speed probe, "
    "whose gradients nothing uses"},
+  {"oom-to-numpy", PRED_TO_NUMPY, ARGS_CAPTURE, 0, 0,
+   "`#oom-to-numpy? @call`: the result of the call `@call` goes straight to `.numpy()` in its expression "
+   "(through `.cpu()`, `.squeeze()`-like methods and subscripts, with no `.detach()`, `.data` or `.item()` on the "
+   "way): `.numpy()` refuses a tensor that requires grad, so wherever that line runs gradients are off (a "
+   "caller's `no_grad`, a decorator of the method, frozen weights) and the call records no graph"},
   {"oom-timed-loop", PRED_TIMED_LOOP, ARGS_CAPTURE, 0, 0,
    "`#oom-timed-loop? @x`: a loop around `@x` is timed: its function calls `torch.cuda.synchronize()` both before "
    "and after it (a throughput benchmark, whose results are thrown away)"},
@@ -382,6 +387,7 @@ static int cost(pred_kind kind) {
   case PRED_INPUT_REQUIRES_GRAD:
   case PRED_TIMED_LOOP:
   case PRED_PROBE_LOOP:
+  case PRED_TO_NUMPY:
   case PRED_WARM_UP: /* ts_node_parent walks down from the root */ return 4;
   case PRED_NO_GRAD_IN_IMPORTERS:
   case PRED_RETURNED_TO_BACKWARD:
@@ -947,6 +953,8 @@ static bool eval(const predicate *p, const TSQueryMatch *m, pred_context *ctx) {
     return facts_timed_loop(ctx->model, pos);
   case PRED_PROBE_LOOP:
     return facts_probe_loop(ctx->model, pos);
+  case PRED_TO_NUMPY:
+    return facts_to_numpy(ctx->model, n);
   case PRED_UNTRAINED:
     return facts_untrained_model(ctx->model, n);
   case PRED_HANDED_TO_LIBRARY:

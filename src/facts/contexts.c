@@ -2236,6 +2236,47 @@ bool facts_probe_loop(const facts *self, uint32_t pos) {
 }
 
 
+bool facts_to_numpy(const facts *self, TSNode call) {
+  /* methods that keep the tensor's graph on the way to `.numpy()` */
+  static const char *const keep[] = {"cpu", "cuda", "to", "squeeze", "unsqueeze", "view", "reshape", "flatten",
+                                     "permute", "transpose", "contiguous", "float", "double", "half", "clone",
+                                     "sigmoid", "softmax", "exp", "mean", "sum", NULL};
+  TSNode at = call;
+  for (int guard = 0; guard < 12; guard++) {
+    TSNode up = ts_node_parent(at);
+    if (ts_node_is_null(up)) return false;
+    if (NODE_IS(up, "subscript") && ts_node_eq(FIELD(up, value), at)) {
+      at = up;
+      continue;
+    }
+    /* the function forms, `torch.sigmoid(model(x))` */
+    if (NODE_IS(up, "argument_list") && ts_node_named_child_count(up) && ts_node_eq(ts_node_named_child(up, 0), at)) {
+      static const char *const forms[] = {"torch.sigmoid", "torch.softmax", "torch.exp", "torch.tanh", "torch.squeeze",
+                                          "torch.nn.functional.softmax", "torch.nn.functional.sigmoid",
+                                          "torch.nn.functional.log_softmax", NULL};
+      TSNode inv = ts_node_parent(up);
+      buf q = {0};
+      bool form = false;
+      if (!ts_node_is_null(inv) && NODE_IS(inv, "call") && facts_qualname(self, FIELD(inv, function), &q))
+        for (size_t i = 0; forms[i] && !form; i++) form = !strcmp(buf_str(&q), forms[i]);
+      buf_free(&q);
+      if (!form) return false;
+      at = inv;
+      continue;
+    }
+    if (!NODE_IS(up, "attribute") || !ts_node_eq(FIELD(up, object), at)) return false;
+    TSNode m = FIELD(up, attribute), inv = ts_node_parent(up);
+    if (ts_node_is_null(inv) || !NODE_IS(inv, "call") || !ts_node_eq(FIELD(inv, function), up)) return false;
+    if (facts_node_is(self, m, "numpy")) return true;
+    bool kept = false;
+    for (size_t i = 0; keep[i] && !kept; i++) kept = facts_node_is(self, m, keep[i]);
+    if (!kept) return false;
+    at = inv;
+  }
+  return false;
+}
+
+
 bool facts_warm_up_call(const facts *self, TSNode call) {
   uint32_t pos = ts_node_start_byte(call);
   if (facts_innermost_loop_at(self, pos) >= 0) return false;

@@ -648,6 +648,11 @@ bool facts_in_eval_context(const facts *self, TSNode node);
  *  loop of its function: a warm-up run once for its side effects (a forward
  *  pass that gives lazy layers their shapes before DDP wraps the model). */
 bool facts_warm_up_call(const facts *self, TSNode call);
+/* Whether the result of CALL goes straight to `.numpy()` in its expression
+ * (through `.cpu()`-like methods and subscripts, with no `.detach()`,
+ * `.data` or `.item()` on the way): `.numpy()` refuses a tensor that
+ * requires grad, so wherever that line runs gradients are off. */
+bool facts_to_numpy(const facts *self, TSNode call);
 /** Whether a loop around POS is timed: its function calls
  *  `torch.cuda.synchronize()` both before and after it (a benchmark). */
 bool facts_timed_loop(const facts *self, uint32_t pos);
