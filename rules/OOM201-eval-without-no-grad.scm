@@ -371,6 +371,17 @@
 ;   the binding runs), or a function's parameter every other binding of whose
 ;   name in the file makes a parameter-free module (`sampler =
 ;   NegativeSampler(n)` handed to `collate(batch, sampler)`).
+;   Nor a call whose result goes straight to `.numpy()` in its expression
+;   (`model.encode(g).squeeze(0).cpu().numpy()`, also through
+;   `torch.sigmoid(...)` and subscripts, with no `.detach()` on the way):
+;   NumPy refuses a tensor that requires grad, so wherever that line runs,
+;   gradients are off (a caller's `no_grad`, a decorated method of a class
+;   the script cannot see, frozen weights). Nor the calls of a model that
+;   a function named for evaluation first puts in training mode itself
+;   (`self.mixer.train()` in a Q-learner's `evaluate_q`, which returns the
+;   loss its trainer backpropagates), nor torchvision's weights enums
+;   (`ResNet50_Weights.DEFAULT.transforms()` is the image preprocessing of
+;   the checkpoint).
 ;   Nor another framework's code whose models look like PyTorch's: a
 ;   file importing Chainer, Paddle, MXNet, OneFlow, MindSpore, MegEngine or
 ;   Jittor and never `torch`, or a function importing one of them itself

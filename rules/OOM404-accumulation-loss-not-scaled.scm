@@ -13,6 +13,9 @@
 ;   the loss to `backward()`, alone or with the other terms of a tuple or
 ;   list (`losses = tuple(l / accum for l in losses); losses[0].backward()`)
 ;   or of a tuple assignment (`loss, shown = loss.mean() / accum, loss.mean()`).
+;   A sum started at a number is divided when each of its terms is (`loss =
+;   0`, then `loss = loss + step_loss / accum` or `loss += ...` over the
+;   rollout steps of one batch); one undivided term makes it undivided.
 ;   `scaler.scale(loss).backward()` is checked for `loss`.
 ;
 ;   Not reported: updates that run whole every few batches (`backward()`
