@@ -381,7 +381,10 @@
 ;   (`self.mixer.train()` in a Q-learner's `evaluate_q`, which returns the
 ;   loss its trainer backpropagates), nor torchvision's weights enums
 ;   (`ResNet50_Weights.DEFAULT.transforms()` is the image preprocessing of
-;   the checkpoint).
+;   the checkpoint), nor a call that makes a model: what it returns is
+;   bound to a name or attribute used as a module in its scope (`self.clf =
+;   self.net(n_classes).to(device)`, then `self.clf.train()`), a network
+;   class handed in and built.
 ;   Nor another framework's code whose models look like PyTorch's: a
 ;   file importing Chainer, Paddle, MXNet, OneFlow, MindSpore, MegEngine or
 ;   Jittor and never `torch`, or a function importing one of them itself

@@ -4139,6 +4139,52 @@ static bool takes_only_models(const facts *f, TSNode callee) {
 }
 
 
+/* Whether the call of CALLEE makes a model rather than running one: what it
+ * returns (through `.to()`-like chains) is bound to a name or attribute
+ * used as a module in its scope (`self.clf = self.net(n_classes).to(dev)`,
+ * then `self.clf.train()` or `optim.SGD(self.clf.parameters())`): a
+ * network class handed in as `net` and built with a class count, whatever
+ * else the name is bound to. A forward pass returns tensors, which have no
+ * `.parameters()` nor `.train()`. */
+static bool builds_model(const facts *f, TSNode callee) {
+  static const char *const chain[] = {"to", "cuda", "cpu", "float", "double", "half", NULL};
+  static const char *const module_use[] = {"parameters", "named_parameters", "train", "eval", "state_dict",
+                                           "load_state_dict", "zero_grad", NULL};
+  TSNode at = ts_node_parent(callee);
+  if (ts_node_is_null(at) || !NODE_IS(at, "call") || !ts_node_eq(FIELD(at, function), callee)) return false;
+  for (int guard = 0; guard < 4; guard++) {
+    TSNode up = ts_node_parent(at);
+    if (ts_node_is_null(up) || !NODE_IS(up, "attribute")) break;
+    TSNode inv = ts_node_parent(up);
+    bool chained = false;
+    for (size_t i = 0; chain[i] && !chained; i++) chained = facts_node_is(f, FIELD(up, attribute), chain[i]);
+    if (!chained || ts_node_is_null(inv) || !NODE_IS(inv, "call")) return false;
+    at = inv;
+  }
+  TSNode assign = ts_node_parent(at);
+  if (ts_node_is_null(assign) || !NODE_IS(assign, "assignment") || !ts_node_eq(FIELD(assign, right), at)) return false;
+  TSNode target = FIELD(assign, left);
+  bool attr = NODE_IS(target, "attribute") && facts_node_is(f, FIELD(target, object), "self");
+  if (!attr && !NODE_IS(target, "identifier")) return false;
+  uint32_t tl;
+  const char *t = facts_text(f, target, &tl);
+  int fn = facts_function_at(f, ts_node_start_byte(assign));
+  if (fn < 0) return false;
+  /* an attribute: the methods of its class; a name: its function */
+  int klass = f->functions.items[fn].klass;
+  if (attr && klass < 0) return false;
+  for (size_t i = 0; i < f->calls.len; i++) {
+    const facts_call *c = &f->calls.items[i];
+    if (attr ? (c->function < 0 || f->functions.items[c->function].klass != klass) : c->function != fn) continue;
+    TSNode cf = FIELD(c->call, function);
+    if (ts_node_is_null(cf) || !NODE_IS(cf, "attribute") || !facts_text_is(f, FIELD(cf, object), t, tl)) continue;
+    for (size_t k = 0; module_use[k]; k++)
+      if (facts_node_is(f, FIELD(cf, attribute), module_use[k])) return true;
+  }
+  return false;
+}
+
+
 bool facts_is_model_call(const facts *self, TSNode callee) {
   if (!is_model_call(self, callee) || takes_only_models(self, callee)) return false;
   /* `deep_lift(x, edge_index)`, an instance of a project class whose
@@ -4152,8 +4198,10 @@ bool facts_is_model_call(const facts *self, TSNode callee) {
    * last, of what would be reported */
   TSNode held = callee;
   if (NODE_IS(held, "attribute") && NODE_IS(FIELD(held, object), "attribute")) held = FIELD(held, object);
-  return !(NODE_IS(held, "attribute") && facts_node_is(self, FIELD(held, object), "self") &&
-           foreign_estimator(self, held, facts_function_at(self, ts_node_start_byte(callee))));
+  if (NODE_IS(held, "attribute") && facts_node_is(self, FIELD(held, object), "self") &&
+      foreign_estimator(self, held, facts_function_at(self, ts_node_start_byte(callee))))
+    return false;
+  return !builds_model(self, callee);
 }
 
 
