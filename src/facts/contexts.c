@@ -1540,6 +1540,18 @@ static bool trained_before(const facts *f, int fn, const char *model, uint32_t l
 }
 
 
+/* Whether function FN hands back what it computes for training: it returns
+ * a graph, or the modules importing its file backpropagate what a call of
+ * that name returns (`loss, err = agent.evaluate_q(...)`, then
+ * `loss.backward()`). */
+static bool returns_to_training(const facts *f, int fn) {
+  const facts_function *g = &f->functions.items[fn];
+  if (g->returns_graph) return true;
+  return f->imports && f->imports->importer_calls &&
+         (f->imports->importer_calls(f->imports, g->name, g->name_len) & FACTS_CALLED_BACKPROP);
+}
+
+
 /* Whether function FN is a unit test, not an evaluation: named `test...`
  * and asserting, in a test suite by its file name (facts.test_suite), or in a
  * module that imports pytest or unittest. A test
@@ -1899,10 +1911,11 @@ bool facts_in_eval_function(const facts *self, TSNode node) {
   /* a model's `predict_masks` is its own computation (Segment Anything) */
   if (fn < 0 || !eval_function(self, fn)) return false;
   /* named for evaluation, yet putting this very model in training mode
-   * first: it trains (eval_context) */
+   * first and returning a graph: it trains (eval_context) */
   uint32_t len = 0;
   const char *model = called_model(self, node, &len);
-  return !(model && trained_before(self, fn, model, len, pos)) && !facts_in_module_method(self, fn) &&
+  return !(model && trained_before(self, fn, model, len, pos) && returns_to_training(self, fn)) &&
+         !facts_in_module_method(self, fn) &&
          !grad_mode_chosen(self, pos) && !caller_chooses_grad_mode(self, fn, node) && !grad_kept_on_purpose(self, node);
 }
 
@@ -2112,12 +2125,13 @@ static bool eval_context(const facts *self, TSNode node) {
   uint32_t len = 0;
   const char *model = called_model(self, node, &len);
   /* a function named for evaluation that puts this very model in training
-   * mode before calling it trains it: a Q-learner's `evaluate_q` runs
-   * `self.mixer.train()`, then returns the TD loss its trainer
-   * backpropagates */
-  if (model && fn >= 0 && trained_before(self, fn, model, len, pos)) return false;
+   * mode before calling it and returns a graph trains it: a Q-learner's
+   * `evaluate_q` runs `self.mixer.train()`, then returns the TD loss its
+   * trainer backpropagates (a `test()` in training mode that keeps only
+   * `loss.item()` is still an evaluation, with dropout on) */
   for (int f = fn; f >= 0; f = self->functions.items[f].parent)
-    if (eval_function(self, f) && !(f == fn && caller_chooses_grad_mode(self, fn, node))) return true;
+    if (eval_function(self, f) && !(f == fn && caller_chooses_grad_mode(self, fn, node)))
+      return !(model && trained_before(self, fn, model, len, pos) && returns_to_training(self, fn));
   /* after `model.eval()` in this scope, before any `model.train()`, for
    * calls of that model: a distillation step puts its teacher in eval mode
    * and goes on to train the student */

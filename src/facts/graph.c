@@ -3206,20 +3206,10 @@ size_t facts__names_after(const facts *f, int fn, uint32_t after, const char **n
 }
 
 
-bool facts_result_backpropagated(const facts *self, TSNode call) {
-  /* the statement holding CALL, `x = ...call...` or `x += ...call...` */
-  TSNode up = ts_node_parent(call);
-  for (int guard = 0; guard < 8 && !ts_node_is_null(up) && !NODE_IS(up, "assignment") &&
-                      !NODE_IS(up, "augmented_assignment");
-       guard++) {
-    if (NODE_IS(up, "block") || NODE_IS(up, "expression_statement") || NODE_IS(up, "lambda")) return false;
-    up = ts_node_parent(up);
-  }
-  if (ts_node_is_null(up) || !(NODE_IS(up, "assignment") || NODE_IS(up, "augmented_assignment"))) return false;
-  TSNode left = FACT_FIELD(self, up, left);
-  if (ts_node_is_null(left) || !NODE_IS(left, "identifier")) return false;
-  uint32_t len, pos = ts_node_start_byte(call);
-  const char *name = facts_text(self, left, &len);
+/* Whether NAME (LEN bytes), bound by the statement holding CALL, reaches a
+ * backward pass after it in its function (facts_result_backpropagated). */
+static bool bound_result_backpropagated(const facts *self, TSNode call, const char *name, uint32_t len) {
+  uint32_t pos = ts_node_start_byte(call);
   int fn = facts_function_at(self, pos);
   facts_span scope = fn >= 0 ? self->functions.items[fn].body : (facts_span){0, (uint32_t)self->length + 1};
   const char *names[4] = {name};
@@ -3245,6 +3235,38 @@ bool facts_result_backpropagated(const facts *self, TSNode call) {
     if (a >= 0 && ts_node_start_byte(self->assigns.items[a].left) > pos) continue;
     for (size_t k = 0; k < nnames; k++)
       if (backpropagates(self, c->call, names[k], lens[k])) return true;
+  }
+  return false;
+}
+
+
+bool facts_result_backpropagated(const facts *self, TSNode call) {
+  /* the statement holding CALL, `x = ...call...` or `x += ...call...` */
+  TSNode up = ts_node_parent(call);
+  for (int guard = 0; guard < 8 && !ts_node_is_null(up) && !NODE_IS(up, "assignment") &&
+                      !NODE_IS(up, "augmented_assignment");
+       guard++) {
+    if (NODE_IS(up, "block") || NODE_IS(up, "expression_statement") || NODE_IS(up, "lambda")) return false;
+    up = ts_node_parent(up);
+  }
+  if (ts_node_is_null(up) || !(NODE_IS(up, "assignment") || NODE_IS(up, "augmented_assignment"))) return false;
+  TSNode left = FACT_FIELD(self, up, left);
+  if (ts_node_is_null(left)) return false;
+  uint32_t len;
+  const char *name;
+  if (NODE_IS(left, "identifier")) {
+    name = facts_text(self, left, &len);
+    return bound_result_backpropagated(self, call, name, len);
+  }
+  /* `loss, err = agent.evaluate_q(...)` then `loss.backward()`: the call
+   * itself unpacked, any of its first names */
+  if (!(NODE_IS(left, "pattern_list") || NODE_IS(left, "tuple_pattern")) || !ts_node_eq(FACT_FIELD(self, up, right), call))
+    return false;
+  for (uint32_t k = 0, n = ts_node_named_child_count(left); k < n && k < 4; k++) {
+    TSNode e = ts_node_named_child(left, k);
+    if (!NODE_IS(e, "identifier")) continue;
+    name = facts_text(self, e, &len);
+    if (bound_result_backpropagated(self, call, name, len)) return true;
   }
   return false;
 }
