@@ -384,7 +384,11 @@
 ;   the checkpoint), nor a call that makes a model: what it returns is
 ;   bound to a name or attribute used as a module in its scope (`self.clf =
 ;   self.net(n_classes).to(device)`, then `self.clf.train()`), a network
-;   class handed in and built.
+;   class handed in and built, nor the variable of a `for` or a
+;   comprehension over a list the file fills only with scikit-learn,
+;   XGBoost or LightGBM estimators (`[model.predict(X) for model in
+;   cv_models]` after `cv_models.append(lgb.train(...))`), whatever else
+;   the name is bound to.
 ;   Nor another framework's code whose models look like PyTorch's: a
 ;   file importing Chainer, Paddle, MXNet, OneFlow, MindSpore, MegEngine or
 ;   Jittor and never `torch`, or a function importing one of them itself

@@ -4199,6 +4199,63 @@ static bool builds_model(const facts *f, TSNode callee) {
 }
 
 
+/* Whether NAME (LEN bytes) is bound before POS only to estimators of a
+ * non-torch library (foreign_estimator_call), directly or through one name. */
+static bool estimator_value(const facts *f, TSNode v, uint32_t pos, int fn) {
+  if (NODE_IS(v, "identifier")) {
+    uint32_t len;
+    const char *name = facts_text(f, v, &len);
+    long a = facts__last_assign_before(f, name, len, pos, fn);
+    v = a >= 0 ? f->assigns.items[a].right : NULL_NODE;
+  }
+  return foreign_estimator_call(f, v);
+}
+
+
+/* Whether the callee's object is the variable of an enclosing `for` or
+ * comprehension over a list the file fills only with estimators of a
+ * non-torch library (`cv_models.append(gbm)` after `gbm = lgb.train(...)`,
+ * then `[model.predict(X) for model in cv_models]`): whatever `model` was
+ * bound to before (a network put in eval mode), it is a booster here. */
+static bool iterates_estimators(const facts *f, TSNode callee) {
+  if (!f->imports_estimators || !NODE_IS(callee, "attribute")) return false;
+  TSNode root = FIELD(callee, object);
+  if (ts_node_is_null(root) || !NODE_IS(root, "identifier")) return false;
+  uint32_t nl;
+  const char *name = facts_text(f, root, &nl);
+  TSNode over = NULL_NODE;
+  for (TSNode up = ts_node_parent(callee); !ts_node_is_null(up) && ts_node_is_null(over); up = ts_node_parent(up)) {
+    if (NODE_IS(up, "for_statement")) {
+      if (facts_text_is(f, FIELD(up, left), name, nl)) over = FIELD(up, right);
+    } else if (NODE_IS(up, "list_comprehension") || NODE_IS(up, "generator_expression") ||
+               NODE_IS(up, "set_comprehension") || NODE_IS(up, "dictionary_comprehension")) {
+      for (uint32_t k = 0, n = ts_node_named_child_count(up); k < n; k++) {
+        TSNode c = ts_node_named_child(up, k);
+        if (NODE_IS(c, "for_in_clause") && facts_text_is(f, FIELD(c, left), name, nl)) over = FIELD(c, right);
+      }
+    } else if (NODE_IS(up, "function_definition") || NODE_IS(up, "class_definition")) {
+      break;
+    }
+  }
+  if (ts_node_is_null(over) || !NODE_IS(over, "identifier")) return false;
+  uint32_t ol;
+  const char *list = facts_text(f, over, &ol);
+  bool any = false;
+  for (size_t i = 0; i < f->calls.len; i++) {
+    const facts_call *c = &f->calls.items[i];
+    TSNode cf = FIELD(c->call, function), args = FIELD(c->call, arguments);
+    if (ts_node_is_null(cf) || !NODE_IS(cf, "attribute") || !facts_node_is(f, FIELD(cf, attribute), "append") ||
+        !facts_text_is(f, FIELD(cf, object), list, ol))
+      continue;
+    if (ts_node_is_null(args) || ts_node_named_child_count(args) != 1 ||
+        !estimator_value(f, ts_node_named_child(args, 0), ts_node_start_byte(c->call), c->function))
+      return false;
+    any = true;
+  }
+  return any;
+}
+
+
 bool facts_is_model_call(const facts *self, TSNode callee) {
   if (!is_model_call(self, callee) || takes_only_models(self, callee)) return false;
   /* `deep_lift(x, edge_index)`, an instance of a project class whose
@@ -4215,7 +4272,7 @@ bool facts_is_model_call(const facts *self, TSNode callee) {
   if (NODE_IS(held, "attribute") && facts_node_is(self, FIELD(held, object), "self") &&
       foreign_estimator(self, held, facts_function_at(self, ts_node_start_byte(callee))))
     return false;
-  return !builds_model(self, callee);
+  return !builds_model(self, callee) && !iterates_estimators(self, callee);
 }
 
 

@@ -354,6 +354,7 @@ typedef struct facts {
   /* the text names `requires_grad`; the file imports torchaudio or
    * kymatio: the rarer checks that need them are skipped in most files */
   bool mentions_requires_grad, mentions_audio_transforms;
+  bool imports_estimators; /* imports scikit-learn, XGBoost or LightGBM */
   bool self_attr_backward;     /* a method backpropagates an attribute of self (`self.loss.backward()`) */
   /* the file is a test suite by its name (`test_*.py`, `*_test.py`): its
    * `test_*` functions are unit tests that pytest collects without an

@@ -3473,14 +3473,19 @@ static bool source_holds(const facts *f, const char *needle, size_t at) {
 
 
 /* Whether F imports torchaudio or kymatio, whose transforms hold no parameter. */
-static bool imports_audio_transforms(const facts *f) {
+/* What the file imports of the libraries some checks depend on: torchaudio
+ * or kymatio (mentions_audio_transforms), scikit-learn, XGBoost or
+ * LightGBM (imports_estimators). */
+static void imported_libraries(facts *f) {
   for (size_t i = 0; i < f->bindings.len; i++) {
     const facts_binding *b = &f->bindings.items[i];
-    if (b->kind == BINDING_IMPORT && b->qualname &&
-        (!strncmp(b->qualname, "torchaudio", 10) || !strncmp(b->qualname, "kymatio", 7)))
-      return true;
+    if (b->kind != BINDING_IMPORT || !b->qualname) continue;
+    if (!strncmp(b->qualname, "torchaudio", 10) || !strncmp(b->qualname, "kymatio", 7))
+      f->mentions_audio_transforms = true;
+    if (!strncmp(b->qualname, "sklearn", 7) || !strncmp(b->qualname, "xgboost", 7) ||
+        !strncmp(b->qualname, "lightgbm", 8))
+      f->imports_estimators = true;
   }
-  return false;
 }
 
 
@@ -3503,7 +3508,7 @@ void facts__resolve(facts *self) {
   }
   collect_self_aliases(self);
   self->mentions_requires_grad = source_holds(self, "requires_grad", 2);
-  self->mentions_audio_transforms = imports_audio_transforms(self);
+  imported_libraries(self);
   resolve_no_grad(self, &tmp);
   if (seed) SEED_NAMES(&self->module_names, seed->module_names, seed->nmodule_names);
   /* before the modules: a class freezing itself holds no trainable parameter */
