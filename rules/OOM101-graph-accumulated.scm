@@ -57,7 +57,10 @@
 ;   iteration makes of them, weighed or not (`running_kd += kd_loss * n`
 ;   beside `((1 - r) * ce + r * kd_loss).backward()`; torchtune's
 ;   recipes): backward frees
-;   what their graphs saved, and the reset drops the rest every few steps.
+;   what their graphs saved, and the reset drops the rest every few steps;
+;   likewise a sum that is itself backpropagated after the accumulation
+;   and then reset (`avg = batch_loss / n; avg.backward()`, then
+;   `batch_loss = 0.0`: a window of instances summed on purpose).
 ;   Nor a sum built in a loop with no optimizer step of its own (over the
 ;   layers, feature maps or losses of one step, over a whole loader for one
 ;   full-batch step, or over the environments of one update whose gradients

@@ -134,7 +134,9 @@ static const struct {
   {"oom-reset-after-backward", PRED_RESET_AFTER_BACKWARD, ARGS_CAPTURE, 0, 0,
    "`#oom-reset-after-backward? @s`: `@s`, an accumulation `acc += v` or `acc = acc + v` in a per-iteration loop, "
    "sums a window only: `acc` is bound again later in the same iteration (reset after the optimizer step) and `v` "
-   "is backpropagated in it (`v.backward()`, `scaler.scale(v).backward()`, `accelerator.backward(v)`); or the loop "
+   "is backpropagated in it (`v.backward()`, `scaler.scale(v).backward()`, `accelerator.backward(v)`), or `acc` "
+   "itself is, after the accumulation (`avg = acc / n; avg.backward()`: a window of instances summed on purpose); "
+   "or the loop "
    "has no backward or step of its own (it runs over the layers or features of one step, or over a loader for one "
    "full-batch step) and `acc` (or a name bound from it) is backpropagated after it in the same function; or `v` "
    "is computed by a call that takes `acc` itself (`x = x + 0.1 * block(x)`: a recurrence, not a sum); or `acc` is "

@@ -1469,7 +1469,11 @@ bool facts_reset_after_backward(const facts *self, TSNode stmt) {
     const facts_call *c = &self->calls.items[i];
     if (ts_node_start_byte(c->call) >= l->body.end) break;
     if (c->function != fn) continue;
-    if (backward_of(self, c->call, vname, vlen)) return true;
+    /* the sum itself, after the accumulation (a window of instances summed,
+     * backpropagated and reset: `avg = batch_loss / batch_count;
+     * avg.backward()`, then `batch_loss = 0.0`) */
+    bool later = ts_node_start_byte(c->call) > pos;
+    if (backward_of(self, c->call, vname, vlen) || (later && backward_of(self, c->call, aname, alen))) return true;
     TSNode callee = FIELD(c->call, function);
     if (ts_node_is_null(callee) || !NODE_IS(callee, "attribute") ||
         !facts_node_is(self, FIELD(callee, attribute), "backward"))
@@ -1480,7 +1484,9 @@ bool facts_reset_after_backward(const facts *self, TSNode stmt) {
     const char *oname = facts_text(self, obj, &olen);
     long a = facts__last_assign_before(self, oname, olen, ts_node_start_byte(c->call), fn);
     if (a >= 0 && ts_node_start_byte(self->assigns.items[a].left) >= l->body.start &&
-        node_reads(self, self->assigns.items[a].right, vname, vlen))
+        (node_reads(self, self->assigns.items[a].right, vname, vlen) ||
+         (later && ts_node_start_byte(self->assigns.items[a].left) > pos &&
+          node_reads(self, self->assigns.items[a].right, aname, alen))))
       return true;
   }
   return false;
