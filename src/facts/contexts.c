@@ -4170,36 +4170,52 @@ static bool builds_model(const facts *f, TSNode callee) {
   static const char *const chain[] = {"to", "cuda", "cpu", "float", "double", "half", NULL};
   static const char *const module_use[] = {"parameters", "named_parameters", "train", "eval", "state_dict",
                                            "load_state_dict", "zero_grad", NULL};
-  TSNode at = ts_node_parent(callee);
-  if (ts_node_is_null(at) || !NODE_IS(at, "call") || !ts_node_eq(FIELD(at, function), callee)) return false;
-  for (int guard = 0; guard < 4; guard++) {
-    TSNode up = ts_node_parent(at);
-    if (ts_node_is_null(up) || !NODE_IS(up, "attribute")) break;
-    TSNode inv = ts_node_parent(up);
-    bool chained = false;
-    for (size_t i = 0; chain[i] && !chained; i++) chained = facts_node_is(f, FIELD(up, attribute), chain[i]);
-    if (!chained || ts_node_is_null(inv) || !NODE_IS(inv, "call")) return false;
-    at = inv;
+  /* the assignment whose value starts where the call does (asked of every
+   * model call: found among the few assignments just before it, with no
+   * walk up the tree) */
+  uint32_t pos = ts_node_start_byte(callee);
+  size_t lo = 0, hi = f->assigns.len;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (ts_node_start_byte(f->assigns.items[mid].left) < pos) lo = mid + 1;
+    else hi = mid;
   }
-  TSNode assign = ts_node_parent(at);
-  if (ts_node_is_null(assign) || !NODE_IS(assign, "assignment") || !ts_node_eq(FIELD(assign, right), at)) return false;
-  TSNode target = FIELD(assign, left);
+  long k = -1;
+  for (size_t i = lo, steps = 0; i-- > 0 && steps < 4 && k < 0; steps++)
+    if (ts_node_start_byte(f->assigns.items[i].right) == pos) k = (long)i;
+  if (k < 0) return false;
+  /* the value: the call itself, or `.to(device)`-like methods of it */
+  TSNode v = f->assigns.items[k].right;
+  for (int guard = 0; guard < 4 && NODE_IS(v, "call"); guard++) {
+    TSNode fn = FIELD(v, function);
+    if (ts_node_eq(fn, callee)) break;
+    bool chained = false;
+    for (size_t i = 0; chain[i] && !chained && NODE_IS(fn, "attribute"); i++)
+      chained = facts_node_is(f, FIELD(fn, attribute), chain[i]);
+    if (!chained) return false;
+    v = FIELD(fn, object);
+  }
+  if (!NODE_IS(v, "call") || !ts_node_eq(FIELD(v, function), callee)) return false;
+  TSNode target = f->assigns.items[k].left;
   bool attr = NODE_IS(target, "attribute") && facts_node_is(f, FIELD(target, object), "self");
   if (!attr && !NODE_IS(target, "identifier")) return false;
   uint32_t tl;
   const char *t = facts_text(f, target, &tl);
-  int fn = facts_function_at(f, ts_node_start_byte(assign));
+  int fn = facts_function_at(f, pos);
   if (fn < 0) return false;
   /* an attribute: the methods of its class; a name: its function */
   int klass = f->functions.items[fn].klass;
   if (attr && klass < 0) return false;
-  for (size_t i = 0; i < f->calls.len; i++) {
+  facts_span scope = f->functions.items[fn].body;
+  if (attr) scope = (facts_span){ts_node_start_byte(f->classes.items[klass].node), ts_node_end_byte(f->classes.items[klass].node)};
+  for (size_t i = facts_first_call_at(f, scope.start); i < f->calls.len; i++) {
     const facts_call *c = &f->calls.items[i];
+    if (ts_node_start_byte(c->call) >= scope.end) break;
     if (attr ? (c->function < 0 || f->functions.items[c->function].klass != klass) : c->function != fn) continue;
     TSNode cf = FIELD(c->call, function);
     if (ts_node_is_null(cf) || !NODE_IS(cf, "attribute") || !facts_text_is(f, FIELD(cf, object), t, tl)) continue;
-    for (size_t k = 0; module_use[k]; k++)
-      if (facts_node_is(f, FIELD(cf, attribute), module_use[k])) return true;
+    for (size_t u = 0; module_use[u]; u++)
+      if (facts_node_is(f, FIELD(cf, attribute), module_use[u])) return true;
   }
   return false;
 }
