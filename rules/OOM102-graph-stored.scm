@@ -176,7 +176,12 @@
 ;   over the batch the function put together itself: MixMatch's
 ;   `list(torch.split(mixup(torch.cat([x, u1, u2])), n))`; or over the
 ;   frames of a time-major view of one batch, `x = x.transpose(0, 1)` then
-;   `for i in range(len(x))`) into a local list.
+;   `for i in range(len(x))`) into a local list; and the time steps of one
+;   training step: a loop with no loader, backward or step of its own that
+;   takes a later axis of one batch (`frames[:, t]`) into a local list of
+;   a function that runs a backward pass after the loop (the per-step
+;   outputs its loss is made of, even when the list is also returned for
+;   logging).
 ;   Running sums (`acc += v`) are OOM101.
 ;
 ;   ## Why is this bad?

@@ -1234,6 +1234,21 @@ static bool list_fed_back(const facts *f, const facts_loop *l, const char *name,
 }
 
 
+/* Whether function FN calls `.backward(...)` after POS. */
+static bool backward_after(const facts *f, int fn, uint32_t pos) {
+  uint32_t end = f->functions.items[fn].body.end;
+  for (size_t i = facts_first_call_at(f, pos); i < f->calls.len; i++) {
+    const facts_call *c = &f->calls.items[i];
+    if (ts_node_start_byte(c->call) >= end) break;
+    if (c->function != fn) continue;
+    TSNode callee = FIELD(c->call, function);
+    if (!ts_node_is_null(callee) && NODE_IS(callee, "attribute") && facts_node_is(f, FIELD(callee, attribute), "backward"))
+      return true;
+  }
+  return false;
+}
+
+
 bool facts_step_storage(const facts *self, TSNode node) {
   if (NODE_IS(node, "attribute") && cleared_after_backward(self, node)) return true;
   int loop;
@@ -1352,6 +1367,18 @@ bool facts_step_storage(const facts *self, TSNode node) {
    * backward or step of its own, into a local of the function: the
    * outputs of one step, however many steps follow */
   if (fn >= 0 && l->evidence == LOOP_CALLS_MODEL && facts__chunk_loop(self, l))
+    for (size_t i = first; i < end; i++) {
+      uint32_t b = self->bindings.items[i].pos;
+      if (b >= self->functions.items[fn].body.start && b < ts_node_start_byte(l->node) &&
+          facts_function_at(self, b) == fn)
+        return true;
+    }
+  /* (j) the time steps of one training step: a loop with no loader,
+   * backward or step of its own that steps along a later axis of one batch
+   * (`frames[:, t]`), into a local of the function that runs a backward
+   * pass after the loop: the per-step outputs its loss is made of */
+  if (fn >= 0 && l->evidence == LOOP_CALLS_MODEL && backward_after(self, fn, l->body.end) &&
+      facts__steps_later_axis(self, l))
     for (size_t i = first; i < end; i++) {
       uint32_t b = self->bindings.items[i].pos;
       if (b >= self->functions.items[fn].body.start && b < ts_node_start_byte(l->node) &&
