@@ -139,7 +139,8 @@
 ;   whose own store on `self` is then not reported either:
 ;   every step's graph is alive through `h` anyway), or that hands the
 ;   list itself back to the model (`{"hist_embeds": hist_embeds}` as the
-;   next step's `**inputs`: an episode's history); values read after the
+;   next step's `**inputs`: an episode's history), or an item of it
+;   (`model(states[step])`, the state the previous step appended); values read after the
 ;   loop into a loss left on `self` that a method of the file or a base
 ;   class of the project backpropagates (an actor-critic rollout's states
 ;   and log-probabilities, `self.loss += rl_loss`, then

@@ -1221,6 +1221,13 @@ static bool list_fed_back(const facts *f, const facts_loop *l, const char *name,
     if (ts_node_eq(n, node)) continue;
     TSNode up = ts_node_parent(n);
     if (ts_node_is_null(up)) continue;
+    /* an item of it as the next step's input (`model(states[step])`, the
+     * state the previous step appended) */
+    if (NODE_IS(up, "subscript") && ts_node_eq(FIELD(up, value), n)) {
+      n = up;
+      up = ts_node_parent(up);
+      if (ts_node_is_null(up) || !NODE_IS(up, "argument_list")) continue;
+    }
     if (NODE_IS(up, "pair") && ts_node_eq(FIELD(up, value), n)) return true;
     if (NODE_IS(up, "keyword_argument") && ts_node_eq(FIELD(up, value), n)) return true;
     if (NODE_IS(up, "argument_list")) {
