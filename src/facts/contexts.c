@@ -1568,6 +1568,18 @@ static int mode_call(const facts *f, TSNode call) {
 /* Whether the last mode call on MODEL (LEN bytes, the callee's text) in
  * function FN before POS puts it in training mode (`self.mixer.train()`). */
 static bool trained_before(const facts *f, int fn, const char *model, uint32_t len, uint32_t pos) {
+  /* most evaluation functions never call `.train(`: the text says so
+   * before any call is looked at */
+  uint32_t from = f->functions.items[fn].body.start;
+  bool mentioned = false;
+  for (uint32_t i = from; !mentioned && i + 7 <= pos;) {
+    const char *dot = memchr(f->source + i, '.', pos - i);
+    if (!dot) break;
+    i = (uint32_t)(dot - f->source);
+    mentioned = i + 7 <= pos && !memcmp(dot, ".train(", 7);
+    i++;
+  }
+  if (!mentioned) return false;
   int mode = -1;
   for (size_t i = facts_first_call_at(f, f->functions.items[fn].body.start); i < f->calls.len; i++) {
     const facts_call *c = &f->calls.items[i];
@@ -1950,13 +1962,14 @@ bool facts_in_eval_function(const facts *self, TSNode node) {
   int fn = facts_function_at(self, pos);
   /* a model's `predict_masks` is its own computation (Segment Anything) */
   if (fn < 0 || !eval_function(self, fn)) return false;
+  if (facts_in_module_method(self, fn) || grad_mode_chosen(self, pos) || caller_chooses_grad_mode(self, fn, node) ||
+      grad_kept_on_purpose(self, node))
+    return false;
   /* named for evaluation, yet putting this very model in training mode
    * first and returning a graph: it trains (eval_context) */
   uint32_t len = 0;
   const char *model = called_model(self, node, &len);
-  return !(model && trained_before(self, fn, model, len, pos) && returns_to_training(self, fn)) &&
-         !facts_in_module_method(self, fn) &&
-         !grad_mode_chosen(self, pos) && !caller_chooses_grad_mode(self, fn, node) && !grad_kept_on_purpose(self, node);
+  return !(model && trained_before(self, fn, model, len, pos) && returns_to_training(self, fn));
 }
 
 
@@ -2163,15 +2176,18 @@ static bool eval_context(const facts *self, TSNode node) {
   for (int f = fn; f >= 0; f = self->functions.items[f].parent)
     if (unit_test(self, f)) return false;
   uint32_t len = 0;
-  const char *model = called_model(self, node, &len);
+  const char *model;
   /* a function named for evaluation that puts this very model in training
    * mode before calling it and returns a graph trains it: a Q-learner's
    * `evaluate_q` runs `self.mixer.train()`, then returns the TD loss its
    * trainer backpropagates (a `test()` in training mode that keeps only
    * `loss.item()` is still an evaluation, with dropout on) */
   for (int f = fn; f >= 0; f = self->functions.items[f].parent)
-    if (eval_function(self, f) && !(f == fn && caller_chooses_grad_mode(self, fn, node)))
+    if (eval_function(self, f) && !(f == fn && caller_chooses_grad_mode(self, fn, node))) {
+      model = called_model(self, node, &len);
       return !(model && trained_before(self, fn, model, len, pos) && returns_to_training(self, fn));
+    }
+  model = called_model(self, node, &len);
   /* after `model.eval()` in this scope, before any `model.train()`, for
    * calls of that model: a distillation step puts its teacher in eval mode
    * and goes on to train the student */
@@ -4279,6 +4295,25 @@ static bool iterates_estimators(const facts *f, TSNode callee) {
   if (ts_node_is_null(root) || !NODE_IS(root, "identifier")) return false;
   uint32_t nl;
   const char *name = facts_text(f, root, &nl);
+  /* the name bound as a loop target in the call's scope (neither assigned
+   * nor a parameter) before the tree is walked up for that loop */
+  size_t first, end;
+  facts_bindings_named(f, name, nl, &first, &end);
+  int scope = facts_function_at(f, ts_node_start_byte(callee));
+  bool target = false;
+  for (size_t i = first; i < end && !target; i++) {
+    const facts_binding *b = &f->bindings.items[i];
+    target = b->kind == BINDING_OTHER && ts_node_is_null(b->value) && !b->parameter_of &&
+             facts_function_at(f, b->pos) == scope;
+  }
+  /* a comprehension's variable is no binding of the file: its clause
+   * follows the call, `... for model in cv_models]` */
+  uint32_t after = ts_node_end_byte(callee);
+  uint32_t stop = after + 256 < f->length ? after + 256 : (uint32_t)f->length;
+  for (uint32_t i = after; !target && i + 4 + nl + 4 <= stop; i++)
+    target = !memcmp(f->source + i, "for ", 4) && !memcmp(f->source + i + 4, name, nl) &&
+             !memcmp(f->source + i + 4 + nl, " in ", 4);
+  if (!target) return false;
   TSNode over = NULL_NODE;
   for (TSNode up = ts_node_parent(callee); !ts_node_is_null(up) && ts_node_is_null(over); up = ts_node_parent(up)) {
     if (NODE_IS(up, "for_statement")) {

@@ -1105,9 +1105,9 @@ static bool starts_at_number(analysis *a, TSNode e, TSNode at) {
   if (!NODE_IS(e, "identifier")) return false;
   uint32_t len;
   const char *name = facts_text(a->f, e, &len);
-  /* before the statement: `loss = loss + x` is itself an assignment */
-  TSNode stmt = facts__statement_of(at);
-  uint32_t pos = ts_node_start_byte(ts_node_is_null(stmt) ? at : stmt);
+  /* the statement itself (`loss = loss + x`) is passed over as the sum's
+   * own step */
+  uint32_t pos = ts_node_start_byte(at);
   for (int hop = 0; hop < 4; hop++) {
     long k = facts__last_assign_before(a->f, name, len, pos, a->function);
     if (k < 0) return false;
