@@ -382,9 +382,9 @@
 ;   loss its trainer backpropagates), nor torchvision's weights enums
 ;   (`ResNet50_Weights.DEFAULT.transforms()` is the image preprocessing of
 ;   the checkpoint), nor a call that makes a model: what it returns is
-;   bound to a name or attribute used as a module in its scope (`self.clf =
-;   self.net(n_classes).to(device)`, then `self.clf.train()`), a network
-;   class handed in and built, nor the variable of a `for` or a
+;   moved (`.to(device)`, `.cuda()`) and bound to a name or attribute used
+;   as a module in its scope (`self.clf = self.net(n_classes).to(device)`,
+;   then `self.clf.train()`), a network class handed in and built, nor the variable of a `for` or a
 ;   comprehension over a list the file fills only with scikit-learn,
 ;   XGBoost or LightGBM estimators (`[model.predict(X) for model in
 ;   cv_models]` after `cv_models.append(lgb.train(...))`), whatever else

@@ -4210,7 +4210,7 @@ static bool takes_only_models(const facts *f, TSNode callee) {
 
 
 /* Whether the call of CALLEE makes a model rather than running one: what it
- * returns (through `.to()`-like chains) is bound to a name or attribute
+ * returns, moved by `.to()`-like methods, is bound to a name or attribute
  * used as a module in its scope (`self.clf = self.net(n_classes).to(dev)`,
  * then `self.clf.train()` or `optim.SGD(self.clf.parameters())`): a
  * network class handed in as `net` and built with a class count, whatever
@@ -4234,8 +4234,11 @@ static bool builds_model(const facts *f, TSNode callee) {
   for (size_t i = lo, steps = 0; i-- > 0 && steps < 4 && k < 0; steps++)
     if (ts_node_start_byte(f->assigns.items[i].right) == pos) k = (long)i;
   if (k < 0) return false;
-  /* the value: the call itself, or `.to(device)`-like methods of it */
+  /* the value: `.to(device)`-like methods of the call (a model built and
+   * moved at once; a plain `out = model(x)`, which is most calls, is not
+   * looked into further) */
   TSNode v = f->assigns.items[k].right;
+  if (!NODE_IS(v, "call") || ts_node_eq(FIELD(v, function), callee)) return false;
   for (int guard = 0; guard < 4 && NODE_IS(v, "call"); guard++) {
     TSNode fn = FIELD(v, function);
     if (ts_node_eq(fn, callee)) break;
