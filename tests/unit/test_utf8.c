@@ -157,6 +157,17 @@ static void test_first_invalid(void **state) {
   assert_int_equal(utf8_first_invalid("ab" NICHI, 4), 2);
   /* N bounds the scan */
   assert_int_equal(utf8_first_invalid("ab\xFF", 2), SIZE_MAX);
+  /* past the eight-byte ASCII stride: a bad byte at each offset of a word,
+   * after valid multibyte text, and N ending inside a word */
+  for (size_t at = 0; at < 20; at++) {
+    char text[24];
+    memset(text, 'a', sizeof text);
+    text[at] = '\xFF';
+    assert_int_equal(utf8_first_invalid(text, sizeof text), at);
+    assert_int_equal(utf8_first_invalid(text, at), SIZE_MAX);
+  }
+  const char *mixed = "0123456789" NICHI "abcdefghij\xC0\x80";
+  assert_int_equal(utf8_first_invalid(mixed, strlen(mixed)), 23);
 }
 
 
