@@ -20,7 +20,9 @@
 ;     `dtype=torch.bfloat16`.
 ;
 ;   Not reported: bfloat16 autocast without a scaler, autocast used only for
-;   inference, autocast with `enabled=False`, scalers created with an
+;   inference, autocast with `enabled=False` (also through a name the
+;   file binds only to `False`: `use_mp = False`, then
+;   `autocast(enabled=use_mp)`), scalers created with an
 ;   `enabled=` switch, files using accelerate, DeepSpeed or apex (they
 ;   scale the loss themselves), files whose backward goes through a
 ;   wrapper that scales the loss (an AMP optimizer's
@@ -89,6 +91,7 @@
   (#match? @args "^\\(\\s*[\"']cuda|device_type\\s*=\\s*[\"']cuda")
   (#oom-not-has-arg? @args "dtype" "1")
   (#not-match? @args "enabled\\s*=\\s*False")
+  (#oom-not-arg? @args "enabled" "False")
   (#oom-not-file-scales-loss?)
   (#oom-not-file-calls? ".*GradScaler")
   (#oom-not-file-mentions? "(?:#[^\\n]*|\"\"\"[\\s\\S]*?\"\"\"|'''[\\s\\S]*?'''|(?<=help=)[rbfuRBFU]{0,2}(?:\"(?:[^\"\\\\\\n]|\\\\.)*\"|'(?:[^'\\\\\\n]|\\\\.)*')|(?<![=:])(?<![=:] )[rbfuRBFU]{0,2}(?:\"(?:[^\"\\\\\\n]|\\\\.)*\"|'(?:[^'\\\\\\n]|\\\\.)*'))(*SKIP)(*F)|(?i:gradscaler|\\.scale\\(|scaler\\.step|accelerator|loss_scal|deepspeed|apex)")
@@ -104,6 +107,7 @@
   (#match? @args "^\\(\\s*[\"']cuda|device_type\\s*=\\s*[\"']cuda")
   (#oom-not-has-arg? @args "dtype" "1")
   (#not-match? @args "enabled\\s*=\\s*False")
+  (#oom-not-arg? @args "enabled" "False")
   (#oom-not-file-scales-loss?)
   (#oom-not-file-calls? ".*GradScaler")
   (#oom-not-file-mentions? "(?:#[^\\n]*|\"\"\"[\\s\\S]*?\"\"\"|'''[\\s\\S]*?'''|(?<=help=)[rbfuRBFU]{0,2}(?:\"(?:[^\"\\\\\\n]|\\\\.)*\"|'(?:[^'\\\\\\n]|\\\\.)*')|(?<![=:])(?<![=:] )[rbfuRBFU]{0,2}(?:\"(?:[^\"\\\\\\n]|\\\\.)*\"|'(?:[^'\\\\\\n]|\\\\.)*'))(*SKIP)(*F)|(?i:gradscaler|\\.scale\\(|scaler\\.step|accelerator|loss_scal|deepspeed|apex)")
@@ -117,6 +121,7 @@
   (#oom-qualname? @fn "torch\\.cuda\\.amp(\\.autocast_mode)?\\.autocast")
   (#oom-not-has-arg? @args "dtype" "1")
   (#not-match? @args "enabled\\s*=\\s*False|^\\(\\s*False")
+  (#oom-not-arg? @args "enabled" "False")
   (#oom-not-file-scales-loss?)
   (#oom-not-file-calls? ".*GradScaler")
   (#oom-not-file-mentions? "(?:#[^\\n]*|\"\"\"[\\s\\S]*?\"\"\"|'''[\\s\\S]*?'''|(?<=help=)[rbfuRBFU]{0,2}(?:\"(?:[^\"\\\\\\n]|\\\\.)*\"|'(?:[^'\\\\\\n]|\\\\.)*')|(?<![=:])(?<![=:] )[rbfuRBFU]{0,2}(?:\"(?:[^\"\\\\\\n]|\\\\.)*\"|'(?:[^'\\\\\\n]|\\\\.)*'))(*SKIP)(*F)|(?i:gradscaler|\\.scale\\(|scaler\\.step|accelerator|loss_scal|deepspeed|apex)")
@@ -131,6 +136,7 @@
   (#oom-qualname? @fn "torch\\.cuda\\.amp(\\.autocast_mode)?\\.autocast")
   (#oom-not-has-arg? @args "dtype" "1")
   (#not-match? @args "enabled\\s*=\\s*False|^\\(\\s*False")
+  (#oom-not-arg? @args "enabled" "False")
   (#oom-not-file-scales-loss?)
   (#oom-not-file-calls? ".*GradScaler")
   (#oom-not-file-mentions? "(?:#[^\\n]*|\"\"\"[\\s\\S]*?\"\"\"|'''[\\s\\S]*?'''|(?<=help=)[rbfuRBFU]{0,2}(?:\"(?:[^\"\\\\\\n]|\\\\.)*\"|'(?:[^'\\\\\\n]|\\\\.)*')|(?<![=:])(?<![=:] )[rbfuRBFU]{0,2}(?:\"(?:[^\"\\\\\\n]|\\\\.)*\"|'(?:[^'\\\\\\n]|\\\\.)*'))(*SKIP)(*F)|(?i:gradscaler|\\.scale\\(|scaler\\.step|accelerator|loss_scal|deepspeed|apex)")
@@ -145,6 +151,7 @@
   (#oom-arg? @args "dtype" "(\\w+\\.)?(float16|half)")
   (#oom-qualname? @fn "torch\\.(autocast|amp(\\.autocast_mode)?\\.autocast|cuda\\.amp(\\.autocast_mode)?\\.autocast)")
   (#not-match? @args "(?i)[\"'](cpu|mps|xla|xpu|hpu)|enabled\\s*=\\s*False")
+  (#oom-not-arg? @args "enabled" "False")
   (#oom-not-file-scales-loss?)
   (#oom-not-file-calls? ".*GradScaler")
   (#oom-not-file-mentions? "(?:#[^\\n]*|\"\"\"[\\s\\S]*?\"\"\"|'''[\\s\\S]*?'''|(?<=help=)[rbfuRBFU]{0,2}(?:\"(?:[^\"\\\\\\n]|\\\\.)*\"|'(?:[^'\\\\\\n]|\\\\.)*')|(?<![=:])(?<![=:] )[rbfuRBFU]{0,2}(?:\"(?:[^\"\\\\\\n]|\\\\.)*\"|'(?:[^'\\\\\\n]|\\\\.)*'))(*SKIP)(*F)|(?i:gradscaler|\\.scale\\(|scaler\\.step|accelerator|loss_scal|deepspeed|apex)")
@@ -159,6 +166,7 @@
   (#oom-arg? @args "dtype" "(\\w+\\.)?(float16|half)")
   (#oom-qualname? @fn "torch\\.(autocast|amp(\\.autocast_mode)?\\.autocast|cuda\\.amp(\\.autocast_mode)?\\.autocast)")
   (#not-match? @args "(?i)[\"'](cpu|mps|xla|xpu|hpu)|enabled\\s*=\\s*False")
+  (#oom-not-arg? @args "enabled" "False")
   (#oom-not-file-scales-loss?)
   (#oom-not-file-calls? ".*GradScaler")
   (#oom-not-file-mentions? "(?:#[^\\n]*|\"\"\"[\\s\\S]*?\"\"\"|'''[\\s\\S]*?'''|(?<=help=)[rbfuRBFU]{0,2}(?:\"(?:[^\"\\\\\\n]|\\\\.)*\"|'(?:[^'\\\\\\n]|\\\\.)*')|(?<![=:])(?<![=:] )[rbfuRBFU]{0,2}(?:\"(?:[^\"\\\\\\n]|\\\\.)*\"|'(?:[^'\\\\\\n]|\\\\.)*'))(*SKIP)(*F)|(?i:gradscaler|\\.scale\\(|scaler\\.step|accelerator|loss_scal|deepspeed|apex)")

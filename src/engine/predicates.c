@@ -59,7 +59,8 @@ static const struct {
    "positional arguments when POS is given, or has `**kwargs` (or `*args` when POS is given) that might pass it"},
   {"oom-arg", PRED_ARG, ARGS_CAPTURE_STRING, 2, 2,
    "`#oom-arg? @args \"NAME\" \"VALUE\"`: the argument list passes a keyword whose name the regex NAME matches in "
-   "full, with a value whose text the regex VALUE matches in full (`**kwargs` passes nothing known)"},
+   "full, with a value whose text the regex VALUE matches in full, or a name that every binding of the file sets to "
+   "one literal the regex matches (`use_mp = False`, then `enabled=use_mp`; `**kwargs` passes nothing known)"},
   {"oom-keyword-args-only", PRED_KEYWORD_ARGS_ONLY, ARGS_CAPTURE, 0, 0,
    "`#oom-keyword-args-only? @args`: the argument list has no positional and no `*`/`**` arguments"},
   {"oom-sole-backward", PRED_SOLE_BACKWARD, ARGS_CAPTURE, 0, 0,
@@ -621,7 +622,12 @@ static bool arg_matches(pred_context *ctx, TSNode args, const pcre2_code *name, 
     if (ts_node_is_null(k) || ts_node_is_null(v)) continue;
     size_t kl, vl;
     const char *kt = node_text(ctx, k, &kl), *vt = node_text(ctx, v, &vl);
-    if (re_match(name, kt, kl, ctx) && re_match(value, vt, vl, ctx)) return true;
+    if (!re_match(name, kt, kl, ctx)) continue;
+    if (re_match(value, vt, vl, ctx)) return true;
+    /* a name the file binds only to one literal (`use_mp = False`, then
+     * `autocast(enabled=use_mp)`): that literal */
+    TSNode c = facts_constant_value(ctx->model, v);
+    if (!ts_node_is_null(c) && (vt = node_text(ctx, c, &vl), re_match(value, vt, vl, ctx))) return true;
   }
   return false;
 }

@@ -2306,6 +2306,30 @@ bool facts_probe_loop(const facts *self, uint32_t pos) {
 }
 
 
+TSNode facts_constant_value(const facts *self, TSNode node) {
+  if (ts_node_is_null(node) || !NODE_IS(node, "identifier")) return NULL_NODE;
+  uint32_t len;
+  const char *name = facts_text(self, node, &len);
+  size_t first, end;
+  facts_bindings_named(self, name, len, &first, &end);
+  TSNode value = NULL_NODE;
+  for (size_t i = first; i < end; i++) {
+    TSNode v = self->bindings.items[i].value;
+    if (self->bindings.items[i].kind != BINDING_OTHER || ts_node_is_null(v) ||
+        !(NODE_IS(v, "true") || NODE_IS(v, "false") || NODE_IS(v, "none") || NODE_IS(v, "integer") ||
+          NODE_IS(v, "float") || NODE_IS(v, "string")))
+      return NULL_NODE;
+    if (!ts_node_is_null(value)) {
+      uint32_t vl, wl;
+      const char *vt = facts_text(self, v, &vl), *wt = facts_text(self, value, &wl);
+      if (vl != wl || memcmp(vt, wt, vl)) return NULL_NODE;
+    }
+    value = v;
+  }
+  return value;
+}
+
+
 bool facts_to_numpy(const facts *self, TSNode call) {
   /* methods that keep the tensor's graph on the way to `.numpy()` */
   static const char *const keep[] = {"cpu", "cuda", "to", "squeeze", "unsqueeze", "view", "reshape", "flatten",

@@ -654,6 +654,11 @@ bool facts_warm_up_call(const facts *self, TSNode call);
  * `.data` or `.item()` on the way): `.numpy()` refuses a tensor that
  * requires grad, so wherever that line runs gradients are off. */
 bool facts_to_numpy(const facts *self, TSNode call);
+/* The literal (`False`, `0.5`, `"cuda"`) that every binding of the name
+ * NODE in the file assigns (`use_mp = False`, once or always alike), or a
+ * null node: a parameter, a loop target, an import or any other value
+ * makes it no constant. */
+TSNode facts_constant_value(const facts *self, TSNode node);
 /** Whether a loop around POS is timed: its function calls
  *  `torch.cuda.synchronize()` both before and after it (a benchmark). */
 bool facts_timed_loop(const facts *self, uint32_t pos);
