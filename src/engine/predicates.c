@@ -191,7 +191,8 @@ static const struct {
    "a function or method whose last name RE matches in full"},
   {"oom-accumulates-gradients", PRED_ACCUMULATES_GRADIENTS, ARGS_CAPTURE, 0, 0,
    "`#oom-accumulates-gradients? @x`: the per-iteration loop holding `@x` steps its optimizer only under an `if` "
-   "that tests `%` (gradient accumulation)"},
+   "that tests `%` (gradient accumulation), and zeroes no gradient in every iteration before `@x` (a "
+   "`zero_grad()` at the top of the loop leaves nothing to accumulate)"},
   {"oom-divided", PRED_DIVIDED, ARGS_CAPTURE, 0, 0,
    "`#oom-divided? @x`: the value of `@x` was divided (`/`, `/=`, `.div()`) on its way from its source"},
   {"oom-dataset", PRED_DATASET, ARGS_CAPTURE, 0, 0,

@@ -3541,6 +3541,13 @@ static bool accumulation(const facts *self, uint32_t pos, TSNode *steps) {
     TSNode fn = FIELD(c->call, function);
     if (ts_node_is_null(fn) || !NODE_IS(fn, "attribute")) continue;
     TSNode attr = FIELD(fn, attribute);
+    /* `optimizer.zero_grad()` in every iteration before the backward: no
+     * gradient survives from one batch to the next, so nothing is
+     * accumulated, whatever the step's `if` says (it drops batches) */
+    if (s < pos && facts_node_is(self, attr, "zero_grad") && !facts_periodic_at(self, s, loop)) {
+      *steps = NULL_NODE;
+      return false;
+    }
     if (!facts_node_is(self, attr, "step")) continue;
     uint32_t len;
     const char *obj = facts_text(self, FIELD(fn, object), &len);
