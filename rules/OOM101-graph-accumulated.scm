@@ -46,7 +46,9 @@
 ;   `.numpy()`, `.data`, `float()` or `int()` (and MXNet's `.asscalar()` and
 ;   `.asnumpy()`), also behind a tensor test (`v.item() if isinstance(v,
 ;   torch.Tensor) else v`: a number on both branches); sums computed under
-;   `torch.no_grad()` / `torch.inference_mode()`, or of a loss computed
+;   `torch.no_grad()` / `torch.inference_mode()` (also in the hooks
+;   Lightning runs in its evaluation loops: `validation_step`, a
+;   Callback's `on_validation_end`, `on_test_epoch_end`...), or of a loss computed
 ;   after the block from a prediction made in it (`with torch.no_grad():
 ;   pred = model(x)`, then `criterion(pred, y)`); plain numbers; and
 ;   `loss = loss + aux` where `loss` was first assigned in the same

@@ -196,7 +196,8 @@
 ;   calls of a wrapper whose base class runs the model under
 ;   no_grad (an inferencer without a `forward` of its own), PyTorch Lightning modules (Lightning runs
 ;   `validation_step`, `test_step` and `predict_step` without gradients
-;   itself; a class that derives nothing, or only `object`, is none: its
+;   itself, and the hooks of its evaluation loops, a Callback's
+;   `on_validation_end` or `on_test_epoch_end` among them; a class that derives nothing, or only `object`, is none: its
 ;   own code calls its `validation_step`, as skorch's NeuralNet does), test modules (that import `pytest`, `unittest` or `hypothesis`,
 ;   or define a pytest class `Test...`: their `test_*` functions are not
 ;   evaluation loops), `test_*` functions that assert (an assert statement, or a call

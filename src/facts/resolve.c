@@ -1244,13 +1244,30 @@ static void resolve_no_grad(facts *f, buf *tmp) {
     }
   }
   /* Lightning runs validation_step/test_step/predict_step with gradients
-   * off; a class that derives nothing (or only `object`) is no Lightning
-   * module: its own code calls them (skorch's NeuralNet) */
+   * off, and the hooks of its evaluation loops too, a Callback's
+   * `on_validation_end` among them; a class that derives nothing (or only
+   * `object`) is no Lightning module: its own code calls them (skorch's
+   * NeuralNet) */
   int *inner = oom_xcalloc(f->functions.len + 1, sizeof *inner);
   facts__innermost_classes(f, inner);
   for (size_t i = 0; i < f->functions.len; i++) {
     facts_function *fn = &f->functions.items[i];
-    static const char *const steps[] = {"validation_step", "test_step", "predict_step", NULL};
+    static const char *const steps[] = {"validation_step",
+                                        "test_step",
+                                        "predict_step",
+                                        "on_validation_start",
+                                        "on_validation_end",
+                                        "on_validation_epoch_start",
+                                        "on_validation_epoch_end",
+                                        "on_validation_batch_start",
+                                        "on_validation_batch_end",
+                                        "on_test_start",
+                                        "on_test_end",
+                                        "on_test_epoch_start",
+                                        "on_test_epoch_end",
+                                        "on_test_batch_start",
+                                        "on_test_batch_end",
+                                        NULL};
     bool method = inner[i] >= 0 && facts_class_has_bases(f, &f->classes.items[inner[i]]);
     for (size_t k = 0; steps[k] && method; k++)
       if (fn->name_len == strlen(steps[k]) && !memcmp(fn->name, steps[k], fn->name_len)) {
