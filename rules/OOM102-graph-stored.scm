@@ -55,7 +55,9 @@
 ;   Not reported: a value written into a NumPy array (`track_loss[i, 0] =
 ;   loss_targ` after `track_loss = np.zeros(...)`, or `self.losses[epoch] =
 ;   loss` when every binding of `self.losses` in the class makes one),
-;   which converts it to a number; indices and tests, which carry no graph (`.argmax(1)`,
+;   which converts it to a number; what a module's `load_state_dict(...)`
+;   (the report of missing keys) or `state_dict()` (its weights) returns;
+;   indices and tests, which carry no graph (`.argmax(1)`,
 ;   `torch.argmax(pred, dim=1)`, `torch.eq(a, b)`, `argsort`); an entry under a literal key (`loss_dict["d_real"] =
 ;   real_pred.mean()` in every iteration), which holds only the last
 ;   iteration's value, as a plain name would; a loss computed from detached

@@ -183,7 +183,9 @@ static const char *const CLEANING_METHODS[] = {
   "element_size", "count_nonzero", "equal", "tobytes", "backward", "zero_", "fill_", "copy_", "requires_grad_",
   "get_device", "is_contiguous", "stride", "storage_offset", "nelement", "type", "__len__",
   /* MXNet's NDArray: a Python number and a NumPy copy, no autograd history */
-  "asscalar", "asnumpy", NULL};
+  "asscalar", "asnumpy",
+  /* a module's own bookkeeping: the keys a load reports, its weights */
+  "load_state_dict", "state_dict", NULL};
 static const char *const PRESERVING_METHODS[] = {
   "mean", "sum", "view", "reshape", "squeeze", "unsqueeze", "to", "cuda", "cpu", "float", "half", "double",
   "bfloat16", "clone", "contiguous", "flatten", "permute", "transpose", "t", "expand", "expand_as", "repeat",
