@@ -47,7 +47,8 @@ static const struct {
   {"oom-in-no-grad", PRED_IN_NO_GRAD, ARGS_CAPTURE, 0, 0,
    "`#oom-in-no-grad? @x`: `@x` runs with gradients off: under `with torch.no_grad()` / `inference_mode()` / "
    "`set_grad_enabled(False)` (or a name the function binds to one on some branch), in a function decorated with "
-   "one, or after `torch.set_grad_enabled(False)` in the same block; a project's own decorator or context whose "
+   "one, or after `torch.set_grad_enabled(False)` in the same block (but for the body of a `with "
+   "torch.enable_grad():` inside any of those); a project's own decorator or context whose "
    "name contains `no_grad` or `inference_mode` (not called with `False`) counts as one; or in a function every "
    "caller runs so: in the file, in a base class's methods of another module calling it on `self`, or (asked "
    "last, after every other predicate) in the modules of its folder and the folders above it that import it"},

@@ -2086,6 +2086,10 @@ static void run_statement(analysis *a, state *st, TSNode s) {
   } else if (parse_type_is(type, "if_statement")) {
     run_if(a, st, s);
   } else if (parse_type_is(type, "with_statement")) {
+    /* inside a no-grad region, a `with` whose start the regions leave out
+     * is `torch.enable_grad()` (resolve.c cuts exactly those): gradients
+     * are on again in its body */
+    if (a->no_grad && !facts_in_no_grad(a->f, ts_node_start_byte(s))) a->no_grad = false;
     TSNode clause = ts_node_named_child(s, 0);
     if (!ts_node_is_null(clause)) {
       uint32_t n = ts_node_named_child_count(clause);

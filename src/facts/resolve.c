@@ -1224,6 +1224,43 @@ static void lambdas_handed_to_no_grad(facts *f) {
 }
 
 
+/* `with torch.enable_grad():` (or `torch.set_grad_enabled(True)`) turns
+ * gradients back on inside a no-grad region: a script that switches them
+ * off for all of `main()` (`torch.set_grad_enabled(False)`) and trains in
+ * such a block. Its body is cut out of the (sorted, disjoint) regions. */
+static void enable_grad_blocks(facts *f, buf *tmp) {
+  static const char *const ENABLE_GRAD[] = {"torch.enable_grad", "torch.autograd.enable_grad",
+                                            "torch.autograd.grad_mode.enable_grad", NULL};
+  if (!f->no_grad.len) return;
+  for (size_t i = 0; i < f->with_items.len; i++) {
+    TSNode e = f->with_items.items[i].candidate;
+    if (ts_node_is_null(e) || !NODE_IS(e, "call")) continue;
+    TSNode fn = FACT_FIELD(f, e, function), a0 = first_arg(e);
+    if (!qualname_is(f, fn, ENABLE_GRAD, tmp) &&
+        !(qualname_is(f, fn, SET_GRAD_ENABLED, tmp) && !ts_node_is_null(a0) && NODE_IS(a0, "true")))
+      continue;
+    facts_span on = f->with_items.items[i].span;
+    /* from the `with` statement itself: the analysis asks of a statement's
+     * start whether gradients are off for all of it */
+    TSNode w = e;
+    for (int up = 0; up < 4 && !ts_node_is_null(w) && !NODE_IS(w, "with_statement"); up++) w = ts_node_parent(w);
+    if (!ts_node_is_null(w) && NODE_IS(w, "with_statement") && ts_node_start_byte(w) < on.start)
+      on.start = ts_node_start_byte(w);
+    for (size_t k = 0; k < f->no_grad.len; k++) {
+      facts_span *r = &f->no_grad.items[k];
+      if (!(r->start < on.start && on.end <= r->end)) continue;
+      facts_span tail = {on.end, r->end};
+      r->end = on.start;
+      if (tail.start < tail.end) {
+        vec_push(&f->no_grad, tail);
+        merge_no_grad(f); /* sorts the new piece in */
+      }
+      break;
+    }
+  }
+}
+
+
 static void resolve_no_grad(facts *f, buf *tmp) {
   no_grad_returns(f, tmp);
   for (size_t i = 0; i < f->with_items.len; i++)
@@ -1292,6 +1329,7 @@ static void resolve_no_grad(facts *f, buf *tmp) {
     grad_off_after_calls(f, r.span);
   }
   merge_no_grad(f);
+  enable_grad_blocks(f, tmp);
   no_grad_from_callers(f, tmp);
 }
 
