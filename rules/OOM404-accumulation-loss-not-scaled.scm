@@ -21,8 +21,9 @@
 ;   Not reported: updates that run whole every few batches (`backward()`
 ;   and the optimizer step under the same `if step % k == 0:`, which sums
 ;   no micro-batches), loops that zero the gradients in every iteration
-;   before the backward (`optimizer.zero_grad()` at the top of the loop:
-;   nothing is accumulated, the step only drops batches), a test whose count is 1 (`if step %
+;   before the backward (`optimizer.zero_grad()` at the top of the loop,
+;   not under an `if` such as a NaN guard: nothing is accumulated, the
+;   step only drops batches), a test whose count is 1 (`if step %
 ;   gradient_accumulation_steps == 0:` with the name bound only to `1`:
 ;   the optimizer steps every batch), losses divided anywhere in the iteration or in the
 ;   function of the file that returns them (`loss, acc = forward_pass(...)`

@@ -3527,6 +3527,16 @@ static bool modulus_is_one(const facts *self, TSNode k) {
 /* Whether the per-iteration loop at POS steps an optimizer only under `%`
  * tests; *STEPS is then the K those tests share (`X % K == 0`), or a null
  * node when one of them has none or two of them differ. */
+/* Whether CALL (a `zero_grad()`) runs in every iteration of LOOP: a
+ * statement of the loop's own body, not under an `if` (a NaN guard's
+ * `optimizer.zero_grad(); continue` zeroes only that batch). */
+static bool zeroed_each_iteration(const facts *f, TSNode call, int loop) {
+  TSNode stmt = facts__statement_of(call);
+  TSNode block = ts_node_is_null(stmt) ? stmt : ts_node_parent(stmt);
+  return !ts_node_is_null(block) && NODE_IS(block, "block") && ts_node_eq(ts_node_parent(block), f->loops.items[loop].node);
+}
+
+
 static bool accumulation(const facts *self, uint32_t pos, TSNode *steps) {
   *steps = NULL_NODE;
   int loop = facts_iteration_loop_at(self, pos);
@@ -3544,7 +3554,7 @@ static bool accumulation(const facts *self, uint32_t pos, TSNode *steps) {
     /* `optimizer.zero_grad()` in every iteration before the backward: no
      * gradient survives from one batch to the next, so nothing is
      * accumulated, whatever the step's `if` says (it drops batches) */
-    if (s < pos && facts_node_is(self, attr, "zero_grad") && !facts_periodic_at(self, s, loop)) {
+    if (s < pos && facts_node_is(self, attr, "zero_grad") && zeroed_each_iteration(self, c->call, loop)) {
       *steps = NULL_NODE;
       return false;
     }
