@@ -1256,6 +1256,19 @@ static bool backward_after(const facts *f, int fn, uint32_t pos) {
 }
 
 
+/* Whether one of the bindings FIRST..END (of the stored name) lies in
+ * function FN before loop L: the container is a local the function made
+ * before the loop. */
+static bool local_before(const facts *self, size_t first, size_t end, int fn, const facts_loop *l) {
+  for (size_t i = first; i < end; i++) {
+    uint32_t b = self->bindings.items[i].pos;
+    if (b >= self->functions.items[fn].body.start && b < ts_node_start_byte(l->node) && facts_function_at(self, b) == fn)
+      return true;
+  }
+  return false;
+}
+
+
 bool facts_step_storage(const facts *self, TSNode node) {
   if (NODE_IS(node, "attribute") && cleared_after_backward(self, node)) return true;
   int loop;
@@ -1337,13 +1350,9 @@ bool facts_step_storage(const facts *self, TSNode node) {
   if (fn >= 0 && !(l->evidence & (LOOP_ITERATES_LOADER | LOOP_CALLS_STEP)) &&
       (!(l->evidence & LOOP_CALLS_BACKWARD) ||
        (!ts_node_is_null(stored_name(node)) && backward_then_detached(self, l, stored_name(node)))) &&
-      loss_function(self, fn))
-    for (size_t i = first; i < end; i++) {
-      uint32_t b = self->bindings.items[i].pos;
-      if (b >= self->functions.items[fn].body.start && b < ts_node_start_byte(l->node) &&
-          facts_function_at(self, b) == fn)
-        return true;
-    }
+      loss_function(self, fn) &&
+      local_before(self, first, end, fn, l))
+    return true;
   /* (g) the items of one tensor handed to the function (`for meta_batch in
    * x` with `x: torch.Tensor`: the tasks of one meta-batch), into a local
    * of that function: one step's list, however many batches follow */
@@ -1353,45 +1362,29 @@ bool facts_step_storage(const facts *self, TSNode node) {
     bool tensor = !ts_node_is_null(over) && NODE_IS(over, "identifier") && facts__annotated_class(self, over, fn, &q) &&
                   !strcmp(buf_str(&q), "torch.Tensor");
     buf_free(&q);
-    for (size_t i = first; i < end && tensor; i++) {
-      uint32_t b = self->bindings.items[i].pos;
-      if (b >= self->functions.items[fn].body.start && b < ts_node_start_byte(l->node) && facts_function_at(self, b) == fn)
-        return true;
-    }
+    if (tensor && local_before(self, first, end, fn, l)) return true;
   }
   /* (h) the parts of one result: a loop with no loader, backward or step of
    * its own, into a local of the function that the statement right after
    * the loop joins into one tensor */
-  if (fn >= 0 && l->evidence == LOOP_CALLS_MODEL && !test_module(self) && gathered_right_after(self, l, name, len))
-    for (size_t i = first; i < end; i++) {
-      uint32_t b = self->bindings.items[i].pos;
-      if (b >= self->functions.items[fn].body.start && b < ts_node_start_byte(l->node) &&
-          facts_function_at(self, b) == fn)
-        return true;
-    }
+  if (fn >= 0 && l->evidence == LOOP_CALLS_MODEL && !test_module(self) && gathered_right_after(self, l, name, len) &&
+      local_before(self, first, end, fn, l))
+    return true;
   /* (i) the pieces of one batch (facts__chunk_loop: MixMatch's interleaved
    * forward passes over `torch.split(mixed, n)`), in a loop with no loader,
    * backward or step of its own, into a local of the function: the
    * outputs of one step, however many steps follow */
-  if (fn >= 0 && l->evidence == LOOP_CALLS_MODEL && facts__chunk_loop(self, l))
-    for (size_t i = first; i < end; i++) {
-      uint32_t b = self->bindings.items[i].pos;
-      if (b >= self->functions.items[fn].body.start && b < ts_node_start_byte(l->node) &&
-          facts_function_at(self, b) == fn)
-        return true;
-    }
+  if (fn >= 0 && l->evidence == LOOP_CALLS_MODEL && facts__chunk_loop(self, l) &&
+      local_before(self, first, end, fn, l))
+    return true;
   /* (j) the time steps of one training step: a loop with no loader,
    * backward or step of its own that steps along a later axis of one batch
    * (`frames[:, t]`), into a local of the function that runs a backward
    * pass after the loop: the per-step outputs its loss is made of */
   if (fn >= 0 && l->evidence == LOOP_CALLS_MODEL && backward_after(self, fn, l->body.end) &&
-      facts__steps_later_axis(self, l))
-    for (size_t i = first; i < end; i++) {
-      uint32_t b = self->bindings.items[i].pos;
-      if (b >= self->functions.items[fn].body.start && b < ts_node_start_byte(l->node) &&
-          facts_function_at(self, b) == fn)
-        return true;
-    }
+      facts__steps_later_axis(self, l) &&
+      local_before(self, first, end, fn, l))
+    return true;
   /* (d) a loop over models, the container made anew in each iteration of an
    * enclosing loop: one entry per model, dropped the next time round */
   if (calls_loop_variable(self, l))
