@@ -2056,6 +2056,28 @@ static void record_loss_key(analysis *a, state *st, facts_function *fn, TSNode v
 }
 
 
+/* Whether the with clause CLAUSE holds `torch.enable_grad()` or
+ * `torch.set_grad_enabled(True)`. */
+static bool enables_grad(analysis *a, TSNode clause) {
+  static const char *const on[] = {"torch.enable_grad", "torch.autograd.enable_grad",
+                                   "torch.autograd.grad_mode.enable_grad", NULL};
+  static const char *const set[] = {"torch.set_grad_enabled", "torch.autograd.set_grad_enabled",
+                                    "torch.autograd.grad_mode.set_grad_enabled", NULL};
+  if (ts_node_is_null(clause)) return false;
+  for (uint32_t i = 0, n = ts_node_named_child_count(clause); i < n; i++) {
+    TSNode v = FACT_FIELD(a->f, ts_node_named_child(clause, i), value);
+    if (ts_node_is_null(v) || !NODE_IS(v, "call") || !facts_qualname(a->f, FACT_FIELD(a->f, v, function), &a->tmp))
+      continue;
+    const char *q = buf_str(&a->tmp);
+    if (in_list(q, strlen(q), on)) return true;
+    TSNode args = FACT_FIELD(a->f, v, arguments);
+    TSNode a0 = !ts_node_is_null(args) && ts_node_named_child_count(args) ? ts_node_named_child(args, 0) : NULL_NODE;
+    if (in_list(q, strlen(q), set) && !ts_node_is_null(a0) && NODE_IS(a0, "true")) return true;
+  }
+  return false;
+}
+
+
 static void run_statement(analysis *a, state *st, TSNode s) {
   const char *type = ts_node_type(s);
   bool saved = a->no_grad;
@@ -2086,11 +2108,11 @@ static void run_statement(analysis *a, state *st, TSNode s) {
   } else if (parse_type_is(type, "if_statement")) {
     run_if(a, st, s);
   } else if (parse_type_is(type, "with_statement")) {
-    /* inside a no-grad region, a `with` whose start the regions leave out
-     * is `torch.enable_grad()` (resolve.c cuts exactly those): gradients
-     * are on again in its body */
-    if (a->no_grad && !facts_in_no_grad(a->f, ts_node_start_byte(s))) a->no_grad = false;
+    /* inside a no-grad region, `with torch.enable_grad():` turns gradients
+     * on again for its body (resolve.c cuts that body out of the regions;
+     * the enclosing statements still carry the region's mode down) */
     TSNode clause = ts_node_named_child(s, 0);
+    if (a->no_grad && !facts_in_no_grad(a->f, ts_node_start_byte(s)) && enables_grad(a, clause)) a->no_grad = false;
     if (!ts_node_is_null(clause)) {
       uint32_t n = ts_node_named_child_count(clause);
       for (uint32_t i = 0; i < n; i++) {
