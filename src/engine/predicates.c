@@ -251,6 +251,10 @@ static const struct {
    "`#oom-probe-loop? @x`: the per-iteration loop around `@x` runs its models only on tensors made up in the "
    "function (`torch.randn(...)` and the like, through names and `.to()`-like chains): a memory or speed probe, "
    "whose gradients nothing uses"},
+  {"oom-wraps-only-backward", PRED_WRAPS_ONLY_BACKWARD, ARGS_CAPTURE, 0, 0,
+   "`#oom-wraps-only-backward? @call`: `@call` opens a `with` block whose statements are all `.backward()` calls "
+   "(`with autocast(): loss.backward()`): the forward ran before the block, and a backward pass keeps the dtypes "
+   "its forward chose, so nothing in the block computes under that context"},
   {"oom-to-numpy", PRED_TO_NUMPY, ARGS_CAPTURE, 0, 0,
    "`#oom-to-numpy? @call`: the result of the call `@call` goes straight to `.numpy()` in its expression "
    "(through `.cpu()`, `.squeeze()`-like methods and subscripts, with no `.detach()`, `.data` or `.item()` on the "
@@ -392,6 +396,7 @@ static int cost(pred_kind kind) {
   case PRED_INPUT_REQUIRES_GRAD:
   case PRED_TIMED_LOOP:
   case PRED_PROBE_LOOP:
+  case PRED_WRAPS_ONLY_BACKWARD:
   case PRED_TO_NUMPY:
   case PRED_WARM_UP: /* ts_node_parent walks down from the root */ return 4;
   case PRED_NO_GRAD_IN_IMPORTERS:
@@ -965,6 +970,8 @@ static bool eval(const predicate *p, const TSQueryMatch *m, pred_context *ctx) {
     return facts_probe_loop(ctx->model, pos);
   case PRED_TO_NUMPY:
     return facts_to_numpy(ctx->model, n);
+  case PRED_WRAPS_ONLY_BACKWARD:
+    return facts_wraps_only_backward(ctx->model, n);
   case PRED_UNTRAINED:
     return facts_untrained_model(ctx->model, n);
   case PRED_HANDED_TO_LIBRARY:

@@ -2299,6 +2299,29 @@ bool facts_probe_loop(const facts *self, uint32_t pos) {
 }
 
 
+bool facts_wraps_only_backward(const facts *self, TSNode call) {
+  TSNode item = ts_node_parent(call);
+  if (!ts_node_is_null(item) && NODE_IS(item, "as_pattern")) item = ts_node_parent(item);
+  if (ts_node_is_null(item) || !NODE_IS(item, "with_item")) return false;
+  TSNode clause = ts_node_parent(item);
+  TSNode with = ts_node_is_null(clause) ? clause : ts_node_parent(clause);
+  if (ts_node_is_null(with) || !NODE_IS(with, "with_statement")) return false;
+  TSNode body = FIELD(with, body), s;
+  if (ts_node_is_null(body)) return false;
+  bool any = false, only = true;
+  for (children it = children_of(body); only && children_next(&it, &s);) {
+    if (NODE_IS(s, "comment")) continue;
+    TSNode e = NODE_IS(s, "expression_statement") ? ts_node_named_child(s, 0) : NULL_NODE;
+    TSNode callee = !ts_node_is_null(e) && NODE_IS(e, "call") ? FIELD(e, function) : NULL_NODE;
+    TSNode attr = !ts_node_is_null(callee) && NODE_IS(callee, "attribute") ? FIELD(callee, attribute) : NULL_NODE;
+    only = !ts_node_is_null(attr) && facts_node_is(self, attr, "backward");
+    if (!only) children_done(&it); /* the walk holds a cursor */
+    any = true;
+  }
+  return any && only;
+}
+
+
 TSNode facts_constant_value(const facts *self, TSNode node) {
   if (ts_node_is_null(node) || !NODE_IS(node, "identifier")) return NULL_NODE;
   uint32_t len;

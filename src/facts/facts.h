@@ -670,6 +670,8 @@ bool facts__arg_requires_grad(const facts *self, TSNode call);
  *  tensors made up in its function (`torch.randn(...)`): a probe of memory
  *  or speed (an adaptive batch sizer's trial steps), not training on data. */
 bool facts_probe_loop(const facts *self, uint32_t pos);
+/* `call` opens a `with` block holding only `.backward()` calls (and comments) */
+bool facts_wraps_only_backward(const facts *self, TSNode call);
 
 /* Whether NODE is in the body of a lambda handed as an argument to a
  * callable of another library (not a builtin, not the file's or the
