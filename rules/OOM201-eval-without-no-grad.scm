@@ -476,6 +476,7 @@
   (#oom-not-function-trains? @report)
   (#oom-not-in-no-grad? @report)
   (#oom-not-to-numpy? @report)
+  (#oom-not-hands-model? @report)
   (#oom-not-foreign-code? @report "(paddle|mxnet|chainer|oneflow|mindspore|megengine|jittor)(\\..*)?"))
 
 ; An evaluation context (function or code after `model.eval()`) that never
@@ -500,6 +501,7 @@
   (#oom-not-function-trains? @report)
   (#oom-not-in-no-grad? @report)
   (#oom-not-to-numpy? @report)
+  (#oom-not-hands-model? @report)
   (#oom-not-foreign-code? @report "(paddle|mxnet|chainer|oneflow|mindspore|megengine|jittor)(\\..*)?"))
 
 ; A batch loop after `model.eval()` that does no training, in a function that
@@ -525,6 +527,7 @@
   (#oom-not-in-training-loop? @report)
   (#oom-not-in-no-grad? @report)
   (#oom-not-to-numpy? @report)
+  (#oom-not-hands-model? @report)
   (#oom-not-foreign-code? @report "(paddle|mxnet|chainer|oneflow|mindspore|megengine|jittor)(\\..*)?"))
 
 ; A batch loop in a file that never calls backward (pure inference). A
@@ -555,6 +558,7 @@
   (#oom-not-in-unit-test? @report)
   (#oom-not-in-no-grad? @report)
   (#oom-not-to-numpy? @report)
+  (#oom-not-hands-model? @report)
   (#oom-not-foreign-code? @report "(paddle|mxnet|chainer|oneflow|mindspore|megengine|jittor)(\\..*)?"))
 
 ; A forward pass after `model.eval()` in a function that trains, where no
@@ -579,4 +583,5 @@
   (#oom-not-backward-follows? @report)
   (#oom-not-in-no-grad? @report)
   (#oom-not-to-numpy? @report)
+  (#oom-not-hands-model? @report)
   (#oom-not-foreign-code? @report "(paddle|mxnet|chainer|oneflow|mindspore|megengine|jittor)(\\..*)?"))

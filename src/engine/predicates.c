@@ -255,6 +255,11 @@ static const struct {
    "`#oom-wraps-only-backward? @call`: `@call` opens a `with` block whose statements are all `.backward()` calls "
    "(`with autocast(): loss.backward()`): the forward ran before the block, and a backward pass keeps the dtypes "
    "its forward chose, so nothing in the block computes under that context"},
+  {"oom-hands-model", PRED_HANDS_MODEL, ARGS_CAPTURE, 0, 0,
+   "`#oom-hands-model? @call`: the call `@call` is handed a model as an argument (`method(x_s, x_q, model=model)`: "
+   "a keyword argument named like a model, or a name the file knows as a model and named like one): a procedure "
+   "that runs the model itself (a few-shot method, a trainer's step, an attack), whose own code decides about "
+   "gradients"},
   {"oom-to-numpy", PRED_TO_NUMPY, ARGS_CAPTURE, 0, 0,
    "`#oom-to-numpy? @call`: the result of the call `@call` goes straight to `.numpy()` in its expression "
    "(through `.cpu()`, `.squeeze()`-like methods and subscripts, with no `.detach()`, `.data` or `.item()` on the "
@@ -397,6 +402,7 @@ static int cost(pred_kind kind) {
   case PRED_TIMED_LOOP:
   case PRED_PROBE_LOOP:
   case PRED_WRAPS_ONLY_BACKWARD:
+  case PRED_HANDS_MODEL:
   case PRED_TO_NUMPY:
   case PRED_WARM_UP: /* ts_node_parent walks down from the root */ return 4;
   case PRED_NO_GRAD_IN_IMPORTERS:
@@ -972,6 +978,8 @@ static bool eval(const predicate *p, const TSQueryMatch *m, pred_context *ctx) {
     return facts_to_numpy(ctx->model, n);
   case PRED_WRAPS_ONLY_BACKWARD:
     return facts_wraps_only_backward(ctx->model, n);
+  case PRED_HANDS_MODEL:
+    return facts_hands_model(ctx->model, n);
   case PRED_UNTRAINED:
     return facts_untrained_model(ctx->model, n);
   case PRED_HANDED_TO_LIBRARY:

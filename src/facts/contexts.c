@@ -4407,6 +4407,37 @@ static bool iterates_estimators(const facts *f, TSNode callee) {
 }
 
 
+bool facts_hands_model(const facts *self, TSNode call) {
+  TSNode callee = FIELD(call, function), args = FIELD(call, arguments), a;
+  if (ts_node_is_null(args) || !NODE_IS(args, "argument_list")) return false;
+  uint32_t cl = 0;
+  const char *ct = ts_node_is_null(callee) ? NULL : facts_text(self, callee, &cl);
+  bool hands = false;
+  for (children it = children_of(args); !hands && children_next(&it, &a);) {
+    TSNode v = a;
+    uint32_t ll = 0;
+    const char *last;
+    if (NODE_IS(a, "keyword_argument")) {
+      /* `model=model`: the keyword says what the procedure is given */
+      TSNode key = FIELD(a, name);
+      v = FIELD(a, value);
+      if (ts_node_is_null(key) || ts_node_is_null(v)) continue;
+      last = facts_text(self, key, &ll);
+      if (!facts__named_like_model(last, ll)) continue;
+    }
+    if (!NODE_IS(v, "identifier") && !NODE_IS(v, "attribute")) continue;
+    uint32_t vl;
+    const char *vt = facts_text(self, v, &vl);
+    /* `model.forward(x, model)` is no procedure: the callee is that model */
+    if (ct && vl <= cl && !memcmp(ct, vt, vl) && (vl == cl || ct[vl] == '.')) continue;
+    last = facts_text(self, NODE_IS(v, "attribute") ? FIELD(v, attribute) : v, &ll);
+    hands = facts__named_like_model(last, ll) && facts__model_name_at(self, vt, vl, ts_node_start_byte(v));
+    if (hands) children_done(&it); /* the walk holds a cursor */
+  }
+  return hands;
+}
+
+
 bool facts_is_model_call(const facts *self, TSNode callee) {
   if (!is_model_call(self, callee) || takes_only_models(self, callee)) return false;
   /* `deep_lift(x, edge_index)`, an instance of a project class whose

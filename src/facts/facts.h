@@ -672,6 +672,8 @@ bool facts__arg_requires_grad(const facts *self, TSNode call);
 bool facts_probe_loop(const facts *self, uint32_t pos);
 /* `call` opens a `with` block holding only `.backward()` calls (and comments) */
 bool facts_wraps_only_backward(const facts *self, TSNode call);
+/* `call` is handed a model as an argument: a procedure running the model */
+bool facts_hands_model(const facts *self, TSNode call);
 
 /* Whether NODE is in the body of a lambda handed as an argument to a
  * callable of another library (not a builtin, not the file's or the

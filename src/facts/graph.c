@@ -302,13 +302,34 @@ int facts_function_named(const facts *self, TSNode callee) {
   uint32_t len;
   const char *name = last_name(self, callee, &len);
   int found = -1;
+  if (!method) {
+    /* a plain name: the function of that name its scope sees, the one
+     * nested deepest in a function around the call (each beam search of
+     * the file defines its own `predict_word`), else a module-level one */
+    uint32_t at = ts_node_start_byte(callee), depth = 0;
+    for (size_t k = facts__first_named(self, name, len); k < self->functions_by_name.len; k++) {
+      const facts_fname *e = &self->functions_by_name.items[k];
+      if (entry_cmp(e, name, len) != 0) break;
+      const facts_function *g = &self->functions.items[e->index];
+      if (g->klass >= 0) continue;
+      if (g->parent < 0) {
+        if (found < 0) found = e->index;
+        continue;
+      }
+      facts_span around = self->functions.items[g->parent].whole;
+      if (at < around.start || at >= around.end || around.start + 1 <= depth) continue;
+      found = e->index;
+      depth = around.start + 1;
+    }
+    return found;
+  }
   for (size_t k = facts__first_named(self, name, len); k < self->functions_by_name.len; k++) {
     const facts_fname *e = &self->functions_by_name.items[k];
     if (entry_cmp(e, name, len) != 0) break;
-    if (method ? self->functions.items[e->index].klass >= 0 : self->functions.items[e->index].klass < 0) return e->index;
+    if (self->functions.items[e->index].klass >= 0) return e->index;
     if (found < 0) found = e->index;
   }
-  return method ? found : -1;
+  return found;
 }
 
 
