@@ -356,6 +356,35 @@ static bool indexed_by_loop_target(const facts *f, TSNode node) {
 }
 
 
+/* Whether the list or dict NODE (`outs`, `self.graph_embs`), appended to at
+ * POS in loop L, is bound again to an empty one later in the same
+ * iteration (`if step % k == 0: self.graph_embs = []`): a window the loop
+ * empties itself, bounded whatever it holds, not storage that grows. */
+static bool emptied_in_iteration(const facts *f, const facts_loop *l, TSNode node, uint32_t pos) {
+  uint32_t len;
+  const char *text = facts_text(f, node, &len);
+  size_t lo = 0, hi = f->assigns.len;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (ts_node_start_byte(f->assigns.items[mid].left) < pos) lo = mid + 1;
+    else hi = mid;
+  }
+  for (size_t i = lo; i < f->assigns.len; i++) {
+    TSNode left = f->assigns.items[i].left, v = f->assigns.items[i].right;
+    if (ts_node_start_byte(left) >= l->body.end) break;
+    if (!facts_text_is(f, left, text, len) || facts_function_at(f, ts_node_start_byte(left)) != l->function) continue;
+    if (NODE_IS(v, "list") || NODE_IS(v, "dictionary")) return !ts_node_named_child_count(v);
+    if (NODE_IS(v, "call")) {
+      TSNode args = FIELD(v, arguments);
+      return (facts_node_is(f, FIELD(v, function), "list") || facts_node_is(f, FIELD(v, function), "dict")) &&
+             !ts_node_is_null(args) && !ts_node_named_child_count(args);
+    }
+    return false;
+  }
+  return false;
+}
+
+
 bool facts_outlives_iteration(const facts *self, TSNode node) {
   uint32_t pos = ts_node_start_byte(node);
   if (indexed_by_loop_target(self, node)) return false;
@@ -364,6 +393,11 @@ bool facts_outlives_iteration(const facts *self, TSNode node) {
   uint32_t len;
   const char *name;
   if (!stored_in_loop(self, node, &loop, &name, &len)) return false;
+  TSNode up = ts_node_parent(node);
+  if (!ts_node_is_null(up) && NODE_IS(up, "attribute") && ts_node_eq(FIELD(up, object), node) &&
+      (facts_node_is(self, FIELD(up, attribute), "append") || facts_node_is(self, FIELD(up, attribute), "extend")) &&
+      emptied_in_iteration(self, &self->loops.items[loop], node, pos))
+    return false;
   if (len == 4 && !memcmp(name, "self", 4)) {
     /* instance storage, unless `self.x = v` is released in its iteration */
     TSNode parent = ts_node_parent(node);
