@@ -4444,8 +4444,15 @@ static bool iterates_estimators(const facts *f, TSNode callee) {
 bool facts_hands_model(const facts *self, TSNode call) {
   TSNode callee = FIELD(call, function), args = FIELD(call, arguments), a;
   if (ts_node_is_null(args) || !NODE_IS(args, "argument_list")) return false;
-  uint32_t cl = 0;
+  uint32_t cl = 0, nl = 0;
   const char *ct = ts_node_is_null(callee) ? NULL : facts_text(self, callee, &cl);
+  /* `model(roberta_model, lm_model, batch)`: the callee named as the
+   * network is the network, whatever encoders it is handed */
+  if (ct) {
+    TSNode last = NODE_IS(callee, "attribute") ? FIELD(callee, attribute) : callee;
+    const char *n = ts_node_is_null(last) ? NULL : facts_text(self, last, &nl);
+    if (n && facts__named_like_model(n, nl)) return false;
+  }
   bool hands = false;
   for (children it = children_of(args); !hands && children_next(&it, &a);) {
     TSNode v = a;

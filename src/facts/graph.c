@@ -305,8 +305,11 @@ int facts_function_named(const facts *self, TSNode callee) {
   if (!method) {
     /* a plain name: the function of that name its scope sees, the one
      * nested deepest in a function around the call (each beam search of
-     * the file defines its own `predict_word`), else a module-level one */
+     * the file defines its own `predict_word`), else a module-level one,
+     * else the first nested one elsewhere (a parameter `loss_fn` handed
+     * the closure that one of the file's factories returns) */
     uint32_t at = ts_node_start_byte(callee), depth = 0;
+    int elsewhere = -1;
     for (size_t k = facts__first_named(self, name, len); k < self->functions_by_name.len; k++) {
       const facts_fname *e = &self->functions_by_name.items[k];
       if (entry_cmp(e, name, len) != 0) break;
@@ -317,11 +320,15 @@ int facts_function_named(const facts *self, TSNode callee) {
         continue;
       }
       facts_span around = self->functions.items[g->parent].whole;
-      if (at < around.start || at >= around.end || around.start + 1 <= depth) continue;
+      if (at < around.start || at >= around.end) {
+        if (elsewhere < 0 || e->index < elsewhere) elsewhere = e->index;
+        continue;
+      }
+      if (around.start + 1 <= depth) continue;
       found = e->index;
       depth = around.start + 1;
     }
-    return found;
+    return found >= 0 ? found : elsewhere;
   }
   for (size_t k = facts__first_named(self, name, len); k < self->functions_by_name.len; k++) {
     const facts_fname *e = &self->functions_by_name.items[k];
