@@ -184,7 +184,10 @@
 ;   takes a later axis of one batch (`frames[:, t]`) into a local list of
 ;   a function that runs a backward pass after the loop (the per-step
 ;   outputs its loss is made of, even when the list is also returned for
-;   logging).
+;   logging). Nor a list or dict that the same iteration empties again
+;   after storing into it (`if step % k == 0: outs = []`, a window the loop
+;   flushes itself), nor a module built by calling a network class with a
+;   class count (`teachers[i] = self.model(self.num_classes)`).
 ;   Running sums (`acc += v`) are OOM101.
 ;
 ;   ## Why is this bad?

@@ -385,11 +385,21 @@
 ;   the checkpoint), nor a call that makes a model: what it returns is
 ;   moved (`.to(device)`, `.cuda()`) and bound to a name or attribute used
 ;   as a module in its scope (`self.clf = self.net(n_classes).to(device)`,
-;   then `self.clf.train()`), a network class handed in and built, nor the variable of a `for` or a
+;   then `self.clf.train()`), a network class handed in and built, or a
+;   call given nothing but a class count (`self.model(self.num_classes)`),
+;   nor a call handed a model (`method(x_s, x_q, model=model)`: a
+;   few-shot method, a trainer's step or an attack runs the model itself
+;   and decides about gradients itself; a callee named as the network,
+;   `model(text_model, batch)`, is still its forward), nor the variable of a `for` or a
 ;   comprehension over a list the file fills only with scikit-learn,
 ;   XGBoost or LightGBM estimators (`[model.predict(X) for model in
 ;   cv_models]` after `cv_models.append(lgb.train(...))`), whatever else
-;   the name is bound to.
+;   the name is bound to. A plain name calls the function its scope sees:
+;   a function nested in the one around the call (each beam search of a
+;   file defining its own `predict_word`) before a module-level one, so
+;   a nested helper whose only caller runs it under no_grad is not
+;   reported because another method's helper of the same name runs with
+;   gradients on.
 ;   Nor another framework's code whose models look like PyTorch's: a
 ;   file importing Chainer, Paddle, MXNet, OneFlow, MindSpore, MegEngine or
 ;   Jittor and never `torch`, or a function importing one of them itself

@@ -4300,8 +4300,29 @@ static bool takes_only_models(const facts *f, TSNode callee) {
 }
 
 
-/* Whether the call of CALLEE makes a model rather than running one: what it
- * returns, moved by `.to()`-like methods, is bound to a name or attribute
+bool facts__class_count_args(const facts *f, TSNode args) {
+  uint32_t n = ts_node_is_null(args) || !NODE_IS(args, "argument_list") ? 0 : ts_node_named_child_count(args);
+  if (n == 0 || n > 3) return false;
+  bool named = false;
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode a = ts_node_named_child(args, i);
+    if (NODE_IS(a, "keyword_argument")) a = FIELD(a, value);
+    if (ts_node_is_null(a)) return false;
+    if (NODE_IS(a, "integer")) continue;
+    if (NODE_IS(a, "attribute")) a = FIELD(a, attribute);
+    if (ts_node_is_null(a) || !NODE_IS(a, "identifier")) return false;
+    uint32_t len;
+    const char *t = facts_text(f, a, &len);
+    if (!facts_text_has_ci(t, len, "class")) return false;
+    named = true;
+  }
+  return named;
+}
+
+
+/* Whether the call of CALLEE makes a model rather than running one: it is
+ * given only a class count, or what it returns, moved by `.to()`-like
+ * methods, is bound to a name or attribute
  * used as a module in its scope (`self.clf = self.net(n_classes).to(dev)`,
  * then `self.clf.train()` or `optim.SGD(self.clf.parameters())`): a
  * network class handed in as `net` and built with a class count, whatever
@@ -4311,10 +4332,19 @@ static bool builds_model(const facts *f, TSNode callee) {
   static const char *const chain[] = {"to", "cuda", "cpu", "float", "double", "half", NULL};
   static const char *const module_use[] = {"parameters", "named_parameters", "train", "eval", "state_dict",
                                            "load_state_dict", "zero_grad", NULL};
+  /* a call given nothing but a class count (`self.model(self.num_classes)`:
+   * a network class handed in), found among the calls starting where the
+   * callee does: a forward pass takes data */
+  uint32_t pos = ts_node_start_byte(callee);
+  for (size_t i = facts_first_call_at(f, pos);
+       i < f->calls.len && ts_node_start_byte(f->calls.items[i].call) == pos; i++)
+    if (ts_node_eq(FIELD(f->calls.items[i].call, function), callee)) {
+      if (facts__class_count_args(f, FIELD(f->calls.items[i].call, arguments))) return true;
+      break;
+    }
   /* the assignment whose value starts where the call does (asked of every
    * model call: found among the few assignments just before it, with no
    * walk up the tree) */
-  uint32_t pos = ts_node_start_byte(callee);
   size_t lo = 0, hi = f->assigns.len;
   while (lo < hi) {
     size_t mid = (lo + hi) / 2;

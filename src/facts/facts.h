@@ -853,5 +853,8 @@ bool facts_node_is(const facts *self, TSNode node, const char *s);
 bool facts_text_is(const facts *self, TSNode node, const char *s, uint32_t len);
 /** Whether NEEDLE occurs in the LEN bytes at S, in any case ("Loss" in `train_loss`). */
 bool facts_text_has_ci(const char *s, uint32_t len, const char *needle);
+/* ARGS (an argument_list) holds only class counts (`n_classes`, `self.num_classes`, integers; at least one
+ * name): what a network class is built with, no data of a forward pass */
+bool facts__class_count_args(const facts *f, TSNode args);
 
 #endif

@@ -867,6 +867,8 @@ static unsigned eval_call(analysis *a, state *st, TSNode e) {
    * out_dim)`, whatever else its name is bound to (its own local `mlp =
    * nn.ModuleList()`): it builds one, no forward's output */
   if (facts_is_model(f, callee) && !file_builder(f, callee, a->function)) {
+    /* `self.model(self.num_classes)`: a network class handed in, built */
+    if (facts__class_count_args(f, FACT_FIELD(f, e, arguments))) return 0;
     if (NODE_IS(callee, "attribute") && !is_self_attr(f, callee)) eval(a, st, FACT_FIELD(a->f, callee, object));
     t = facts_text(f, callee, &len);
     unsigned scalar = facts__named_as_loss(t, len) ? V_SCALAR : 0;
