@@ -543,7 +543,9 @@
 ; A batch loop in a file that never calls backward (pure inference). A
 ; file that zeroes or steps an optimizer, or hands one to a call, trains
 ; somewhere: its backward pass may be in another module (MAE's
-; `loss_scaler(loss, optimizer)`).
+; `loss_scaler(loss, optimizer)`, `trainer.update(loss, trainer.dis_opt)`,
+; `loss.minimize_step(enc_opt, gen_opt)`; a bare `opt` is left out: it is
+; most often a script's parsed options).
 ((call
   function: (_) @fn
   arguments: (argument_list) @args) @report
@@ -554,7 +556,7 @@
   (#oom-not-file-mentions? "LightningModule|training_step|manual_backward")
   (#oom-not-file-calls? "torch\\.(autograd(\\.functional)?|func)\\.(grad|backward|vjp|jvp|jacobian|hessian|hvp|vhp|jacrev|jacfwd)|higher\\.(get_diff_optim|create_diff_optim|innerloop_ctx|monkeypatch|patch\\.monkeypatch)")
   (#oom-not-file-trains?)
-  (#oom-not-file-mentions? "zero_grad\\s*\\(|\\b\\w*opt\\w*\\.step\\s*\\(|[(,]\\s*(self\\.)?\\w*optim\\w*\\s*[,)]")
+  (#oom-not-file-mentions? "zero_grad\\s*\\(|\\b\\w*opt\\w*\\.step\\s*\\(|[(,]\\s*(self\\.)?\\w*optim\\w*\\s*[,)]|[(,]\\s*(\\w+\\.)*(\\w+_opt|opt_\\w+)\\s*[,)]")
   (#oom-is-model? @fn)
   (#oom-not-frozen? @fn)
   (#oom-not-untrained? @fn)

@@ -4471,6 +4471,28 @@ static bool iterates_estimators(const facts *f, TSNode callee) {
 }
 
 
+/* Whether every method named as CALLEE's attribute in the file's classes
+ * (one at least) runs wholly under no_grad (`DirectIRLSystem.predict_with_irl`
+ * whose body is one `with torch.no_grad():` block): `irl.predict_with_irl(
+ * model, x)` records no graph, whatever runs inside it. */
+static bool methods_wholly_no_grad(const facts *f, TSNode callee) {
+  if (!NODE_IS(callee, "attribute") || !(f->no_grad.len || f->with_items.len)) return false;
+  TSNode attr = FIELD(callee, attribute);
+  if (ts_node_is_null(attr)) return false;
+  uint32_t len;
+  const char *name = facts_text(f, attr, &len);
+  bool any = false;
+  for (size_t k = facts__first_named(f, name, len); k < f->functions_by_name.len; k++) {
+    const facts_fname *e = &f->functions_by_name.items[k];
+    if (e->len != len || memcmp(e->name, name, len) != 0) break;
+    if (f->functions.items[e->index].klass < 0) continue;
+    if (!facts_wholly_no_grad(f, e->index)) return false;
+    any = true;
+  }
+  return any;
+}
+
+
 bool facts_hands_model(const facts *self, TSNode call) {
   TSNode callee = FIELD(call, function), args = FIELD(call, arguments), a;
   if (ts_node_is_null(args) || !NODE_IS(args, "argument_list")) return false;
@@ -4510,7 +4532,8 @@ bool facts_hands_model(const facts *self, TSNode call) {
 
 
 bool facts_is_model_call(const facts *self, TSNode callee) {
-  if (!is_model_call(self, callee) || takes_only_models(self, callee)) return false;
+  if (!is_model_call(self, callee) || takes_only_models(self, callee) || methods_wholly_no_grad(self, callee))
+    return false;
   /* `deep_lift(x, edge_index)`, an instance of a project class whose
    * forward computes gradients itself (an explainer's attribution): its
    * calls need autograd */
