@@ -4485,7 +4485,12 @@ static bool methods_wholly_no_grad(const facts *f, TSNode callee) {
   for (size_t k = facts__first_named(f, name, len); k < f->functions_by_name.len; k++) {
     const facts_fname *e = &f->functions_by_name.items[k];
     if (e->len != len || memcmp(e->name, name, len) != 0) break;
-    if (f->functions.items[e->index].klass < 0) continue;
+    const facts_function *g = &f->functions.items[e->index];
+    if (g->klass < 0) continue;
+    /* its own code: a decorator or the body's blocks, not its callers nor
+     * the name of a Lightning hook (`validation_step`), which a plain
+     * runner's call does not follow */
+    if (g->no_grad && (g->no_grad_by_callers || ts_node_is_null(g->decorated))) return false;
     if (!facts_wholly_no_grad(f, e->index)) return false;
     any = true;
   }

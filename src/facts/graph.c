@@ -451,13 +451,41 @@ static bool parameter_bound_free(const facts *f, int fn, const char *name, uint3
  * of a class of the file with facts_class.no_parameters, a parameter-free
  * torch.nn layer, an `nn.Sequential` of them): the model call before it,
  * where it was bound. */
+/* Whether NAME (LEN bytes), last bound before CALLEE in function FN by
+ * moving itself (`vgg16 = vgg16.to(device)`), was bound just before that
+ * to a parameter-free module (`vgg16 = VGG(features).eval()`, a wrapper
+ * freezing itself): the moves hand back the same module. */
+static bool moved_parameter_free(const facts *f, TSNode callee, int fn, const char *name, uint32_t len) {
+  static const char *const same[] = {"to", "cuda", "cpu", "train", "eval", "half", "float", "bfloat16", "double", NULL};
+  uint32_t pos = ts_node_start_byte(callee);
+  for (int hop = 0; hop < 4; hop++) {
+    long a = facts__last_assign_before(f, name, len, pos, fn);
+    if (a < 0) return false;
+    TSNode v = f->assigns.items[a].right;
+    for (int guard = 0; guard < 8 && NODE_IS(v, "call"); guard++) {
+      TSNode c = FACT_FIELD(f, v, function);
+      uint32_t ml = 0;
+      const char *m = !ts_node_is_null(c) && NODE_IS(c, "attribute") ? last_name(f, c, &ml) : NULL;
+      if (!m || !in_list(m, ml, same)) break;
+      v = FACT_FIELD(f, c, object);
+    }
+    if (!NODE_IS(v, "identifier") || !facts_text_is(f, v, name, len))
+      return hop > 0 && facts__parameter_free_module(f, v, name, len);
+    pos = ts_node_start_byte(f->assigns.items[a].left);
+  }
+  return false;
+}
+
+
 static bool parameter_free(const facts *self, TSNode callee, int fn) {
   uint32_t len;
   const char *t = facts_text(self, callee, &len);
   /* most files: no such instance, no lookup */
   if (!has_str(self->parameter_free_names.items, self->parameter_free_names.len, t, len)) return false;
   TSNode made = model_constructor(self, callee, fn);
-  if (ts_node_is_null(made)) return NODE_IS(callee, "identifier") && parameter_bound_free(self, fn, t, len);
+  if (ts_node_is_null(made))
+    return NODE_IS(callee, "identifier") &&
+           (parameter_bound_free(self, fn, t, len) || moved_parameter_free(self, callee, fn, t, len));
   return facts__parameter_free_module(self, made, t, len) || bindings_parameter_free(self, callee, fn, t, len);
 }
 
