@@ -828,6 +828,9 @@ static bool parameter_instances(const facts *f, int fn, const char *name, uint32
 }
 
 
+static bool in_names_list(const char *s, size_t len, const char *const *names);
+
+
 static void no_grad_from_callers(facts *f, buf *tmp) {
   if (f->imports) f->importer_no_grad = oom_xcalloc(f->functions.len + 1, 1);
   if (!f->functions.len) return;
@@ -862,6 +865,15 @@ static void no_grad_from_callers(facts *f, buf *tmp) {
        * object counts as one of its callers */
       unsigned char how = 0;
       if (g < 0 && !ts_node_is_null(callee) && NODE_IS(callee, "attribute")) {
+        /* `self.generator.eval()`, `model.train()`: a module's own mode
+         * switch, whatever methods of those names the file's classes define
+         * (a trainer's `eval`, run under no_grad by its `train`) */
+        static const char *const module_api[] = {"eval", "train", "to", "cuda", "cpu", "half", "float", "double",
+                                                 "zero_grad", "parameters", "state_dict", "load_state_dict", NULL};
+        TSNode attr = FACT_FIELD(f, callee, attribute);
+        uint32_t al = 0;
+        const char *an = ts_node_is_null(attr) ? "" : facts_text(f, attr, &al);
+        if (in_names_list(an, al, module_api)) continue;
         /* `handler.eval_batch(...)`: every method of that name in the
          * file's classes (each handler class defines its own) */
         g = method_by_name(f, callee);
