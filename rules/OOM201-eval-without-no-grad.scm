@@ -287,7 +287,8 @@
 ;   call but `print`-like ones, `torch.compile` and the counters of FLOPs
 ;   and parameters (`FlopCountAnalysis(model, x)`, `summary(model, size)`,
 ;   thop's `profile(model, inputs=...)`, also where the script forgot its
-;   import; a function of the file whose own
+;   import, a project's `get_number_of_parameters(model)`; reading data
+;   with `load_graph_data(...)` loads no weights; a function of the file whose own
 ;   parameter or local has the model's name is not handed it):
 ;   such a model was never trained, its output
 ;   is no evaluation. Nor a method named like an evaluation that

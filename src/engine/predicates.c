@@ -298,7 +298,9 @@ static const struct {
    "and nothing in that scope (after the model's first binding, in a function) loads weights "
    "(`load_state_dict`, `torch.load`, `restore`, `from_pretrained`...), trains (`.backward()`, `step`, `fit`, "
    "`.train()`, `.parameters()` other than a `for` loop or comprehension over them, which walks the weights: an "
-   "initialization, a parameter count) or hands `net` to a call other than `print`-like ones: a shape smoke test (at "
+   "initialization, a parameter count; a `load_*` of data, `load_graph_data(...)`, loads no weights) or hands `net` "
+   "to a call other than `print`-like ones and parameter counters (`get_number_of_parameters(net)`): a shape smoke "
+   "test (at "
    "module level, the file's functions count only when they name `net`)"},
 };
 #define NPREDICATES (sizeof PREDICATES / sizeof *PREDICATES)

@@ -2837,6 +2837,14 @@ static bool loads_or_trains(const facts *f, TSNode callee) {
   const char *t = facts_text(f, callee, &len);
   if (!has_word(t, len, words) && !facts_text_has_ci(t, len, "state_dict") && !facts_text_has_ci(t, len, "zero_grad"))
     return false;
+  /* `load_graph_data(...)`, `load_dataset(...)`: data read for the model,
+   * not weights given to it */
+  static const char *const data_words[] = {"data", "dataset", "datasets", NULL};
+  static const char *const weight_words[] = {"pretrained", "checkpoint", "ckpt", "weights", "model", "state", NULL};
+  if (has_word(t, len, data_words) && !has_word(t, len, weight_words)) return false;
+  /* `get_number_of_parameters(m)`, `count_params(net)`: a count */
+  if (facts_text_has_ci(t, len, "param") && (facts_text_has_ci(t, len, "count") || facts_text_has_ci(t, len, "num")))
+    return false;
   /* `pickle.load(f)`, `np.load(path)` read data; weights reach a model only
    * through a call that names it (`load_state_dict`). A configuration read
    * (`json.load`, `yaml.safe_load`) still counts: it comes with a model
@@ -2904,6 +2912,12 @@ static bool harmless_receiver(const facts *f, TSNode callee) {
   if (ts_node_is_null(last)) return false;
   for (size_t i = 0; names[i]; i++)
     if (facts_node_is(f, last, names[i])) return true;
+  /* a parameter counter of the project, known by its name
+   * (`get_number_of_parameters(m)`, `count_params(net)`) */
+  uint32_t ll;
+  const char *lt = facts_text(f, last, &ll);
+  if (facts_text_has_ci(lt, ll, "param") && (facts_text_has_ci(lt, ll, "count") || facts_text_has_ci(lt, ll, "num")))
+    return true;
   /* `profile(model, inputs=(x,))`: thop's signature, even where the script
    * forgot its import */
   if (NODE_IS(callee, "identifier") && facts_node_is(f, callee, "profile")) {
