@@ -4327,7 +4327,12 @@ bool facts__class_count_args(const facts *f, TSNode args) {
     if (ts_node_is_null(a) || !NODE_IS(a, "identifier")) return false;
     uint32_t len;
     const char *t = facts_text(f, a, &len);
-    if (!facts_text_has_ci(t, len, "class")) return false;
+    /* a count of classes, not a class id or label (`real_class_id`) */
+    bool count = facts_text_has_ci(t, len, "class") &&
+                 (facts_text_has_ci(t, len, "num") || facts_text_has_ci(t, len, "nb") ||
+                  facts_text_has_ci(t, len, "count") || (len > 2 && !strncasecmp(t, "n_", 2)) ||
+                  (len > 6 && !strncasecmp(t, "nclass", 6)));
+    if (!count) return false;
     named = true;
   }
   return named;

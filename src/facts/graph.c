@@ -453,8 +453,9 @@ static bool parameter_bound_free(const facts *f, int fn, const char *name, uint3
  * where it was bound. */
 /* Whether NAME (LEN bytes), last bound before CALLEE in function FN by
  * moving itself (`vgg16 = vgg16.to(device)`), was bound just before that
- * to a parameter-free module (`vgg16 = VGG(features).eval()`, a wrapper
- * freezing itself): the moves hand back the same module. */
+ * to an instance of a class of the file holding no trainable parameter
+ * (`vgg16 = VGG(features).eval()`, a wrapper freezing itself): the moves
+ * hand back the same module. */
 static bool moved_parameter_free(const facts *f, TSNode callee, int fn, const char *name, uint32_t len) {
   static const char *const same[] = {"to", "cuda", "cpu", "train", "eval", "half", "float", "bfloat16", "double", NULL};
   uint32_t pos = ts_node_start_byte(callee);
@@ -469,8 +470,19 @@ static bool moved_parameter_free(const facts *f, TSNode callee, int fn, const ch
       if (!m || !in_list(m, ml, same)) break;
       v = FACT_FIELD(f, c, object);
     }
-    if (!NODE_IS(v, "identifier") || !facts_text_is(f, v, name, len))
-      return hop > 0 && facts__parameter_free_module(f, v, name, len);
+    if (!NODE_IS(v, "identifier") || !facts_text_is(f, v, name, len)) {
+      /* a class of the file that freezes or holds no parameter, not a
+       * container filled later (`model = nn.Sequential()`, then
+       * `model.add_module(...)`) */
+      TSNode c = hop > 0 && NODE_IS(v, "call") ? FACT_FIELD(f, v, function) : NULL_NODE;
+      if (ts_node_is_null(c) || !NODE_IS(c, "identifier")) return false;
+      uint32_t cl;
+      const char *ct = facts_text(f, c, &cl);
+      for (size_t k = 0; k < f->classes.len; k++)
+        if (f->classes.items[k].name_len == cl && !memcmp(f->classes.items[k].name, ct, cl))
+          return f->classes.items[k].no_parameters;
+      return false;
+    }
     pos = ts_node_start_byte(f->assigns.items[a].left);
   }
   return false;
