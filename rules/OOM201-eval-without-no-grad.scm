@@ -400,7 +400,17 @@
 ;   file defining its own `predict_word`) before a module-level one, so
 ;   a nested helper whose only caller runs it under no_grad is not
 ;   reported because another method's helper of the same name runs with
-;   gradients on.
+;   gradients on. Nor a function that a caller dispatches, calling it
+;   under `torch.no_grad()` in one branch of an `if` and with gradients on
+;   in another (`if prevent_grads: with torch.no_grad(): self.test_()
+;   else: self.test_()`: the caller asks for gradients when it needs
+;   them); nor a method of the file's classes whose body runs wholly
+;   under no_grad by its own decorator or blocks
+;   (`irl.predict_with_irl(model, x)`); nor, in a file that never calls
+;   backward, the forwards of a script that hands optimizers to a call
+;   (`loss.minimize_step(enc_opt, dec_opt)`: it trains through a project
+;   object). A module's mode switch (`self.generator.eval()`) is no call
+;   of a trainer's own `eval` method.
 ;   Nor another framework's code whose models look like PyTorch's: a
 ;   file importing Chainer, Paddle, MXNet, OneFlow, MindSpore, MegEngine or
 ;   Jittor and never `torch`, or a function importing one of them itself

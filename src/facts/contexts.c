@@ -1984,13 +1984,16 @@ static bool grad_mode_chosen(const facts *f, uint32_t pos);
 static const char *called_model(const facts *f, TSNode node, uint32_t *len);
 
 
+static bool dispatched_by_caller(const facts *f, int fn);
+
+
 bool facts_in_eval_function(const facts *self, TSNode node) {
   uint32_t pos = ts_node_start_byte(node);
   int fn = facts_function_at(self, pos);
   /* a model's `predict_masks` is its own computation (Segment Anything) */
   if (fn < 0 || !eval_function(self, fn)) return false;
   if (facts_in_module_method(self, fn) || grad_mode_chosen(self, pos) || caller_chooses_grad_mode(self, fn, node) ||
-      grad_kept_on_purpose(self, node))
+      grad_kept_on_purpose(self, node) || dispatched_by_caller(self, fn))
     return false;
   /* named for evaluation, yet putting this very model in training mode
    * first and returning a graph: it trains (eval_context) */
@@ -2192,11 +2195,63 @@ bool facts_in_eval_context(const facts *self, TSNode node) {
 }
 
 
+/* Whether a function of the file calls function FN under no_grad in one
+ * branch of an `if` and with gradients on in another (`if prevent_grads:
+ * with torch.no_grad(): self.test_() else: self.test_()`): that caller
+ * dispatches, choosing the grad mode per call, and FN's forward records a
+ * graph only when asked to. Two calls of one caller in a row, once under
+ * no_grad and once not, choose nothing: the second forgot it. */
+static bool dispatched_by_caller(const facts *f, int fn) {
+  if (fn < 0 || !f->no_grad.len) return false;
+  const facts_function *d = &f->functions.items[fn];
+  enum { MAX_CALLS = 8 };
+  TSNode off[MAX_CALLS], on[MAX_CALLS];
+  int caller[2][MAX_CALLS];
+  size_t noff = 0, non = 0;
+  for (size_t i = 0; i < f->calls.len; i++) {
+    const facts_call *c = &f->calls.items[i];
+    if (c->function < 0 || c->function == fn) continue;
+    /* the name before the call's `(`, read off its text before any lookup */
+    TSNode callee = FIELD(c->call, function);
+    if (ts_node_is_null(callee)) continue;
+    uint32_t cl;
+    const char *ct = facts_text(f, callee, &cl);
+    if (cl < d->name_len || memcmp(ct + cl - d->name_len, d->name, d->name_len) ||
+        (cl > d->name_len && ct[cl - d->name_len - 1] != '.'))
+      continue;
+    if (facts_function_named(f, callee) != fn) continue;
+    if (facts_in_no_grad(f, ts_node_start_byte(c->call))) {
+      if (noff < MAX_CALLS) caller[0][noff] = c->function, off[noff++] = c->call;
+    } else if (non < MAX_CALLS) {
+      caller[1][non] = c->function, on[non++] = c->call;
+    }
+  }
+  for (size_t i = 0; i < noff; i++) {
+    /* the `if` around the no-grad call, and the branch holding it */
+    TSNode branch = NULL_NODE, cond = NULL_NODE;
+    for (TSNode up = ts_node_parent(off[i]), below = off[i]; !ts_node_is_null(up) && ts_node_is_null(cond);
+         below = up, up = ts_node_parent(up)) {
+      if (NODE_IS(up, "function_definition")) break;
+      if (NODE_IS(up, "if_statement")) cond = up, branch = below;
+    }
+    if (ts_node_is_null(cond)) continue;
+    for (size_t j = 0; j < non; j++) {
+      uint32_t at = ts_node_start_byte(on[j]);
+      if (caller[1][j] == caller[0][i] && at >= ts_node_start_byte(cond) && at < ts_node_end_byte(cond) &&
+          !(at >= ts_node_start_byte(branch) && at < ts_node_end_byte(branch)))
+        return true;
+    }
+  }
+  return false;
+}
+
+
 static bool eval_context(const facts *self, TSNode node) {
   uint32_t pos = ts_node_start_byte(node);
   int fn = facts_function_at(self, pos);
   if (facts_in_module_method(self, fn)) return false;
   if (grad_mode_chosen(self, pos)) return false;
+  if (dispatched_by_caller(self, fn)) return false;
   /* a unit test checks a module's behaviour in eval mode on a toy input
    * (dropout off, `graph_module.eval()` then an assert), in a file that need
    * not import pytest: nothing of a real job's size is at stake */
