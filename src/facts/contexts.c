@@ -2204,6 +2204,21 @@ bool facts_in_eval_context(const facts *self, TSNode node) {
 static bool dispatched_by_caller(const facts *f, int fn) {
   if (fn < 0 || !f->no_grad.len) return false;
   const facts_function *d = &f->functions.items[fn];
+  /* first the calls inside no-grad regions, which are few: most functions
+   * have no call of theirs there, and the file's other calls are not read */
+  bool named_off = false;
+  for (size_t r = 0; r < f->no_grad.len && !named_off; r++) {
+    facts_span span = f->no_grad.items[r];
+    for (size_t i = facts_first_call_at(f, span.start); i < f->calls.len && !named_off; i++) {
+      if (ts_node_start_byte(f->calls.items[i].call) >= span.end) break;
+      uint32_t tl;
+      const char *ct = facts_text(f, f->calls.items[i].call, &tl);
+      const char *paren = memchr(ct, '(', tl);
+      uint32_t cl = paren ? (uint32_t)(paren - ct) : 0;
+      named_off = cl >= d->name_len && !memcmp(ct + cl - d->name_len, d->name, d->name_len);
+    }
+  }
+  if (!named_off) return false;
   enum { MAX_CALLS = 8 };
   TSNode off[MAX_CALLS], on[MAX_CALLS];
   int caller[2][MAX_CALLS];
@@ -2211,15 +2226,17 @@ static bool dispatched_by_caller(const facts *f, int fn) {
   for (size_t i = 0; i < f->calls.len; i++) {
     const facts_call *c = &f->calls.items[i];
     if (c->function < 0 || c->function == fn) continue;
-    /* the name before the call's `(`, read off its text before any lookup */
-    TSNode callee = FIELD(c->call, function);
-    if (ts_node_is_null(callee)) continue;
-    uint32_t cl;
-    const char *ct = facts_text(f, callee, &cl);
+    /* the name before the call's first `(`, read off its text before any
+     * node is walked: most calls are of other functions */
+    uint32_t tl;
+    const char *ct = facts_text(f, c->call, &tl);
+    const char *paren = memchr(ct, '(', tl);
+    uint32_t cl = paren ? (uint32_t)(paren - ct) : 0;
     if (cl < d->name_len || memcmp(ct + cl - d->name_len, d->name, d->name_len) ||
         (cl > d->name_len && ct[cl - d->name_len - 1] != '.'))
       continue;
-    if (facts_function_named(f, callee) != fn) continue;
+    TSNode callee = FIELD(c->call, function);
+    if (ts_node_is_null(callee) || facts_function_named(f, callee) != fn) continue;
     if (facts_in_no_grad(f, ts_node_start_byte(c->call))) {
       if (noff < MAX_CALLS) caller[0][noff] = c->function, off[noff++] = c->call;
     } else if (non < MAX_CALLS) {
@@ -4370,7 +4387,12 @@ static bool takes_only_models(const facts *f, TSNode callee) {
 
 
 bool facts__class_count_args(const facts *f, TSNode args) {
-  uint32_t n = ts_node_is_null(args) || !NODE_IS(args, "argument_list") ? 0 : ts_node_named_child_count(args);
+  if (ts_node_is_null(args)) return false;
+  /* most argument lists name no class: their text says so before any walk */
+  uint32_t al;
+  const char *at = facts_text(f, args, &al);
+  if (al > 80 || !facts_text_has_ci(at, al, "class")) return false;
+  uint32_t n = !NODE_IS(args, "argument_list") ? 0 : ts_node_named_child_count(args);
   if (n == 0 || n > 3) return false;
   bool named = false;
   for (uint32_t i = 0; i < n; i++) {
