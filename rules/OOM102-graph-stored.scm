@@ -187,7 +187,10 @@
 ;   logging). Nor a list or dict that the same iteration empties again
 ;   after storing into it (`if step % k == 0: outs = []`, a window the loop
 ;   flushes itself), nor a module built by calling a network class with a
-;   class count (`teachers[i] = self.model(self.num_classes)`).
+;   class count (`teachers[i] = self.model(self.num_classes)`). A starred
+;   unpacking takes each target's element of the returned tuple
+;   (`rec_loss, *_, losses_info = step(batch)`: the last one, a dict of
+;   floats).
 ;   Running sums (`acc += v`) are OOM101.
 ;
 ;   ## Why is this bad?

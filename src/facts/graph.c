@@ -1649,6 +1649,33 @@ static TSNode paired_literal(TSNode left, TSNode right) {
 }
 
 
+/* `rec_loss, *_, info = step(batch)` with `return loss, a, b, info`: the
+ * targets before the starred one take the first elements, those after it
+ * the last ones, and the starred list what its elements carry (a graph
+ * when one does). Only for a left side with one starred target. */
+static bool starred_elements(analysis *a, TSNode left, TSNode source, uint32_t n, uint8_t *elems, uint8_t *params) {
+  uint32_t star = n;
+  for (uint32_t i = 0; i < n; i++)
+    if (NODE_IS(ts_node_named_child(left, i), "list_splat_pattern")) {
+      if (star != n) return false;
+      star = i;
+    }
+  if (star == n) return false;
+  uint8_t all[FACTS_MAX_ELEMS], unused[FACTS_MAX_ELEMS];
+  for (uint32_t total = n - 1; total <= FACTS_MAX_ELEMS; total++) {
+    if (total == 0 || !returned_elements(a, source, total, all, unused)) continue;
+    uint32_t rest = n - 1 - star; /* targets after the starred one */
+    for (uint32_t i = 0; i < star; i++) elems[i] = all[i];
+    for (uint32_t i = 0; i < rest; i++) elems[star + 1 + i] = all[total - rest + i];
+    elems[star] = 0;
+    for (uint32_t k = star; k < total - rest; k++) elems[star] |= all[k];
+    memset(params, 0, n);
+    return true;
+  }
+  return false;
+}
+
+
 static void assign(analysis *a, state *st, TSNode left, TSNode right, unsigned flags) {
   if (ts_node_is_null(left)) return;
   if (trackable(a->f, left)) {
@@ -1681,6 +1708,7 @@ static void assign(analysis *a, state *st, TSNode left, TSNode right, unsigned f
     uint8_t elems[FACTS_MAX_ELEMS], params[FACTS_MAX_ELEMS] = {0};
     bool known = n <= FACTS_MAX_ELEMS && !a->no_grad &&
                  (returned_elements(a, source, n, elems, params) || forward_elements(a, source, n, elems));
+    if (!known && n <= FACTS_MAX_ELEMS && !a->no_grad) known = starred_elements(a, left, source, n, elems, params);
     bool from_args = false;
     for (uint32_t i = 0; known && i < n && !from_args; i++)
       from_args = (elems[i] & TAINT_ARG) && !handed_back(params[i]);
