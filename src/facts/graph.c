@@ -447,10 +447,6 @@ static bool parameter_bound_free(const facts *f, int fn, const char *name, uint3
 }
 
 
-/* Whether CALLEE was made as a module that holds no parameter (an instance
- * of a class of the file with facts_class.no_parameters, a parameter-free
- * torch.nn layer, an `nn.Sequential` of them): the model call before it,
- * where it was bound. */
 /* Whether NAME (LEN bytes), last bound before CALLEE in function FN by
  * moving itself (`vgg16 = vgg16.to(device)`), was bound just before that
  * to an instance of a class of the file holding no trainable parameter
@@ -489,6 +485,10 @@ static bool moved_parameter_free(const facts *f, TSNode callee, int fn, const ch
 }
 
 
+/* Whether CALLEE was made as a module that holds no parameter (an instance
+ * of a class of the file with facts_class.no_parameters, a parameter-free
+ * torch.nn layer, an `nn.Sequential` of them): the model call before it,
+ * where it was bound. */
 static bool parameter_free(const facts *self, TSNode callee, int fn) {
   uint32_t len;
   const char *t = facts_text(self, callee, &len);
