@@ -2195,6 +2195,18 @@ bool facts_in_eval_context(const facts *self, TSNode node) {
 }
 
 
+/* Whether the callee of CALL is NAME or `x.NAME`, read off the text before
+ * the call's first `(` so that no node is walked: most calls are of other
+ * functions. */
+static bool call_named(const facts *f, TSNode call, const char *name, uint32_t len) {
+  uint32_t tl;
+  const char *ct = facts_text(f, call, &tl);
+  const char *paren = memchr(ct, '(', tl);
+  uint32_t cl = paren ? (uint32_t)(paren - ct) : 0;
+  return cl >= len && !memcmp(ct + cl - len, name, len) && (cl == len || ct[cl - len - 1] == '.');
+}
+
+
 /* Whether a function of the file calls function FN under no_grad in one
  * branch of an `if` and with gradients on in another (`if prevent_grads:
  * with torch.no_grad(): self.test_() else: self.test_()`): that caller
@@ -2211,11 +2223,7 @@ static bool dispatched_by_caller(const facts *f, int fn) {
     facts_span span = f->no_grad.items[r];
     for (size_t i = facts_first_call_at(f, span.start); i < f->calls.len && !named_off; i++) {
       if (ts_node_start_byte(f->calls.items[i].call) >= span.end) break;
-      uint32_t tl;
-      const char *ct = facts_text(f, f->calls.items[i].call, &tl);
-      const char *paren = memchr(ct, '(', tl);
-      uint32_t cl = paren ? (uint32_t)(paren - ct) : 0;
-      named_off = cl >= d->name_len && !memcmp(ct + cl - d->name_len, d->name, d->name_len);
+      named_off = call_named(f, f->calls.items[i].call, d->name, d->name_len);
     }
   }
   if (!named_off) return false;
@@ -2226,15 +2234,7 @@ static bool dispatched_by_caller(const facts *f, int fn) {
   for (size_t i = 0; i < f->calls.len; i++) {
     const facts_call *c = &f->calls.items[i];
     if (c->function < 0 || c->function == fn) continue;
-    /* the name before the call's first `(`, read off its text before any
-     * node is walked: most calls are of other functions */
-    uint32_t tl;
-    const char *ct = facts_text(f, c->call, &tl);
-    const char *paren = memchr(ct, '(', tl);
-    uint32_t cl = paren ? (uint32_t)(paren - ct) : 0;
-    if (cl < d->name_len || memcmp(ct + cl - d->name_len, d->name, d->name_len) ||
-        (cl > d->name_len && ct[cl - d->name_len - 1] != '.'))
-      continue;
+    if (!call_named(f, c->call, d->name, d->name_len)) continue;
     TSNode callee = FIELD(c->call, function);
     if (ts_node_is_null(callee) || facts_function_named(f, callee) != fn) continue;
     if (facts_in_no_grad(f, ts_node_start_byte(c->call))) {
@@ -2894,6 +2894,14 @@ static bool has_word(const char *s, uint32_t len, const char *const *words) {
 }
 
 
+/* Whether the name S (LEN bytes) is a parameter counter's
+ * (`get_number_of_parameters`, `count_params`): it walks the weights and
+ * neither trains nor loads them. */
+static bool counts_parameters(const char *s, uint32_t len) {
+  return facts_text_has_ci(s, len, "param") && (facts_text_has_ci(s, len, "count") || facts_text_has_ci(s, len, "num"));
+}
+
+
 /* Whether a call of CALLEE (its last name) may give a model its weights or
  * train it: `load_state_dict`, `torch.load`, `from_pretrained`,
  * `restore`, `load_checkpoint`; `.backward()`, `optimizer.step()`,
@@ -2914,9 +2922,7 @@ static bool loads_or_trains(const facts *f, TSNode callee) {
   static const char *const data_words[] = {"data", "dataset", "datasets", NULL};
   static const char *const weight_words[] = {"pretrained", "checkpoint", "ckpt", "weights", "model", "state", NULL};
   if (has_word(t, len, data_words) && !has_word(t, len, weight_words)) return false;
-  /* `get_number_of_parameters(m)`, `count_params(net)`: a count */
-  if (facts_text_has_ci(t, len, "param") && (facts_text_has_ci(t, len, "count") || facts_text_has_ci(t, len, "num")))
-    return false;
+  if (counts_parameters(t, len)) return false;
   /* `pickle.load(f)`, `np.load(path)` read data; weights reach a model only
    * through a call that names it (`load_state_dict`). A configuration read
    * (`json.load`, `yaml.safe_load`) still counts: it comes with a model
@@ -2984,12 +2990,9 @@ static bool harmless_receiver(const facts *f, TSNode callee) {
   if (ts_node_is_null(last)) return false;
   for (size_t i = 0; names[i]; i++)
     if (facts_node_is(f, last, names[i])) return true;
-  /* a parameter counter of the project, known by its name
-   * (`get_number_of_parameters(m)`, `count_params(net)`) */
   uint32_t ll;
   const char *lt = facts_text(f, last, &ll);
-  if (facts_text_has_ci(lt, ll, "param") && (facts_text_has_ci(lt, ll, "count") || facts_text_has_ci(lt, ll, "num")))
-    return true;
+  if (counts_parameters(lt, ll)) return true;
   /* `profile(model, inputs=(x,))`: thop's signature, even where the script
    * forgot its import */
   if (NODE_IS(callee, "identifier") && facts_node_is(f, callee, "profile")) {
