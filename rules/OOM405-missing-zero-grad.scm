@@ -28,7 +28,9 @@
 ;   optimizer a loop picks by its own target in a function that zeroes
 ;   gradients (`for im, i1 in active: ...; optimizers[im].step()` after
 ;   `for optimizer in optimizers: optimizer.zero_grad()`: each steps
-;   once per call); a loop timed as a benchmark (its function calls
+;   once per call); a loop that runs once (`range(1)`, or
+;   `range(num_epochs)` with `num_epochs` bound only to `1`: one backward on
+;   fresh gradients); a loop timed as a benchmark (its function calls
 ;   `torch.cuda.synchronize()` before and after it: a throughput test on a
 ;   constant batch, whose updates nobody uses). Another
 ;   framework's code: a file importing Paddle (whose `clear_grad()` is its

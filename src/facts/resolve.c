@@ -2941,15 +2941,37 @@ static bool own_list_of_module_method(const facts *f, const facts_loop *l, TSNod
 }
 
 
-/* Whether loop L's body ends in an unconditional `break`: it runs at most
- * once (`for batch in loader: ...; break`, the one-batch smoke test of a
- * `__main__` block), so nothing in it is done per batch. A body ending in
+/* Whether ITER is `range(1)`, `trange(1)` or `tqdm(range(1))`, the 1 also
+ * as a name every binding of the file gives that literal (`num_epochs = 1`
+ * in a timing run of a freshly built model): the loop runs its body once. */
+static bool counts_to_one(const facts *f, TSNode iter) {
+  for (int guard = 0; guard < 2 && !ts_node_is_null(iter) && NODE_IS(iter, "call"); guard++) {
+    TSNode callee = FACT_FIELD(f, iter, function), args = FACT_FIELD(f, iter, arguments);
+    if (ts_node_is_null(callee) || ts_node_is_null(args) || ts_node_named_child_count(args) != 1) return false;
+    TSNode a = ts_node_named_child(args, 0);
+    if (facts_node_is(f, callee, "tqdm")) {
+      iter = a;
+      continue;
+    }
+    if (!facts_node_is(f, callee, "range") && !facts_node_is(f, callee, "trange")) return false;
+    if (NODE_IS(a, "identifier")) a = facts_constant_value(f, a);
+    return !ts_node_is_null(a) && NODE_IS(a, "integer") && facts_node_is(f, a, "1");
+  }
+  return false;
+}
+
+
+/* Whether loop L runs its body at most once: its count is one, or its body
+ * ends in an unconditional `break` (`for batch in loader: ...; break`, the
+ * one-batch smoke test of a `__main__` block), so nothing in it is done per
+ * batch. A body ending in
  * `return` is left alone: a function that returns from its first batch
  * (disentangling-vae's evaluator) is a bug, and its forward still runs
  * with autograd for nothing. */
 static bool runs_once(const facts *f, const facts_loop *l) {
   TSNode body = FACT_FIELD(f, l->node, body);
   if (ts_node_is_null(body)) return false;
+  if (NODE_IS(l->node, "for_statement") && counts_to_one(f, FACT_FIELD(f, l->node, right))) return true;
   for (uint32_t i = ts_node_named_child_count(body); i-- > 0;) {
     TSNode last = ts_node_named_child(body, i);
     if (NODE_IS(last, "comment")) continue;
