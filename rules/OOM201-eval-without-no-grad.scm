@@ -142,8 +142,11 @@
 ;   calling methods of its class that run under no_grad themselves or run
 ;   no model, as a face detector's `forward` calling `self.detect(img)`
 ;   and `self.extract(img, boxes)`; or whose `forward` chooses its grad
-;   mode itself, `with torch.set_grad_enabled(self.as_loss):`, also when
-;   a factory of the project returns it, `create_metric(name)`),
+;   mode itself, `with torch.set_grad_enabled(self.as_loss):` or by a flag
+;   of its own, `if self._inference_mode: with torch.inference_mode():
+;   return ...`, also when a factory of the project returns it,
+;   `create_metric(name)`, or it is moved to the device as it is built,
+;   `Extractor(inference_mode=True).to(device)`),
 ;   `torch.inference_mode()` or `torch.set_grad_enabled(False)` (as a
 ;   statement, also after a call of a function of the file whose own body
 ;   turns gradients off that way and never back on, a transcription

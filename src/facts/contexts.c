@@ -3853,6 +3853,35 @@ static bool calls_own_member(const facts *f, TSNode s, int fn, int depth, uint32
 }
 
 
+/* Whether S is an `if` on a flag of the instance (`if self._inference_mode:`,
+ * `if not self.training:`) one of whose branches returns from inside a
+ * no-grad block: the class turns gradients off itself, as its flag says
+ * (DINOv2 feature extractors built with `inference_mode=True`). A branch
+ * that only computes under no_grad and falls through to more layers is no
+ * such choice: what follows it still records a graph. */
+static bool flag_chooses_no_grad(const facts *f, TSNode s) {
+  if (!NODE_IS(s, "if_statement")) return false;
+  TSNode cond = FIELD(s, condition);
+  if (!ts_node_is_null(cond) && NODE_IS(cond, "not_operator")) cond = FIELD(cond, argument);
+  if (ts_node_is_null(cond) || !NODE_IS(cond, "attribute") || !facts_node_is(f, FIELD(cond, object), "self"))
+    return false;
+  uint32_t n = ts_node_named_child_count(s);
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode b = ts_node_named_child(s, i);
+    if (NODE_IS(b, "else_clause")) b = FIELD(b, body);
+    else if (!NODE_IS(b, "block")) continue;
+    if (ts_node_is_null(b)) continue;
+    TSNode w = ts_node_named_child(b, 0);
+    TSNode body = !ts_node_is_null(w) && NODE_IS(w, "with_statement") ? FIELD(w, body) : NULL_NODE;
+    uint32_t m = ts_node_is_null(body) ? 0 : ts_node_named_child_count(body);
+    if (m && facts_in_no_grad(f, ts_node_start_byte(body)) &&
+        NODE_IS(ts_node_named_child(body, m - 1), "return_statement"))
+      return true;
+  }
+  return false;
+}
+
+
 static bool wholly_no_grad(const facts *f, int fn, int depth) {
   const facts_function *g = &f->functions.items[fn];
   /* a `forward` the file calls only under no_grad (a flow's own
@@ -3877,6 +3906,8 @@ static bool wholly_no_grad(const facts *f, int fn, int depth) {
       if (NODE_IS(s, "expression_statement") && ts_node_named_child_count(s) == 1 &&
           NODE_IS(ts_node_named_child(s, 0), "string"))
         continue; /* a docstring */
+      /* what the statements before it left is chosen by the flag */
+      if (block.id == body.id && flag_chooses_no_grad(f, s)) return true;
       TSNode inner = NODE_IS(s, "with_statement") ? FIELD(s, body) : s;
       /* under no_grad, or under `torch.set_grad_enabled(self.as_loss)`:
        * the class chooses its mode, and its callers' calls follow it */
@@ -4097,6 +4128,9 @@ void facts__call_kinds(facts *f) {
         continue;
       }
     }
+    /* a wrapper moved at once (`Extractor(inference_mode=True).to(device)`)
+     * is still that class */
+    if (!ts_node_is_null(made) && made.id != callee.id) callee = made;
     if (ts_node_is_null(callee) || !(NODE_IS(callee, "identifier") || NODE_IS(callee, "attribute"))) continue;
     TSNode last = NODE_IS(callee, "attribute") ? FIELD(callee, attribute) : callee;
     uint32_t len;
