@@ -621,6 +621,8 @@ static void record(analysis *a, TSNode n, unsigned flags) {
 
 
 static unsigned eval(analysis *a, state *st, TSNode e);
+static int dict_source(analysis *a, TSNode value);
+static bool dict_key_clean(const facts *f, int g, TSNode key);
 
 
 /* Whether NAME["KEY"] (K's texts) is among A's keyed marks. */
@@ -1246,6 +1248,12 @@ static unsigned eval(analysis *a, state *st, TSNode e) {
       int g = facts_function_named(f, FACT_FIELD(f, value, function));
       if (g >= 0 && returns_clean_key(f, g, index, 0)) r = 0;
     }
+    /* `loss_dict["eos_accuracy"]` of `loss_dict = self.criterion(pred, y)`,
+     * whose dicts hold that entry as `acc.item()` */
+    if (r && !ts_node_is_null(index) && NODE_IS(index, "string")) {
+      int g = dict_source(a, value);
+      if (g >= 0 && dict_key_clean(f, g, index)) r = 0;
+    }
     uint32_t n = ts_node_named_child_count(e);
     for (uint32_t i = 1; i < n; i++) eval(a, st, ts_node_named_child(e, i));
   } else if (parse_type_is(type, "binary_operator")) {
@@ -1505,6 +1513,40 @@ static bool star_class(const facts *f, TSNode klass, buf *out) {
 }
 
 
+/* The function calling an instance of KLASS, a class of the file named by
+ * an identifier, runs: its `__call__`, else its `forward` (a model's
+ * `__call__` runs it); -1 when there is none. */
+static int class_entry(const facts *f, TSNode klass) {
+  if (ts_node_is_null(klass) || !NODE_IS(klass, "identifier")) return -1;
+  uint32_t len;
+  const char *name = facts_text(f, klass, &len);
+  int entry = -1;
+  for (size_t i = 0; i < f->functions.len; i++) {
+    const facts_function *fn = &f->functions.items[i];
+    bool call = fn->name_len == 8 && !memcmp(fn->name, "__call__", 8);
+    if (fn->klass < 0 || fn->parent >= 0 || !(call || (fn->name_len == 7 && !memcmp(fn->name, "forward", 7)))) continue;
+    const facts_class *k = &f->classes.items[fn->klass];
+    if (k->name_len != len || memcmp(k->name, name, len)) continue;
+    if (call || entry < 0) entry = (int)i;
+  }
+  return entry;
+}
+
+
+/* The function of the file CALL runs: one it names (`self.compute(x)`), or
+ * the entry of the file class whose instance it calls (`self.criterion(p,
+ * y)` after `self.criterion = CurriculumLoss(...)`); -1 when unknown. */
+static int called_function(analysis *a, TSNode call) {
+  const facts *f = a->f;
+  TSNode callee = FACT_FIELD(f, call, function);
+  if (ts_node_is_null(callee)) return -1;
+  int g = facts_function_named(f, callee);
+  if (g >= 0 || !trackable(f, callee)) return g;
+  TSNode made = model_constructor(f, callee, a->function);
+  return ts_node_is_null(made) || !NODE_IS(made, "call") ? -1 : class_entry(f, FACT_FIELD(f, made, function));
+}
+
+
 /* Whether RIGHT calls a model whose class's `forward` (this file's, or a
  * class of the project) returns tuples of N elements: ELEMS then holds
  * them. `out, ratio = model(x)` with `return self.fc(x), x.size(0) / 8`. */
@@ -1522,18 +1564,8 @@ static bool forward_elements(analysis *a, TSNode right, uint32_t n, uint8_t *ele
   TSNode made = model_constructor(f, callee, a->function);
   TSNode klass = ts_node_is_null(made) ? made : FACT_FIELD(f, made, function);
   if (ts_node_is_null(klass) || (!NODE_IS(klass, "identifier") && !NODE_IS(klass, "attribute"))) return false;
-  uint32_t len;
-  const char *name = facts_text(f, klass, &len);
-  /* the class's `__call__`, else its `forward` (a model's `__call__` runs it) */
-  const facts_function *entry = NULL;
-  for (size_t i = 0; i < f->functions.len && NODE_IS(klass, "identifier"); i++) {
-    const facts_function *fn = &f->functions.items[i];
-    bool call = fn->name_len == 8 && !memcmp(fn->name, "__call__", 8);
-    if (fn->klass < 0 || fn->parent >= 0 || !(call || (fn->name_len == 7 && !memcmp(fn->name, "forward", 7)))) continue;
-    const facts_class *k = &f->classes.items[fn->klass];
-    if (k->name_len != len || memcmp(k->name, name, len)) continue;
-    if (call || !entry) entry = fn;
-  }
+  int at = class_entry(f, klass);
+  const facts_function *entry = at >= 0 ? &f->functions.items[at] : NULL;
   if (entry) {
     if (entry->elems_varied || (entry->nelems != n && entry->nelems2 != n)) return false;
     memcpy(elems, entry->nelems == n ? entry->elems : entry->elems2, n);
@@ -2154,6 +2186,85 @@ static void record_loss_key(analysis *a, state *st, facts_function *fn, TSNode v
 }
 
 
+/* What a `return` of FN says of each key of the dict literals it returns
+ * (`return {"total_loss": loss, "eos_accuracy": acc.item()}`): a caller's
+ * `loss_dict["eos_accuracy"]` is that entry. */
+static void record_dict_keys(analysis *a, state *st, facts_function *fn, TSNode value) {
+  if (fn->dicts_open) return;
+  if (!NODE_IS(value, "dictionary")) {
+    fn->dicts_open = a->changed = true;
+    return;
+  }
+  TSNode pair;
+  for (children c = children_of(value); children_next(&c, &pair);) {
+    TSNode key = NODE_IS(pair, "pair") ? FACT_FIELD(a->f, pair, key) : NULL_NODE;
+    if (ts_node_is_null(key) || !NODE_IS(key, "string")) {
+      fn->dicts_open = a->changed = true;
+      return;
+    }
+    uint32_t kl;
+    const char *k = facts_text(a->f, key, &kl);
+    unsigned k_at = fn->ndict_keys;
+    for (unsigned i = 0; i < fn->ndict_keys && k_at == fn->ndict_keys; i++)
+      if (fn->dict_key_len[i] == kl && !memcmp(fn->dict_keys[i], k, kl)) k_at = i;
+    if (k_at == fn->ndict_keys) {
+      if (k_at == FACTS_MAX_ELEMS || kl > UINT8_MAX) {
+        fn->dicts_open = a->changed = true;
+        return;
+      }
+      fn->dict_keys[k_at] = k;
+      fn->dict_key_len[k_at] = (uint8_t)kl;
+      fn->ndict_keys++;
+      a->changed = true;
+    }
+    uint8_t bit = (uint8_t)(1u << k_at);
+    /* an entry made from an argument carries what the caller hands in */
+    if ((eval(a, st, FACT_FIELD(a->f, pair, value)) & (V_GRAPH | V_ARG)) && !(fn->dict_keys_graph & bit)) {
+      fn->dict_keys_graph |= bit;
+      a->changed = true;
+    }
+  }
+}
+
+
+/* Whether the entry under KEY (a string literal) of every dict function G
+ * of the file returns is known and carries no graph. */
+static bool dict_key_clean(const facts *f, int g, TSNode key) {
+  const facts_function *fn = &f->functions.items[g];
+  if (fn->dicts_open || !fn->ndict_keys) return false;
+  uint32_t kl;
+  const char *k = facts_text(f, key, &kl);
+  for (unsigned i = 0; i < fn->ndict_keys; i++)
+    if (fn->dict_key_len[i] == kl && !memcmp(fn->dict_keys[i], k, kl)) return !(fn->dict_keys_graph & (1u << i));
+  return false;
+}
+
+
+/* The function of the file whose returned dicts VALUE holds: VALUE calls
+ * it, or names a local every binding of which in its function calls it;
+ * -1 otherwise. */
+static int dict_source(analysis *a, TSNode value) {
+  const facts *f = a->f;
+  if (NODE_IS(value, "call")) return called_function(a, value);
+  if (!NODE_IS(value, "identifier") || a->function < 0) return -1;
+  uint32_t len;
+  const char *name = facts_text(f, value, &len);
+  facts_span body = f->functions.items[a->function].body;
+  size_t first, end;
+  facts_bindings_named(f, name, len, &first, &end);
+  int g = -1;
+  for (size_t i = first; i < end; i++) {
+    const facts_binding *b = &f->bindings.items[i];
+    if (b->pos < body.start || b->pos >= body.end) continue;
+    if (b->kind != BINDING_OTHER || ts_node_is_null(b->value) || !NODE_IS(b->value, "call")) return -1;
+    int h = called_function(a, b->value);
+    if (h < 0 || (g >= 0 && h != g)) return -1;
+    g = h;
+  }
+  return g;
+}
+
+
 /* Whether the with clause CLAUSE holds `torch.enable_grad()` or
  * `torch.set_grad_enabled(True)`. */
 static bool enables_grad(analysis *a, TSNode clause) {
@@ -2199,6 +2310,7 @@ static void run_statement(analysis *a, state *st, TSNode s) {
         fn->returns_divided = dv;
         record_elements(a, st, fn, value, r);
         record_loss_key(a, st, fn, value);
+        record_dict_keys(a, st, fn, value);
       }
     }
   } else if (parse_type_is(type, "for_statement") || parse_type_is(type, "while_statement")) {
@@ -2972,6 +3084,8 @@ void facts__summaries(facts *f) {
     TSNode value = ts_node_named_child(f->returns.items[i].call, 0);
     if (f->returns.items[i].function >= 0 && (NODE_IS(value, "expression_list") || NODE_IS(value, "tuple")))
       f->functions.items[f->returns.items[i].function].returns_tuple = true;
+    if (f->returns.items[i].function >= 0 && NODE_IS(value, "dictionary"))
+      f->functions.items[f->returns.items[i].function].returns_dict = true;
   }
   for (size_t i = 0; i < f->calls.len; i++) {
     const facts_call *c = &f->calls.items[i];
@@ -3123,8 +3237,9 @@ static void analyse(facts *f, int function, bool *changed) {
   if (function < 0) {
     run_block(&a, &st, f->root);
   } else {
-    /* only the elements of returned tuples keep V_ARG: elsewhere it is dead weight */
-    if (f->functions.items[function].returns_tuple)
+    /* only the elements of returned tuples and the entries of returned
+     * dicts keep V_ARG: elsewhere it is dead weight */
+    if (f->functions.items[function].returns_tuple || f->functions.items[function].returns_dict)
       bind_parameters(&a, &st, FACT_FIELD(f, f->functions.items[function].node, parameters));
     run_block(&a, &st, FACT_FIELD(f, f->functions.items[function].node, body));
   }
