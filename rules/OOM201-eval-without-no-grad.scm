@@ -222,7 +222,9 @@
 ;   built, `G = build().requires_grad_(False)`, and its copies, `G_ema =
 ;   copy.deepcopy(G)`) or parameter by parameter (`for k, v in
 ;   model.named_parameters(): v.requires_grad = False`, or to an argument
-;   whose default is `False`, as pytorch-fid's `InceptionV3` does; also
+;   whose default is `False`, as pytorch-fid's `InceptionV3` does, also
+;   built and moved at once in another module, `InceptionV3([3]).to(device)`,
+;   and handed to the function that runs it; also
 ;   by a plain helper of the file that freezes the model handed to it and
 ;   does not thaw it, `with frozen(model):` or `freeze(net)`, or by a helper
 ;   of the file or of another module of the project that sets

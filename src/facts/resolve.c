@@ -2513,7 +2513,8 @@ static void mark_parameter_free(facts *f, buf *tmp) {
 bool facts__parameter_free_module(const facts *self, TSNode call, const char *name, uint32_t len) {
   buf tmp = {0};
   pf_ctx cx = {&tmp, false};
-  if (NODE_IS(call, "identifier")) call = made_before(self, call);
+  /* through `.to(device)`-like chains (`model = InceptionV3([3]).to(device)`) */
+  if (NODE_IS(call, "identifier") || NODE_IS(call, "call")) call = made_before(self, call);
   bool r = parameter_free_module(self, call, &cx, 0) || transform_pipeline(self, name, len, call, &cx);
   buf_free(&tmp);
   return r;
