@@ -238,7 +238,9 @@
 ;   or such a loop over `self.parameters()`, also through a method it calls
 ;   on `self`, and thaws nothing: Stable Diffusion's `FrozenAutoencoderKL`,
 ;   also as a project factory returning only such instances gives it,
-;   `get_model(path)`) or of a module
+;   `get_model(path)`, or a parameter annotated with such a class that
+;   the instance keeps, `def __init__(self, fe: FeatureExtractor): self.fe
+;   = fe`) or of a module
 ;   that holds none: a parameter-free `torch.nn` layer (`nn.LogSoftmax`,
 ;   `nn.ReLU`, `nn.Dropout`, pooling...), a feature transform that keeps
 ;   its filters in buffers (torchaudio's `MelSpectrogram`, `MFCC`,

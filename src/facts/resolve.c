@@ -2429,6 +2429,36 @@ static TSNode made_before(const facts *f, TSNode v) {
 }
 
 
+/* Whether V, an identifier, is a parameter of its function annotated with
+ * a module class that holds no trainable parameter, of the file or of the
+ * project (`def __init__(self, feature_extractor: FeatureExtractor)` with a
+ * VGG extractor that freezes itself): what it is handed holds none. */
+static bool annotated_parameter_free(const facts *f, TSNode v, pf_ctx *cx) {
+  if (!NODE_IS(v, "identifier")) return false;
+  int fn = facts_function_at(f, ts_node_start_byte(v));
+  if (fn < 0) return false;
+  TSNode params = FACT_FIELD(f, f->functions.items[fn].node, parameters);
+  uint32_t n = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params), len;
+  const char *t = facts_text(f, v, &len);
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode p = ts_node_named_child(params, i);
+    if (!NODE_IS(p, "typed_parameter") && !NODE_IS(p, "typed_default_parameter")) continue;
+    TSNode id = NODE_IS(p, "typed_parameter") ? ts_node_named_child(p, 0) : FACT_FIELD(f, p, name);
+    if (ts_node_is_null(id) || !NODE_IS(id, "identifier") || !facts_text_is(f, id, t, len)) continue;
+    TSNode type = FACT_FIELD(f, p, type);
+    if (!ts_node_is_null(type) && ts_node_named_child_count(type)) type = ts_node_named_child(type, 0);
+    if (ts_node_is_null(type)) return false;
+    uint32_t tl;
+    const char *tt = facts_text(f, type, &tl);
+    if (NODE_IS(type, "identifier") && is_parameter_free_class(f, tt, tl, cx)) return true;
+    facts_symbol sym;
+    return f->imports && (NODE_IS(type, "identifier") || NODE_IS(type, "attribute")) &&
+           facts_project_symbol(f, type, &sym) && (sym.flags & SYM_CLASS) && (sym.flags & SYM_NO_PARAMETERS);
+  }
+  return false;
+}
+
+
 static void mark_parameter_free(facts *f, buf *tmp) {
   static const char *const module[] = {"torch.nn.Module", "torch.nn.modules.module.Module", NULL};
   /* a class deriving such classes, or storing their instances, is judged
@@ -2504,7 +2534,9 @@ static void mark_parameter_free(facts *f, buf *tmp) {
     if (NODE_IS(right, "identifier") && NODE_IS(f->assigns.items[i].left, "attribute")) right = made_before(f, right);
     uint32_t llen;
     const char *left = facts_text(f, f->assigns.items[i].left, &llen);
-    if (!parameter_free_module(f, right, &cx, 0) && !transform_pipeline(f, left, llen, right, &cx)) continue;
+    if (!parameter_free_module(f, right, &cx, 0) && !transform_pipeline(f, left, llen, right, &cx) &&
+        !annotated_parameter_free(f, right, &cx))
+      continue;
     vec_push(&f->parameter_free_names, oom_xstrndup(left, llen));
   }
 }
@@ -2515,7 +2547,8 @@ bool facts__parameter_free_module(const facts *self, TSNode call, const char *na
   pf_ctx cx = {&tmp, false};
   /* through `.to(device)`-like chains (`model = InceptionV3([3]).to(device)`) */
   if (NODE_IS(call, "identifier") || NODE_IS(call, "call")) call = made_before(self, call);
-  bool r = parameter_free_module(self, call, &cx, 0) || transform_pipeline(self, name, len, call, &cx);
+  bool r = parameter_free_module(self, call, &cx, 0) || transform_pipeline(self, name, len, call, &cx) ||
+           annotated_parameter_free(self, call, &cx);
   buf_free(&tmp);
   return r;
 }
