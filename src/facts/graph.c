@@ -2188,41 +2188,46 @@ static void record_loss_key(analysis *a, state *st, facts_function *fn, TSNode v
 
 /* What a `return` of FN says of each key of the dict literals it returns
  * (`return {"total_loss": loss, "eos_accuracy": acc.item()}`): a caller's
- * `loss_dict["eos_accuracy"]` is that entry. */
+ * `loss_dict["eos_accuracy"]` is that entry. A key not yet recorded reads
+ * as the whole dict (a graph), so recording one asks for no new round of
+ * the analysis; only a recorded entry turning out to carry a graph, or the
+ * table closing, does (a caller may have read it clean): both are rare,
+ * and another round for every dict a function returns was the cost. */
 static void record_dict_keys(analysis *a, state *st, facts_function *fn, TSNode value) {
   if (fn->dicts_open) return;
-  if (!NODE_IS(value, "dictionary")) {
-    fn->dicts_open = a->changed = true;
-    return;
-  }
+  bool open = !NODE_IS(value, "dictionary");
   TSNode pair;
-  for (children c = children_of(value); children_next(&c, &pair);) {
+  for (children c = children_of(value); !open && children_next(&c, &pair);) {
     TSNode key = NODE_IS(pair, "pair") ? FACT_FIELD(a->f, pair, key) : NULL_NODE;
     if (ts_node_is_null(key) || !NODE_IS(key, "string")) {
-      fn->dicts_open = a->changed = true;
-      return;
+      open = true;
+      break;
     }
     uint32_t kl;
     const char *k = facts_text(a->f, key, &kl);
     unsigned k_at = fn->ndict_keys;
     for (unsigned i = 0; i < fn->ndict_keys && k_at == fn->ndict_keys; i++)
       if (fn->dict_key_len[i] == kl && !memcmp(fn->dict_keys[i], k, kl)) k_at = i;
-    if (k_at == fn->ndict_keys) {
-      if (k_at == FACTS_MAX_ELEMS || kl > UINT8_MAX) {
-        fn->dicts_open = a->changed = true;
-        return;
-      }
-      fn->dict_keys[k_at] = k;
-      fn->dict_key_len[k_at] = (uint8_t)kl;
-      fn->ndict_keys++;
-      a->changed = true;
+    bool known = k_at < fn->ndict_keys;
+    if (!known && (k_at == FACTS_MAX_ELEMS || kl > UINT8_MAX)) {
+      open = true;
+      break;
     }
     uint8_t bit = (uint8_t)(1u << k_at);
     /* an entry made from an argument carries what the caller hands in */
-    if ((eval(a, st, FACT_FIELD(a->f, pair, value)) & (V_GRAPH | V_ARG)) && !(fn->dict_keys_graph & bit)) {
-      fn->dict_keys_graph |= bit;
+    bool graph = eval(a, st, FACT_FIELD(a->f, pair, value)) & (V_GRAPH | V_ARG);
+    if (!known) {
+      fn->dict_keys[k_at] = k;
+      fn->dict_key_len[k_at] = (uint8_t)kl;
+      fn->ndict_keys++;
+    } else if (graph && !(fn->dict_keys_graph & bit)) {
       a->changed = true;
     }
+    if (graph) fn->dict_keys_graph |= bit;
+  }
+  if (open) {
+    if (fn->ndict_keys) a->changed = true;
+    fn->dicts_open = true;
   }
 }
 

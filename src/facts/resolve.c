@@ -1443,13 +1443,18 @@ static bool compiles_own_function(const facts *f, TSNode call) {
 }
 
 
-/* Names an expression that is an nn.Module instance, when it is one. */
-static bool is_module_expr(const facts *f, TSNode e, buf *tmp) {
+/* Names an expression that is an nn.Module instance, when it is one.
+ * *SETTLED (when given) is cleared when a later pass of resolve_modules may
+ * answer otherwise: the answer came from the names known as modules so far
+ * or from a function of the file whose returns_model may still turn true;
+ * an answer from a class, the project's summaries or a library is final. */
+static bool is_module_expr_settled(const facts *f, TSNode e, buf *tmp, bool *settled) {
   uint32_t len;
   const char *t;
   for (int guard = 0; guard < 8; guard++) {
     if (NODE_IS(e, "identifier") || NODE_IS(e, "attribute")) {
       t = facts_text(f, e, &len);
+      if (settled) *settled = false;
       return has_name(f, t, len);
     }
     if (!NODE_IS(e, "call")) return false;
@@ -1476,7 +1481,10 @@ static bool is_module_expr(const facts *f, TSNode e, buf *tmp) {
     /* a function of the file or of the project that returns a model
      * (`build_model(cfg)`), or a model class of another module */
     int g = facts_function_named(f, fn);
-    if (g >= 0) return f->functions.items[g].returns_model;
+    if (g >= 0) {
+      if (settled) *settled = false;
+      return f->functions.items[g].returns_model;
+    }
     if (f->imports) {
       facts_symbol sym;
       if (facts_project_symbol(f, fn, &sym))
@@ -1502,6 +1510,11 @@ static bool is_module_expr(const facts *f, TSNode e, buf *tmp) {
   next:;
   }
   return false;
+}
+
+
+static bool is_module_expr(const facts *f, TSNode e, buf *tmp) {
+  return is_module_expr_settled(f, e, tmp, NULL);
 }
 
 
@@ -2430,15 +2443,21 @@ static TSNode made_before(const facts *f, TSNode v) {
 
 
 /* Whether V, an identifier, is a parameter of its function annotated with
- * a module class that holds no trainable parameter, of the file or of the
- * project (`def __init__(self, feature_extractor: FeatureExtractor)` with a
- * VGG extractor that freezes itself): what it is handed holds none. */
+ * a module class of the file that holds no trainable parameter (`def
+ * __init__(self, feature_extractor: FeatureExtractor)` with a VGG extractor
+ * that freezes itself): what it is handed holds none. A class of another
+ * module is not looked up: the lookup of every annotation cost more than
+ * the cases it finds. */
 static bool annotated_parameter_free(const facts *f, TSNode v, pf_ctx *cx) {
   if (!NODE_IS(v, "identifier")) return false;
   int fn = facts_function_at(f, ts_node_start_byte(v));
   if (fn < 0) return false;
   TSNode params = FACT_FIELD(f, f->functions.items[fn].node, parameters);
-  uint32_t n = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params), len;
+  uint32_t pl, len;
+  /* most parameter lists annotate nothing: no `:` in their text */
+  const char *pt = ts_node_is_null(params) ? NULL : facts_text(f, params, &pl);
+  if (!pt || !memchr(pt, ':', pl)) return false;
+  uint32_t n = ts_node_named_child_count(params);
   const char *t = facts_text(f, v, &len);
   for (uint32_t i = 0; i < n; i++) {
     TSNode p = ts_node_named_child(params, i);
@@ -2450,10 +2469,7 @@ static bool annotated_parameter_free(const facts *f, TSNode v, pf_ctx *cx) {
     if (ts_node_is_null(type)) return false;
     uint32_t tl;
     const char *tt = facts_text(f, type, &tl);
-    if (NODE_IS(type, "identifier") && is_parameter_free_class(f, tt, tl, cx)) return true;
-    facts_symbol sym;
-    return f->imports && (NODE_IS(type, "identifier") || NODE_IS(type, "attribute")) &&
-           facts_project_symbol(f, type, &sym) && (sym.flags & SYM_CLASS) && (sym.flags & SYM_NO_PARAMETERS);
+    return NODE_IS(type, "identifier") && is_parameter_free_class(f, tt, tl, cx);
   }
   return false;
 }
@@ -2534,8 +2550,11 @@ static void mark_parameter_free(facts *f, buf *tmp) {
     if (NODE_IS(right, "identifier") && NODE_IS(f->assigns.items[i].left, "attribute")) right = made_before(f, right);
     uint32_t llen;
     const char *left = facts_text(f, f->assigns.items[i].left, &llen);
+    /* `self.fe = fe` of an annotated parameter: only attributes are asked
+     * (the question walks the function's parameters) */
     if (!parameter_free_module(f, right, &cx, 0) && !transform_pipeline(f, left, llen, right, &cx) &&
-        !annotated_parameter_free(f, right, &cx))
+        !(NODE_IS(right, "identifier") && NODE_IS(f->assigns.items[i].left, "attribute") &&
+          annotated_parameter_free(f, right, &cx)))
       continue;
     vec_push(&f->parameter_free_names, oom_xstrndup(left, llen));
   }
@@ -2845,19 +2864,27 @@ static void resolve_modules(facts *f, buf *tmp) {
     }
   }
   resolve_plain(f, tmp);
-  /* bounded: each pass adds a name or stops */
+  /* bounded: each pass adds a name or stops; an assignment whose answer
+   * was final is not asked again (most call a library or a project class,
+   * whose lookups cost the most) */
+  bool *final = oom_xcalloc(f->assigns.len + 1, sizeof *final);
   for (int pass = 0; pass < 4; pass++) {
     size_t before = f->module_names.len;
     bool returned = resolve_returned_models(f, tmp);
     for (size_t i = 0; i < f->assigns.len; i++) {
+      if (final[i]) continue;
       uint32_t len;
       const char *t = facts_text(f, f->assigns.items[i].left, &len);
       if (has_name(f, t, len)) continue;
-      if (is_module_expr(f, f->assigns.items[i].right, tmp)) vec_push(&f->module_names, oom_xstrndup(t, len));
+      bool settled = true;
+      if (is_module_expr_settled(f, f->assigns.items[i].right, tmp, &settled))
+        vec_push(&f->module_names, oom_xstrndup(t, len));
+      else final[i] = settled;
     }
     resolve_modules_by_use(f, tmp);
     if (f->module_names.len == before && !returned) break;
   }
+  free(final);
   resolve_local_non_models(f, tmp);
   drop_predictors(f, tmp);
   mark_parameter_free(f, tmp);
