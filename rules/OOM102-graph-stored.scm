@@ -184,7 +184,11 @@
 ;   takes a later axis of one batch (`frames[:, t]`) into a local list of
 ;   a function that runs a backward pass after the loop (the per-step
 ;   outputs its loss is made of, even when the list is also returned for
-;   logging). Nor a list or dict that the same iteration empties again
+;   logging); and the parts of the one batch a framework hands a step hook
+;   (a loop with no loader, backward or step of its own in the
+;   `training_step` of a class with bases, over the sub-batches of each
+;   source domain, `for u, y, d in zip(inputs, labels, domains)`). Nor a
+;   list or dict that the same iteration empties again
 ;   after storing into it (`if step % k == 0: outs = []`, a window the loop
 ;   flushes itself), nor a module built by calling a network class with a
 ;   class count (`teachers[i] = self.model(self.num_classes)`). A starred

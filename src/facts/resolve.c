@@ -3002,6 +3002,20 @@ static bool own_list_of_module_method(const facts *f, const facts_loop *l, TSNod
 }
 
 
+/* Whether function FN is a step hook of a class with bases (Lightning's
+ * `training_step(self, batch, batch_idx)`, `validation_step`, ...): the
+ * framework hands it one batch, so a loop in it that calls the model runs
+ * over parts of that batch (the source domains of a domain-adaptation
+ * step), not over batches. */
+static bool lightning_step(const facts *f, int fn) {
+  if (fn < 0) return false;
+  const facts_function *g = &f->functions.items[fn];
+  static const char *const steps[] = {"training_step", "validation_step", "test_step", "predict_step", NULL};
+  return g->klass >= 0 && in_names_list(g->name, g->name_len, steps) &&
+         facts_class_has_bases(f, &f->classes.items[g->klass]);
+}
+
+
 /* Whether ITER is `range(1)`, `trange(1)` or `tqdm(range(1))`, the 1 also
  * as a name every binding of the file gives that literal (`num_epochs = 1`
  * in a timing run of a freshly built model): the loop runs its body once. */
@@ -3109,7 +3123,8 @@ static void resolve_loops(facts *f, buf *tmp) {
     /* a model called in a loop of a module's own method (`for blk in
      * self.blocks: x = blk(x)` in forward) is the model's structure, not a
      * batch loop */
-    if ((NODE_IS(fn, "identifier") || NODE_IS(fn, "attribute")) && !facts_in_module_method(f, l->function)) {
+    if ((NODE_IS(fn, "identifier") || NODE_IS(fn, "attribute")) && !facts_in_module_method(f, l->function) &&
+        !lightning_step(f, l->function)) {
       uint32_t len;
       const char *t = facts_text(f, fn, &len);
       if (facts__model_name_at(f, t, len, ts_node_start_byte(fn)) &&
