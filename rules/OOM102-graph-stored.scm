@@ -187,7 +187,11 @@
 ;   logging); and the parts of the one batch a framework hands a step hook
 ;   (a loop with no loader, backward or step of its own in the
 ;   `training_step` of a class with bases, over the sub-batches of each
-;   source domain, `for u, y, d in zip(inputs, labels, domains)`). Nor a
+;   source domain, `for u, y, d in zip(inputs, labels, domains)`); and
+;   the outputs of a loop over `range(...)` whose model calls take the same
+;   input every time and the count itself to pick a head (`for k in
+;   range(n_domains): p.append(self.E(k, f))`, the experts of one
+;   prediction). Nor a
 ;   list or dict that the same iteration empties again
 ;   after storing into it (`if step % k == 0: outs = []`, a window the loop
 ;   flushes itself), nor a module built by calling a network class with a

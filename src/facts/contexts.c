@@ -1100,10 +1100,75 @@ static bool time_major_range(const facts *self, TSNode over, uint32_t pos, int f
 }
 
 
+/* Whether ARG, handed to a model in loop L over `range(...)` with variable
+ * V (VL bytes), is the same in every iteration or only picks by the count:
+ * V itself, a literal, or a local bound before the loop and not inside it. */
+static bool loop_invariant_arg(const facts *self, const facts_loop *l, TSNode arg, const char *v, uint32_t vl) {
+  if (NODE_IS(arg, "keyword_argument")) arg = FACT_FIELD(self, arg, value);
+  if (ts_node_is_null(arg)) return false;
+  if (NODE_IS(arg, "integer") || NODE_IS(arg, "string") || NODE_IS(arg, "true") || NODE_IS(arg, "false") ||
+      NODE_IS(arg, "none"))
+    return true;
+  if (!NODE_IS(arg, "identifier")) return false;
+  uint32_t al;
+  const char *a = facts_text(self, arg, &al);
+  if (al == vl && !memcmp(a, v, vl)) return true;
+  uint32_t start = ts_node_start_byte(l->node), end = ts_node_end_byte(l->node);
+  long before = facts__last_assign_before(self, a, al, start, l->function);
+  if (before < 0 && !facts__parameter_of(self, a, al, l->function)) return false;
+  return facts__last_assign_before(self, a, al, end, l->function) == before;
+}
+
+
+/* Whether loop L runs `range(...)` times over the same input, picking a
+ * head by the count: every model call in its body takes only arguments
+ * bound before it and the count itself, and one takes the count (`for k
+ * in range(n_domains): p.append(self.E(k, f))`, the experts of one
+ * prediction). Its outputs are one call's, one per head, not one per
+ * batch. A loop that hands the same input without the count (`for _ in
+ * range(steps): dv = ode(state)`) steps a simulation: left alone. */
+static bool same_input_loop(const facts *self, const facts_loop *l) {
+  TSNode over = FACT_FIELD(self, l->node, right), var = FACT_FIELD(self, l->node, left);
+  if (ts_node_is_null(over) || !NODE_IS(over, "call") || !facts_node_is(self, FACT_FIELD(self, over, function), "range") ||
+      ts_node_is_null(var) || !NODE_IS(var, "identifier"))
+    return false;
+  uint32_t vl;
+  const char *v = facts_text(self, var, &vl);
+  int index = (int)(l - self->loops.items);
+  bool any = false, picks = false;
+  for (size_t i = facts_first_call_at(self, ts_node_start_byte(l->node)); i < self->calls.len; i++) {
+    const facts_call *c = &self->calls.items[i];
+    if (ts_node_start_byte(c->call) >= ts_node_end_byte(l->node)) break;
+    if (c->loop != index) continue;
+    TSNode callee = FACT_FIELD(self, c->call, function), args = FACT_FIELD(self, c->call, arguments);
+    if (ts_node_is_null(callee) || ts_node_is_null(args) || !NODE_IS(args, "argument_list") ||
+        !(NODE_IS(callee, "identifier") || NODE_IS(callee, "attribute")))
+      continue;
+    uint32_t cl;
+    const char *ct = facts_text(self, callee, &cl);
+    if (!facts__model_name_at(self, ct, cl, ts_node_start_byte(callee))) continue;
+    TSNode a;
+    for (children it = children_of(args); children_next(&it, &a);) {
+      if (NODE_IS(a, "comment")) continue;
+      if (NODE_IS(a, "identifier") && facts_text_is(self, a, v, vl)) {
+        picks = true;
+        continue;
+      }
+      if (loop_invariant_arg(self, l, a, v, vl)) continue;
+      children_done(&it); /* the walk holds a cursor */
+      return false;
+    }
+    any = true;
+  }
+  return any && picks;
+}
+
+
 static bool chunk_loop(const facts *self, const facts_loop *l, int depth) {
   if (!NODE_IS(l->node, "for_statement")) return false;
   TSNode over = FACT_FIELD(self, l->node, right);
   uint32_t pos = ts_node_start_byte(l->node);
+  if (same_input_loop(self, l)) return true;
   if (split_pieces(self, over, pos, l->function, 0) || time_major_range(self, over, pos, l->function, depth)) return true;
   if (ts_node_is_null(over) || !NODE_IS(over, "call") || !facts_node_is(self, FACT_FIELD(self, over, function), "zip"))
     return false;
