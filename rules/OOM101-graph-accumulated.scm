@@ -40,12 +40,12 @@
 ;   torch.compile(model)`, a helper such as `model = cuda(model)`; a class
 ;   of its own built around the model (`Wrapper(model)`) has its own. The
 ;   class may come from another module of the project, imported by name or
-;   with `from package import *`. An entry read by its key from the dict a
+;   with `from package import *`. An entry read by its key from the dicts a
 ;   function or a loss object of the file returns (`loss_dict["acc"]` after
 ;   `loss_dict = self.criterion(pred, y)`, whose `forward` ends `return
-;   {"total": loss, "acc": acc.item()}`) is that entry as the function
-;   computes it; an entry computed from an argument carries what the caller
-;   passes.
+;   {"total": loss, "acc": acc.item()}`) carries no graph when every such
+;   dict cleans it there (`.item()`, `.tolist()`, `.detach()`...); any
+;   other entry counts as the whole dict.
 ;
 ;   Not reported: values cleaned with `.item()`, `.detach()`, `.tolist()`,
 ;   `.numpy()`, `.data`, `float()` or `int()` (and MXNet's `.asscalar()` and

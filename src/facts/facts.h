@@ -71,14 +71,6 @@ typedef struct {
   /* `return {"loss": loss.detach(), ...}`: a "loss" key seen in returned
    * dicts, one of them carrying a graph, a return that is no such dict */
   bool loss_key, loss_key_graph, other_return;
-  /* the string keys of the dict literals it returns, and which of them
-   * carry a graph (bit K: dict_keys[K]); `dicts_open`: some return is no
-   * dict literal, or more keys than fit: a caller's `out["acc"]` is then
-   * taken as the whole value */
-  const char *dict_keys[FACTS_MAX_ELEMS];
-  uint8_t dict_key_len[FACTS_MAX_ELEMS];
-  uint8_t ndict_keys, dict_keys_graph;
-  bool dicts_open;
   bool returns_model;      /* returns an nn.Module instance */
   bool returns_frozen;     /* every return builds a module class of the file holding no trainable parameter
                               (facts_class.no_parameters: `return FrozenAutoencoderKL(cfg, path)`) */
@@ -90,7 +82,6 @@ typedef struct {
   bool differentiated;     /* handed to a call whose result is backpropagated (`loss_fn(model, guide, x).backward()`) */
   bool feeds_loss;         /* called by a function of the file named `forward`, `__call__` or for a loss: no evaluation */
   bool returns_tuple;      /* some `return` of it gives a tuple (`return a, b`) */
-  bool returns_dict;       /* some `return` of it gives a dict literal (`return {"loss": loss}`) */
   uint8_t nelems;          /* returns tuples of this length (0: not a tuple) */
   bool elems_varied;       /* returns tuples of more than two lengths, or starred ones: elements unknown */
   uint8_t elems[FACTS_MAX_ELEMS]; /* per element of the returned tuples: TAINT_GRAPH | TAINT_SCALAR | TAINT_DIVIDED */

@@ -622,7 +622,6 @@ static void record(analysis *a, TSNode n, unsigned flags) {
 
 static unsigned eval(analysis *a, state *st, TSNode e);
 static int dict_source(analysis *a, TSNode value);
-static bool dict_key_clean(const facts *f, int g, TSNode key);
 
 
 /* Whether NAME["KEY"] (K's texts) is among A's keyed marks. */
@@ -1244,15 +1243,11 @@ static unsigned eval(analysis *a, state *st, TSNode e) {
     if (r && is_loss_key(f, index) && NODE_IS(value, "call") && returns_clean_loss_key(a, value)) r = 0;
     /* `self._compute_grad(batch)["grads"]` of a method returning
      * `{"grads": grads.cpu().numpy(), ...}` on every path */
-    if (r && !ts_node_is_null(index) && NODE_IS(index, "string") && NODE_IS(value, "call")) {
-      int g = facts_function_named(f, FACT_FIELD(f, value, function));
-      if (g >= 0 && returns_clean_key(f, g, index, 0)) r = 0;
-    }
-    /* `loss_dict["eos_accuracy"]` of `loss_dict = self.criterion(pred, y)`,
-     * whose dicts hold that entry as `acc.item()` */
+    /* also `loss_dict["eos_accuracy"]` of `loss_dict = self.criterion(pred,
+     * y)`, a loss object of the file whose dicts hold `acc.item()` there */
     if (r && !ts_node_is_null(index) && NODE_IS(index, "string")) {
       int g = dict_source(a, value);
-      if (g >= 0 && dict_key_clean(f, g, index)) r = 0;
+      if (g >= 0 && returns_clean_key(f, g, index, 0)) r = 0;
     }
     uint32_t n = ts_node_named_child_count(e);
     for (uint32_t i = 1; i < n; i++) eval(a, st, ts_node_named_child(e, i));
@@ -2186,65 +2181,6 @@ static void record_loss_key(analysis *a, state *st, facts_function *fn, TSNode v
 }
 
 
-/* What a `return` of FN says of each key of the dict literals it returns
- * (`return {"total_loss": loss, "eos_accuracy": acc.item()}`): a caller's
- * `loss_dict["eos_accuracy"]` is that entry. A key not yet recorded reads
- * as the whole dict (a graph), so recording one asks for no new round of
- * the analysis; only a recorded entry turning out to carry a graph, or the
- * table closing, does (a caller may have read it clean): both are rare,
- * and another round for every dict a function returns was the cost. */
-static void record_dict_keys(analysis *a, state *st, facts_function *fn, TSNode value) {
-  if (fn->dicts_open) return;
-  bool open = !NODE_IS(value, "dictionary");
-  TSNode pair;
-  for (children c = children_of(value); !open && children_next(&c, &pair);) {
-    TSNode key = NODE_IS(pair, "pair") ? FACT_FIELD(a->f, pair, key) : NULL_NODE;
-    if (ts_node_is_null(key) || !NODE_IS(key, "string")) {
-      open = true;
-      break;
-    }
-    uint32_t kl;
-    const char *k = facts_text(a->f, key, &kl);
-    unsigned k_at = fn->ndict_keys;
-    for (unsigned i = 0; i < fn->ndict_keys && k_at == fn->ndict_keys; i++)
-      if (fn->dict_key_len[i] == kl && !memcmp(fn->dict_keys[i], k, kl)) k_at = i;
-    bool known = k_at < fn->ndict_keys;
-    if (!known && (k_at == FACTS_MAX_ELEMS || kl > UINT8_MAX)) {
-      open = true;
-      break;
-    }
-    uint8_t bit = (uint8_t)(1u << k_at);
-    /* an entry made from an argument carries what the caller hands in */
-    bool graph = eval(a, st, FACT_FIELD(a->f, pair, value)) & (V_GRAPH | V_ARG);
-    if (!known) {
-      fn->dict_keys[k_at] = k;
-      fn->dict_key_len[k_at] = (uint8_t)kl;
-      fn->ndict_keys++;
-    } else if (graph && !(fn->dict_keys_graph & bit)) {
-      a->changed = true;
-    }
-    if (graph) fn->dict_keys_graph |= bit;
-  }
-  if (open) {
-    if (fn->ndict_keys) a->changed = true;
-    fn->dicts_open = true;
-  }
-}
-
-
-/* Whether the entry under KEY (a string literal) of every dict function G
- * of the file returns is known and carries no graph. */
-static bool dict_key_clean(const facts *f, int g, TSNode key) {
-  const facts_function *fn = &f->functions.items[g];
-  if (fn->dicts_open || !fn->ndict_keys) return false;
-  uint32_t kl;
-  const char *k = facts_text(f, key, &kl);
-  for (unsigned i = 0; i < fn->ndict_keys; i++)
-    if (fn->dict_key_len[i] == kl && !memcmp(fn->dict_keys[i], k, kl)) return !(fn->dict_keys_graph & (1u << i));
-  return false;
-}
-
-
 /* The function of the file whose returned dicts VALUE holds: VALUE calls
  * it, or names a local every binding of which in its function calls it;
  * -1 otherwise. */
@@ -2315,7 +2251,6 @@ static void run_statement(analysis *a, state *st, TSNode s) {
         fn->returns_divided = dv;
         record_elements(a, st, fn, value, r);
         record_loss_key(a, st, fn, value);
-        record_dict_keys(a, st, fn, value);
       }
     }
   } else if (parse_type_is(type, "for_statement") || parse_type_is(type, "while_statement")) {
@@ -3089,8 +3024,6 @@ void facts__summaries(facts *f) {
     TSNode value = ts_node_named_child(f->returns.items[i].call, 0);
     if (f->returns.items[i].function >= 0 && (NODE_IS(value, "expression_list") || NODE_IS(value, "tuple")))
       f->functions.items[f->returns.items[i].function].returns_tuple = true;
-    if (f->returns.items[i].function >= 0 && NODE_IS(value, "dictionary"))
-      f->functions.items[f->returns.items[i].function].returns_dict = true;
   }
   for (size_t i = 0; i < f->calls.len; i++) {
     const facts_call *c = &f->calls.items[i];
@@ -3242,9 +3175,8 @@ static void analyse(facts *f, int function, bool *changed) {
   if (function < 0) {
     run_block(&a, &st, f->root);
   } else {
-    /* only the elements of returned tuples and the entries of returned
-     * dicts keep V_ARG: elsewhere it is dead weight */
-    if (f->functions.items[function].returns_tuple || f->functions.items[function].returns_dict)
+    /* only the elements of returned tuples keep V_ARG: elsewhere it is dead weight */
+    if (f->functions.items[function].returns_tuple)
       bind_parameters(&a, &st, FACT_FIELD(f, f->functions.items[function].node, parameters));
     run_block(&a, &st, FACT_FIELD(f, f->functions.items[function].node, body));
   }
