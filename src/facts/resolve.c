@@ -1036,12 +1036,17 @@ bool facts_no_grad_in_importers(const facts *self, uint32_t pos) {
 }
 
 
-/* Whether NAME, an identifier, is a parameter of function FN annotated with
- * a class (`model: Model`): OUT then holds the class's qualified name. */
-bool facts__annotated_class(const facts *f, TSNode name, int fn, buf *out) {
-  if (fn < 0) return false;
+/* The annotation of NAME (an identifier) when it is a parameter of
+ * function FN written with one (`model: Model`): the type's expression, or
+ * a null node. */
+static TSNode parameter_annotation(const facts *f, TSNode name, int fn) {
+  if (fn < 0) return NULL_NODE;
   TSNode params = FACT_FIELD(f, f->functions.items[fn].node, parameters);
-  uint32_t n = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params), len;
+  uint32_t pl, len;
+  /* most parameter lists annotate nothing: no `:` in their text */
+  const char *pt = ts_node_is_null(params) ? NULL : facts_text(f, params, &pl);
+  if (!pt || !memchr(pt, ':', pl)) return NULL_NODE;
+  uint32_t n = ts_node_named_child_count(params);
   const char *t = facts_text(f, name, &len);
   for (uint32_t i = 0; i < n; i++) {
     TSNode p = ts_node_named_child(params, i);
@@ -1050,11 +1055,19 @@ bool facts__annotated_class(const facts *f, TSNode name, int fn, buf *out) {
     if (ts_node_is_null(id) || !NODE_IS(id, "identifier") || !facts_text_is(f, id, t, len)) continue;
     TSNode type = FACT_FIELD(f, p, type);
     if (!ts_node_is_null(type) && ts_node_named_child_count(type)) type = ts_node_named_child(type, 0);
-    buf_clear(out);
-    return !ts_node_is_null(type) && (NODE_IS(type, "identifier") || NODE_IS(type, "attribute")) &&
-           facts_qualname(f, type, out);
+    return type;
   }
-  return false;
+  return NULL_NODE;
+}
+
+
+/* Whether NAME, an identifier, is a parameter of function FN annotated with
+ * a class (`model: Model`): OUT then holds the class's qualified name. */
+bool facts__annotated_class(const facts *f, TSNode name, int fn, buf *out) {
+  TSNode type = parameter_annotation(f, name, fn);
+  buf_clear(out);
+  return !ts_node_is_null(type) && (NODE_IS(type, "identifier") || NODE_IS(type, "attribute")) &&
+         facts_qualname(f, type, out);
 }
 
 
@@ -2450,28 +2463,11 @@ static TSNode made_before(const facts *f, TSNode v) {
  * the cases it finds. */
 static bool annotated_parameter_free(const facts *f, TSNode v, pf_ctx *cx) {
   if (!NODE_IS(v, "identifier")) return false;
-  int fn = facts_function_at(f, ts_node_start_byte(v));
-  if (fn < 0) return false;
-  TSNode params = FACT_FIELD(f, f->functions.items[fn].node, parameters);
-  uint32_t pl, len;
-  /* most parameter lists annotate nothing: no `:` in their text */
-  const char *pt = ts_node_is_null(params) ? NULL : facts_text(f, params, &pl);
-  if (!pt || !memchr(pt, ':', pl)) return false;
-  uint32_t n = ts_node_named_child_count(params);
-  const char *t = facts_text(f, v, &len);
-  for (uint32_t i = 0; i < n; i++) {
-    TSNode p = ts_node_named_child(params, i);
-    if (!NODE_IS(p, "typed_parameter") && !NODE_IS(p, "typed_default_parameter")) continue;
-    TSNode id = NODE_IS(p, "typed_parameter") ? ts_node_named_child(p, 0) : FACT_FIELD(f, p, name);
-    if (ts_node_is_null(id) || !NODE_IS(id, "identifier") || !facts_text_is(f, id, t, len)) continue;
-    TSNode type = FACT_FIELD(f, p, type);
-    if (!ts_node_is_null(type) && ts_node_named_child_count(type)) type = ts_node_named_child(type, 0);
-    if (ts_node_is_null(type)) return false;
-    uint32_t tl;
-    const char *tt = facts_text(f, type, &tl);
-    return NODE_IS(type, "identifier") && is_parameter_free_class(f, tt, tl, cx);
-  }
-  return false;
+  TSNode type = parameter_annotation(f, v, facts_function_at(f, ts_node_start_byte(v)));
+  if (ts_node_is_null(type) || !NODE_IS(type, "identifier")) return false;
+  uint32_t tl;
+  const char *tt = facts_text(f, type, &tl);
+  return is_parameter_free_class(f, tt, tl, cx);
 }
 
 
