@@ -1100,10 +1100,9 @@ static bool time_major_range(const facts *self, TSNode over, uint32_t pos, int f
 }
 
 
-/* Whether ARG, handed to a model in loop L over `range(...)` with variable
- * V (VL bytes), is the same in every iteration or only picks by the count:
- * V itself, a literal, or a local bound before the loop and not inside it. */
-static bool loop_invariant_arg(const facts *self, const facts_loop *l, TSNode arg, const char *v, uint32_t vl) {
+/* Whether ARG, handed to a model in loop L, is the same in every
+ * iteration: a literal, or a local bound before the loop and not inside it. */
+static bool loop_invariant_arg(const facts *self, const facts_loop *l, TSNode arg) {
   if (NODE_IS(arg, "keyword_argument")) arg = FACT_FIELD(self, arg, value);
   if (ts_node_is_null(arg)) return false;
   if (NODE_IS(arg, "integer") || NODE_IS(arg, "string") || NODE_IS(arg, "true") || NODE_IS(arg, "false") ||
@@ -1112,7 +1111,6 @@ static bool loop_invariant_arg(const facts *self, const facts_loop *l, TSNode ar
   if (!NODE_IS(arg, "identifier")) return false;
   uint32_t al;
   const char *a = facts_text(self, arg, &al);
-  if (al == vl && !memcmp(a, v, vl)) return true;
   uint32_t start = ts_node_start_byte(l->node), end = ts_node_end_byte(l->node);
   long before = facts__last_assign_before(self, a, al, start, l->function);
   if (before < 0 && !facts__parameter_of(self, a, al, l->function)) return false;
@@ -1154,7 +1152,7 @@ static bool same_input_loop(const facts *self, const facts_loop *l) {
         picks = true;
         continue;
       }
-      if (loop_invariant_arg(self, l, a, v, vl)) continue;
+      if (loop_invariant_arg(self, l, a)) continue;
       children_done(&it); /* the walk holds a cursor */
       return false;
     }
