@@ -20,7 +20,8 @@
 ;     `dtype=torch.bfloat16`.
 ;
 ;   Not reported: bfloat16 autocast without a scaler, autocast used only for
-;   inference, autocast with `enabled=False` (also through a name the
+;   inference (also an autocast inside `with torch.no_grad()` in a function
+;   that trains: the prediction after test-time tuning steps), autocast with `enabled=False` (also through a name the
 ;   file binds only to `False`: `use_mp = False`, then
 ;   `autocast(enabled=use_mp)`), scalers created with an
 ;   `enabled=` switch, files using accelerate, DeepSpeed or apex (they
@@ -99,6 +100,7 @@
   (#oom-not-file-mentions? "(?:#[^\\n]*|\"\"\"[\\s\\S]*?\"\"\"|'''[\\s\\S]*?'''|(?<=help=)[rbfuRBFU]{0,2}(?:\"(?:[^\"\\\\\\n]|\\\\.)*\"|'(?:[^'\\\\\\n]|\\\\.)*')|(?<![=:])(?<![=:] )[rbfuRBFU]{0,2}(?:\"(?:[^\"\\\\\\n]|\\\\.)*\"|'(?:[^'\\\\\\n]|\\\\.)*'))(*SKIP)(*F)|(?i:gradscaler|\\.scale\\(|scaler\\.step|accelerator|loss_scal|deepspeed|apex)")
   (#oom-in-training-loop? @report)
   (#oom-not-probe-loop? @report)
+  (#oom-not-in-no-grad? @report)
   (#oom-not-wraps-only-backward? @report)
   (#oom-not-foreign-code? @report "(paddle|mxnet|chainer|oneflow|mindspore|megengine|jittor)(\\..*)?"))
 
@@ -115,6 +117,7 @@
   (#oom-not-file-calls? ".*GradScaler")
   (#oom-not-file-mentions? "(?:#[^\\n]*|\"\"\"[\\s\\S]*?\"\"\"|'''[\\s\\S]*?'''|(?<=help=)[rbfuRBFU]{0,2}(?:\"(?:[^\"\\\\\\n]|\\\\.)*\"|'(?:[^'\\\\\\n]|\\\\.)*')|(?<![=:])(?<![=:] )[rbfuRBFU]{0,2}(?:\"(?:[^\"\\\\\\n]|\\\\.)*\"|'(?:[^'\\\\\\n]|\\\\.)*'))(*SKIP)(*F)|(?i:gradscaler|\\.scale\\(|scaler\\.step|accelerator|loss_scal|deepspeed|apex)")
   (#oom-function-updates? @report)
+  (#oom-not-in-no-grad? @report)
   (#oom-not-wraps-only-backward? @report)
   (#oom-not-foreign-code? @report "(paddle|mxnet|chainer|oneflow|mindspore|megengine|jittor)(\\..*)?"))
 
@@ -131,6 +134,7 @@
   (#oom-not-file-mentions? "(?:#[^\\n]*|\"\"\"[\\s\\S]*?\"\"\"|'''[\\s\\S]*?'''|(?<=help=)[rbfuRBFU]{0,2}(?:\"(?:[^\"\\\\\\n]|\\\\.)*\"|'(?:[^'\\\\\\n]|\\\\.)*')|(?<![=:])(?<![=:] )[rbfuRBFU]{0,2}(?:\"(?:[^\"\\\\\\n]|\\\\.)*\"|'(?:[^'\\\\\\n]|\\\\.)*'))(*SKIP)(*F)|(?i:gradscaler|\\.scale\\(|scaler\\.step|accelerator|loss_scal|deepspeed|apex)")
   (#oom-in-training-loop? @report)
   (#oom-not-probe-loop? @report)
+  (#oom-not-in-no-grad? @report)
   (#oom-not-wraps-only-backward? @report)
   (#oom-not-foreign-code? @report "(paddle|mxnet|chainer|oneflow|mindspore|megengine|jittor)(\\..*)?"))
 
@@ -146,6 +150,7 @@
   (#oom-not-file-calls? ".*GradScaler")
   (#oom-not-file-mentions? "(?:#[^\\n]*|\"\"\"[\\s\\S]*?\"\"\"|'''[\\s\\S]*?'''|(?<=help=)[rbfuRBFU]{0,2}(?:\"(?:[^\"\\\\\\n]|\\\\.)*\"|'(?:[^'\\\\\\n]|\\\\.)*')|(?<![=:])(?<![=:] )[rbfuRBFU]{0,2}(?:\"(?:[^\"\\\\\\n]|\\\\.)*\"|'(?:[^'\\\\\\n]|\\\\.)*'))(*SKIP)(*F)|(?i:gradscaler|\\.scale\\(|scaler\\.step|accelerator|loss_scal|deepspeed|apex)")
   (#oom-function-updates? @report)
+  (#oom-not-in-no-grad? @report)
   (#oom-not-wraps-only-backward? @report)
   (#oom-not-foreign-code? @report "(paddle|mxnet|chainer|oneflow|mindspore|megengine|jittor)(\\..*)?"))
 
@@ -163,6 +168,7 @@
   (#oom-not-file-mentions? "(?:#[^\\n]*|\"\"\"[\\s\\S]*?\"\"\"|'''[\\s\\S]*?'''|(?<=help=)[rbfuRBFU]{0,2}(?:\"(?:[^\"\\\\\\n]|\\\\.)*\"|'(?:[^'\\\\\\n]|\\\\.)*')|(?<![=:])(?<![=:] )[rbfuRBFU]{0,2}(?:\"(?:[^\"\\\\\\n]|\\\\.)*\"|'(?:[^'\\\\\\n]|\\\\.)*'))(*SKIP)(*F)|(?i:gradscaler|\\.scale\\(|scaler\\.step|accelerator|loss_scal|deepspeed|apex)")
   (#oom-in-training-loop? @report)
   (#oom-not-probe-loop? @report)
+  (#oom-not-in-no-grad? @report)
   (#oom-not-wraps-only-backward? @report)
   (#oom-not-foreign-code? @report "(paddle|mxnet|chainer|oneflow|mindspore|megengine|jittor)(\\..*)?"))
 
@@ -178,6 +184,7 @@
   (#oom-not-file-calls? ".*GradScaler")
   (#oom-not-file-mentions? "(?:#[^\\n]*|\"\"\"[\\s\\S]*?\"\"\"|'''[\\s\\S]*?'''|(?<=help=)[rbfuRBFU]{0,2}(?:\"(?:[^\"\\\\\\n]|\\\\.)*\"|'(?:[^'\\\\\\n]|\\\\.)*')|(?<![=:])(?<![=:] )[rbfuRBFU]{0,2}(?:\"(?:[^\"\\\\\\n]|\\\\.)*\"|'(?:[^'\\\\\\n]|\\\\.)*'))(*SKIP)(*F)|(?i:gradscaler|\\.scale\\(|scaler\\.step|accelerator|loss_scal|deepspeed|apex)")
   (#oom-function-updates? @report)
+  (#oom-not-in-no-grad? @report)
   (#oom-not-wraps-only-backward? @report)
   (#oom-not-foreign-code? @report "(paddle|mxnet|chainer|oneflow|mindspore|megengine|jittor)(\\..*)?"))
 
