@@ -321,6 +321,13 @@
 ;   `evaluate_policy`, whose action and log-probability the critic term
 ;   `evaluate_q_with_entropy` returns into the objective that the training
 ;   step backpropagates): its forward is part of the graph being trained.
+;   Nor a forward whose result, or a value computed from it, the method
+;   appends to a list attribute of `self` that a method of the class with
+;   its own backward pass reads (REINFORCE's acting method:
+;   `self.log_probs.append(dist.log_prob(action))`, then `update()`
+;   backpropagates a loss built from `zip(self.log_probs, returns)`),
+;   whatever the acting method is called; a detached value appended
+;   (`self.values.append(v.detach())`) does not count.
 ;   Nor code that keeps autograd on on purpose: one branch of an `if` whose
 ;   other branch runs under `torch.no_grad()` (`if train: f = enc(x)` /
 ;   `else: with torch.no_grad(): f = enc(x)`), or a function named for

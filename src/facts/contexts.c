@@ -2056,7 +2056,8 @@ bool facts_in_eval_function(const facts *self, TSNode node) {
   /* a model's `predict_masks` is its own computation (Segment Anything) */
   if (fn < 0 || !eval_function(self, fn)) return false;
   if (facts_in_module_method(self, fn) || grad_mode_chosen(self, pos) || caller_chooses_grad_mode(self, fn, node) ||
-      grad_kept_on_purpose(self, node) || dispatched_by_caller(self, fn))
+      grad_kept_on_purpose(self, node) || dispatched_by_caller(self, fn) ||
+      facts_result_buffered_for_backward(self, node))
     return false;
   /* named for evaluation, yet putting this very model in training mode
    * first and returning a graph: it trains (eval_context) */

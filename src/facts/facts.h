@@ -712,8 +712,13 @@ bool facts__left_on_self_for_backward(const facts *f, int fn, uint32_t after, co
 /* Whether the statement holding CALL binds or adds its result to a plain
  * name (`logits += model(z) * w`) that a backward pass of the same
  * function later reaches: the forward is part of a training step, eval
- * mode or not (a generator trained through frozen eval-mode classifiers). */
+ * mode or not (a generator trained through frozen eval-mode classifiers);
+ * or appends it to a buffer a method backpropagates
+ * (facts_result_buffered_for_backward). */
 bool facts_result_backpropagated(const facts *self, TSNode call);
+/* Whether CALL's result is appended to a list attribute of self that a
+ * method of the class backpropagates (a policy's episode buffer). */
+bool facts_result_buffered_for_backward(const facts *self, TSNode call);
 
 /* Whether POS is in a unit test: a function named `test...` (or nested in
  * one) that asserts, is in a test suite by its file name, or is in a

@@ -3418,35 +3418,123 @@ static bool bound_result_backpropagated(const facts *self, TSNode call, const ch
 }
 
 
-bool facts_result_backpropagated(const facts *self, TSNode call) {
-  /* the statement holding CALL, `x = ...call...` or `x += ...call...` */
+/* Whether a method of class KLASS that calls `.backward()` itself hands
+ * the attribute ATTR (`self.log_probs`, LEN bytes) to a call: the buffer
+ * it builds its loss from (`zip(self.log_probs, returns)`,
+ * `self.calculate_loss(self.log_probs, ...)`). */
+static bool attribute_read_by_backward_method(const facts *f, int klass, const char *attr, uint32_t len) {
+  for (size_t i = 0; i < f->calls.len; i++) {
+    const facts_call *c = &f->calls.items[i];
+    if (c->function < 0 || f->functions.items[c->function].klass != klass ||
+        !f->functions.items[c->function].own_backward)
+      continue;
+    TSNode args = FACT_FIELD(f, c->call, arguments);
+    if (ts_node_is_null(args)) continue;
+    uint32_t tl;
+    const char *t = facts_text(f, args, &tl);
+    for (uint32_t k = 0; k + len <= tl; k++) {
+      if (memcmp(t + k, attr, len) != 0) continue;
+      bool left = k == 0 || !(isalnum((unsigned char)t[k - 1]) || t[k - 1] == '_' || t[k - 1] == '.');
+      bool right = k + len == tl || !(isalnum((unsigned char)t[k + len]) || t[k + len] == '_');
+      if (left && right) return true;
+    }
+  }
+  return false;
+}
+
+
+/* Whether, after CALL in its method, a value read from the names NAMES
+ * (NNAMES of them, the names CALL's result is bound to) is appended to a
+ * list attribute of self that a method of the class backpropagates:
+ * REINFORCE's `self.log_probs.append(dist.log_prob(action))` in the
+ * acting method, `loss = sum(-lp * r for lp, r in zip(self.log_probs,
+ * returns)); loss.backward()` at the episode's end. The forward is part of
+ * training when the agent learns, whatever the acting method is called. */
+static bool appended_for_method_backward(const facts *f, TSNode call, const char **names, uint32_t *lens,
+                                         size_t nnames) {
+  uint32_t pos = ts_node_start_byte(call);
+  int fn = facts_function_at(f, pos);
+  if (fn < 0 || f->functions.items[fn].klass < 0 || nnames == 0) return false;
+  enum { MAX = 32, EACH = 8 };
+  const char *all[MAX];
+  uint32_t all_lens[MAX];
+  size_t n = 0;
+  /* `dist = Categorical(probs)`, `log_prob = dist.log_prob(action)`: the
+   * names bound from each of the result's names */
+  for (size_t k = 0; k < nnames && n + EACH <= MAX; k++) {
+    if (lens[k] == 1 && names[k][0] == '_') continue; /* `probs, _ = model(x)` */
+    all[n] = names[k], all_lens[n] = lens[k];
+    n += facts__names_after(f, fn, pos, all + n, all_lens + n, EACH, true);
+  }
+  facts_span scope = f->functions.items[fn].body;
+  for (size_t i = facts_first_call_at(f, pos); i < f->calls.len; i++) {
+    const facts_call *c = &f->calls.items[i];
+    if (ts_node_start_byte(c->call) >= scope.end) break;
+    if (c->function != fn || ts_node_start_byte(c->call) <= pos) continue;
+    TSNode callee = FACT_FIELD(f, c->call, function);
+    if (ts_node_is_null(callee) || !NODE_IS(callee, "attribute")) continue;
+    TSNode m = FACT_FIELD(f, callee, attribute), list = FACT_FIELD(f, callee, object);
+    if (!(text_is(f, m, "append") || text_is(f, m, "extend")) || ts_node_is_null(list) || !is_self_attr(f, list))
+      continue;
+    TSNode args = FACT_FIELD(f, c->call, arguments);
+    bool reads = false;
+    for (size_t k = 0; k < n && !reads && !ts_node_is_null(args); k++)
+      reads = subtree_reads(f, args, all[k], all_lens[k], false) && !detached_read(f, args, all[k], all_lens[k]);
+    uint32_t al;
+    const char *attr = facts_text(f, list, &al);
+    if (reads && attribute_read_by_backward_method(f, f->functions.items[fn].klass, attr, al)) return true;
+  }
+  return false;
+}
+
+
+/* The names the statement holding CALL binds its result to: `x = ...call...`
+ * or `x += ...call...` (one), `a, b = call` (its first names); 0 when the
+ * result is not bound to a name. */
+static size_t result_names(const facts *self, TSNode call, const char **names, uint32_t *lens, size_t max) {
   TSNode up = ts_node_parent(call);
   for (int guard = 0; guard < 8 && !ts_node_is_null(up) && !NODE_IS(up, "assignment") &&
                       !NODE_IS(up, "augmented_assignment");
        guard++) {
-    if (NODE_IS(up, "block") || NODE_IS(up, "expression_statement") || NODE_IS(up, "lambda")) return false;
+    if (NODE_IS(up, "block") || NODE_IS(up, "expression_statement") || NODE_IS(up, "lambda")) return 0;
     up = ts_node_parent(up);
   }
-  if (ts_node_is_null(up) || !(NODE_IS(up, "assignment") || NODE_IS(up, "augmented_assignment"))) return false;
+  if (ts_node_is_null(up) || !(NODE_IS(up, "assignment") || NODE_IS(up, "augmented_assignment"))) return 0;
   TSNode left = FACT_FIELD(self, up, left);
-  if (ts_node_is_null(left)) return false;
-  uint32_t len;
-  const char *name;
+  if (ts_node_is_null(left)) return 0;
   if (NODE_IS(left, "identifier")) {
-    name = facts_text(self, left, &len);
-    return bound_result_backpropagated(self, call, name, len);
+    names[0] = facts_text(self, left, &lens[0]);
+    return 1;
   }
-  /* `loss, err = agent.evaluate_q(...)` then `loss.backward()`: the call
-   * itself unpacked, any of its first names */
+  /* `loss, err = agent.evaluate_q(...)`: the call itself unpacked */
   if (!(NODE_IS(left, "pattern_list") || NODE_IS(left, "tuple_pattern")) || !ts_node_eq(FACT_FIELD(self, up, right), call))
-    return false;
-  for (uint32_t k = 0, n = ts_node_named_child_count(left); k < n && k < 4; k++) {
+    return 0;
+  size_t n = 0;
+  for (uint32_t k = 0, nk = ts_node_named_child_count(left); k < nk && n < max; k++) {
     TSNode e = ts_node_named_child(left, k);
-    if (!NODE_IS(e, "identifier")) continue;
-    name = facts_text(self, e, &len);
-    if (bound_result_backpropagated(self, call, name, len)) return true;
+    if (NODE_IS(e, "identifier")) names[n] = facts_text(self, e, &lens[n]), n++;
   }
-  return false;
+  return n;
+}
+
+
+bool facts_result_backpropagated(const facts *self, TSNode call) {
+  const char *names[4];
+  uint32_t lens[4];
+  size_t n = result_names(self, call, names, lens, 4);
+  /* `loss, err = agent.evaluate_q(...)` then `loss.backward()`: any of
+   * the names */
+  for (size_t k = 0; k < n; k++)
+    if (bound_result_backpropagated(self, call, names[k], lens[k])) return true;
+  return appended_for_method_backward(self, call, names, lens, n);
+}
+
+
+bool facts_result_buffered_for_backward(const facts *self, TSNode call) {
+  const char *names[4];
+  uint32_t lens[4];
+  size_t n = result_names(self, call, names, lens, 4);
+  return appended_for_method_backward(self, call, names, lens, n);
 }
 
 
