@@ -321,6 +321,10 @@
 ;   `evaluate_policy`, whose action and log-probability the critic term
 ;   `evaluate_q_with_entropy` returns into the objective that the training
 ;   step backpropagates): its forward is part of the graph being trained.
+;   Nor a call of a class the file defines, by its name (`m = model(size)`
+;   with `class model:` an ensemble wrapper): it builds an instance; a
+;   parameter, a loop variable or an assignment of that name in the calling
+;   function (or at module level) is a value, whose calls are checked.
 ;   Nor a forward whose result, or a value computed from it, the method
 ;   appends to a list attribute of `self` that a method of the class with
 ;   its own backward pass reads (REINFORCE's acting method:

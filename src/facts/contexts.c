@@ -4754,11 +4754,41 @@ bool facts_is_model_call(const facts *self, TSNode callee) {
 }
 
 
+/* Whether the identifier CALLEE names a class of the file and nothing in
+ * its function rebinds the name (an assignment before it, a parameter, the
+ * target of a loop around it): `m = model(args.image_size)` with `class
+ * model:` an ensemble wrapper builds an instance, it runs no forward. */
+static bool names_file_class(const facts *f, TSNode callee) {
+  uint32_t len;
+  const char *name = facts_text(f, callee, &len);
+  bool klass = false;
+  for (size_t i = 0; i < f->classes.len && !klass; i++)
+    klass = f->classes.items[i].name_len == len && !memcmp(f->classes.items[i].name, name, len);
+  if (!klass) return false;
+  uint32_t pos = ts_node_start_byte(callee);
+  int fn = facts_function_at(f, pos);
+  if (facts__last_assign_before(f, name, len, pos, fn) >= 0) return false;
+  if (fn >= 0 && (facts__parameter_of(f, name, len, fn) ||
+                  facts__last_assign_before(f, name, len, (uint32_t)f->length + 1, -1) >= 0))
+    return false;
+  for (TSNode up = ts_node_parent(callee); !ts_node_is_null(up) && !NODE_IS(up, "function_definition");
+       up = ts_node_parent(up)) {
+    if (!NODE_IS(up, "for_statement")) continue;
+    TSNode target = FIELD(up, left);
+    uint32_t tl;
+    const char *t = ts_node_is_null(target) ? "" : facts_text(f, target, &tl);
+    if (!ts_node_is_null(target) && mentions(t, tl, name, len)) return false;
+  }
+  return true;
+}
+
+
 static bool is_model_call(const facts *self, TSNode callee) {
   if (ts_node_is_null(callee)) return false;
   /* `self.infer(x)` whose method returns `self.module_(x)`: the module's call */
   TSNode delegated = facts_delegated_model(self, callee);
   if (!ts_node_is_null(delegated)) callee = delegated;
+  if (NODE_IS(callee, "identifier") && names_file_class(self, callee)) return false;
   if (facts_is_model(self, callee)) {
     /* `mlp(in_dim, dims, out_dim)` calling the file's builder of a module
      * builds one, whatever else the name is bound to (its own local `mlp =
