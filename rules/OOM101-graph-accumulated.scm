@@ -73,7 +73,9 @@
 ;   full-batch step, or over the environments of one update whose gradients
 ;   the loop takes with `autograd.grad`) that is backpropagated or
 ;   differentiated after the loop in the same function, itself or through a
-;   name bound from it (`torch.autograd.backward([value_loss] + log_probs,
+;   name bound from it or from such a name (`loss2 = sup_sum / n`, then
+;   `loss = loss1 + w * loss2` and `loss.backward()`: one step's sum over
+;   its decoders; `torch.autograd.backward([value_loss] + log_probs,
 ;   grads)`, `autograd.grad(total_loss / n, params)`; a list of such sums,
 ;   `losses_q[k + 1] += loss_q` then `(losses_q[-1] / n).backward()`, MAML's
 ;   meta-loss), or left on an attribute of `self` that a method of the

@@ -3630,14 +3630,16 @@ bool facts_backpropagated_after_loop(const facts *self, TSNode stmt) {
    * penalty's) may still differentiate the sum after it. */
   if (l->evidence & LOOP_CALLS_STEP) return false;
   /* the names the sum goes by after the loop: its own, and names bound from
-   * an expression that reads it (`nodes = [value_loss] + actions` for
-   * `torch.autograd.backward(nodes, grads)`) */
+   * an expression that reads it or such a name (`nodes = [value_loss] +
+   * actions` for `torch.autograd.backward(nodes, grads)`; `loss2 =
+   * sup_sum + cons_sum`, then `loss = loss1 + w * loss2`: one step's sum
+   * over its decoders, in the step's total) */
   const char *names[4];
   uint32_t lens[4];
   names[0] = facts_text(self, acc, &lens[0]);
   facts_span scope = fn >= 0 ? self->functions.items[fn].body : (facts_span){0, (uint32_t)self->length + 1};
   uint32_t after = ts_node_end_byte(l->node);
-  size_t nnames = facts__names_after(self, fn, after, names, lens, 4, false);
+  size_t nnames = facts__names_after(self, fn, after, names, lens, 4, true);
   for (size_t i = facts_first_call_at(self, after); i < self->calls.len; i++) {
     const facts_call *c = &self->calls.items[i];
     if (ts_node_start_byte(c->call) >= scope.end) break;
