@@ -43,9 +43,10 @@
 ;   with `from package import *`. An entry read by its key from the dicts a
 ;   function or a loss object of the file returns (`loss_dict["acc"]` after
 ;   `loss_dict = self.criterion(pred, y)`, whose `forward` ends `return
-;   {"total": loss, "acc": acc.item()}`) carries no graph when every such
-;   dict cleans it there (`.item()`, `.tolist()`, `.detach()`...); any
-;   other entry counts as the whole dict.
+;   {"total": loss, "acc": acc.item()}`, or that binds such a dict to a
+;   name it returns, `results = {...}; return results`) carries no graph
+;   when every such dict cleans it there (`.item()`, `.tolist()`,
+;   `.detach()`...); any other entry counts as the whole dict.
 ;
 ;   Not reported: values cleaned with `.item()`, `.detach()`, `.tolist()`,
 ;   `.numpy()`, `.data`, `float()` or `int()` (and MXNet's `.asscalar()` and

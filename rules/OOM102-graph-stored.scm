@@ -71,8 +71,10 @@
 ;   a loss module being built); the
 ;   entry under a string key of a call of a function of the file whose
 ;   every return is a dict literal holding there a value that ends in
-;   `.numpy()`, `.item()`, `.tolist()` or `.detach()` (or a call of such
-;   a function: `self._compute_grad(batch)["grads"]`); the
+;   `.numpy()`, `.item()`, `.tolist()` or `.detach()` (or a name bound
+;   only to such literals, `results = {"loss": loss.item(), ...}; return
+;   results`, or a call of such a function:
+;   `self._compute_grad(batch)["grads"]`); the
 ;   `"loss"` of a function (of the file or the project) that returns only
 ;   dicts whose `"loss"` is detached (`learner.learn_batch(batch)["loss"]`
 ;   of a step ending `return {"prediction": pred, "loss": loss.detach()}`);

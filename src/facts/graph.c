@@ -1077,11 +1077,61 @@ static bool returns_clean_loss_key(analysis *a, TSNode call) {
 }
 
 
+/* Whether the dict literal D has an entry under the key K (KL bytes of
+ * its literal text) that ends in a method dropping the graph
+ * (`"grads": grads.cpu().numpy()`, `"loss": loss.item()`). */
+static bool dict_entry_clean(const facts *f, TSNode d, const char *k, uint32_t kl) {
+  assert(NODE_IS(d, "dictionary"));
+  bool clean = false;
+  TSNode pair;
+  for (children c = children_of(d); children_next(&c, &pair);) {
+    if (!NODE_IS(pair, "pair") || !facts_text_is(f, FACT_FIELD(f, pair, key), k, kl)) continue;
+    TSNode e = FACT_FIELD(f, pair, value), m = NODE_IS(e, "call") ? FACT_FIELD(f, e, function) : NULL_NODE;
+    uint32_t ml;
+    const char *mn = !ts_node_is_null(m) && NODE_IS(m, "attribute") ? last_name(f, m, &ml) : NULL;
+    clean = mn && in_list(mn, ml, CLEANING_METHODS) && !(ml == 8 && !memcmp(mn, "backward", 8));
+  }
+  return clean;
+}
+
+
+/* Whether NAME, returned by function G, is bound in G only to dict
+ * literals whose entry under K is clean (dict_entry_clean), and no entry
+ * of it is set elsewhere (`results[...] = ...`): `results = {"loss":
+ * loss.item(), ...}; return results`. */
+static bool name_bound_to_clean_dicts(const facts *f, int g, TSNode name, const char *k, uint32_t kl) {
+  uint32_t len;
+  const char *t = facts_text(f, name, &len);
+  facts_span body = f->functions.items[g].body;
+  size_t first, end;
+  facts_bindings_named(f, t, len, &first, &end);
+  bool any = false;
+  for (size_t i = first; i < end; i++) {
+    const facts_binding *b = &f->bindings.items[i];
+    if (b->pos < body.start || b->pos >= body.end || facts_function_at(f, b->pos) != g) continue;
+    if (b->kind != BINDING_OTHER || ts_node_is_null(b->value) || !NODE_IS(b->value, "dictionary") ||
+        !dict_entry_clean(f, b->value, k, kl))
+      return false;
+    any = true;
+  }
+  if (!any) return false;
+  for (size_t i = 0; i < f->assigns.len; i++) {
+    TSNode left = f->assigns.items[i].left;
+    uint32_t at = ts_node_start_byte(left);
+    if (at < body.start) continue;
+    if (at >= body.end) break;
+    if (NODE_IS(left, "subscript") && facts_text_is(f, FACT_FIELD(f, left, value), t, len)) return false;
+  }
+  return true;
+}
+
+
 /* Whether every return of function G (of the file) is a dict literal whose
  * entry under KEY (a string literal) ends in a method that drops the
- * graph (`{"grads": grads.cpu().numpy(), ...}`), or a call of such a
- * function of the file (`return self._compute_grad_directly(batch)`);
- * DEPTH bounds those. What `g(x)["grads"]` reads then holds no graph. */
+ * graph (`{"grads": grads.cpu().numpy(), ...}`), a name bound only to such
+ * literals, or a call of such a function of the file (`return
+ * self._compute_grad_directly(batch)`); DEPTH bounds those. What
+ * `g(x)["grads"]` reads then holds no graph. */
 static bool returns_clean_key(const facts *f, int g, TSNode key, int depth) {
   assert(g >= 0 && (size_t)g < f->functions.len);
   uint32_t kl;
@@ -1101,17 +1151,9 @@ static bool returns_clean_key(const facts *f, int g, TSNode key, int depth) {
       any = true;
       continue;
     }
-    if (!NODE_IS(v, "dictionary")) return false;
-    bool clean = false;
-    TSNode pair;
-    for (children c = children_of(v); children_next(&c, &pair);) {
-      if (!NODE_IS(pair, "pair") || !facts_text_is(f, FACT_FIELD(f, pair, key), k, kl)) continue;
-      TSNode e = FACT_FIELD(f, pair, value), m = NODE_IS(e, "call") ? FACT_FIELD(f, e, function) : NULL_NODE;
-      uint32_t ml;
-      const char *mn = !ts_node_is_null(m) && NODE_IS(m, "attribute") ? last_name(f, m, &ml) : NULL;
-      clean = mn && in_list(mn, ml, CLEANING_METHODS) && !(ml == 8 && !memcmp(mn, "backward", 8));
-    }
-    if (!clean) return false;
+    if (NODE_IS(v, "identifier") ? !name_bound_to_clean_dicts(f, g, v, k, kl)
+                                 : !NODE_IS(v, "dictionary") || !dict_entry_clean(f, v, k, kl))
+      return false;
     any = true;
   }
   return any;
