@@ -99,7 +99,9 @@
 ;   `torch.stack(losses).sum().backward()`: the graphs are kept on
 ;   purpose; also through names bound one from another, `baseline =
 ;   torch.cat(baselines)` then `critic_loss = F.mse_loss(baseline, r)`,
-;   and `torch.autograd.backward([critic_loss] + losses)`), `self.x = v`
+;   and `torch.autograd.backward([critic_loss] + losses)`) or
+;   differentiates after the loop (`torch.autograd.grad(torch.cat(lls)
+;   .mean(), model.parameters())`, an EWC Fisher estimate), `self.x = v`
 ;   that the loop only ever stores and never reads (`self.output =
 ;   output` of the best validation epoch: one value at a time; not when
 ;   the loop retains graphs with `retain_graph`), `self.x = v` that the iteration does not read before and

@@ -166,6 +166,28 @@ static TSNode backward_receiver(const facts *f, const facts_call *c, int fn) {
 }
 
 
+/* The outputs CALL (made by function FN itself) differentiates when it is
+ * `torch.autograd.grad(outputs, inputs, ...)`: its first argument (or
+ * `outputs=`), else a null node. */
+static TSNode grad_outputs(const facts *f, const facts_call *c, int fn) {
+  if (c->function != fn) return NULL_NODE;
+  TSNode callee = FIELD(c->call, function), args = FIELD(c->call, arguments);
+  if (ts_node_is_null(callee) || ts_node_is_null(args) || !NODE_IS(callee, "attribute") ||
+      !facts_node_is(f, FIELD(callee, attribute), "grad") || !ts_node_named_child_count(args))
+    return NULL_NODE;
+  buf q = {0};
+  bool grad = facts_qualname(f, callee, &q) && !strcmp(buf_str(&q), "torch.autograd.grad");
+  buf_free(&q);
+  if (!grad) return NULL_NODE;
+  TSNode first = ts_node_named_child(args, 0);
+  if (!NODE_IS(first, "keyword_argument")) return first;
+  TSNode a;
+  for (children k = children_of(args); children_next(&k, &a);)
+    if (NODE_IS(a, "keyword_argument") && facts_node_is(f, FIELD(a, name), "outputs")) return FIELD(a, value);
+  return NULL_NODE;
+}
+
+
 /* Whether, after loop L, its function backpropagates through the container
  * NAME (LEN bytes): `torch.stack(losses).sum().backward()`, `sum(losses)
  * .backward()`. Its graphs are kept to be backpropagated together. */
@@ -180,7 +202,10 @@ static bool backpropagated_after(const facts *f, const facts_loop *l, const char
   for (size_t i = facts_first_call_at(f, after); i < f->calls.len; i++) {
     const facts_call *c = &f->calls.items[i];
     if (ts_node_start_byte(c->call) >= scope.end) break;
+    /* `autograd.grad(log_likelihood, model.parameters())`: an EWC Fisher
+     * estimate differentiates what the loop kept */
     TSNode receiver = backward_receiver(f, c, l->function);
+    if (ts_node_is_null(receiver)) receiver = grad_outputs(f, c, l->function);
     if (ts_node_is_null(receiver)) continue;
     uint32_t tl;
     const char *t = facts_text(f, receiver, &tl);
