@@ -51,7 +51,10 @@
 ;   Not reported: values cleaned with `.item()`, `.detach()`, `.tolist()`,
 ;   `.numpy()`, `.data`, `float()` or `int()` (and MXNet's `.asscalar()` and
 ;   `.asnumpy()`), also behind a tensor test (`v.item() if isinstance(v,
-;   torch.Tensor) else v`: a number on both branches); sums computed under
+;   torch.Tensor) else v`: a number on both branches) or by a function
+;   of another module of the project that returns no graph, imported by
+;   name or with `from helpers import *` (`loss = scalar(loss)` with
+;   `def scalar(x): return x.view(-1).data.tolist()[0]` there); sums computed under
 ;   `torch.no_grad()` / `torch.inference_mode()` (also in the hooks
 ;   Lightning runs in its evaluation loops: `validation_step`, a
 ;   Callback's `on_validation_end`, `on_test_epoch_end`...), or of a loss computed
