@@ -269,7 +269,10 @@
 ;   print(y.size())`, a model file's `if __name__ == "__main__":` check,
 ;   `for model in [Enc(32), Enc(32, shared=True)]: model(x)`; a
 ;   function of the script reading the global `net` that its `__main__`
-;   block builds there, a speed test),
+;   block builds there, a speed test; a parameter of a plain function of
+;   the file that every call of it, all in module-level code, hands such a
+;   model, `timing_test(model, X)` after `model = CKCNN(...)` in
+;   `__main__`),
 ;   from a module class of the file or the project (also picked by its
 ;   name, `eval(model_name)(backbone, n)`), a `torch.nn` layer, a
 ;   torchvision classification model built with no weights

@@ -3595,7 +3595,56 @@ static bool literal_arguments(TSNode value) {
 }
 
 
+static bool untrained_model(const facts *self, TSNode callee, int depth);
+
+
+/* Whether plain function FN is called in the file, and every call, made
+ * by module-level code, hands its parameter PARAM (a node of its
+ * signature) a model untrained there: `def timing_test(model, x): for i in
+ * range(N): model(x)` called only as `timing_test(model, X)` after `model
+ * = CKCNN(...)` in `__main__` (a speed check of a fresh network). A call
+ * from a function (`main()` building `net = Linear(8, 2)` for the reader
+ * of an example) stands for whatever model that function would be given.
+ * DEPTH bounds the callers followed. */
+static bool parameter_untrained_in_callers(const facts *self, int fn, TSNode param, int depth) {
+  if (depth >= 2 || self->functions.items[fn].klass >= 0) return false;
+  int k = facts__parameter_index(self, fn, param);
+  if (k < 0) return false;
+  uint32_t len;
+  const char *name = facts_text(self, param, &len);
+  const facts_function *d = &self->functions.items[fn];
+  bool any = false;
+  for (size_t i = 0; i < self->calls.len; i++) {
+    const facts_call *c = &self->calls.items[i];
+    if (!call_named(self, c->call, d->name, d->name_len)) continue;
+    TSNode callee = FIELD(c->call, function), args = FIELD(c->call, arguments);
+    if (ts_node_is_null(callee) || !NODE_IS(callee, "identifier") || facts_function_named(self, callee) != fn ||
+        ts_node_is_null(args))
+      continue;
+    if (c->function >= 0) return false;
+    TSNode arg = NULL_NODE, a;
+    uint32_t position = 0;
+    for (children ch = children_of(args); children_next(&ch, &a);) {
+      if (NODE_IS(a, "comment")) continue;
+      if (NODE_IS(a, "keyword_argument")) {
+        if (facts_text_is(self, FIELD(a, name), name, len)) arg = FIELD(a, value);
+      } else if (position++ == (uint32_t)k) {
+        arg = a;
+      }
+    }
+    if (ts_node_is_null(arg) || !NODE_IS(arg, "identifier") || !untrained_model(self, arg, depth + 1)) return false;
+    any = true;
+  }
+  return any;
+}
+
+
 bool facts_untrained_model(const facts *self, TSNode callee) {
+  return untrained_model(self, callee, 0);
+}
+
+
+static bool untrained_model(const facts *self, TSNode callee, int depth) {
   if (ts_node_is_null(callee)) return false;
   /* `net(x)`, `net.forward(x)`, `net.encoder(x)`: the model `net` */
   TSNode model = callee;
@@ -3617,8 +3666,12 @@ bool facts_untrained_model(const facts *self, TSNode callee) {
     if (b->pos >= pos) continue;
     int bf = facts_function_at(self, b->pos);
     if (fn >= 0 && bf != fn && b->pos >= self->functions.items[fn].whole.start &&
-        b->pos < self->functions.items[fn].body.start)
-      return false; /* a parameter */
+        b->pos < self->functions.items[fn].body.start) {
+      /* a parameter: untrained when every caller hands it such a model */
+      TSNode param = ts_node_descendant_for_byte_range(self->root, b->pos, b->pos + len);
+      return !ts_node_is_null(param) && NODE_IS(param, "identifier") &&
+             parameter_untrained_in_callers(self, fn, param, depth);
+    }
     if (bf != fn) continue;
     /* another function's parameter (`def __init__(self, nf=32, spn=1)`),
      * whose header lies outside its body */
