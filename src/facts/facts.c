@@ -868,13 +868,8 @@ static symbol_entry *symbol_slot(const struct facts_symbol_memo *m, const void *
 }
 
 
-/* What the identifier NODE, a name the file never binds, names when a
- * project module the file imports with `from model import *` defines it
- * as a function (`loss = scalar(loss)` with `def scalar(x): return
- * x.view(-1).data.tolist()[0]` there): found as a name imported from that
- * module would be. Classes reached so keep their own lookups (star_class
- * in graph.c), which ask more of them. */
-static bool star_function(const facts *self, TSNode node, facts_symbol *out) {
+bool facts_star_function(const facts *self, TSNode node, facts_symbol *out) {
+  if (!self->imports || !self->star_modules.len || ts_node_is_null(node) || !NODE_IS(node, "identifier")) return false;
   uint32_t len;
   const char *name = facts_text(self, node, &len);
   size_t first, end;
@@ -911,7 +906,6 @@ bool facts_project_symbol(const facts *self, TSNode node, facts_symbol *out) {
     buf q = {0};
     e->id = node.id;
     e->found = facts_qualname(self, node, &q) && self->imports->lookup(self->imports, buf_str(&q), q.len, &e->symbol);
-    if (!e->found && self->star_modules.len && NODE_IS(node, "identifier")) e->found = star_function(self, node, &e->symbol);
     buf_free(&q);
     m->used++;
   }

@@ -393,6 +393,14 @@ void facts_build_with(facts *self, TSNode root, const char *source, size_t lengt
 /** What the project says of the name or attribute chain NODE (a callee, a
  *  base class) after alias resolution; false when it is not the project's. */
 bool facts_project_symbol(const facts *self, TSNode node, facts_symbol *out);
+/* What the identifier NODE, a name the file never binds, names when a
+ * project module the file imports with `from model import *` defines it
+ * as a function (`def scalar(x): return x.view(-1).data.tolist()[0]`).
+ * Asked only where an unknown callee would be taken for the producer of a
+ * graph: facts_project_symbol does not answer through star imports, whose
+ * summaries' elements would then reach every call (a returned tuple's
+ * elements computed from any parameter count as computed from all). */
+bool facts_star_function(const facts *self, TSNode node, facts_symbol *out);
 
 /* Whether some binding of the identifier CALLEE in the file (of at most
  * sixteen) makes an instance of a project class whose `__call__` or

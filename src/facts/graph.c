@@ -2378,9 +2378,7 @@ static bool is_producer_name(analysis *a, TSNode callee) {
   /* an unbound name is unknown, unless it is a function of a project
    * module the file star-imports (`scalar(loss)` after `from model import
    * *`): as one imported by name, no producer */
-  if (!facts_qualname(a->f, callee, &a->tmp))
-    return !(NODE_IS(callee, "identifier") && a->f->imports && facts_project_symbol(a->f, callee, &sym) &&
-             (sym.flags & SYM_FUNCTION));
+  if (!facts_qualname(a->f, callee, &a->tmp)) return !facts_star_function(a->f, callee, &sym);
   /* torch.nn's functions (`cross_entropy`) are losses; its utilities
    * (`pack_padded_sequence`, `clip_grad_norm_`) and initializers are none */
   const char *q = buf_str(&a->tmp);
