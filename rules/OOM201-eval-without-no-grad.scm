@@ -271,8 +271,8 @@
 ;   function of the script reading the global `net` that its `__main__`
 ;   block builds there, a speed test; a parameter of a plain function of
 ;   the file that every call of it, all in module-level code, hands such a
-;   model, `timing_test(model, X)` after `model = CKCNN(...)` in
-;   `__main__`),
+;   model built by a class of the file and handed to no other function,
+;   `timing_test(model, X)` after `model = CKCNN(...)` in `__main__`),
 ;   from a module class of the file or the project (also picked by its
 ;   name, `eval(model_name)(backbone, n)`), a `torch.nn` layer, a
 ;   torchvision classification model built with no weights

@@ -3598,6 +3598,57 @@ static bool literal_arguments(TSNode value) {
 static bool untrained_model(const facts *self, TSNode callee, int depth);
 
 
+/* Whether the module-level name ARG was last bound, before it is read
+ * there, by a call of a class of this file (`model = CKCNN(...)`): a class
+ * whose constructor the file shows, so that no pretrained weights it loads
+ * in there escape the untrained test (a project's `ResNet()` wrapping
+ * `resnet152(pretrained=True)` would). */
+static bool built_by_file_class(const facts *f, TSNode arg) {
+  uint32_t len;
+  const char *name = facts_text(f, arg, &len);
+  long a = facts__last_assign_before(f, name, len, ts_node_start_byte(arg), -1);
+  if (a < 0) return false;
+  TSNode v = f->assigns.items[a].right;
+  while (!ts_node_is_null(v) && NODE_IS(v, "call")) {
+    TSNode callee = FIELD(v, function);
+    if (ts_node_is_null(callee)) return false;
+    if (NODE_IS(callee, "identifier")) {
+      uint32_t cl;
+      const char *c = facts_text(f, callee, &cl);
+      for (size_t i = 0; i < f->classes.len; i++)
+        if (f->classes.items[i].name_len == cl && !memcmp(f->classes.items[i].name, c, cl)) return true;
+      return false;
+    }
+    /* `CKCNN(...).to(device)` */
+    v = NODE_IS(callee, "attribute") ? FIELD(callee, object) : NULL_NODE;
+  }
+  return false;
+}
+
+
+/* Whether module-level code hands the model ARG to no function but FN
+ * (and `print`): a model the script also hands to `train(model, data)` or
+ * `plot_decision_boundary(model, data)` may be trained or judged there. */
+static bool handed_only_to(const facts *f, TSNode arg, int fn) {
+  uint32_t len;
+  const char *name = facts_text(f, arg, &len);
+  for (size_t i = 0; i < f->calls.len; i++) {
+    const facts_call *c = &f->calls.items[i];
+    if (c->function >= 0) continue;
+    TSNode callee = FIELD(c->call, function), args = FIELD(c->call, arguments);
+    if (ts_node_is_null(callee) || ts_node_is_null(args) || facts_function_named(f, callee) == fn ||
+        facts_node_is(f, callee, "print"))
+      continue;
+    TSNode a;
+    for (children ch = children_of(args); children_next(&ch, &a);) {
+      if (NODE_IS(a, "keyword_argument")) a = FIELD(a, value);
+      if (!ts_node_is_null(a) && facts_text_is(f, a, name, len)) return false;
+    }
+  }
+  return true;
+}
+
+
 /* Whether plain function FN is called in the file, and every call, made
  * by module-level code, hands its parameter PARAM (a node of its
  * signature) a model untrained there: `def timing_test(model, x): for i in
@@ -3632,7 +3683,9 @@ static bool parameter_untrained_in_callers(const facts *self, int fn, TSNode par
         arg = a;
       }
     }
-    if (ts_node_is_null(arg) || !NODE_IS(arg, "identifier") || !untrained_model(self, arg, depth + 1)) return false;
+    if (ts_node_is_null(arg) || !NODE_IS(arg, "identifier") || !built_by_file_class(self, arg) ||
+        !handed_only_to(self, arg, fn) || !untrained_model(self, arg, depth + 1))
+      return false;
     any = true;
   }
   return any;
