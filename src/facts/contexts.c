@@ -4896,19 +4896,19 @@ static bool names_file_class(const facts *f, TSNode callee) {
   for (size_t i = 0; i < f->classes.len && !klass; i++)
     klass = f->classes.items[i].name_len == len && !memcmp(f->classes.items[i].name, name, len);
   if (!klass) return false;
-  uint32_t pos = ts_node_start_byte(callee);
-  int fn = facts_function_at(f, pos);
-  if (facts__last_assign_before(f, name, len, pos, fn) >= 0) return false;
-  if (fn >= 0 && (facts__parameter_of(f, name, len, fn) ||
-                  facts__last_assign_before(f, name, len, (uint32_t)f->length + 1, -1) >= 0))
-    return false;
-  for (TSNode up = ts_node_parent(callee); !ts_node_is_null(up) && !NODE_IS(up, "function_definition");
-       up = ts_node_parent(up)) {
-    if (!NODE_IS(up, "for_statement")) continue;
-    TSNode target = FIELD(up, left);
-    uint32_t tl;
-    const char *t = ts_node_is_null(target) ? "" : facts_text(f, target, &tl);
-    if (!ts_node_is_null(target) && mentions(t, tl, name, len)) return false;
+  /* the bindings of the name, read off the sorted table (no walk up the
+   * tree: this is asked of every call of a class by its name) */
+  int fn = facts_function_at(f, ts_node_start_byte(callee));
+  size_t first, end;
+  facts_bindings_named(f, name, len, &first, &end);
+  for (size_t i = first; i < end; i++) {
+    const facts_binding *b = &f->bindings.items[i];
+    if (b->parameter_of) {
+      if ((int)b->parameter_of - 1 == fn) return false;
+      continue;
+    }
+    int bf = facts_function_at(f, b->pos);
+    if (bf == fn || bf < 0) return false;
   }
   return true;
 }

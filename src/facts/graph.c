@@ -3576,6 +3576,14 @@ bool facts_result_backpropagated(const facts *self, TSNode call) {
 
 
 bool facts_result_buffered_for_backward(const facts *self, TSNode call) {
+  /* a method of a class one of whose methods backpropagates itself: asked
+   * before the statement around CALL is looked for */
+  int fn = facts_function_at(self, ts_node_start_byte(call));
+  int klass = fn >= 0 ? self->functions.items[fn].klass : -1;
+  bool backward = false;
+  for (size_t i = 0; klass >= 0 && i < self->functions.len && !backward; i++)
+    backward = self->functions.items[i].klass == klass && self->functions.items[i].own_backward;
+  if (!backward) return false;
   const char *names[4];
   uint32_t lens[4];
   size_t n = result_names(self, call, names, lens, 4);
