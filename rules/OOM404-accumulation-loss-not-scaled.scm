@@ -12,7 +12,10 @@
 ;   divided (`/`, `/=`, or multiplied by `1 / n`) anywhere on its way from
 ;   the loss to `backward()`, alone or with the other terms of a tuple or
 ;   list (`losses = tuple(l / accum for l in losses); losses[0].backward()`)
-;   or of a tuple assignment (`loss, shown = loss.mean() / accum, loss.mean()`).
+;   or of a tuple assignment (`loss, shown = loss.mean() / accum, loss.mean()`;
+;   terms unpacked from a sequence each is divided over, `cls, reg =
+;   tuple(map(lambda l: l / accum, model(x)))` or `[l / accum for l in
+;   model(x)]`).
 ;   A sum started at a number is divided when each of its terms is (`loss =
 ;   0`, then `loss = loss + step_loss / accum` or `loss += ...` over the
 ;   rollout steps of one batch); one undivided term makes it undivided.

@@ -1718,6 +1718,52 @@ static TSNode paired_literal(TSNode left, TSNode right) {
 }
 
 
+/* The sequence RIGHT maps each element over by dividing it, when RIGHT is
+ * `tuple(map(lambda l: l / k, seq))` (or `list(...)`, or the bare `map`)
+ * or a comprehension `[l / k for l in seq]`: SEQ, else a null node. FCOS's
+ * `cls, reg, ctr = tuple(map(lambda loss: loss / acc_steps, model(x)))`
+ * unpacks losses already divided by the accumulation count. */
+static TSNode divided_elementwise(const facts *f, TSNode right) {
+  while (!ts_node_is_null(right) && NODE_IS(right, "parenthesized_expression")) right = ts_node_named_child(right, 0);
+  if (ts_node_is_null(right)) return NULL_NODE;
+  if (NODE_IS(right, "call") && (text_is(f, FACT_FIELD(f, right, function), "tuple") ||
+                                 text_is(f, FACT_FIELD(f, right, function), "list"))) {
+    TSNode args = FACT_FIELD(f, right, arguments);
+    if (ts_node_is_null(args) || ts_node_named_child_count(args) != 1) return NULL_NODE;
+    right = ts_node_named_child(args, 0);
+  }
+  TSNode body = NULL_NODE, param = NULL_NODE, seq = NULL_NODE;
+  if (NODE_IS(right, "call") && text_is(f, FACT_FIELD(f, right, function), "map")) {
+    TSNode args = FACT_FIELD(f, right, arguments);
+    if (ts_node_is_null(args) || ts_node_named_child_count(args) != 2) return NULL_NODE;
+    TSNode fn = ts_node_named_child(args, 0);
+    if (!NODE_IS(fn, "lambda")) return NULL_NODE;
+    TSNode params = FACT_FIELD(f, fn, parameters);
+    if (ts_node_is_null(params) || ts_node_named_child_count(params) != 1) return NULL_NODE;
+    param = ts_node_named_child(params, 0);
+    body = FACT_FIELD(f, fn, body);
+    seq = ts_node_named_child(args, 1);
+  } else if (NODE_IS(right, "list_comprehension") || NODE_IS(right, "generator_expression")) {
+    body = FACT_FIELD(f, right, body);
+    TSNode clause = ts_node_named_child(right, 1);
+    if (ts_node_is_null(clause) || !NODE_IS(clause, "for_in_clause") || ts_node_named_child_count(right) != 2)
+      return NULL_NODE;
+    param = FACT_FIELD(f, clause, left);
+    seq = FACT_FIELD(f, clause, right);
+  } else {
+    return NULL_NODE;
+  }
+  if (ts_node_is_null(body) || ts_node_is_null(param) || !NODE_IS(param, "identifier") || !NODE_IS(body, "binary_operator"))
+    return NULL_NODE;
+  TSNode op = FACT_FIELD(f, body, operator), left = FACT_FIELD(f, body, left);
+  uint32_t pl;
+  const char *p = facts_text(f, param, &pl);
+  if (ts_node_is_null(op) || !NODE_IS(op, "/") || ts_node_is_null(left) || !facts_text_is(f, left, p, pl))
+    return NULL_NODE;
+  return seq;
+}
+
+
 /* `rec_loss, *_, info = step(batch)` with `return loss, a, b, info`: the
  * targets before the starred one take the first elements, those after it
  * the last ones, and the starred list what its elements carry (a graph
@@ -1758,6 +1804,14 @@ static void assign(analysis *a, state *st, TSNode left, TSNode right, unsigned f
      * own element carries (divided, a graph or neither), all read before
      * any is bound (`a, b = b, a`) */
     TSNode literal = paired_literal(left, right);
+    /* `cls, reg = tuple(map(lambda l: l / k, model(x)))`: every element
+     * what the sequence's carry, divided */
+    TSNode mapped = ts_node_is_null(literal) ? divided_elementwise(a->f, right) : NULL_NODE;
+    if (!ts_node_is_null(mapped)) {
+      unsigned each = (eval(a, st, mapped) & V_FLOW) | V_DIVIDED;
+      for (uint32_t i = 0; i < n; i++) assign(a, st, ts_node_named_child(left, i), NULL_NODE, each);
+      return;
+    }
     if (!ts_node_is_null(literal)) {
       unsigned each[FACTS_MAX_ELEMS];
       for (uint32_t i = 0; i < n; i++) each[i] = eval(a, st, ts_node_named_child(literal, i));
