@@ -2375,6 +2375,11 @@ static bool eval_context(const facts *self, TSNode node) {
       model = called_model(self, node, &len);
       return !(model && trained_before(self, fn, model, len, pos) && returns_to_training(self, fn));
     }
+  /* a method that returns a graph its class's training step backpropagates
+   * (`penalty = self._anchor_penalty()`, then `loss = task + w * penalty`
+   * and `loss.backward()`): an eval-mode forward on purpose, part of the
+   * loss (dropout off for a stable anchor) */
+  if (fn >= 0 && self->functions.items[fn].returns_graph && backpropagated_by_caller(self, fn)) return false;
   model = called_model(self, node, &len);
   /* after `model.eval()` in this scope, before any `model.train()`, for
    * calls of that model: a distillation step puts its teacher in eval mode
