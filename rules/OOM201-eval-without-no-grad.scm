@@ -324,10 +324,13 @@
 ;   `evaluate_policy`, whose action and log-probability the critic term
 ;   `evaluate_q_with_entropy` returns into the objective that the training
 ;   step backpropagates): its forward is part of the graph being trained.
-;   Nor a forward after `.eval()` in a function that returns a graph which a
-;   training function of the file keeps and follows with its backward
-;   (`penalty = self._anchor_penalty()`, then `loss = task + w * penalty`
-;   and `loss.backward()`: an anchor computed in eval mode on purpose).
+;   Nor a forward after `.eval()` whose output (not detached) reaches what
+;   its function returns, when a training function of the file keeps that
+;   result and follows it with its backward (`penalty =
+;   self._anchor_penalty()`, then `loss = task + w * penalty` and
+;   `loss.backward()`: an anchor computed in eval mode on purpose); a DQN
+;   target network's output, `.detach()`ed before it joins the returned
+;   loss, is still reported.
 ;   Nor a call of a class the file defines, by its name (`m = model(size)`
 ;   with `class model:` an ensemble wrapper): it builds an instance; a
 ;   parameter, a loop variable or an assignment of that name in the calling

@@ -2377,9 +2377,12 @@ static bool eval_context(const facts *self, TSNode node) {
     }
   /* a method that returns a graph its class's training step backpropagates
    * (`penalty = self._anchor_penalty()`, then `loss = task + w * penalty`
-   * and `loss.backward()`): an eval-mode forward on purpose, part of the
-   * loss (dropout off for a stable anchor) */
-  if (fn >= 0 && self->functions.items[fn].returns_graph && backpropagated_by_caller(self, fn)) return false;
+   * and `loss.backward()`), this forward's output in what it returns: an
+   * eval-mode forward on purpose, part of the loss (dropout off for a
+   * stable anchor); a DQN target network's detached output is not */
+  if (fn >= 0 && self->functions.items[fn].returns_graph && backpropagated_by_caller(self, fn) &&
+      facts_result_returned(self, node))
+    return false;
   model = called_model(self, node, &len);
   /* after `model.eval()` in this scope, before any `model.train()`, for
    * calls of that model: a distillation step puts its teacher in eval mode

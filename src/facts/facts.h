@@ -727,6 +727,10 @@ bool facts_result_backpropagated(const facts *self, TSNode call);
 /* Whether CALL's result is appended to a list attribute of self that a
  * method of the class backpropagates (a policy's episode buffer). */
 bool facts_result_buffered_for_backward(const facts *self, TSNode call);
+/* Whether CALL's result, bound to names not cut from its graph, reaches a
+ * return of its function, itself or through names bound from it
+ * (`_, cur = self.model(x)`, `d = (cur - ref).pow(2).mean()`, `return d`). */
+bool facts_result_returned(const facts *self, TSNode call);
 
 /* Whether POS is in a unit test: a function named `test...` (or nested in
  * one) that asserts, is in a test suite by its file name, or is in a

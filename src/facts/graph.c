@@ -3629,6 +3629,42 @@ bool facts_result_backpropagated(const facts *self, TSNode call) {
 }
 
 
+bool facts_result_returned(const facts *self, TSNode call) {
+  const char *names[4];
+  uint32_t lens[4];
+  size_t n = result_names(self, call, names, lens, 4);
+  int fn = facts_function_at(self, ts_node_start_byte(call));
+  if (!n || fn < 0) return false;
+  /* `next_q = self.target(s).gather(1, a).detach()`: bound cut from its
+   * graph, whatever is returned after */
+  TSNode stmt = ts_node_parent(call);
+  while (!ts_node_is_null(stmt) && !NODE_IS(stmt, "assignment") && !NODE_IS(stmt, "augmented_assignment"))
+    stmt = ts_node_parent(stmt);
+  if (ts_node_is_null(stmt)) return false;
+  uint32_t rl, ce = ts_node_end_byte(call), re = ts_node_end_byte(stmt);
+  const char *r = facts_text(self, call, &rl);
+  if (re > ce && cuts_graph(r + rl, re - ce)) return false;
+  enum { MAX = 16, EACH = 4 };
+  const char *all[MAX];
+  uint32_t all_lens[MAX];
+  size_t m = 0;
+  for (size_t k = 0; k < n && m + EACH <= MAX; k++) {
+    if (lens[k] == 1 && names[k][0] == '_') continue;
+    all[m] = names[k], all_lens[m] = lens[k];
+    m += facts__names_after(self, fn, ts_node_end_byte(stmt), all + m, all_lens + m, EACH, true);
+  }
+  for (size_t i = 0; i < self->returns.len; i++) {
+    const facts_call *ret = &self->returns.items[i];
+    if (ret->function != fn || ts_node_start_byte(ret->call) < re) continue;
+    TSNode v = ts_node_named_child(ret->call, 0);
+    for (size_t k = 0; k < m && !ts_node_is_null(v); k++)
+      if (subtree_reads(self, v, all[k], all_lens[k], false) && !detached_read(self, v, all[k], all_lens[k]))
+        return true;
+  }
+  return false;
+}
+
+
 bool facts_result_buffered_for_backward(const facts *self, TSNode call) {
   /* a method of a class one of whose methods backpropagates itself: asked
    * before the statement around CALL is looked for */
