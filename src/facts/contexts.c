@@ -183,7 +183,10 @@ static TSNode grad_outputs(const facts *f, const facts_call *c, int fn) {
   if (!NODE_IS(first, "keyword_argument")) return first;
   TSNode a;
   for (children k = children_of(args); children_next(&k, &a);)
-    if (NODE_IS(a, "keyword_argument") && facts_node_is(f, FIELD(a, name), "outputs")) return FIELD(a, value);
+    if (NODE_IS(a, "keyword_argument") && facts_node_is(f, FIELD(a, name), "outputs")) {
+      children_done(&k);
+      return FIELD(a, value);
+    }
   return NULL_NODE;
 }
 
@@ -3650,7 +3653,10 @@ static bool handed_only_to(const facts *f, TSNode arg, int fn) {
     TSNode a;
     for (children ch = children_of(args); children_next(&ch, &a);) {
       if (NODE_IS(a, "keyword_argument")) a = FIELD(a, value);
-      if (!ts_node_is_null(a) && facts_text_is(f, a, name, len)) return false;
+      if (!ts_node_is_null(a) && facts_text_is(f, a, name, len)) {
+        children_done(&ch);
+        return false;
+      }
     }
   }
   return true;
