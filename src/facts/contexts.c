@@ -132,17 +132,6 @@ static bool first_iteration_only(const facts *f, TSNode node) {
 }
 
 
-/* Whether TEXT (TLEN bytes) holds NAME (LEN bytes) as a whole expression
- * prefix: `self.out` in `self.out.mean()`, not in `self.output`. */
-static bool mentions(const char *text, uint32_t tlen, const char *name, uint32_t len) {
-  for (uint32_t k = 0; k + len <= tlen; k++) {
-    if (memcmp(text + k, name, len) != 0) continue;
-    bool left = k == 0 || !(isalnum((unsigned char)text[k - 1]) || text[k - 1] == '_' || text[k - 1] == '.');
-    bool right = k + len == tlen || !(isalnum((unsigned char)text[k + len]) || text[k + len] == '_');
-    if (left && right) return true;
-  }
-  return false;
-}
 
 
 /* The receiver of call C when C is `x.backward(...)` made by function FN
@@ -213,7 +202,7 @@ static bool backpropagated_after(const facts *f, const facts_loop *l, const char
     uint32_t tl;
     const char *t = facts_text(f, receiver, &tl);
     for (size_t k = 0; k < nnames; k++)
-      if (mentions(t, tl, names[k], lens[k])) return true;
+      if (facts__mentions(t, tl, names[k], lens[k])) return true;
   }
   /* read into `self.loss`, which the agent's `train()` backpropagates */
   return facts__left_on_self_for_backward(f, l->function, after, names, lens, nnames, 8);
@@ -300,14 +289,14 @@ static bool released_in_iteration(const facts *f, const facts_loop *l, TSNode ta
     uint32_t ol;
     const char *o = facts_text(f, obj, &ol);
     for (size_t k = 0; k < nnames; k++)
-      if (mentions(o, ol, names[k], lens[k])) return true;
+      if (facts__mentions(o, ol, names[k], lens[k])) return true;
     if (!NODE_IS(obj, "identifier")) continue;
     long a = facts__last_assign_before(f, o, ol, ts_node_start_byte(c->call), l->function);
     if (a < 0 || ts_node_start_byte(f->assigns.items[a].left) < at) continue;
     uint32_t rl;
     const char *r = facts_text(f, f->assigns.items[a].right, &rl);
     for (size_t k = 0; k < nnames; k++)
-      if (mentions(r, rl, names[k], lens[k])) return true;
+      if (facts__mentions(r, rl, names[k], lens[k])) return true;
   }
   return false;
 }
@@ -330,7 +319,7 @@ static bool backpropagated_and_reset(const facts *f, const facts_loop *l, const 
     uint32_t tl;
     const char *t = facts_text(f, receiver, &tl);
     bool through = false;
-    for (size_t k = 0; k < nnames && !through; k++) through = mentions(t, tl, names[k], lens[k]);
+    for (size_t k = 0; k < nnames && !through; k++) through = facts__mentions(t, tl, names[k], lens[k]);
     if (!through) continue;
     /* reset after the backward, in the loop: a binding to a new list */
     uint32_t at = ts_node_end_byte(c->call);
@@ -672,7 +661,7 @@ static bool cleared_after_backward(const facts *f, TSNode container) {
     if (!g->backward) continue;
     uint32_t gl;
     const char *body = facts_text(f, g->node, &gl);
-    found = mentions(body, gl, del.data, (uint32_t)del.len) || mentions(body, gl, clear.data, (uint32_t)clear.len);
+    found = facts__mentions(body, gl, del.data, (uint32_t)del.len) || facts__mentions(body, gl, clear.data, (uint32_t)clear.len);
   }
   buf_free(&del);
   buf_free(&clear);
@@ -2680,7 +2669,7 @@ static bool stored_in_object(const facts *f, int g, int depth) {
     /* most calls do not name it: their text settles that without a walk */
     uint32_t al;
     const char *at = facts_text(f, args, &al);
-    if (!mentions(at, al, d->name, d->name_len)) continue;
+    if (!facts__mentions(at, al, d->name, d->name_len)) continue;
     uint32_t na = ts_node_named_child_count(args);
     for (uint32_t ai = 0; ai < na; ai++) {
       TSNode a = ts_node_named_child(args, ai);

@@ -868,6 +868,19 @@ static symbol_entry *symbol_slot(const struct facts_symbol_memo *m, const void *
 }
 
 
+/* Whether TEXT (TLEN bytes) holds NAME (LEN bytes) as a whole expression
+ * prefix: `self.out` in `self.out.mean()`, not in `self.output`. */
+bool facts__mentions(const char *text, uint32_t tlen, const char *name, uint32_t len) {
+  for (uint32_t k = 0; k + len <= tlen; k++) {
+    if (memcmp(text + k, name, len) != 0) continue;
+    bool left = k == 0 || !(isalnum((unsigned char)text[k - 1]) || text[k - 1] == '_' || text[k - 1] == '.');
+    bool right = k + len == tlen || !(isalnum((unsigned char)text[k + len]) || text[k + len] == '_');
+    if (left && right) return true;
+  }
+  return false;
+}
+
+
 bool facts_star_function(const facts *self, TSNode node, facts_symbol *out) {
   if (!self->imports || !self->star_modules.len || ts_node_is_null(node) || !NODE_IS(node, "identifier")) return false;
   uint32_t len;

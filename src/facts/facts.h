@@ -448,6 +448,9 @@ bool facts__abstract_method(const facts *f, int g);
 /* Whether S (LEN bytes) is named like a model instance: `model`, `net`,
  * `*_model`. */
 bool facts__named_like_model(const char *s, uint32_t len);
+/* Whether TEXT (TLEN bytes) holds NAME (LEN bytes) as a whole expression
+ * prefix: `self.out` in `self.out.mean()`, not in `self.output` (facts.c). */
+bool facts__mentions(const char *text, uint32_t tlen, const char *name, uint32_t len);
 /* Whether NAME is a parameter of function FN: bound in its signature
  * (facts.c). */
 bool facts__parameter_of(const facts *f, const char *name, uint32_t len, int fn);

@@ -3531,12 +3531,7 @@ static bool attribute_read_by_backward_method(const facts *f, int klass, const c
     if (ts_node_is_null(args)) continue;
     uint32_t tl;
     const char *t = facts_text(f, args, &tl);
-    for (uint32_t k = 0; k + len <= tl; k++) {
-      if (memcmp(t + k, attr, len) != 0) continue;
-      bool left = k == 0 || !(isalnum((unsigned char)t[k - 1]) || t[k - 1] == '_' || t[k - 1] == '.');
-      bool right = k + len == tl || !(isalnum((unsigned char)t[k + len]) || t[k + len] == '_');
-      if (left && right) return true;
-    }
+    if (facts__mentions(t, tl, attr, len)) return true;
   }
   return false;
 }
@@ -3590,7 +3585,8 @@ static bool appended_for_method_backward(const facts *f, TSNode call, const char
 /* The names the statement holding CALL binds its result to: `x = ...call...`
  * or `x += ...call...` (one), `a, b = call` (its first names); 0 when the
  * result is not bound to a name. */
-static size_t result_names(const facts *self, TSNode call, const char **names, uint32_t *lens, size_t max) {
+static size_t result_names(const facts *self, TSNode call, const char **names, uint32_t *lens, size_t max,
+                           TSNode *stmt) {
   TSNode up = ts_node_parent(call);
   for (int guard = 0; guard < 8 && !ts_node_is_null(up) && !NODE_IS(up, "assignment") &&
                       !NODE_IS(up, "augmented_assignment");
@@ -3601,6 +3597,7 @@ static size_t result_names(const facts *self, TSNode call, const char **names, u
   if (ts_node_is_null(up) || !(NODE_IS(up, "assignment") || NODE_IS(up, "augmented_assignment"))) return 0;
   TSNode left = FACT_FIELD(self, up, left);
   if (ts_node_is_null(left)) return 0;
+  if (stmt) *stmt = up;
   if (NODE_IS(left, "identifier")) {
     names[0] = facts_text(self, left, &lens[0]);
     return 1;
@@ -3620,7 +3617,7 @@ static size_t result_names(const facts *self, TSNode call, const char **names, u
 bool facts_result_backpropagated(const facts *self, TSNode call) {
   const char *names[4];
   uint32_t lens[4];
-  size_t n = result_names(self, call, names, lens, 4);
+  size_t n = result_names(self, call, names, lens, 4, NULL);
   /* `loss, err = agent.evaluate_q(...)` then `loss.backward()`: any of
    * the names */
   for (size_t k = 0; k < n; k++)
@@ -3632,15 +3629,12 @@ bool facts_result_backpropagated(const facts *self, TSNode call) {
 bool facts_result_returned(const facts *self, TSNode call) {
   const char *names[4];
   uint32_t lens[4];
-  size_t n = result_names(self, call, names, lens, 4);
+  TSNode stmt = NULL_NODE;
+  size_t n = result_names(self, call, names, lens, 4, &stmt);
   int fn = facts_function_at(self, ts_node_start_byte(call));
   if (!n || fn < 0) return false;
   /* `next_q = self.target(s).gather(1, a).detach()`: bound cut from its
    * graph, whatever is returned after */
-  TSNode stmt = ts_node_parent(call);
-  while (!ts_node_is_null(stmt) && !NODE_IS(stmt, "assignment") && !NODE_IS(stmt, "augmented_assignment"))
-    stmt = ts_node_parent(stmt);
-  if (ts_node_is_null(stmt)) return false;
   uint32_t rl, ce = ts_node_end_byte(call), re = ts_node_end_byte(stmt);
   const char *r = facts_text(self, call, &rl);
   if (re > ce && cuts_graph(r + rl, re - ce)) return false;
@@ -3676,7 +3670,7 @@ bool facts_result_buffered_for_backward(const facts *self, TSNode call) {
   if (!backward) return false;
   const char *names[4];
   uint32_t lens[4];
-  size_t n = result_names(self, call, names, lens, 4);
+  size_t n = result_names(self, call, names, lens, 4, NULL);
   return appended_for_method_backward(self, call, names, lens, n);
 }
 
