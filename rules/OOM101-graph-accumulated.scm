@@ -71,7 +71,14 @@
 ;   what their graphs saved, and the reset drops the rest every few steps;
 ;   likewise a sum that is itself backpropagated after the accumulation
 ;   and then reset (`avg = batch_loss / n; avg.backward()`, then
-;   `batch_loss = 0.0`: a window of instances summed on purpose).
+;   `batch_loss = 0.0`: a window of instances summed on purpose), whatever
+;   the term added (`loss += loss_fn(u, u_hat)`, then every eight batches
+;   `loss.backward()` and `loss = 0.`). A name unpacked from a function or
+;   method whose summary says what each returned element holds is that
+;   element, even where the name reaches a backward pass in another branch
+;   that binds it anew (`pg_loss, approx_kl = model.loss(...)` returning
+;   `approx_kl.item()`, beside `approx_kl = (ratio - 1).mean()` in the
+;   branch whose loss adds it).
 ;   Nor a sum built in a loop with no optimizer step of its own (over the
 ;   layers, feature maps or losses of one step, over a whole loader for one
 ;   full-batch step, or over the environments of one update whose gradients

@@ -78,6 +78,17 @@
 ;   `"loss"` of a function (of the file or the project) that returns only
 ;   dicts whose `"loss"` is detached (`learner.learn_batch(batch)["loss"]`
 ;   of a step ending `return {"prediction": pred, "loss": loss.detach()}`);
+;   the entry under a string key of what a module, a function or a method
+;   (of the file or of another module of the project) returns when its
+;   every return is a dict whose entry there carries no graph on any path,
+;   and the whole dict when none of its entries does (an accuracy
+;   estimator deriving `nn.Module` whose forward returns `dict(acc=
+;   torch.eq(p, y).sum().tolist(), kl=kl.item(), domains=domains)`: `aux =
+;   acc_estimator(out, y)` then `accs.append(aux["acc"])` or
+;   `auxs.append(aux)`); the dict may be built as a literal, with
+;   `dict(...)`, in a name that later `out["key"] = value` lines fill, or by
+;   a method of the class it returns; a parameter annotated as plain data
+;   (`domains: List[str]`) holds no tensor;
 ;   an episode's buffer on an object (`critic_net.saved_values.append(v)`)
 ;   that a function of the file empties (`del critic_net.saved_values[:]`,
 ;   `.clear()`) where it runs a backward pass; a list backpropagated after

@@ -103,7 +103,11 @@
 ;   `infer_fn(inputs, model)` under no_grad; a function handed to a
 ;   function of the file runs where that function calls the parameter
 ;   receiving it, `evaluate(model_predict)` whose `predict_fn(x)` is under
-;   no_grad, for each definition of the name on the branches of an `if`) runs
+;   no_grad, for each definition of the name on the branches of an `if`,
+;   and so does a closure a function of the file returns, alone or in a
+;   tuple, when the name it is bound to is handed on: `predict_fn, ckpt =
+;   load_mip_model(path)` then `compute_lipschitz(predict_fn, obs)`, decorated
+;   `@torch.no_grad()`, runs `load_mip_model`'s own nested `predict_fn`) runs
 ;   under no_grad or hands on only frozen
 ;   models (`get_model_flops(model, dims)` after `for k, v in
 ;   model.named_parameters(): v.requires_grad = False`; here or in the
@@ -233,7 +237,9 @@
 ;   loops (restoring `requires_grad` once they are done) leaves the calls in
 ;   them frozen, while a freeze and a thaw around one step (a GAN's
 ;   discriminator) leave the model trainable; for an attribute,
-;   `self.avgG`, in any method of its class; an instance of a module
+;   `self.avgG`, in any method of its class, also when each binding of the
+;   attribute stores a local its method froze before (`netG.requires_grad_(
+;   False)`, then `self.pattern_generator = netG`); an instance of a module
 ;   class that freezes itself in its `__init__`, `self.requires_grad_(False)`
 ;   or such a loop over `self.parameters()`, also through a method it calls
 ;   on `self`, and thaws nothing: Stable Diffusion's `FrozenAutoencoderKL`,
@@ -260,7 +266,10 @@
 ;   parameter-free layers and frozen tables
 ;   (`nn.Embedding.from_pretrained(t)`, frozen unless `freeze=False`),
 ;   and makes no `nn.Parameter`, a TensorRT engine (`torch2trt.TRTModule()`,
-;   `torch2trt(model, [x])`), or an old-style `torch.autograd.Function`
+;   `torch2trt(model, [x])`), a model of Hugging Face Optimum's ONNX
+;   Runtime (`ORTModelForSequenceClassification.from_pretrained(path)`, or
+;   a parameter annotated with such a class that the instance keeps: an
+;   inference session, not PyTorch), or an old-style `torch.autograd.Function`
 ;   with its own `forward` (a distance), also called through `.forward` or
 ;   another method (`l2_dist.forward(a, b)`): with no parameter and no
 ;   input that requires grad, nothing is recorded. Nor the shape smoke test of an

@@ -1584,7 +1584,10 @@ bool facts_reset_after_backward(const facts *self, TSNode stmt) {
     if (lg == rg) return false;
     value = lg ? l : r;
   }
-  if (ts_node_is_null(value) || !NODE_IS(value, "identifier")) return false;
+  /* the term added, when a name: else only the sum itself backpropagated
+   * counts (`loss += loss_fn(u, u_hat)`, then `loss.backward()` and `loss =
+   * 0.` every eight batches) */
+  if (!ts_node_is_null(value) && !NODE_IS(value, "identifier")) value = NULL_NODE;
   uint32_t pos = ts_node_start_byte(stmt);
   int loop = facts_iteration_loop_at(self, pos);
   if (loop < 0) return false;
@@ -1604,8 +1607,8 @@ bool facts_reset_after_backward(const facts *self, TSNode stmt) {
   /* backpropagated in the same iteration, itself or through a loss the
    * iteration makes of it (`current = (1 - r) * class_loss + r * kd_loss;
    * current.backward()`) */
-  uint32_t vlen;
-  const char *vname = facts_text(self, value, &vlen);
+  uint32_t vlen = 0;
+  const char *vname = ts_node_is_null(value) ? NULL : facts_text(self, value, &vlen);
   for (size_t i = facts_first_call_at(self, l->body.start); i < self->calls.len; i++) {
     const facts_call *c = &self->calls.items[i];
     if (ts_node_start_byte(c->call) >= l->body.end) break;
@@ -1614,7 +1617,8 @@ bool facts_reset_after_backward(const facts *self, TSNode stmt) {
      * backpropagated and reset: `avg = batch_loss / batch_count;
      * avg.backward()`, then `batch_loss = 0.0`) */
     bool later = ts_node_start_byte(c->call) > pos;
-    if (backward_of(self, c->call, vname, vlen) || (later && backward_of(self, c->call, aname, alen))) return true;
+    if ((vname && backward_of(self, c->call, vname, vlen)) || (later && backward_of(self, c->call, aname, alen)))
+      return true;
     TSNode callee = FIELD(c->call, function);
     if (ts_node_is_null(callee) || !NODE_IS(callee, "attribute") ||
         !facts_node_is(self, FIELD(callee, attribute), "backward"))
@@ -1625,7 +1629,7 @@ bool facts_reset_after_backward(const facts *self, TSNode stmt) {
     const char *oname = facts_text(self, obj, &olen);
     long a = facts__last_assign_before(self, oname, olen, ts_node_start_byte(c->call), fn);
     if (a >= 0 && ts_node_start_byte(self->assigns.items[a].left) >= l->body.start &&
-        (node_reads(self, self->assigns.items[a].right, vname, vlen) ||
+        ((vname && node_reads(self, self->assigns.items[a].right, vname, vlen)) ||
          (later && ts_node_start_byte(self->assigns.items[a].left) > pos &&
           node_reads(self, self->assigns.items[a].right, aname, alen))))
       return true;

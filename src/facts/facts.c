@@ -701,6 +701,7 @@ void facts_free(facts *self) {
   vec_free(&self->subscripts);
   vec_free(&self->functions_by_name);
   free(self->taint);
+  free(self->return_clean);
   if (self->symbol_memo) free(self->symbol_memo->slots);
   free(self->symbol_memo);
   free(self->importer_no_grad);
@@ -1038,18 +1039,27 @@ static bool instance_class(const facts *self, TSNode obj, buf *first) {
     buf_free(&q);
     return !rebound;
   }
-  /* every binding of the name in the file must be an assignment building
-   * the same class: a global made in the `__main__` block and used by a
-   * function above it (bindings are sorted by name: no scan of the file) */
+  /* every binding of the name in the scope the read sees must be an
+   * assignment building the same class: the function's own when it binds
+   * the name (Python makes it local there), else an enclosing function's,
+   * else the module's (a global made in the `__main__` block and used by a
+   * function above it); bindings are sorted by name: no scan of the file */
   size_t lo, hi;
   facts_bindings_named(self, name, len, &lo, &hi);
   if (lo == hi || hi - lo > 8) {
     buf_free(&q);
     return false;
   }
+  int scope = fn;
+  for (;; scope = self->functions.items[scope].parent) {
+    bool binds = false;
+    for (size_t i = lo; i < hi && !binds; i++) binds = facts_function_at(self, self->bindings.items[i].pos) == scope;
+    if (binds || scope < 0) break;
+  }
   bool found = false, agree = true;
   for (size_t i = lo; i < hi && agree; i++) {
     const facts_binding *b = &self->bindings.items[i];
+    if (facts_function_at(self, b->pos) != scope) continue;
     buf_clear(&q);
     TSNode value = instance_value(self, b->value);
     if (b->kind != BINDING_OTHER || ts_node_is_null(value) || !NODE_IS(value, "call") ||
@@ -1108,6 +1118,14 @@ static bool inherited_method_symbol(const facts *self, TSNode obj, const char *m
   }
   buf_free(&q);
   return ok;
+}
+
+
+uint64_t facts_key_bit(const char *key, size_t len) {
+  /* FNV-1a: the keys of one program's dicts spread over the 64 bits */
+  uint64_t h = 14695981039346656037u;
+  for (size_t i = 0; i < len; i++) h = (h ^ (unsigned char)key[i]) * 1099511628211u;
+  return (uint64_t)1 << (h % 64);
 }
 
 

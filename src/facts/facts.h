@@ -71,6 +71,17 @@ typedef struct {
   /* `return {"loss": loss.detach(), ...}`: a "loss" key seen in returned
    * dicts, one of them carrying a graph, a return that is no such dict */
   bool loss_key, loss_key_graph, other_return;
+  /* the dicts it returns, key by key (`return dict(acc=acc.tolist(), ...)`,
+   * `return out` after `out = {...}; out["loss"] = loss`): DICT_FORM, known
+   * before the analysis, when some return gives a dict display, `dict(...)`,
+   * a name bound to one, or a call of such a function of the file;
+   * DICT_RETURNS when a return the analysis read gives a dict whose keys
+   * it knows, DICT_OTHER when one gives anything else; GRAPH_KEYS has bit
+   * facts_key_bit(K) set when the entry under K of one of them is computed
+   * from a graph or from the parameters (all bits: an entry whose key is
+   * not a literal) */
+  bool dict_form, dict_returns, dict_other;
+  uint64_t graph_keys;
   bool returns_model;      /* returns an nn.Module instance */
   bool returns_frozen;     /* every return builds a module class of the file holding no trainable parameter
                               (facts_class.no_parameters: `return FrozenAutoencoderKL(cfg, path)`) */
@@ -110,7 +121,8 @@ enum {
   TAINT_GRAPH = 2,  /* and it carried an autograd graph */
   TAINT_SCALAR = 4, /* and it held a scalar loss */
   TAINT_DIVIDED = 8, /* and it had been divided on its way here */
-  TAINT_ARG = 16     /* only in the elements of returned tuples: computed from the function's parameters */
+  TAINT_ARG = 16,    /* only in the elements of returned tuples: computed from the function's parameters */
+  TAINT_CLEAN = 32   /* only there too: known to carry no graph on every return (`approx_kl.item()`) */
 };
 
 /* what a loop body does itself (nested loops and functions excluded) */
@@ -245,7 +257,9 @@ enum {
                                      (function.returns_no_grad): `with inference_context(serial):` */
   SYM_FRESH_MODEL = 1u << 25,     /* a function returning a model it builds and leaves untrained on every return
                                      (facts_builds_fresh_model): `create_RepVGG_B1(deploy=False)` */
-  SYM_ABSTRACT = 1u << 26         /* a method its subclasses fill in (facts__abstract_method): it runs nothing */
+  SYM_ABSTRACT = 1u << 26,        /* a method its subclasses fill in (facts__abstract_method): it runs nothing */
+  SYM_DICT_RETURNS = 1u << 27     /* every return gives a dict whose keys are known: graph_keys says which
+                                     carry a graph (function.dict_returns without dict_other) */
 };
 
 typedef struct {
@@ -261,6 +275,7 @@ typedef struct {
   uint8_t ncall_elems;
   uint8_t call_elems[FACTS_MAX_ELEMS];
   uint8_t freezes_param, freeze_flag; /* a plain function (not a method): as facts_function's */
+  uint64_t graph_keys;                /* with SYM_DICT_RETURNS: as facts_function's */
 } facts_symbol;
 
 typedef struct facts_imports facts_imports;
@@ -349,6 +364,12 @@ typedef struct facts {
   VEC(uint32_t) self_patterns; /* starts of assignments to a pattern that holds `self.x` (`self.a, self.b = ...`) */
   VEC(facts_scoped_name) submodule_targets; /* targets of `for` loops over a model's submodules, with the loop body */
   unsigned char *taint;        /* TAINT_* per source byte; see graph.c */
+  /* per return statement (as RETURNS): bit K when element K of the tuple
+   * it returns is known to carry no graph (`approx_kl.item()`), read once */
+  uint8_t *return_clean;
+  bool dict_entries;           /* a `forward` or `__call__` of the file returns dicts (function.dict_form) */
+  bool dict_summary_read;      /* the analysis read a dict summary of a function of the file: a change of one
+                                  asks for another round */
   struct facts_field_memo *field_memo; /* while the facts are built (facts__field) */
   bool file_backward;          /* some code calls .backward() */
   /* the text names `requires_grad`; the file imports torchaudio or
@@ -423,6 +444,11 @@ int facts_base_kind(const facts *self, TSNode *base, buf *tmp);
  *  object is a name every assignment of the file binds to an instance of
  *  the same class of another module of the project. */
 bool facts_instance_method_symbol(const facts *self, TSNode callee, facts_symbol *out);
+/** The bit of facts_function.graph_keys that stands for the dict key KEY
+ *  (LEN bytes, without quotes): a 64-bit filter, so two keys may share a
+ *  bit, which only makes a clean key look like it carries a graph. */
+uint64_t facts_key_bit(const char *key, size_t len);
+#define FACTS_ALL_KEYS (~(uint64_t)0)
 /** What calling the instance CALLEE (a name) runs: the symbol of its
  *  class's `__call__`, else its `forward`, when every binding of the name
  *  builds one class of the project, or the name is a parameter annotated

@@ -53,6 +53,16 @@ typedef struct {
   uint32_t len, key_len;
 } keyed_mark;
 
+/* a local bound to a dict: DICT while every binding of it read so far is
+ * a dict display or `dict(...)`; KEYS the graph-carrying keys (as
+ * facts_function.graph_keys) of those and of the entries set on it */
+typedef struct {
+  const char *name;
+  uint32_t len;
+  bool dict;
+  uint64_t keys;
+} dict_slot;
+
 typedef struct {
   facts *f;
   int function;   /* the function analysed, -1 for module level */
@@ -68,11 +78,22 @@ typedef struct {
   int loops;
   buf tmp;
   VEC(keyed_mark) keyed;
+  /* in a function returning dicts (facts_function.dict_form): what each
+   * local bound to a dict holds, key by key */
+  VEC(dict_slot) dicts;
 } analysis;
 
 
 static bool text_is(const facts *f, TSNode n, const char *s) {
   return facts_node_is(f, n, s);
+}
+
+
+/* Whether E is a dict display or a `dict(...)` call. */
+static bool dict_display(const facts *f, TSNode e) {
+  if (ts_node_is_null(e)) return false;
+  if (NODE_IS(e, "dictionary")) return true;
+  return NODE_IS(e, "call") && text_is(f, FACT_FIELD(f, e, function), "dict");
 }
 
 
@@ -562,6 +583,39 @@ static bool thaw_after(const facts *f, const facts_freeze *z, uint32_t pos) {
 }
 
 
+/* Whether the attribute T (LEN bytes, `self.pattern_generator`) is bound,
+ * wherever the file binds it, to a local that its method froze before
+ * and thaws nowhere (`netG.requires_grad_(False)`, then
+ * `self.pattern_generator = netG`: a pretrained trigger generator). */
+static bool attr_bound_to_frozen_local(const facts *f, const char *t, uint32_t len) {
+  /* most freezes are of attributes or of the model a function is handed */
+  bool local = false;
+  for (size_t i = 0; i < f->freezes.len && !local; i++)
+    local = f->freezes.items[i].function >= 0 && f->freezes.items[i].frozen &&
+            !memchr(f->freezes.items[i].name, '.', f->freezes.items[i].len);
+  if (!local) return false;
+  bool any = false;
+  for (size_t i = 0; i < f->assigns.len; i++) {
+    TSNode left = f->assigns.items[i].left, right = f->assigns.items[i].right;
+    if (!NODE_IS(left, "attribute") || !facts_text_is(f, left, t, len)) continue;
+    if (ts_node_is_null(right) || !NODE_IS(right, "identifier")) return false;
+    uint32_t at = ts_node_start_byte(left), rl;
+    int g = facts_function_at(f, at);
+    const char *rn = facts_text(f, right, &rl);
+    bool frozen = false;
+    for (size_t k = 0; k < f->freezes.len; k++) {
+      const facts_freeze *z = &f->freezes.items[k];
+      if (z->function != g || z->len != rl || memcmp(z->name, rn, rl)) continue;
+      if (!z->frozen) return false;
+      frozen = frozen || (uint32_t)(z->name - f->source) < at;
+    }
+    if (!frozen) return false;
+    any = true;
+  }
+  return any;
+}
+
+
 /* Whether CALLEE itself is frozen or parameter-free, as
  * facts_is_frozen asks of it and of each object it is a member of. */
 static bool frozen_here(const facts *self, TSNode callee, int fn) {
@@ -578,6 +632,8 @@ static bool frozen_here(const facts *self, TSNode callee, int fn) {
   }
   if (!frozen && self->freezes_any && NODE_IS(callee, "identifier") &&
       made_frozen(self, t, len, ts_node_start_byte(callee), fn, 0))
+    return true;
+  if (!frozen && self->freezes.len && is_self_attr(self, callee) && attr_bound_to_frozen_local(self, t, len))
     return true;
   return frozen || parameter_free(self, callee, fn);
 }
@@ -622,6 +678,10 @@ static void record(analysis *a, TSNode n, unsigned flags) {
 
 static unsigned eval(analysis *a, state *st, TSNode e);
 static int dict_source(analysis *a, TSNode value);
+static bool call_dict_keys(analysis *a, TSNode call, uint64_t *keys);
+static bool call_dict_keys_of(analysis *a, TSNode call, bool deep, uint64_t *keys);
+static bool dict_keys_of(analysis *a, TSNode value, uint64_t *keys);
+static const char *literal_key(const facts *f, TSNode k, uint32_t *len);
 
 
 /* Whether NAME["KEY"] (K's texts) is among A's keyed marks. */
@@ -911,6 +971,11 @@ static unsigned eval_call(analysis *a, state *st, TSNode e) {
     /* `self.model(self.num_classes)`: a network class handed in, built */
     if (facts__class_count_args(f, FACT_FIELD(f, e, arguments))) return 0;
     if (NODE_IS(callee, "attribute") && !is_self_attr(f, callee)) eval(a, st, FACT_FIELD(a->f, callee, object));
+    /* a module whose forward returns only dicts none of whose entries
+     * carries a graph (an accuracy estimator deriving nn.Module, its
+     * entries `.tolist()`, `.item()`, detached) */
+    uint64_t dkeys;
+    if (call_dict_keys_of(a, e, false, &dkeys) && !dkeys) return 0;
     t = facts_text(f, callee, &len);
     unsigned scalar = facts__named_as_loss(t, len) ? V_SCALAR : 0;
     if (facts_is_frozen(f, callee))
@@ -1291,6 +1356,13 @@ static unsigned eval(analysis *a, state *st, TSNode e) {
       int g = dict_source(a, value);
       if (g >= 0 && returns_clean_key(f, g, index, 0)) r = 0;
     }
+    /* `aux["acc"]` of `aux = acc_estimator(out, y)`, a module (of the file
+     * or the project) whose forward returns dicts where "acc" is
+     * `torch.eq(...).sum().tolist()` on every path */
+    uint32_t kl;
+    const char *key = r && !ts_node_is_null(index) ? literal_key(f, index, &kl) : NULL;
+    uint64_t keys;
+    if (key && dict_keys_of(a, value, &keys) && !(keys & facts_key_bit(key, kl))) r = 0;
     uint32_t n = ts_node_named_child_count(e);
     for (uint32_t i = 1; i < n; i++) eval(a, st, ts_node_named_child(e, i));
   } else if (parse_type_is(type, "binary_operator")) {
@@ -1868,13 +1940,296 @@ static void assign(analysis *a, state *st, TSNode left, TSNode right, unsigned f
                      (handed && (argument_flags(a, st, source, facts_function_named(a->f, src_callee), params[i] - 1u) & V_GRAPH));
         tf = (graph ? V_GRAPH : 0) | ((elems[i] & TAINT_SCALAR) ? V_SCALAR : 0) | ((elems[i] & TAINT_DIVIDED) ? V_DIVIDED : 0);
       }
-      if (trackable(a->f, t)) set_name(a, st, t, pair && i == 1 ? 0 : evidence(a, t, right, tf));
+      /* a backward pass the name reaches elsewhere in the function (another
+       * branch binds it anew) says nothing of an element the summary knows
+       * to be clean: `pg_loss, kl = model.loss(...)` with `kl` returned as
+       * `approx_kl.item()`, beside `kl = (ratio - 1).mean()` in the other
+       * branch, which the loss backpropagates (what the analysis merely
+       * found no graph in may have lost one on the way) */
+      bool clean = known && (elems[i] & TAINT_CLEAN);
+      if (trackable(a->f, t)) set_name(a, st, t, pair && i == 1 ? 0 : clean ? tf : evidence(a, t, right, tf));
     }
     return;
   }
   /* `d[k] = v`, `obj.attr = v`: the container is not a value we follow, but
    * what the target reads still gets recorded */
   eval(a, st, left);
+}
+
+
+static bool plain_annotation(const facts *f, TSNode type);
+
+
+/* Whether NAME is a parameter of function FN annotated as plain data. */
+static bool plain_parameter_of(const facts *f, TSNode name, int fn) {
+  if (fn < 0) return false;
+  TSNode params = FACT_FIELD(f, f->functions.items[fn].node, parameters);
+  uint32_t n = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params), len;
+  const char *t = facts_text(f, name, &len);
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode p = ts_node_named_child(params, i);
+    if (!NODE_IS(p, "typed_parameter") && !NODE_IS(p, "typed_default_parameter")) continue;
+    TSNode id = NODE_IS(p, "typed_parameter") ? ts_node_named_child(p, 0) : FACT_FIELD(f, p, name);
+    if (!ts_node_is_null(id) && NODE_IS(id, "identifier") && facts_text_is(f, id, t, len))
+      return plain_annotation(f, FACT_FIELD(f, p, type));
+  }
+  return false;
+}
+
+
+static bool known_clean(const facts *f, TSNode e, int fn, int depth);
+
+
+/* Whether every binding of the name E before it in function FN is an
+ * assignment of a value known_clean says carries no graph (`acc =
+ * torch.eq(p, y)`, `acc = acc.sum()`, `acc = acc.tolist()`), and there is
+ * one. */
+static bool bound_clean(const facts *f, TSNode e, int fn, int depth) {
+  uint32_t len, pos = ts_node_start_byte(e);
+  const char *name = facts_text(f, e, &len);
+  /* `acc = acc.sum()` reads the binding before its own */
+  long own = facts__last_assign_before(f, name, len, pos, fn);
+  if (own >= 0 && ts_node_start_byte(f->assigns.items[own].right) <= pos &&
+      pos < ts_node_end_byte(f->assigns.items[own].right))
+    pos = ts_node_start_byte(f->assigns.items[own].left);
+  size_t first, end, bindings = 0;
+  facts_bindings_named(f, name, len, &first, &end);
+  for (size_t i = first; i < end; i++)
+    if (f->bindings.items[i].pos < pos && facts_function_at(f, f->bindings.items[i].pos) == fn) bindings++;
+  if (!bindings || bindings > 8) return false;
+  size_t assigns = 0;
+  for (uint32_t at = pos;;) {
+    long k = facts__last_assign_before(f, name, len, at, fn);
+    if (k < 0) break;
+    TSNode left = f->assigns.items[k].left;
+    if (!known_clean(f, f->assigns.items[k].right, fn, depth + 1)) return false;
+    assigns++;
+    at = ts_node_start_byte(left);
+  }
+  /* a binding of another kind (a loop target, an unpacked tuple) is not known */
+  return assigns == bindings;
+}
+
+
+/* Whether E, read where it is in function FN, carries no graph whatever
+ * the callers hand: a literal; a test; a number or text that `len`, `int`,
+ * `float`, `str`... make; what a method dropping the graph returns
+ * (`.item()`, `.tolist()`, `.detach()`, `.argmax()`), or any method or
+ * attribute of such a value (`mask.sum()` of `torch.eq(p, y)`); a torch
+ * function given only such values (`F.softmax(out.detach().cpu(), 1)`);
+ * a parameter annotated as plain data; a name bound only to such values
+ * before it; a call of a function of the file all of whose returns are
+ * such. DEPTH bounds the hops. The graph analysis alone cannot say it: it
+ * loses a graph through lists filled by `append` and the like, and reads
+ * such a value as carrying none. */
+static bool known_clean(const facts *f, TSNode e, int fn, int depth) {
+  if (ts_node_is_null(e) || depth > 6) return false;
+  const char *type = ts_node_type(e);
+  if (parse_type_is(type, "integer") || parse_type_is(type, "float") || parse_type_is(type, "string") ||
+      parse_type_is(type, "concatenated_string") || parse_type_is(type, "true") || parse_type_is(type, "false") ||
+      parse_type_is(type, "none") || parse_type_is(type, "comparison_operator") || parse_type_is(type, "not_operator"))
+    return true;
+  if (parse_type_is(type, "parenthesized_expression") || parse_type_is(type, "unary_operator"))
+    return known_clean(f, ts_node_named_child(e, ts_node_named_child_count(e) - 1), fn, depth + 1);
+  if (parse_type_is(type, "binary_operator") || parse_type_is(type, "boolean_operator"))
+    return known_clean(f, FACT_FIELD(f, e, left), fn, depth + 1) && known_clean(f, FACT_FIELD(f, e, right), fn, depth + 1);
+  if (parse_type_is(type, "conditional_expression"))
+    return ts_node_named_child_count(e) == 3 && known_clean(f, ts_node_named_child(e, 0), fn, depth + 1) &&
+           known_clean(f, ts_node_named_child(e, 2), fn, depth + 1);
+  if (parse_type_is(type, "tuple") || parse_type_is(type, "list") || parse_type_is(type, "expression_list")) {
+    TSNode c;
+    for (children k = children_of(e); children_next(&k, &c);)
+      if (!NODE_IS(c, "comment") && !known_clean(f, c, fn, depth + 1)) {
+        children_done(&k);
+        return false;
+      }
+    return true;
+  }
+  if (parse_type_is(type, "subscript")) return known_clean(f, FACT_FIELD(f, e, value), fn, depth + 1);
+  /* `[domains[i] for i in idx]`: what each element is */
+  if (parse_type_is(type, "list_comprehension") || parse_type_is(type, "generator_expression"))
+    return known_clean(f, FACT_FIELD(f, e, body), fn, depth + 1);
+  if (parse_type_is(type, "attribute")) {
+    if (is_self_attr(f, e)) return false;
+    return known_clean(f, FACT_FIELD(f, e, object), fn, depth + 1);
+  }
+  if (parse_type_is(type, "identifier"))
+    return plain_parameter_of(f, e, fn) || bound_clean(f, e, fn, depth);
+  if (!parse_type_is(type, "call")) return false;
+  TSNode callee = FACT_FIELD(f, e, function), args = FACT_FIELD(f, e, arguments);
+  if (ts_node_is_null(callee)) return false;
+  uint32_t len;
+  if (NODE_IS(callee, "attribute")) {
+    const char *m = last_name(f, callee, &len);
+    if (len == 14 && !memcmp(m, "requires_grad_", 14)) return false;
+    if (in_list(m, len, CLEANING_METHODS)) return true;
+    buf q = {0};
+    bool torch_fn = facts_qualname(f, callee, &q) && !strncmp(buf_str(&q), "torch.", 6);
+    bool cleaning = torch_fn && !strchr(buf_str(&q) + 6, '.') && in_list(buf_str(&q) + 6, strlen(buf_str(&q) + 6), CLEANING_METHODS);
+    buf_free(&q);
+    if (cleaning) return true;
+    if (!torch_fn) return known_clean(f, FACT_FIELD(f, callee, object), fn, depth + 1);
+  } else if (NODE_IS(callee, "identifier")) {
+    static const char *const builtins[] = {"len", "int", "float", "bool", "str", "round", "isinstance", "range",
+                                           "repr", "format", NULL};
+    const char *t = facts_text(f, callee, &len);
+    if (in_list(t, len, builtins)) return true;
+    int g = facts_function_named(f, callee);
+    if (g < 0 || g == fn) return false;
+    bool any = false;
+    for (size_t i = 0; i < f->returns.len; i++) {
+      if (f->returns.items[i].function != g) continue;
+      if (!known_clean(f, ts_node_named_child(f->returns.items[i].call, 0), g, depth + 1)) return false;
+      any = true;
+    }
+    return any;
+  } else {
+    return false;
+  }
+  /* a torch function: clean when every argument is (its keywords, `dim=1`, too) */
+  if (ts_node_is_null(args)) return false;
+  TSNode c;
+  for (children k = children_of(args); children_next(&k, &c);) {
+    TSNode v = NODE_IS(c, "keyword_argument") ? FACT_FIELD(f, c, value) : c;
+    if (!NODE_IS(c, "comment") && !known_clean(f, v, fn, depth + 1)) {
+      children_done(&k);
+      return false;
+    }
+  }
+  return true;
+}
+
+
+/* The key the string literal K spells, without its quotes (`"acc"`,
+ * `'acc'`); NULL for anything else (an f-string, a name, a prefixed or
+ * triple-quoted literal). */
+static const char *literal_key(const facts *f, TSNode k, uint32_t *len) {
+  if (ts_node_is_null(k) || !NODE_IS(k, "string")) return NULL;
+  uint32_t l;
+  const char *t = facts_text(f, k, &l);
+  if (l < 2 || (t[0] != '"' && t[0] != '\'') || t[l - 1] != t[0]) return NULL;
+  if (l >= 6 && t[1] == t[0] && t[2] == t[0]) return NULL;
+  for (uint32_t i = 1; i + 1 < l; i++)
+    if (t[i] == '\\' || t[i] == t[0]) return NULL;
+  *len = l - 2;
+  return t + 1;
+}
+
+
+/* The graph-carrying keys of D, a dict display or `dict(...)` call: each
+ * entry's value evaluated (again: the state has not moved since D was,
+ * and the taint recorded is the same). */
+static uint64_t display_graph_keys(analysis *a, state *st, TSNode d) {
+  assert(dict_display(a->f, d));
+  uint64_t keys = 0;
+  TSNode c;
+  if (NODE_IS(d, "dictionary")) {
+    for (children k = children_of(d); children_next(&k, &c);) {
+      if (NODE_IS(c, "pair")) {
+        TSNode v = FACT_FIELD(a->f, c, value);
+        if (!(eval(a, st, v) & V_FLOW) && (a->no_grad || known_clean(a->f, v, a->function, 3))) continue;
+        uint32_t kl;
+        const char *key = literal_key(a->f, FACT_FIELD(a->f, c, key), &kl);
+        keys |= key ? facts_key_bit(key, kl) : FACTS_ALL_KEYS;
+      } else if (NODE_IS(c, "dictionary_splat")) {
+        keys = FACTS_ALL_KEYS; /* `{**other, ...}`: keys unknown */
+      }
+    }
+    return keys;
+  }
+  TSNode args = FACT_FIELD(a->f, d, arguments);
+  if (ts_node_is_null(args)) return 0;
+  for (children k = children_of(args); children_next(&k, &c);) {
+    if (NODE_IS(c, "keyword_argument")) {
+      TSNode v = FACT_FIELD(a->f, c, value);
+      if (!(eval(a, st, v) & V_FLOW) && (a->no_grad || known_clean(a->f, v, a->function, 3))) continue;
+      uint32_t kl;
+      const char *key = facts_text(a->f, FACT_FIELD(a->f, c, name), &kl);
+      keys |= facts_key_bit(key, kl);
+    } else if (NODE_IS(c, "comment")) {
+      continue;
+    } else {
+      keys = FACTS_ALL_KEYS; /* `dict(other)`, `dict(**other)`: keys unknown */
+    }
+  }
+  return keys;
+}
+
+
+static dict_slot *find_dict(analysis *a, const char *name, uint32_t len) {
+  for (size_t i = a->dicts.len; i-- > 0;)
+    if (a->dicts.items[i].len == len && !memcmp(a->dicts.items[i].name, name, len)) return &a->dicts.items[i];
+  return NULL;
+}
+
+
+/* Whether the function analysed returns dicts, so that its locals bound
+ * to dicts are followed key by key. */
+static bool follows_dicts(const analysis *a) {
+  return !a->replay && a->function >= 0 && a->f->functions.items[a->function].dict_form;
+}
+
+
+/* `name = VALUE` in such a function: a dict display starts (or joins) the
+ * name's keys; anything else makes them unknown. */
+static void bind_dict(analysis *a, state *st, TSNode name, TSNode value) {
+  assert(follows_dicts(a) && NODE_IS(name, "identifier"));
+  uint32_t len;
+  const char *t = facts_text(a->f, name, &len);
+  dict_slot *d = find_dict(a, t, len);
+  if (!d) {
+    dict_slot fresh = {t, len, true, 0};
+    vec_push(&a->dicts, fresh);
+    d = &a->dicts.items[a->dicts.len - 1];
+  }
+  if (!ts_node_is_null(value) && dict_display(a->f, value)) d->keys |= display_graph_keys(a, st, value);
+  else d->dict = false;
+}
+
+
+/* `name["key"] = v` (FLAGS what V carries) in such a function: the entry
+ * joins the name's keys. */
+static void set_dict_entry(analysis *a, TSNode target, TSNode value, unsigned flags) {
+  assert(follows_dicts(a) && NODE_IS(target, "subscript"));
+  TSNode obj = FACT_FIELD(a->f, target, value), key = FACT_FIELD(a->f, target, subscript);
+  if (ts_node_is_null(obj) || !NODE_IS(obj, "identifier")) return;
+  if (!(flags & V_FLOW) && known_clean(a->f, value, a->function, 3)) return;
+  uint32_t len, kl;
+  const char *t = facts_text(a->f, obj, &len);
+  dict_slot *d = find_dict(a, t, len);
+  if (!d) return;
+  const char *k = literal_key(a->f, key, &kl);
+  d->keys |= k ? facts_key_bit(k, kl) : FACTS_ALL_KEYS;
+}
+
+
+/* What a `return VALUE` of FN says of the dicts it returns. */
+static void record_dict_return(analysis *a, state *st, facts_function *fn, TSNode value) {
+  assert(follows_dicts(a));
+  uint64_t keys = 0;
+  bool dict = false;
+  while (!ts_node_is_null(value) && NODE_IS(value, "parenthesized_expression")) value = ts_node_named_child(value, 0);
+  if (dict_display(a->f, value)) {
+    keys = display_graph_keys(a, st, value);
+    dict = true;
+  } else if (NODE_IS(value, "identifier")) {
+    uint32_t len;
+    const char *t = facts_text(a->f, value, &len);
+    const dict_slot *d = find_dict(a, t, len);
+    dict = d && d->dict;
+    keys = dict ? d->keys : 0;
+  } else if (NODE_IS(value, "call")) {
+    int h = facts_function_named(a->f, FACT_FIELD(a->f, value, function));
+    const facts_function *g = h >= 0 ? &a->f->functions.items[h] : NULL;
+    dict = g && g != fn && g->dict_returns && !g->dict_other;
+    keys = dict ? g->graph_keys : 0;
+  }
+  if (dict) {
+    fn->dict_returns = true;
+    fn->graph_keys |= keys;
+  } else {
+    fn->dict_other = true;
+  }
 }
 
 
@@ -1886,8 +2241,13 @@ static void run_expression(analysis *a, state *st, TSNode e) {
     TSNode value = right;
     while (!ts_node_is_null(value) && NODE_IS(value, "assignment")) value = FACT_FIELD(a->f, value, right);
     unsigned flags = ts_node_is_null(value) ? 0 : eval(a, st, value);
-    for (TSNode t = e; !ts_node_is_null(t) && NODE_IS(t, "assignment"); t = FACT_FIELD(a->f, t, right))
-      assign(a, st, FACT_FIELD(a->f, t, left), value, flags);
+    for (TSNode t = e; !ts_node_is_null(t) && NODE_IS(t, "assignment"); t = FACT_FIELD(a->f, t, right)) {
+      TSNode target = FACT_FIELD(a->f, t, left);
+      assign(a, st, target, value, flags);
+      if (!follows_dicts(a) || ts_node_is_null(target)) continue;
+      if (NODE_IS(target, "identifier")) bind_dict(a, st, target, value);
+      else if (NODE_IS(target, "subscript") && !a->no_grad) set_dict_entry(a, target, value, flags);
+    }
     (void)left;
     return;
   }
@@ -1897,6 +2257,7 @@ static void run_expression(analysis *a, state *st, TSNode e) {
     TSNode op = FACT_FIELD(a->f, e, operator);
     unsigned rf = eval(a, st, right);
     unsigned lf = eval(a, st, left);
+    if (follows_dicts(a) && NODE_IS(left, "subscript") && !a->no_grad) set_dict_entry(a, left, right, rf);
     if (trackable(a->f, left)) {
       unsigned nf = lf;
       if (!ts_node_is_null(op) && (NODE_IS(op, "+=") || NODE_IS(op, "-=") || NODE_IS(op, "*=") || NODE_IS(op, "@=")))
@@ -2196,11 +2557,25 @@ static uint8_t passed_parameter(const facts *f, int g, TSNode node) {
 }
 
 
+/* The index in RETURNS of the return statement whose value is VALUE. */
+static int return_index(const facts *f, TSNode value) {
+  uint32_t at = ts_node_start_byte(value);
+  size_t lo = 0, hi = f->returns.len;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (ts_node_end_byte(f->returns.items[mid].call) <= at) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < f->returns.len && ts_node_start_byte(f->returns.items[lo].call) <= at ? (int)lo : -1;
+}
+
+
 /* What each element of a returned tuple carries (`return loss, mse.item(),
  * logits`), joined over the function's return statements of one length (two
  * lengths at most); a third length makes the elements unknown. */
 static void record_elements(analysis *a, state *st, facts_function *fn, TSNode value, unsigned flags) {
   if (a->replay || fn->elems_varied) return;
+  int ret = a->f->return_clean ? return_index(a->f, value) : -1;
   bool tuple = NODE_IS(value, "tuple") || NODE_IS(value, "expression_list");
   /* `return loss` beside `return loss, auc` (a flag asks for the metric): a
    * scalar loss held in a name is 0-d and cannot be unpacked, so callers
@@ -2244,10 +2619,14 @@ static void record_elements(analysis *a, state *st, facts_function *fn, TSNode v
     if (first || params[i] == FACTS_LITERAL) params[i] = p;
     else if (params[i] != p && p != FACTS_LITERAL) params[i] = FACTS_MIXED;
     /* evaluated again: the tuple's own evaluation joined its elements */
+    bool clean = !(r & V_FLOW) && ret >= 0 && i < 8 && (a->f->return_clean[ret] >> i & 1);
     uint8_t t = (uint8_t)(((r & V_GRAPH) ? TAINT_GRAPH : 0) | ((r & V_SCALAR) ? TAINT_SCALAR : 0) |
-                          ((r & V_DIVIDED) ? TAINT_DIVIDED : 0) | ((r & V_ARG) && !(r & V_GRAPH) ? TAINT_ARG : 0));
-    if (first || (elems[i] | t) != elems[i]) a->changed = true;
-    elems[i] = first ? t : (uint8_t)(elems[i] | t);
+                          ((r & V_DIVIDED) ? TAINT_DIVIDED : 0) | ((r & V_ARG) && !(r & V_GRAPH) ? TAINT_ARG : 0) |
+                          (clean ? TAINT_CLEAN : 0));
+    /* clean only when every return says so */
+    uint8_t joined = first ? t : (uint8_t)(((elems[i] | t) & ~TAINT_CLEAN) | (elems[i] & t & TAINT_CLEAN));
+    if (first || joined != elems[i]) a->changed = true;
+    elems[i] = joined;
   }
 }
 
@@ -2302,6 +2681,81 @@ static int dict_source(analysis *a, TSNode value) {
 }
 
 
+/* Whether CALL returns only dicts whose keys are known, KEYS then the
+ * graph-carrying ones: a function of the file, or the entry of a class of
+ * the file whose instance it calls; a function or method of another
+ * module of the project; the entry (`__call__`, else `forward`) of a
+ * project class the callee is an instance of, by its bindings, its
+ * annotation or the attribute it was made on (`self.metric =
+ * AccuracyEstimator(...)`). */
+static bool call_dict_keys(analysis *a, TSNode call, uint64_t *keys) {
+  return call_dict_keys_of(a, call, true, keys);
+}
+
+
+/* call_dict_keys; unless DEEP (a call of a model: every forward of a
+ * script is asked this), the file's classes only when one of their
+ * entries returns dicts, and the project's only through a name every
+ * binding of which in the file makes an instance of one */
+static bool call_dict_keys_of(analysis *a, TSNode call, bool deep, uint64_t *keys) {
+  facts *f = a->f;
+  TSNode callee = FACT_FIELD(f, call, function);
+  if (ts_node_is_null(callee)) return false;
+  int g = deep || f->dict_entries ? called_function(a, call) : facts_function_named(f, callee);
+  if (g >= 0) {
+    const facts_function *fn = &f->functions.items[g];
+    if (fn->dict_form && !a->replay) f->dict_summary_read = true;
+    if (!fn->dict_returns || fn->dict_other) return false;
+    *keys = fn->graph_keys;
+    return true;
+  }
+  if (!f->imports) return false;
+  facts_symbol sym;
+  bool found = (deep && facts_project_symbol(f, callee, &sym) && (sym.flags & SYM_FUNCTION)) ||
+               (deep && facts_instance_method_symbol(f, callee, &sym)) || facts_instance_call_symbol(f, callee, &sym);
+  if (!found && deep && trackable(f, callee)) {
+    TSNode made = model_constructor(f, callee, a->function);
+    TSNode klass = ts_node_is_null(made) || !NODE_IS(made, "call") ? NULL_NODE : FACT_FIELD(f, made, function);
+    buf_clear(&a->tmp);
+    if (!ts_node_is_null(klass) && (facts_qualname(f, klass, &a->tmp) || (deep && star_class(f, klass, &a->tmp)))) {
+      buf_puts(&a->tmp, ".forward");
+      found = f->imports->lookup(f->imports, buf_str(&a->tmp), a->tmp.len, &sym) && (sym.flags & SYM_FUNCTION);
+    }
+  }
+  if (!found || !(sym.flags & SYM_DICT_RETURNS)) return false;
+  *keys = sym.graph_keys;
+  return true;
+}
+
+
+/* Whether VALUE holds dicts whose keys are known (call_dict_keys): it is
+ * such a call, or a local every binding of which in its scope is one;
+ * KEYS then joins their graph-carrying keys. */
+static bool dict_keys_of(analysis *a, TSNode value, uint64_t *keys) {
+  const facts *f = a->f;
+  if (NODE_IS(value, "call")) return call_dict_keys(a, value, keys);
+  if (!NODE_IS(value, "identifier")) return false;
+  uint32_t len;
+  const char *name = facts_text(f, value, &len);
+  size_t first, end;
+  facts_bindings_named(f, name, len, &first, &end);
+  if (end - first > 8) return false;
+  bool any = false;
+  *keys = 0;
+  for (size_t i = first; i < end; i++) {
+    const facts_binding *b = &f->bindings.items[i];
+    if (facts_function_at(f, b->pos) != a->function) continue;
+    uint64_t k;
+    if (b->kind != BINDING_OTHER || ts_node_is_null(b->value) || !NODE_IS(b->value, "call") ||
+        !call_dict_keys(a, b->value, &k))
+      return false;
+    *keys |= k;
+    any = true;
+  }
+  return any;
+}
+
+
 /* Whether the with clause CLAUSE holds `torch.enable_grad()` or
  * `torch.set_grad_enabled(True)`. */
 static bool enables_grad(analysis *a, TSNode clause) {
@@ -2347,7 +2801,10 @@ static void run_statement(analysis *a, state *st, TSNode s) {
         fn->returns_divided = dv;
         record_elements(a, st, fn, value, r);
         record_loss_key(a, st, fn, value);
+        if (follows_dicts(a)) record_dict_return(a, st, fn, value);
       }
+    } else if (follows_dicts(a)) {
+      a->f->functions.items[a->function].dict_other = true; /* a bare `return`: None */
     }
   } else if (parse_type_is(type, "for_statement") || parse_type_is(type, "while_statement")) {
     run_loop(a, st, s);
@@ -3104,6 +3561,73 @@ static void mark_returned_into_backward(facts *f, int *named) {
 }
 
 
+static bool known_clean(const facts *f, TSNode e, int fn, int depth);
+
+
+/* facts.return_clean: which elements of each returned tuple are known to
+ * carry no graph (known_clean), once, before the rounds of the analysis. */
+static void mark_clean_elements(facts *f) {
+  for (size_t i = 0; i < f->returns.len; i++) {
+    TSNode value = ts_node_named_child(f->returns.items[i].call, 0);
+    if (f->returns.items[i].function < 0 || ts_node_is_null(value) ||
+        !(NODE_IS(value, "expression_list") || NODE_IS(value, "tuple")))
+      continue;
+    uint8_t mask = 0;
+    uint32_t k = 0;
+    TSNode c;
+    for (children it = children_of(value); children_next(&it, &c);) {
+      if (NODE_IS(c, "comment")) continue;
+      /* one hop: most elements that are clean say so at once (`acc.item()`,
+       * or a name bound to such a call) */
+      if (k < 8 && known_clean(f, c, f->returns.items[i].function, 5)) mask |= (uint8_t)(1u << k);
+      k++;
+    }
+    if (!mask) continue;
+    if (!f->return_clean) f->return_clean = oom_xcalloc(f->returns.len, 1);
+    f->return_clean[i] = mask;
+  }
+}
+
+
+/* facts_function.dict_form: a return of a dict display, of a name the
+ * function binds to one, or (a second pass) of a call of such a function
+ * of the file (`return self.classify_encoded(emb, labels)`). */
+static void mark_dict_forms(facts *f) {
+  for (int pass = 0; pass < 2; pass++) {
+    for (size_t i = 0; i < f->returns.len; i++) {
+      int g = f->returns.items[i].function;
+      if (g < 0 || f->functions.items[g].dict_form) continue;
+      TSNode value = ts_node_named_child(f->returns.items[i].call, 0);
+      if (ts_node_is_null(value)) continue;
+      bool form = false;
+      if (pass == 0 && dict_display(f, value)) {
+        form = true;
+      } else if (pass == 0 && NODE_IS(value, "identifier")) {
+        uint32_t len;
+        const char *name = facts_text(f, value, &len);
+        facts_span body = f->functions.items[g].body;
+        size_t first, end;
+        facts_bindings_named(f, name, len, &first, &end);
+        for (size_t k = first; k < end && !form; k++) {
+          const facts_binding *b = &f->bindings.items[k];
+          form = b->pos >= body.start && b->pos < body.end && dict_display(f, b->value);
+        }
+      } else if (pass == 1 && NODE_IS(value, "call")) {
+        int h = facts_function_named(f, FACT_FIELD(f, value, function));
+        form = h >= 0 && h != g && f->functions.items[h].dict_form;
+      }
+      f->functions.items[g].dict_form |= form;
+    }
+  }
+  for (size_t i = 0; i < f->functions.len && !f->dict_entries; i++) {
+    const facts_function *fn = &f->functions.items[i];
+    f->dict_entries = fn->dict_form && fn->klass >= 0 &&
+                      ((fn->name_len == 7 && !memcmp(fn->name, "forward", 7)) ||
+                       (fn->name_len == 8 && !memcmp(fn->name, "__call__", 8)));
+  }
+}
+
+
 /* Which functions train (call backward / step), through callees too, those
  * of this file and of the project's other modules. */
 void facts__device_returns(facts *f);
@@ -3124,6 +3648,8 @@ void facts__summaries(facts *f) {
     if (f->returns.items[i].function >= 0 && (NODE_IS(value, "expression_list") || NODE_IS(value, "tuple")))
       f->functions.items[f->returns.items[i].function].returns_tuple = true;
   }
+  mark_dict_forms(f);
+  mark_clean_elements(f);
   for (size_t i = 0; i < f->calls.len; i++) {
     const facts_call *c = &f->calls.items[i];
     bool bw = is_backward(f, c->call, &tmp), own_bw = bw;
@@ -3253,10 +3779,37 @@ void facts__summaries(facts *f) {
 
 /* The parameters of the function analysed (but `self` and `cls`) hold what
  * its callers pass: V_ARG. */
+/* Whether the annotation TYPE names plain Python data only (`str`,
+ * `List[str]`, `Optional[Dict[str, int]]`): no tensor, no module. */
+static bool plain_annotation(const facts *f, TSNode type) {
+  static const char *const plain[] = {"str", "int", "float", "bool", "bytes", "None", "List", "list", "Tuple",
+                                      "tuple", "Dict", "dict", "Set", "set", "Optional", "Sequence", "Iterable",
+                                      "Union", "typing", NULL};
+  if (ts_node_is_null(type)) return false;
+  uint32_t len;
+  const char *t = facts_text(f, type, &len);
+  for (uint32_t i = 0; i < len;) {
+    if (!isalpha((unsigned char)t[i]) && t[i] != '_') {
+      i++;
+      continue;
+    }
+    uint32_t j = i;
+    while (j < len && (isalnum((unsigned char)t[j]) || t[j] == '_')) j++;
+    if (!in_list(t + i, j - i, plain)) return false;
+    i = j;
+  }
+  return len > 0;
+}
+
+
 static void bind_parameters(analysis *a, state *st, TSNode params) {
   uint32_t n = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params);
   for (uint32_t i = 0; i < n; i++) {
     TSNode p = ts_node_named_child(params, i);
+    /* `domains: List[str]`: what the callers hand is no tensor */
+    if ((NODE_IS(p, "typed_parameter") || NODE_IS(p, "typed_default_parameter")) &&
+        plain_annotation(a->f, FACT_FIELD(a->f, p, type)))
+      continue;
     if (!NODE_IS(p, "identifier")) {
       TSNode name = FACT_FIELD(a->f, p, name);
       p = ts_node_is_null(name) && ts_node_named_child_count(p) ? ts_node_named_child(p, 0) : name;
@@ -3268,21 +3821,35 @@ static void bind_parameters(analysis *a, state *st, TSNode params) {
 
 
 static void analyse(facts *f, int function, bool *changed) {
-  analysis a = {f, function, false, 0, false, false, {0}, {0}, {0}, 0, {0}, {0}};
+  analysis a = {f, function, false, 0, false, false, {0}, {0}, {0}, 0, {0}, {0}, {0}};
   collect_evidence(&a);
   state st = {0};
   if (function < 0) {
     run_block(&a, &st, f->root);
   } else {
-    /* only the elements of returned tuples keep V_ARG: elsewhere it is dead weight */
-    if (f->functions.items[function].returns_tuple)
-      bind_parameters(&a, &st, FACT_FIELD(f, f->functions.items[function].node, parameters));
-    run_block(&a, &st, FACT_FIELD(f, f->functions.items[function].node, body));
+    facts_function *fn = &f->functions.items[function];
+    /* only the elements of returned tuples and the entries of returned
+     * dicts keep V_ARG: elsewhere it is dead weight */
+    if (fn->returns_tuple || fn->dict_form) bind_parameters(&a, &st, FACT_FIELD(f, fn->node, parameters));
+    /* the dicts' keys are read anew each run (a callee's may have settled
+     * since): a change asks for another round */
+    bool dict_returns = fn->dict_returns, dict_other = fn->dict_other;
+    uint64_t graph_keys = fn->graph_keys;
+    fn->dict_returns = fn->dict_other = false;
+    fn->graph_keys = 0;
+    run_block(&a, &st, FACT_FIELD(f, fn->node, body));
+    fn = &f->functions.items[function];
+    /* another round only when a caller read one of the file's dict
+     * summaries: most files' dicts are never read key by key */
+    if ((fn->dict_returns != dict_returns || fn->dict_other != dict_other || fn->graph_keys != graph_keys) &&
+        f->dict_summary_read)
+      a.changed = true;
   }
   if (a.changed) *changed = true;
   vec_free(&st);
   vec_free(&a.marked);
   vec_free(&a.keyed);
+  vec_free(&a.dicts);
   buf_free(&a.tmp);
 }
 
@@ -3334,11 +3901,12 @@ facts_value facts_value_of(const facts *self, TSNode node) {
   if (facts_in_no_grad(self, ts_node_start_byte(node))) return v;
   /* evaluate NODE again, reading each name as the analysis recorded it there;
    * replay never writes, so the facts stay shared and immutable */
-  analysis a = {(facts *)self, facts_function_at(self, ts_node_start_byte(node)), false, 0, false, true, {0}, {0}, {0}, 0, {0}, {0}};
+  analysis a = {(facts *)self, facts_function_at(self, ts_node_start_byte(node)), false, 0, false, true, {0}, {0}, {0}, 0, {0}, {0}, {0}};
   state st = {0};
   unsigned r = eval(&a, &st, node);
   vec_free(&a.marked);
   vec_free(&a.keyed);
+  vec_free(&a.dicts);
   buf_free(&a.tmp);
   v.graph = r & V_GRAPH;
   v.scalar = r & V_SCALAR;

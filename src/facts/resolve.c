@@ -525,6 +525,71 @@ static bool called_as_parameter(const facts *f, int g, TSNode param, int h, hand
 }
 
 
+/* The function nested in a function of the file that the name A, in
+ * function FN, holds as that function returned it: `predict_fn, ckpt =
+ * load_model(path)` where `load_model` ends `return predict_fn, ckpt` with
+ * its own `def predict_fn(obs)`; -1 otherwise. */
+static int returned_nested(const facts *f, TSNode a, int fn) {
+  uint32_t len, at = ts_node_start_byte(a);
+  const char *name = facts_text(f, a, &len);
+  /* the last binding of the name before A in FN: its assignment, by the
+   * node at the binding (the assignment table holds no unpacked names) */
+  size_t first, end;
+  facts_bindings_named(f, name, len, &first, &end);
+  uint32_t pos = 0;
+  bool found = false;
+  for (size_t i = first; i < end; i++) {
+    const facts_binding *b = &f->bindings.items[i];
+    if (b->pos < at && facts_function_at(f, b->pos) == fn && (!found || b->pos > pos)) {
+      pos = b->pos;
+      found = b->kind == BINDING_OTHER;
+    }
+  }
+  if (!found) return -1;
+  TSNode left = ts_node_named_descendant_for_byte_range(f->root, pos, pos + len);
+  if (ts_node_is_null(left) || !NODE_IS(left, "identifier")) return -1;
+  TSNode up = ts_node_parent(left);
+  if (!ts_node_is_null(up) && (NODE_IS(up, "pattern_list") || NODE_IS(up, "tuple_pattern"))) {
+    left = up;
+    up = ts_node_parent(up);
+  }
+  if (ts_node_is_null(up) || !NODE_IS(up, "assignment") || !ts_node_eq(FACT_FIELD(f, up, left), left)) return -1;
+  TSNode right = FACT_FIELD(f, up, right);
+  if (ts_node_is_null(right) || !NODE_IS(right, "call")) return -1;
+  int maker = facts_function_named(f, FACT_FIELD(f, right, function));
+  if (maker < 0) return -1;
+  /* which element of the returned tuples: -1 the whole value */
+  int index = -1;
+  uint32_t n = 0;
+  if (NODE_IS(left, "pattern_list") || NODE_IS(left, "tuple_pattern")) {
+    n = ts_node_named_child_count(left);
+    for (uint32_t i = 0; i < n && index < 0; i++)
+      if (facts_text_is(f, ts_node_named_child(left, i), name, len)) index = (int)i;
+    if (index < 0) return -1;
+  } else if (!NODE_IS(left, "identifier")) {
+    return -1;
+  }
+  int nested = -1;
+  for (size_t i = 0; i < f->returns.len; i++) {
+    if (f->returns.items[i].function != maker) continue;
+    TSNode v = ts_node_named_child(f->returns.items[i].call, 0);
+    if (!ts_node_is_null(v) && index >= 0) {
+      bool tuple = NODE_IS(v, "expression_list") || NODE_IS(v, "tuple");
+      v = tuple && ts_node_named_child_count(v) == n ? ts_node_named_child(v, (uint32_t)index) : NULL_NODE;
+    }
+    if (ts_node_is_null(v) || !NODE_IS(v, "identifier")) return -1;
+    int h = -1;
+    for (size_t g = 0; g < f->functions.len && h < 0; g++) {
+      const facts_function *c = &f->functions.items[g];
+      if (c->parent == maker && facts_text_is(f, v, c->name, c->name_len)) h = (int)g;
+    }
+    if (h < 0 || (nested >= 0 && h != nested)) return -1;
+    nested = h;
+  }
+  return nested;
+}
+
+
 /* Appends to OUT the functions of the file that call C hands as arguments
  * (`partial(helper, x)`); with ONLY set, just those marked in it. A
  * function handed to a plain function of the file that calls the
@@ -550,6 +615,17 @@ static void handed_by(const facts *f, const facts_call *c, TSTreeCursor *cur, co
       index++;
     if (ts_node_is_null(a) || !(NODE_IS(a, "identifier") || NODE_IS(a, "attribute"))) continue;
     int h = facts_function_named(f, a);
+    /* a closure a function of the file made and returned, handed on (the
+     * name alone finds the first function nested anywhere of that name) */
+    facts_span around = h >= 0 && f->functions.items[h].parent >= 0
+                            ? f->functions.items[f->functions.items[h].parent].whole
+                            : (facts_span){0, 0};
+    bool elsewhere = around.end > around.start &&
+                     (ts_node_start_byte(a) < around.start || ts_node_start_byte(a) >= around.end);
+    if (NODE_IS(a, "identifier") && receiver >= 0 && (h < 0 || elsewhere)) {
+      int r = returned_nested(f, a, c->function);
+      if (r >= 0) h = r;
+    }
     if (h < 0 && NODE_IS(a, "attribute")) {
       /* `self.pseudo.eval`, another object's bound method: every method of
        * that name in the file's classes, as for a call on that object */
@@ -644,10 +720,11 @@ static void handed_functions(const facts *f, handed_vec *out) {
        * callers hand it (below) */
       TSNode callee = FACT_FIELD(f, c->call, function);
       if (c->function < 0 || ts_node_is_null(callee) || !NODE_IS(callee, "identifier") ||
-          f->functions.items[c->function].klass >= 0 || facts_function_named(f, callee) >= 0)
+          f->functions.items[c->function].klass >= 0)
         continue;
       uint32_t len;
       const char *name = facts_text(f, callee, &len);
+      /* a parameter, even where a function nested elsewhere has its name */
       if (facts__parameter_of(f, name, len, c->function)) {
         if (!calls_parameter) calls_parameter = oom_xcalloc(f->functions.len, sizeof *calls_parameter);
         calls_parameter[c->function] = true;
@@ -1744,6 +1821,31 @@ static bool in_names_list(const char *s, size_t len, const char *const *names) {
 }
 
 
+/* Whether N (a class or a class's factory, `ORTModel.from_pretrained`)
+ * names a model class of Hugging Face Optimum's ONNX Runtime package
+ * (`optimum.onnxruntime.ORTModelForSequenceClassification`): it runs an
+ * inference session, not PyTorch. */
+static bool onnx_runtime_model(const facts *f, TSNode n, buf *tmp) {
+  if (!NODE_IS(n, "identifier") && !NODE_IS(n, "attribute")) return false;
+  /* the class's own name first (`ORTModel...`, or the object of
+   * `ORTModel....from_pretrained`): no qualname for the calls that cannot
+   * be one */
+  TSNode last = NODE_IS(n, "attribute") ? FACT_FIELD(f, n, attribute) : n;
+  uint32_t len;
+  const char *t = ts_node_is_null(last) ? NULL : facts_text(f, last, &len);
+  bool ort = t && len >= 8 && !memcmp(t, "ORTModel", 8);
+  if (!ort && NODE_IS(n, "attribute")) {
+    TSNode obj = FACT_FIELD(f, n, object);
+    TSNode olast = ts_node_is_null(obj) ? obj : NODE_IS(obj, "attribute") ? FACT_FIELD(f, obj, attribute) : obj;
+    t = ts_node_is_null(olast) || !(NODE_IS(olast, "identifier")) ? NULL : facts_text(f, olast, &len);
+    ort = t && len >= 8 && !memcmp(t, "ORTModel", 8);
+  }
+  if (!ort) return false;
+  buf_clear(tmp);
+  return facts_qualname(f, n, tmp) && !strncmp(buf_str(tmp), "optimum.onnxruntime.", 20);
+}
+
+
 /* The torch.nn class CALLEE names (`nn.ReLU`, `torch.nn.Sequential`), after
  * `torch.nn.`, into TMP; NULL when it names none. */
 static const char *torch_nn_class(const facts *f, TSNode callee, buf *tmp) {
@@ -1806,6 +1908,10 @@ static bool parameter_free_module(const facts *f, TSNode call, pf_ctx *cx, int d
   if (lt && len == 9 && (!memcmp(lt, "TRTModule", 9) || !memcmp(lt, "torch2trt", 9)) &&
       facts_qualname(f, callee, cx->tmp) && !strncmp(buf_str(cx->tmp), "torch2trt.", 10))
     return true;
+  /* an ONNX Runtime model of Hugging Face Optimum
+   * (`ORTModelForSequenceClassification.from_pretrained(path)`): an
+   * inference session, no autograd at all */
+  if (onnx_runtime_model(f, callee, cx->tmp)) return true;
   /* a torch.nn class first: no project lookup for `nn.Linear(...)` */
   const char *cls = torch_nn_class(f, callee, cx->tmp);
   if (!cls && lt && f->mentions_audio_transforms &&
@@ -2464,6 +2570,7 @@ static TSNode made_before(const facts *f, TSNode v) {
 static bool annotated_parameter_free(const facts *f, TSNode v, pf_ctx *cx) {
   if (!NODE_IS(v, "identifier")) return false;
   TSNode type = parameter_annotation(f, v, facts_function_at(f, ts_node_start_byte(v)));
+  if (!ts_node_is_null(type) && onnx_runtime_model(f, type, cx->tmp)) return true;
   if (ts_node_is_null(type) || !NODE_IS(type, "identifier")) return false;
   uint32_t tl;
   const char *tt = facts_text(f, type, &tl);

@@ -225,6 +225,10 @@ static facts_symbol function_symbol(const facts_function *fn) {
   if (fn->scales_loss) s.flags |= SYM_SCALES_LOSS;
   if (fn->returns_float64) s.flags |= SYM_FLOAT64;
   if (fn->loss_key && !fn->loss_key_graph && !fn->other_return) s.flags |= SYM_CLEAN_LOSS_KEY;
+  if (fn->dict_returns && !fn->dict_other) {
+    s.flags |= SYM_DICT_RETURNS;
+    s.graph_keys = fn->graph_keys;
+  }
   s.float64_elems = fn->float64_elems;
   if (!fn->elems_varied && fn->nelems > 0 && fn->nelems <= FACTS_MAX_ELEMS) {
     s.nelems = fn->nelems;
