@@ -86,7 +86,9 @@
 ;   Not reported: calls under `with torch.no_grad()` (also written
 ;   `with (torch.no_grad()):`, or through a name the function binds to
 ;   one, `context = torch.no_grad()` on one branch and
-;   `torch.enable_grad()` on the other: a mode chosen on purpose), in a function of
+;   `torch.enable_grad()` on the other, or in one conditional expression,
+;   `torch.enable_grad() if use_grad else torch.no_grad()`: a mode chosen on
+;   purpose), in a function of
 ;   the file whose every call (or handing to a call, such as
 ;   `partial(helper, ...)` or the bound method `self.pseudo.eval`; a call on
 ;   another object, `handler.eval_batch(...)`, counts for every method of

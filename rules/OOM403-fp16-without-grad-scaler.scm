@@ -28,7 +28,9 @@
 ;   scale the loss themselves), files whose backward goes through a
 ;   wrapper that scales the loss (an AMP optimizer's
 ;   `optimizer.backward(loss)`, a class or function of the project that
-;   uses a `GradScaler`), an autocast block that holds only a
+;   uses a `GradScaler`, a scaler object handed in and called with the loss
+;   and the optimizer, `scaler(loss, optimizer, model.parameters())`:
+;   timm's NativeScaler or a project's wrapper of one), an autocast block that holds only a
 ;   `.backward()` call (the forward ran before it in float32, and the
 ;   backward keeps the forward's dtypes), autocast whose device or dtype is not
 ;   written out literally, and a probe's loop that runs the model only on

@@ -20,7 +20,7 @@
 
 static bool in_names(char *const *items, size_t n, const char *s, uint32_t len) {
   for (size_t i = 0; i < n; i++)
-    if (strlen(items[i]) == len && !memcmp(items[i], s, len)) return true;
+    if (facts__cstr_is(items[i], s, len)) return true;
   return false;
 }
 

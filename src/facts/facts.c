@@ -1039,27 +1039,18 @@ static bool instance_class(const facts *self, TSNode obj, buf *first) {
     buf_free(&q);
     return !rebound;
   }
-  /* every binding of the name in the scope the read sees must be an
-   * assignment building the same class: the function's own when it binds
-   * the name (Python makes it local there), else an enclosing function's,
-   * else the module's (a global made in the `__main__` block and used by a
-   * function above it); bindings are sorted by name: no scan of the file */
+  /* every binding of the name in the file must be an assignment building
+   * the same class: a global made in the `__main__` block and used by a
+   * function above it (bindings are sorted by name: no scan of the file) */
   size_t lo, hi;
   facts_bindings_named(self, name, len, &lo, &hi);
   if (lo == hi || hi - lo > 8) {
     buf_free(&q);
     return false;
   }
-  int scope = fn;
-  for (;; scope = self->functions.items[scope].parent) {
-    bool binds = false;
-    for (size_t i = lo; i < hi && !binds; i++) binds = facts_function_at(self, self->bindings.items[i].pos) == scope;
-    if (binds || scope < 0) break;
-  }
   bool found = false, agree = true;
   for (size_t i = lo; i < hi && agree; i++) {
     const facts_binding *b = &self->bindings.items[i];
-    if (facts_function_at(self, b->pos) != scope) continue;
     buf_clear(&q);
     TSNode value = instance_value(self, b->value);
     if (b->kind != BINDING_OTHER || ts_node_is_null(value) || !NODE_IS(value, "call") ||

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <tree_sitter/api.h>
 
 #include "util/buf.h"
@@ -365,8 +366,9 @@ typedef struct facts {
   VEC(facts_scoped_name) submodule_targets; /* targets of `for` loops over a model's submodules, with the loop body */
   unsigned char *taint;        /* TAINT_* per source byte; see graph.c */
   /* per return statement (as RETURNS): bit K when element K of the tuple
-   * it returns is known to carry no graph (`approx_kl.item()`), read once */
-  uint8_t *return_clean;
+   * it returns is known to carry no graph (`approx_kl.item()`), bit 8 once
+   * asked (graph.c's clean_elements) */
+  uint16_t *return_clean;
   bool dict_entries;           /* a `forward` or `__call__` of the file returns dicts (function.dict_form) */
   bool dict_summary_read;      /* the analysis read a dict summary of a function of the file: a change of one
                                   asks for another round */
@@ -509,6 +511,14 @@ bool facts__chunk_loop(const facts *self, const facts_loop *l);
  * of module_names, unless the function around POS binds it itself with no
  * evidence of a model (local_non_models; resolve.c). */
 bool facts__model_name_at(const facts *f, const char *s, uint32_t len, uint32_t pos);
+
+/* Whether the C string ITEM is the LEN bytes at S: its first byte before
+ * anything, then no further than ITEM's end (lists of names are scanned
+ * for nearly every call of a file, and most entries differ at once). */
+static inline bool facts__cstr_is(const char *item, const char *s, size_t len) {
+  if (!len) return item[0] == '\0';
+  return item[0] == s[0] && !strncmp(item, s, len) && item[len] == '\0';
+}
 void facts_free(facts *self);
 
 /** Resolve NAME-or-attribute-chain NODE (or a call's callee) through imports

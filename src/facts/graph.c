@@ -108,7 +108,7 @@ static bool in_list(const char *s, size_t len, const char *const *list) {
 
 static bool has_str(char **items, size_t n, const char *s, size_t len) {
   for (size_t i = 0; i < n; i++)
-    if (strlen(items[i]) == len && !memcmp(items[i], s, len)) return true;
+    if (facts__cstr_is(items[i], s, len)) return true;
   return false;
 }
 
@@ -1987,27 +1987,27 @@ static bool known_clean(const facts *f, TSNode e, int fn, int depth);
 static bool bound_clean(const facts *f, TSNode e, int fn, int depth) {
   uint32_t len, pos = ts_node_start_byte(e);
   const char *name = facts_text(f, e, &len);
-  /* `acc = acc.sum()` reads the binding before its own */
-  long own = facts__last_assign_before(f, name, len, pos, fn);
-  if (own >= 0 && ts_node_start_byte(f->assigns.items[own].right) <= pos &&
-      pos < ts_node_end_byte(f->assigns.items[own].right))
-    pos = ts_node_start_byte(f->assigns.items[own].left);
   size_t first, end, bindings = 0;
   facts_bindings_named(f, name, len, &first, &end);
   for (size_t i = first; i < end; i++)
     if (f->bindings.items[i].pos < pos && facts_function_at(f, f->bindings.items[i].pos) == fn) bindings++;
   if (!bindings || bindings > 8) return false;
-  size_t assigns = 0;
-  for (uint32_t at = pos;;) {
-    long k = facts__last_assign_before(f, name, len, at, fn);
-    if (k < 0) break;
-    TSNode left = f->assigns.items[k].left;
-    if (!known_clean(f, f->assigns.items[k].right, fn, depth + 1)) return false;
-    assigns++;
-    at = ts_node_start_byte(left);
+  /* `acc = acc.sum()` reads the binding before its own */
+  long own = facts__last_assign_before(f, name, len, pos, fn);
+  if (own < 0) return false;
+  if (ts_node_start_byte(f->assigns.items[own].right) <= pos && pos < ts_node_end_byte(f->assigns.items[own].right)) {
+    if (--bindings == 0) return false;
+    own = facts__last_assign_before(f, name, len, ts_node_start_byte(f->assigns.items[own].left), fn);
   }
-  /* a binding of another kind (a loop target, an unpacked tuple) is not known */
-  return assigns == bindings;
+  /* each binding an assignment of a clean value: as many as there are
+   * bindings (a loop target, an unpacked tuple is no assignment), looked
+   * for no further back than the last of them */
+  for (size_t assigns = 0; assigns < bindings; assigns++) {
+    if (own < 0 || !known_clean(f, f->assigns.items[own].right, fn, depth + 1)) return false;
+    if (assigns + 1 < bindings)
+      own = facts__last_assign_before(f, name, len, ts_node_start_byte(f->assigns.items[own].left), fn);
+  }
+  return true;
 }
 
 
@@ -2116,40 +2116,36 @@ static const char *literal_key(const facts *f, TSNode k, uint32_t *len) {
 }
 
 
+/* The bit of the entry V under the key K (KL bytes; NULL: not a literal)
+ * when V may carry a graph: the analysis finds one, or V is not known to
+ * be clean; 0 otherwise. */
+static uint64_t entry_graph_key(analysis *a, state *st, TSNode v, const char *k, uint32_t kl) {
+  if (!(eval(a, st, v) & V_FLOW) && (a->no_grad || known_clean(a->f, v, a->function, 0))) return 0;
+  return k ? facts_key_bit(k, kl) : FACTS_ALL_KEYS;
+}
+
+
 /* The graph-carrying keys of D, a dict display or `dict(...)` call: each
  * entry's value evaluated (again: the state has not moved since D was,
  * and the taint recorded is the same). */
 static uint64_t display_graph_keys(analysis *a, state *st, TSNode d) {
   assert(dict_display(a->f, d));
+  bool display = NODE_IS(d, "dictionary");
+  TSNode entries = display ? d : FACT_FIELD(a->f, d, arguments);
+  if (ts_node_is_null(entries)) return 0;
   uint64_t keys = 0;
   TSNode c;
-  if (NODE_IS(d, "dictionary")) {
-    for (children k = children_of(d); children_next(&k, &c);) {
-      if (NODE_IS(c, "pair")) {
-        TSNode v = FACT_FIELD(a->f, c, value);
-        if (!(eval(a, st, v) & V_FLOW) && (a->no_grad || known_clean(a->f, v, a->function, 3))) continue;
-        uint32_t kl;
-        const char *key = literal_key(a->f, FACT_FIELD(a->f, c, key), &kl);
-        keys |= key ? facts_key_bit(key, kl) : FACTS_ALL_KEYS;
-      } else if (NODE_IS(c, "dictionary_splat")) {
-        keys = FACTS_ALL_KEYS; /* `{**other, ...}`: keys unknown */
-      }
-    }
-    return keys;
-  }
-  TSNode args = FACT_FIELD(a->f, d, arguments);
-  if (ts_node_is_null(args)) return 0;
-  for (children k = children_of(args); children_next(&k, &c);) {
-    if (NODE_IS(c, "keyword_argument")) {
-      TSNode v = FACT_FIELD(a->f, c, value);
-      if (!(eval(a, st, v) & V_FLOW) && (a->no_grad || known_clean(a->f, v, a->function, 3))) continue;
-      uint32_t kl;
+  for (children k = children_of(entries); children_next(&k, &c);) {
+    uint32_t kl = 0;
+    if (display && NODE_IS(c, "pair")) {
+      const char *key = literal_key(a->f, FACT_FIELD(a->f, c, key), &kl);
+      keys |= entry_graph_key(a, st, FACT_FIELD(a->f, c, value), key, kl);
+    } else if (!display && NODE_IS(c, "keyword_argument")) {
       const char *key = facts_text(a->f, FACT_FIELD(a->f, c, name), &kl);
-      keys |= facts_key_bit(key, kl);
-    } else if (NODE_IS(c, "comment")) {
-      continue;
-    } else {
-      keys = FACTS_ALL_KEYS; /* `dict(other)`, `dict(**other)`: keys unknown */
+      keys |= entry_graph_key(a, st, FACT_FIELD(a->f, c, value), key, kl);
+    } else if (!NODE_IS(c, "comment")) {
+      /* `{**other}`, `dict(other)`, `dict(**other)`: keys unknown */
+      keys = FACTS_ALL_KEYS;
     }
   }
   return keys;
@@ -2193,7 +2189,7 @@ static void set_dict_entry(analysis *a, TSNode target, TSNode value, unsigned fl
   assert(follows_dicts(a) && NODE_IS(target, "subscript"));
   TSNode obj = FACT_FIELD(a->f, target, value), key = FACT_FIELD(a->f, target, subscript);
   if (ts_node_is_null(obj) || !NODE_IS(obj, "identifier")) return;
-  if (!(flags & V_FLOW) && known_clean(a->f, value, a->function, 3)) return;
+  if (!(flags & V_FLOW) && known_clean(a->f, value, a->function, 0)) return;
   uint32_t len, kl;
   const char *t = facts_text(a->f, obj, &len);
   dict_slot *d = find_dict(a, t, len);
@@ -2557,6 +2553,28 @@ static uint8_t passed_parameter(const facts *f, int g, TSNode node) {
 }
 
 
+/* Which elements of the tuple return R (an index in RETURNS) gives are
+ * known to carry no graph (known_clean): asked the first time an element
+ * the analysis finds no graph in needs it, and kept (bit 8: asked). */
+static unsigned clean_elements(facts *f, int r) {
+  assert(r >= 0 && (size_t)r < f->returns.len);
+  if (!f->return_clean) f->return_clean = oom_xcalloc(f->returns.len, sizeof *f->return_clean);
+  if (f->return_clean[r] & 0x100) return f->return_clean[r] & 0xff;
+  TSNode value = ts_node_named_child(f->returns.items[r].call, 0);
+  unsigned mask = 0, k = 0;
+  TSNode c;
+  for (children it = children_of(value); children_next(&it, &c);) {
+    if (NODE_IS(c, "comment")) continue;
+    /* one hop: most elements that are clean say so at once (`acc.item()`,
+     * or a name bound to such a call) */
+    if (k < 8 && known_clean(f, c, f->returns.items[r].function, 5)) mask |= 1u << k;
+    k++;
+  }
+  f->return_clean[r] = (uint16_t)(mask | 0x100);
+  return mask;
+}
+
+
 /* The index in RETURNS of the return statement whose value is VALUE. */
 static int return_index(const facts *f, TSNode value) {
   uint32_t at = ts_node_start_byte(value);
@@ -2575,7 +2593,7 @@ static int return_index(const facts *f, TSNode value) {
  * lengths at most); a third length makes the elements unknown. */
 static void record_elements(analysis *a, state *st, facts_function *fn, TSNode value, unsigned flags) {
   if (a->replay || fn->elems_varied) return;
-  int ret = a->f->return_clean ? return_index(a->f, value) : -1;
+  int ret = -1;
   bool tuple = NODE_IS(value, "tuple") || NODE_IS(value, "expression_list");
   /* `return loss` beside `return loss, auc` (a flag asks for the metric): a
    * scalar loss held in a name is 0-d and cannot be unpacked, so callers
@@ -2619,7 +2637,8 @@ static void record_elements(analysis *a, state *st, facts_function *fn, TSNode v
     if (first || params[i] == FACTS_LITERAL) params[i] = p;
     else if (params[i] != p && p != FACTS_LITERAL) params[i] = FACTS_MIXED;
     /* evaluated again: the tuple's own evaluation joined its elements */
-    bool clean = !(r & V_FLOW) && ret >= 0 && i < 8 && (a->f->return_clean[ret] >> i & 1);
+    if (!(r & V_FLOW) && ret < 0) ret = return_index(a->f, value);
+    bool clean = !(r & V_FLOW) && ret >= 0 && i < 8 && (clean_elements(a->f, ret) >> i & 1);
     uint8_t t = (uint8_t)(((r & V_GRAPH) ? TAINT_GRAPH : 0) | ((r & V_SCALAR) ? TAINT_SCALAR : 0) |
                           ((r & V_DIVIDED) ? TAINT_DIVIDED : 0) | ((r & V_ARG) && !(r & V_GRAPH) ? TAINT_ARG : 0) |
                           (clean ? TAINT_CLEAN : 0));
@@ -3263,6 +3282,9 @@ static bool scales_loss_call(const facts *f, TSNode call, buf *tmp) {
   const char *name = last_name(f, callee, &len);
   if (len == 10 && !memcmp(name, "scale_loss", 10)) return true;
   if (len >= 10 && !memcmp(name + len - 10, "GradScaler", 10)) return true;
+  /* `scaler(loss, optimizer, params, ...)`: a scaler object handed in (timm's
+   * NativeScaler, a project's) scales the loss, backpropagates and steps */
+  if (len >= 6 && !strncasecmp(name + len - 6, "scaler", 6) && facts__scaler_step(f, call)) return true;
   bool scale = len == 5 && !memcmp(name, "scale", 5), backward = len == 8 && !memcmp(name, "backward", 8);
   if ((scale || backward) && NODE_IS(callee, "attribute")) {
     TSNode obj = FACT_FIELD(f, callee, object);
@@ -3561,44 +3583,24 @@ static void mark_returned_into_backward(facts *f, int *named) {
 }
 
 
-static bool known_clean(const facts *f, TSNode e, int fn, int depth);
-
-
-/* facts.return_clean: which elements of each returned tuple are known to
- * carry no graph (known_clean), once, before the rounds of the analysis. */
-static void mark_clean_elements(facts *f) {
-  for (size_t i = 0; i < f->returns.len; i++) {
-    TSNode value = ts_node_named_child(f->returns.items[i].call, 0);
-    if (f->returns.items[i].function < 0 || ts_node_is_null(value) ||
-        !(NODE_IS(value, "expression_list") || NODE_IS(value, "tuple")))
-      continue;
-    uint8_t mask = 0;
-    uint32_t k = 0;
-    TSNode c;
-    for (children it = children_of(value); children_next(&it, &c);) {
-      if (NODE_IS(c, "comment")) continue;
-      /* one hop: most elements that are clean say so at once (`acc.item()`,
-       * or a name bound to such a call) */
-      if (k < 8 && known_clean(f, c, f->returns.items[i].function, 5)) mask |= (uint8_t)(1u << k);
-      k++;
-    }
-    if (!mask) continue;
-    if (!f->return_clean) f->return_clean = oom_xcalloc(f->returns.len, 1);
-    f->return_clean[i] = mask;
-  }
-}
-
-
 /* facts_function.dict_form: a return of a dict display, of a name the
  * function binds to one, or (a second pass) of a call of such a function
  * of the file (`return self.classify_encoded(emb, labels)`). */
 static void mark_dict_forms(facts *f) {
+  /* the returns of calls, for the second pass (most returns are not) */
+  size_t *calls = NULL, ncalls = 0;
   for (int pass = 0; pass < 2; pass++) {
-    for (size_t i = 0; i < f->returns.len; i++) {
+    size_t n = pass == 0 ? f->returns.len : ncalls;
+    for (size_t j = 0; j < n; j++) {
+      size_t i = pass == 0 ? j : calls[j];
       int g = f->returns.items[i].function;
       if (g < 0 || f->functions.items[g].dict_form) continue;
       TSNode value = ts_node_named_child(f->returns.items[i].call, 0);
       if (ts_node_is_null(value)) continue;
+      if (pass == 0 && NODE_IS(value, "call")) {
+        if (!calls) calls = oom_xcalloc(f->returns.len, sizeof *calls);
+        calls[ncalls++] = i;
+      }
       bool form = false;
       if (pass == 0 && dict_display(f, value)) {
         form = true;
@@ -3619,6 +3621,7 @@ static void mark_dict_forms(facts *f) {
       f->functions.items[g].dict_form |= form;
     }
   }
+  free(calls);
   for (size_t i = 0; i < f->functions.len && !f->dict_entries; i++) {
     const facts_function *fn = &f->functions.items[i];
     f->dict_entries = fn->dict_form && fn->klass >= 0 &&
@@ -3649,7 +3652,6 @@ void facts__summaries(facts *f) {
       f->functions.items[f->returns.items[i].function].returns_tuple = true;
   }
   mark_dict_forms(f);
-  mark_clean_elements(f);
   for (size_t i = 0; i < f->calls.len; i++) {
     const facts_call *c = &f->calls.items[i];
     bool bw = is_backward(f, c->call, &tmp), own_bw = bw;

@@ -324,6 +324,10 @@ static bool is_no_grad_expr(const facts *f, TSNode expr, buf *tmp) {
     expr = ts_node_named_child(expr, 0);
   if (ts_node_is_null(expr)) return false;
   if (NODE_IS(expr, "identifier") && names_no_grad(f, expr, tmp)) return true;
+  /* `torch.enable_grad() if use_grad else torch.no_grad()`: a mode chosen
+   * at run time, as `torch.set_grad_enabled(flag)` is */
+  if (NODE_IS(expr, "conditional_expression") && ts_node_named_child_count(expr) == 3)
+    return is_no_grad_expr(f, ts_node_named_child(expr, 0), tmp) || is_no_grad_expr(f, ts_node_named_child(expr, 2), tmp);
   if (NODE_IS(expr, "call")) {
     TSNode fn = FACT_FIELD(f, expr, function);
     TSNode a0 = first_arg(expr);
@@ -1438,7 +1442,7 @@ static void resolve_no_grad(facts *f, buf *tmp) {
 
 static bool has_name(const facts *f, const char *s, size_t len) {
   for (size_t i = 0; i < f->module_names.len; i++)
-    if (strlen(f->module_names.items[i]) == len && !memcmp(f->module_names.items[i], s, len)) return true;
+    if (facts__cstr_is(f->module_names.items[i], s, len)) return true;
   return false;
 }
 
@@ -1911,7 +1915,9 @@ static bool parameter_free_module(const facts *f, TSNode call, pf_ctx *cx, int d
   /* an ONNX Runtime model of Hugging Face Optimum
    * (`ORTModelForSequenceClassification.from_pretrained(path)`): an
    * inference session, no autograd at all */
-  if (onnx_runtime_model(f, callee, cx->tmp)) return true;
+  if (lt && ((len >= 8 && !memcmp(lt, "ORTModel", 8)) || (len == 15 && !memcmp(lt, "from_pretrained", 15))) &&
+      onnx_runtime_model(f, callee, cx->tmp))
+    return true;
   /* a torch.nn class first: no project lookup for `nn.Linear(...)` */
   const char *cls = torch_nn_class(f, callee, cx->tmp);
   if (!cls && lt && f->mentions_audio_transforms &&
@@ -3044,7 +3050,7 @@ static bool is_loader_expr(const facts *f, TSNode e, buf *tmp) {
   if (is_loader_name(t, len)) return true;
   (void)tmp;
   for (size_t i = 0; i < f->loader_names.len; i++)
-    if (strlen(f->loader_names.items[i]) == len && !memcmp(f->loader_names.items[i], t, len)) return true;
+    if (facts__cstr_is(f->loader_names.items[i], t, len)) return true;
   return false;
 }
 

@@ -34,12 +34,17 @@ static void push_blocks(pending_stack *stack, TSNode stmt, int indent) {
   if (ts_tree_cursor_goto_first_child(&c)) {
     do {
       TSNode k = ts_tree_cursor_current_node(&c);
-      if (NODE_IS(k, "block")) {
+      /* keywords and punctuation (`def`, `:`) first, then by the type's
+       * first letter: most children are neither a block nor a clause */
+      if (!ts_node_is_named(k)) continue;
+      const char *t = ts_node_type(k);
+      if (t[0] != 'b' && t[0] != 'e' && t[0] != 'f' && t[0] != 'c') continue;
+      if (!strcmp(t, "block")) {
         pending p = {k, indent};
         vec_push(stack, p);
-      } else if (NODE_IS(k, "elif_clause") || NODE_IS(k, "else_clause") || NODE_IS(k, "except_clause") ||
-                 NODE_IS(k, "except_group_clause") || NODE_IS(k, "finally_clause") || NODE_IS(k, "case_clause") ||
-                 NODE_IS(k, "function_definition") || NODE_IS(k, "class_definition")) {
+      } else if (!strcmp(t, "elif_clause") || !strcmp(t, "else_clause") || !strcmp(t, "except_clause") ||
+                 !strcmp(t, "except_group_clause") || !strcmp(t, "finally_clause") || !strcmp(t, "case_clause") ||
+                 !strcmp(t, "function_definition") || !strcmp(t, "class_definition")) {
         /* the clause sits at the statement's own indentation */
         push_blocks(stack, k, indent);
       }
