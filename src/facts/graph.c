@@ -678,7 +678,6 @@ static void record(analysis *a, TSNode n, unsigned flags) {
 
 static unsigned eval(analysis *a, state *st, TSNode e);
 static int dict_source(analysis *a, TSNode value);
-static bool call_dict_keys(analysis *a, TSNode call, uint64_t *keys);
 static bool call_dict_keys_of(analysis *a, TSNode call, bool deep, uint64_t *keys);
 static bool dict_keys_of(analysis *a, TSNode value, uint64_t *keys);
 static const char *literal_key(const facts *f, TSNode k, uint32_t *len);
@@ -2707,15 +2706,10 @@ static int dict_source(analysis *a, TSNode value) {
  * project class the callee is an instance of, by its bindings, its
  * annotation or the attribute it was made on (`self.metric =
  * AccuracyEstimator(...)`). */
-static bool call_dict_keys(analysis *a, TSNode call, uint64_t *keys) {
-  return call_dict_keys_of(a, call, true, keys);
-}
-
-
-/* call_dict_keys; unless DEEP (a call of a model: every forward of a
- * script is asked this), the file's classes only when one of their
- * entries returns dicts, and the project's only through a name every
- * binding of which in the file makes an instance of one */
+/* Unless DEEP (a call of a model: every forward of a script is asked
+ * this), the file's classes only when one of their entries returns dicts,
+ * and the project's only through a name every binding of which in the
+ * file makes an instance of one. */
 static bool call_dict_keys_of(analysis *a, TSNode call, bool deep, uint64_t *keys) {
   facts *f = a->f;
   TSNode callee = FACT_FIELD(f, call, function);
@@ -2747,12 +2741,12 @@ static bool call_dict_keys_of(analysis *a, TSNode call, bool deep, uint64_t *key
 }
 
 
-/* Whether VALUE holds dicts whose keys are known (call_dict_keys): it is
+/* Whether VALUE holds dicts whose keys are known (call_dict_keys_of): it is
  * such a call, or a local every binding of which in its scope is one;
  * KEYS then joins their graph-carrying keys. */
 static bool dict_keys_of(analysis *a, TSNode value, uint64_t *keys) {
   const facts *f = a->f;
-  if (NODE_IS(value, "call")) return call_dict_keys(a, value, keys);
+  if (NODE_IS(value, "call")) return call_dict_keys_of(a, value, true, keys);
   if (!NODE_IS(value, "identifier")) return false;
   uint32_t len;
   const char *name = facts_text(f, value, &len);
@@ -2766,7 +2760,7 @@ static bool dict_keys_of(analysis *a, TSNode value, uint64_t *keys) {
     if (facts_function_at(f, b->pos) != a->function) continue;
     uint64_t k;
     if (b->kind != BINDING_OTHER || ts_node_is_null(b->value) || !NODE_IS(b->value, "call") ||
-        !call_dict_keys(a, b->value, &k))
+        !call_dict_keys_of(a, b->value, true, &k))
       return false;
     *keys |= k;
     any = true;
@@ -3588,7 +3582,7 @@ static void mark_returned_into_backward(facts *f, int *named) {
  * of the file (`return self.classify_encoded(emb, labels)`). */
 static void mark_dict_forms(facts *f) {
   /* the returns of calls, for the second pass (most returns are not) */
-  size_t *calls = NULL, ncalls = 0;
+  size_t *calls = oom_xcalloc(f->returns.len + 1, sizeof *calls), ncalls = 0;
   for (int pass = 0; pass < 2; pass++) {
     size_t n = pass == 0 ? f->returns.len : ncalls;
     for (size_t j = 0; j < n; j++) {
@@ -3597,10 +3591,7 @@ static void mark_dict_forms(facts *f) {
       if (g < 0 || f->functions.items[g].dict_form) continue;
       TSNode value = ts_node_named_child(f->returns.items[i].call, 0);
       if (ts_node_is_null(value)) continue;
-      if (pass == 0 && NODE_IS(value, "call")) {
-        if (!calls) calls = oom_xcalloc(f->returns.len, sizeof *calls);
-        calls[ncalls++] = i;
-      }
+      if (pass == 0 && NODE_IS(value, "call")) calls[ncalls++] = i;
       bool form = false;
       if (pass == 0 && dict_display(f, value)) {
         form = true;
