@@ -8,7 +8,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <string.h>
 #include <tree_sitter/api.h>
 
 #include "util/buf.h"
@@ -516,8 +515,10 @@ bool facts__model_name_at(const facts *f, const char *s, uint32_t len, uint32_t 
  * anything, then no further than ITEM's end (lists of names are scanned
  * for nearly every call of a file, and most entries differ at once). */
 static inline bool facts__cstr_is(const char *item, const char *s, size_t len) {
-  if (!len) return item[0] == '\0';
-  return item[0] == s[0] && !strncmp(item, s, len) && item[len] == '\0';
+  /* byte by byte, never past ITEM's end: S (source text) may hold a NUL */
+  for (size_t i = 0; i < len; i++)
+    if (item[i] == '\0' || item[i] != s[i]) return false;
+  return item[len] == '\0';
 }
 void facts_free(facts *self);
 
