@@ -61,7 +61,10 @@
 ;   after the block from a prediction made in it (`with torch.no_grad():
 ;   pred = model(x)`, then `criterion(pred, y)`); plain numbers; and
 ;   `loss = loss + aux` where `loss` was first assigned in the same
-;   iteration (that is a new value per iteration, not a running sum); and
+;   iteration (that is a new value per iteration, not a running sum), or
+;   a slot set to a number earlier in the same iteration (`loss_rec[i] =
+;   0` for each half-cycle, then `loss_rec[i] += ...` over the utterances
+;   of the batch, the step's loss); and
 ;   a sum over one gradient-accumulation window, reset later in the same
 ;   iteration (`running_loss = 0` after the optimizer step), of values
 ;   backpropagated in that iteration, themselves or through the loss the

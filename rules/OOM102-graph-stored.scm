@@ -60,7 +60,12 @@
 ;   indices and tests, which carry no graph (`.argmax(1)`,
 ;   `torch.argmax(pred, dim=1)`, `torch.eq(a, b)`, `argsort`); an entry under a literal key (`loss_dict["d_real"] =
 ;   real_pred.mean()` in every iteration), which holds only the last
-;   iteration's value, as a plain name would; a loss computed from detached
+;   iteration's value, as a plain name would, and likewise a slot of a
+;   `for i in range(...)` loop inside the batch loop (`loss_melsp[i] =
+;   loss_melsp_.mean()` per half-cycle, `xs[i // 2] = v`, into a list made
+;   before the loop) when that loop iterates no loader and runs no backward
+;   or step and its range does not move with an enclosing loop's variable
+;   (`xs[i] += v` sums, and is reported); a loss computed from detached
 ;   copies (`criterion(pred.detach().cpu(), y.detach().cpu())`); the terms
 ;   of one loss collected in a local list of a loss function, or of a loss
 ;   class's `__call__`/`forward`, by a loop with no loader, backward or
@@ -110,7 +115,10 @@
 ;   `torch.stack(losses).sum().backward()`: the graphs are kept on
 ;   purpose; also through names bound one from another, `baseline =
 ;   torch.cat(baselines)` then `critic_loss = F.mse_loss(baseline, r)`,
-;   and `torch.autograd.backward([critic_loss] + losses)`) or
+;   and `torch.autograd.backward([critic_loss] + losses)`, or returned
+;   by Lightning's `training_step`, which backpropagates what it returns:
+;   `loss = sum(losses) / len(losses); return loss` over the noisy copies
+;   of one batch) or
 ;   differentiates after the loop (`torch.autograd.grad(torch.cat(lls)
 ;   .mean(), model.parameters())`, an EWC Fisher estimate), `self.x = v`
 ;   that the loop only ever stores and never reads (`self.output =

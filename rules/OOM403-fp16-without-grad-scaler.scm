@@ -21,7 +21,9 @@
 ;
 ;   Not reported: bfloat16 autocast without a scaler, autocast used only for
 ;   inference (also an autocast inside `with torch.no_grad()` in a function
-;   that trains: the prediction after test-time tuning steps), autocast with `enabled=False` (also through a name the
+;   that trains: the prediction after test-time tuning steps, or entered
+;   after it in the same statement, `with torch.no_grad(),
+;   torch.cuda.amp.autocast():` for frozen text features), autocast with `enabled=False` (also through a name the
 ;   file binds only to `False`: `use_mp = False`, then
 ;   `autocast(enabled=use_mp)`), scalers created with an
 ;   `enabled=` switch, files using accelerate, DeepSpeed or apex (they

@@ -183,6 +183,37 @@ static TSNode grad_outputs(const facts *f, const facts_call *c, int fn) {
 /* Whether, after loop L, its function backpropagates through the container
  * NAME (LEN bytes): `torch.stack(losses).sum().backward()`, `sum(losses)
  * .backward()`. Its graphs are kept to be backpropagated together. */
+/* Whether function FN is Lightning's `training_step` (of a class with
+ * bases) and returns, after AFTER, a value that reads one of NAMES (LENS):
+ * Lightning backpropagates what the step returns (`loss =
+ * sum(main_loss) / len(main_loss); return loss` over the noisy copies of
+ * one batch). */
+static bool returned_by_training_step(const facts *f, int fn, uint32_t after, const char *const *names,
+                                      const uint32_t *lens, size_t n) {
+  if (fn < 0) return false;
+  const facts_function *g = &f->functions.items[fn];
+  if (g->klass < 0 || g->name_len != 13 || memcmp(g->name, "training_step", 13) != 0 ||
+      !facts_class_has_bases(f, &f->classes.items[g->klass]))
+    return false;
+  for (uint32_t i = after; i + 6 <= g->body.end; i++) {
+    const char *hit = memchr(f->source + i, 'r', g->body.end - 5 - i);
+    if (!hit) break;
+    i = (uint32_t)(hit - f->source);
+    if (memcmp(hit, "return", 6) != 0) continue;
+    TSNode kw = ts_node_descendant_for_byte_range(f->root, i, i + 6);
+    TSNode st = ts_node_is_null(kw) ? kw : ts_node_parent(kw);
+    if (ts_node_is_null(st) || !NODE_IS(st, "return_statement") || ts_node_start_byte(st) != i ||
+        facts_function_at(f, i) != fn)
+      continue;
+    uint32_t tl;
+    const char *t = facts_text(f, st, &tl);
+    for (size_t k = 0; k < n; k++)
+      if (facts__mentions(t + 6, tl - 6, names[k], lens[k])) return true;
+  }
+  return false;
+}
+
+
 static bool backpropagated_after(const facts *f, const facts_loop *l, const char *name, uint32_t len) {
   facts_span scope = l->function >= 0 ? f->functions.items[l->function].body : (facts_span){0, (uint32_t)f->length + 1};
   uint32_t after = ts_node_end_byte(l->node);
@@ -204,6 +235,7 @@ static bool backpropagated_after(const facts *f, const facts_loop *l, const char
     for (size_t k = 0; k < nnames; k++)
       if (facts__mentions(t, tl, names[k], lens[k])) return true;
   }
+  if (returned_by_training_step(f, l->function, after, names, lens, nnames)) return true;
   /* read into `self.loss`, which the agent's `train()` backpropagates */
   return facts__left_on_self_for_backward(f, l->function, after, names, lens, nnames, 8);
 }
@@ -402,6 +434,107 @@ static bool emptied_in_iteration(const facts *f, const facts_loop *l, TSNode nod
 }
 
 
+static bool has_word_at(const char *text, uint32_t len, uint32_t from, const char *name, uint32_t nlen);
+
+
+/* The loop variable of a slot index: `i`, `i + 1`, `i // 2`, `2 * i`; else a
+ * null node. */
+static TSNode slot_variable(TSNode index) {
+  if (ts_node_is_null(index)) return NULL_NODE;
+  if (NODE_IS(index, "identifier")) return index;
+  if (!NODE_IS(index, "binary_operator") || ts_node_named_child_count(index) != 2) return NULL_NODE;
+  TSNode a = ts_node_named_child(index, 0), b = ts_node_named_child(index, 1);
+  if (NODE_IS(a, "identifier") && NODE_IS(b, "integer")) return a;
+  if (NODE_IS(b, "identifier") && NODE_IS(a, "integer")) return b;
+  return NULL_NODE;
+}
+
+
+/* Whether NODE, the container of `xs[i] = v` (or `xs[i // 2] = v`), is
+ * written at a slot of a `for i in range(...)` loop inside the batch loop
+ * LOOP, a loop that (with the loops in it) iterates no loader and runs no
+ * backward or step: the per-cycle or per-head terms of one step, each slot
+ * overwritten in every iteration as a plain name would be. The range must
+ * not depend on an enclosing loop's variable (`range(e * n, e * n + n)`
+ * moves on with the epoch), and `xs[i] += v` sums, so it is no slot. */
+static bool bounded_slot(const facts *f, TSNode node, int loop) {
+  TSNode sub = ts_node_parent(node);
+  if (ts_node_is_null(sub) || !NODE_IS(sub, "subscript") || !ts_node_eq(FIELD(sub, value), node)) return false;
+  TSNode stmt = ts_node_parent(sub);
+  if (ts_node_is_null(stmt) || !NODE_IS(stmt, "assignment") || !ts_node_eq(FIELD(stmt, left), sub)) return false;
+  TSNode var = slot_variable(FIELD(sub, subscript));
+  if (ts_node_is_null(var)) return false;
+  uint32_t vlen;
+  const char *v = facts_text(f, var, &vlen);
+  for (int k = facts_innermost_loop_at(f, ts_node_start_byte(node)); k >= 0 && k != loop;
+       k = f->loops.items[k].parent) {
+    const facts_loop *l = &f->loops.items[k];
+    TSNode target = NODE_IS(l->node, "for_statement") ? FIELD(l->node, left) : NULL_NODE;
+    if (ts_node_is_null(target) || !NODE_IS(target, "identifier") || !facts_text_is(f, target, v, vlen)) continue;
+    TSNode range = FIELD(l->node, right);
+    if (ts_node_is_null(range) || !NODE_IS(range, "call") || !facts_node_is(f, FIELD(range, function), "range"))
+      return false;
+    /* nested loops follow their loop in file order, inside its body */
+    for (size_t j = (size_t)k; j < f->loops.len && f->loops.items[j].body.start < l->body.end; j++)
+      if (f->loops.items[j].evidence & (LOOP_ITERATES_LOADER | LOOP_CALLS_BACKWARD | LOOP_CALLS_STEP)) return false;
+    uint32_t alen;
+    const char *args = facts_text(f, range, &alen);
+    for (int o = l->parent; o >= 0; o = f->loops.items[o].parent) {
+      TSNode t = NODE_IS(f->loops.items[o].node, "for_statement") ? FIELD(f->loops.items[o].node, left) : NULL_NODE;
+      if (ts_node_is_null(t)) continue;
+      if (NODE_IS(t, "identifier")) {
+        uint32_t tl;
+        const char *tt = facts_text(f, t, &tl);
+        if (has_word_at(args, alen, 0, tt, tl)) return false;
+        continue;
+      }
+      TSNode c;
+      for (children ch = children_of(t); children_next(&ch, &c);) {
+        uint32_t tl;
+        const char *tt = NODE_IS(c, "identifier") ? facts_text(f, c, &tl) : NULL;
+        if (tt && has_word_at(args, alen, 0, tt, tl)) {
+          children_done(&ch);
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+  return false;
+}
+
+
+/* Whether the slot NODE (`batch_loss_h[i]`), summed into at POS in batch
+ * loop L, is set to a number earlier in the same iteration (`for i in
+ * range(n): batch_loss_h[i] = 0` before the loop over the utterances of
+ * the batch): a sum made anew every iteration, as a name bound there is. */
+static bool slot_reset_in_iteration(const facts *f, const facts_loop *l, TSNode node, uint32_t pos) {
+  TSNode up = ts_node_parent(node);
+  if (!NODE_IS(node, "subscript") || ts_node_is_null(up) || !NODE_IS(up, "augmented_assignment") ||
+      !ts_node_eq(FIELD(up, left), node))
+    return false;
+  uint32_t len;
+  const char *text = facts_text(f, node, &len);
+  /* subscript stores are no bindings: found by their text in the body */
+  for (uint32_t at = l->body.start; len && at + len <= pos; at++) {
+    const char *hit = memchr(f->source + at, text[0], pos - at - len + 1);
+    if (!hit) break;
+    at = (uint32_t)(hit - f->source);
+    if (memcmp(hit, text, len) != 0) continue;
+    TSNode s = ts_node_descendant_for_byte_range(f->root, at, at + len);
+    TSNode a = ts_node_is_null(s) ? s : ts_node_parent(s);
+    if (ts_node_is_null(a) || !NODE_IS(s, "subscript") || ts_node_start_byte(s) != at || !NODE_IS(a, "assignment") ||
+        !ts_node_eq(FIELD(a, left), s))
+      continue;
+    TSNode v = FIELD(a, right);
+    if (!ts_node_is_null(v) && (NODE_IS(v, "integer") || NODE_IS(v, "float")) &&
+        facts_function_at(f, at) == l->function)
+      return true;
+  }
+  return false;
+}
+
+
 bool facts_outlives_iteration(const facts *self, TSNode node) {
   uint32_t pos = ts_node_start_byte(node);
   if (indexed_by_loop_target(self, node)) return false;
@@ -410,6 +543,7 @@ bool facts_outlives_iteration(const facts *self, TSNode node) {
   uint32_t len;
   const char *name;
   if (!stored_in_loop(self, node, &loop, &name, &len)) return false;
+  if (bounded_slot(self, node, loop) || slot_reset_in_iteration(self, &self->loops.items[loop], node, pos)) return false;
   TSNode up = ts_node_parent(node);
   if (!ts_node_is_null(up) && NODE_IS(up, "attribute") && ts_node_eq(FIELD(up, object), node) &&
       (facts_node_is(self, FIELD(up, attribute), "append") || facts_node_is(self, FIELD(up, attribute), "extend")) &&

@@ -1369,9 +1369,19 @@ static void enable_grad_blocks(facts *f, buf *tmp) {
 
 static void resolve_no_grad(facts *f, buf *tmp) {
   no_grad_returns(f, tmp);
-  for (size_t i = 0; i < f->with_items.len; i++)
-    if (is_no_grad_expr(f, f->with_items.items[i].candidate, tmp))
-      vec_push(&f->no_grad, f->with_items.items[i].span);
+  for (size_t i = 0; i < f->with_items.len; i++) {
+    TSNode e = f->with_items.items[i].candidate;
+    if (!is_no_grad_expr(f, e, tmp)) continue;
+    /* the items after it in the same `with` run under it too (`with
+     * torch.no_grad(), torch.cuda.amp.autocast():` enters the autocast with
+     * gradients off already) */
+    facts_span sp = f->with_items.items[i].span;
+    TSNode item = ts_node_parent(e);
+    if (!ts_node_is_null(item) && NODE_IS(item, "as_pattern")) item = ts_node_parent(item);
+    if (!ts_node_is_null(item) && NODE_IS(item, "with_item") && ts_node_end_byte(item) < sp.start)
+      sp.start = ts_node_end_byte(item);
+    vec_push(&f->no_grad, sp);
+  }
   for (size_t i = 0; i < f->functions.len; i++) {
     facts_function *fn = &f->functions.items[i];
     TSNode parent = fn->decorated;
