@@ -71,7 +71,10 @@
 ;   iteration makes of them, weighed or not (`running_kd += kd_loss * n`
 ;   beside `((1 - r) * ce + r * kd_loss).backward()`; torchtune's
 ;   recipes): backward frees
-;   what their graphs saved, and the reset drops the rest every few steps;
+;   what their graphs saved, and the reset drops the rest every few steps
+;   (also a reset now and then in a loop around the one that backpropagates:
+;   `if batch_idx % log_interval == 0: total_reg = 0` around the time steps
+;   of each batch; not an unconditional reset when the epoch ends);
 ;   likewise a sum that is itself backpropagated after the accumulation
 ;   and then reset (`avg = batch_loss / n; avg.backward()`, then
 ;   `batch_loss = 0.0`: a window of instances summed on purpose), whatever

@@ -121,6 +121,10 @@
 ;   of one batch) or
 ;   differentiates after the loop (`torch.autograd.grad(torch.cat(lls)
 ;   .mean(), model.parameters())`, an EWC Fisher estimate), `self.x = v`
+;   that each iteration first sets to a number or None in the loop's own
+;   body (`self.loss = 0.0`, then `self.loss = self.elbo(...)` of an
+;   Avalanche strategy: one iteration's graph at a time, even retained),
+;   `self.x = v`
 ;   that the loop only ever stores and never reads (`self.output =
 ;   output` of the best validation epoch: one value at a time; not when
 ;   the loop retains graphs with `retain_graph`), `self.x = v` that the iteration does not read before and

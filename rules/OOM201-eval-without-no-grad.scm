@@ -21,7 +21,10 @@
 ;   every return (`def infer(self, x): return self.module_(x)`: then
 ;   `self.infer(x)` is `self.module_`'s forward pass, and an `.eval()` of
 ;   `self.module_` applies to it), that run with gradient tracking on
-;   although nothing will be backpropagated through them. A loss (`criterion(out, y)`, a `torch.nn` loss) is not a model (an actor-critic's `critic` is one):
+;   although nothing will be backpropagated through them. A method of the
+;   model's class whose body never reads `self` (`extract_prosodic_features
+;   (self, audio, sr)` computing features with librosa and NumPy) runs none
+;   of its modules, whatever its name says. A loss (`criterion(out, y)`, a `torch.nn` loss, a cost function handed in as `cost`) is not a model (an actor-critic's `critic` is one):
 ;   the forward pass before it is what is reported. Nor is what the batch
 ;   goes through on its way to the model (`next(iter(loader))`, a
 ;   `pre_process(x)` whose output the model takes), nor a tokenizer, even

@@ -29,8 +29,10 @@
 ;   gradients (`for im, i1 in active: ...; optimizers[im].step()` after
 ;   `for optimizer in optimizers: optimizer.zero_grad()`: each steps
 ;   once per call); a loop that runs once (`range(1)`, or
-;   `range(num_epochs)` with `num_epochs` bound only to `1`: one backward on
-;   fresh gradients); a loop timed as a benchmark (its function calls
+;   `range(num_epochs)` with `num_epochs` bound only to `1`, or
+;   `range(self.gradient_steps)` with every binding of the attribute `1`:
+;   one backward on fresh gradients, the zero_grad of the loop around it
+;   clearing them); a loop timed as a benchmark (its function calls
 ;   `torch.cuda.synchronize()` before and after it: a throughput test on a
 ;   constant batch, whose updates nobody uses). Another
 ;   framework's code: a file importing Paddle (whose `clear_grad()` is its

@@ -435,6 +435,35 @@ static bool emptied_in_iteration(const facts *f, const facts_loop *l, TSNode nod
 
 
 static bool has_word_at(const char *text, uint32_t len, uint32_t from, const char *name, uint32_t nlen);
+/* Whether `self.x` (TARGET, stored in loop L) is first set to a number or
+ * None in the loop's own body, before the store (`self.loss = 0.0` at the
+ * top of each iteration of an Avalanche strategy, then `self.loss =
+ * self.elbo(...)`): every iteration drops the value of the last one, so at
+ * most one iteration's graph is alive, even when its backward retains it. */
+static bool reset_before_store(const facts *f, const facts_loop *l, TSNode target) {
+  uint32_t len;
+  const char *text = facts_text(f, target, &len);
+  uint32_t at = ts_node_start_byte(target);
+  TSNode body = FIELD(l->node, body);
+  if (ts_node_is_null(body)) return false;
+  size_t lo = 0, hi = f->assigns.len;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (ts_node_start_byte(f->assigns.items[mid].left) < l->body.start) lo = mid + 1;
+    else hi = mid;
+  }
+  for (size_t i = lo; i < f->assigns.len; i++) {
+    TSNode left = f->assigns.items[i].left, v = f->assigns.items[i].right;
+    if (ts_node_start_byte(left) >= at) break;
+    if (!(NODE_IS(v, "integer") || NODE_IS(v, "float") || NODE_IS(v, "none")) || !facts_text_is(f, left, text, len))
+      continue;
+    TSNode stmt = ts_node_parent(ts_node_parent(left));
+    if (!ts_node_is_null(stmt) && ts_node_eq(ts_node_parent(stmt), body)) return true;
+  }
+  return false;
+}
+
+
 
 
 /* The loop variable of a slot index: `i`, `i + 1`, `i // 2`, `2 * i`; else a
@@ -555,7 +584,8 @@ bool facts_outlives_iteration(const facts *self, TSNode node) {
     return !(NODE_IS(node, "attribute") && !ts_node_is_null(parent) && NODE_IS(parent, "assignment") &&
              ts_node_eq(FIELD(parent, left), node) &&
              (released_in_iteration(self, &self->loops.items[loop], node) ||
-              only_stored_in_loop(self, &self->loops.items[loop], node)));
+              only_stored_in_loop(self, &self->loops.items[loop], node) ||
+              reset_before_store(self, &self->loops.items[loop], node)));
   }
   const facts_loop *l = &self->loops.items[loop];
   uint32_t loop_start = ts_node_start_byte(l->node);
@@ -1736,6 +1766,25 @@ bool facts_reset_after_backward(const facts *self, TSNode stmt) {
   for (size_t i = first; i < end && !reset; i++) {
     uint32_t b = self->bindings.items[i].pos;
     reset = b > pos && b < l->body.end && facts_function_at(self, b) == fn;
+  }
+  /* or now and then in an enclosing loop (`if batch_idx % log_interval ==
+   * 0: ...; total_reg = 0` around a loop over the time steps of a batch,
+   * each backpropagated): a logging window, not an epoch's sum, which an
+   * unconditional reset at the end of the epoch would make */
+  for (int o = l->parent; o >= 0 && !reset; o = self->loops.items[o].parent) {
+    const facts_loop *ol = &self->loops.items[o];
+    /* bound in that loop before the sum (`totalloss = 0.0` at the top of
+     * each epoch): an epoch's sum, whatever another phase resets */
+    bool anew = false;
+    for (size_t i = first; i < end && !anew; i++) {
+      uint32_t b = self->bindings.items[i].pos;
+      anew = b >= ol->body.start && b < pos && facts_function_at(self, b) == fn;
+    }
+    if (anew) break;
+    for (size_t i = first; i < end && !reset; i++) {
+      uint32_t b = self->bindings.items[i].pos;
+      reset = b > pos && b < ol->body.end && facts_function_at(self, b) == fn && facts_periodic_at(self, b, o);
+    }
   }
   if (!reset) return false;
   /* backpropagated in the same iteration, itself or through a loss the
@@ -4115,7 +4164,18 @@ static bool named_as_loss(const facts *f, TSNode callee) {
   if (ts_node_is_null(last)) return false;
   uint32_t len;
   const char *t = facts_text(f, last, &len);
-  return facts__named_as_loss(t, len);
+  if (facts__named_as_loss(t, len)) return true;
+  /* `cost(output, target)` with `cost` a parameter: the cost function the
+   * caller hands in (a global `cost` may be a cost network: PPUU's) */
+  static const char *const costs[] = {"cost", "cost_fn", "cost_func", "cost_function", NULL};
+  if (!NODE_IS(callee, "identifier") || !in_names((char *const *)costs, sizeof costs / sizeof *costs - 1, t, len))
+    return false;
+  int fn = facts_function_at(f, ts_node_start_byte(callee));
+  size_t first, end;
+  facts_bindings_named(f, t, len, &first, &end);
+  for (size_t i = first; i < end; i++)
+    if (fn >= 0 && (int)f->bindings.items[i].parameter_of - 1 == fn) return true;
+  return false;
 }
 
 
@@ -5055,6 +5115,26 @@ static bool names_file_class(const facts *f, TSNode callee) {
 }
 
 
+/* Whether every method of the file's classes named ATTR has a body that
+ * never reads `self` (`extract_prosodic_features(self, audio, sr)` of a
+ * classifier, computing features with librosa and NumPy): it runs none of
+ * its model's modules, whatever its name says. False when the file defines
+ * no such method. */
+static bool self_free_method(const facts *f, TSNode attr) {
+  uint32_t len;
+  const char *name = facts_text(f, attr, &len);
+  bool found = false;
+  for (size_t i = 0; i < f->functions.len; i++) {
+    const facts_function *g = &f->functions.items[i];
+    if (g->klass < 0 || g->name_len != len || memcmp(g->name, name, len) != 0) continue;
+    assert(g->body.start <= g->body.end && g->body.end <= f->length);
+    if (has_word_at(f->source + g->body.start, g->body.end - g->body.start, 0, "self", 4)) return false;
+    found = true;
+  }
+  return found;
+}
+
+
 static bool is_model_call(const facts *self, TSNode callee) {
   if (ts_node_is_null(callee)) return false;
   /* `self.infer(x)` whose method returns `self.module_(x)`: the module's call */
@@ -5084,7 +5164,7 @@ static bool is_model_call(const facts *self, TSNode callee) {
   if (ts_node_is_null(obj) || ts_node_is_null(attr) || !facts_is_model(self, obj) || named_as_loss(self, callee))
     return false;
   if (takes_text(self, callee)) return false;
-  if (forward_like(self, attr)) return true;
+  if (forward_like(self, attr)) return !self_free_method(self, attr);
   uint32_t len;
   const char *t = facts_text(self, attr, &len);
   char sub[80];

@@ -3138,6 +3138,41 @@ static bool lightning_step(const facts *f, int fn) {
 /* Whether ITER is `range(1)`, `trange(1)` or `tqdm(range(1))`, the 1 also
  * as a name every binding of the file gives that literal (`num_epochs = 1`
  * in a timing run of a freshly built model): the loop runs its body once. */
+/* Whether the attribute TEXT (LEN bytes, `self.x`) is bound where `assigns`
+ * does not see it: summed into (`self.x += 1`) or unpacked into (`self.a,
+ * self.x = ...`). */
+static bool self_bound_otherwise(const facts *f, const char *text, uint32_t len) {
+  for (size_t at = 0; len && at + len <= f->length; at++) {
+    const char *hit = memchr(f->source + at, text[0], f->length - len - at + 1);
+    if (!hit) break;
+    at = (size_t)(hit - f->source);
+    if (memcmp(hit, text, len) != 0) continue;
+    TSNode n = ts_node_descendant_for_byte_range(f->root, (uint32_t)at, (uint32_t)(at + len));
+    TSNode up = ts_node_is_null(n) ? n : ts_node_parent(n);
+    if (ts_node_is_null(up) || !NODE_IS(n, "attribute")) continue;
+    if (NODE_IS(up, "augmented_assignment") && ts_node_eq(FACT_FIELD(f, up, left), n)) return true;
+    if (NODE_IS(up, "pattern_list") || NODE_IS(up, "tuple_pattern") || NODE_IS(up, "list_pattern")) return true;
+  }
+  return false;
+}
+
+
+/* Whether `self.x` (ATTR) is bound somewhere in the file and every binding
+ * is the literal 1 (`self.gradient_steps = 1  # kwargs['epochs']`). */
+static bool self_one(const facts *f, TSNode attr) {
+  uint32_t len;
+  const char *text = facts_text(f, attr, &len);
+  bool found = false;
+  for (size_t i = 0; i < f->assigns.len; i++) {
+    if (!facts_text_is(f, f->assigns.items[i].left, text, len)) continue;
+    TSNode v = f->assigns.items[i].right;
+    if (ts_node_is_null(v) || !NODE_IS(v, "integer") || !facts_node_is(f, v, "1")) return false;
+    found = true;
+  }
+  return found && !self_bound_otherwise(f, text, len);
+}
+
+
 static bool counts_to_one(const facts *f, TSNode iter) {
   for (int guard = 0; guard < 2 && !ts_node_is_null(iter) && NODE_IS(iter, "call"); guard++) {
     TSNode callee = FACT_FIELD(f, iter, function), args = FACT_FIELD(f, iter, arguments);
@@ -3149,6 +3184,7 @@ static bool counts_to_one(const facts *f, TSNode iter) {
     }
     if (!facts_node_is(f, callee, "range") && !facts_node_is(f, callee, "trange")) return false;
     if (NODE_IS(a, "identifier")) a = facts_constant_value(f, a);
+    else if (NODE_IS(a, "attribute") && facts_node_is(f, FACT_FIELD(f, a, object), "self")) return self_one(f, a);
     return !ts_node_is_null(a) && NODE_IS(a, "integer") && facts_node_is(f, a, "1");
   }
   return false;
@@ -3259,6 +3295,19 @@ static void resolve_loops(facts *f, buf *tmp) {
       if (!ts_node_is_null(right) && is_loader_expr(f, right, tmp) && !own_list_of_module_method(f, l, right))
         l->evidence |= LOOP_ITERATES_LOADER;
     }
+  }
+  /* a loop counted to one (`for gs in range(self.gradient_steps)` with the
+   * attribute bound to 1) is its enclosing loop's body: what it does, that
+   * loop does once per iteration. Inner loops come after their outer loop,
+   * so walk backwards. */
+  for (size_t i = f->loops.len; i-- > 0;) {
+    facts_loop *l = &f->loops.items[i];
+    if (l->parent >= 0 && l->evidence && NODE_IS(l->node, "for_statement") &&
+        counts_to_one(f, FACT_FIELD(f, l->node, right)))
+      f->loops.items[l->parent].evidence |= l->evidence;
+  }
+  for (size_t i = 0; i < f->loops.len; i++) {
+    facts_loop *l = &f->loops.items[i];
     l->per_iteration = l->evidence != 0 && !runs_once(f, l);
   }
   /* An epoch loop runs a batch loop inside it; a validation forward pass
