@@ -103,7 +103,10 @@
 ;   whose name the loss reads only through a later binding (`reward` from
 ;   `env.step()` stored while collecting, `reward = reward_pool[i]` rebound
 ;   in the update loop right before the loss); values stored after `.detach()`, `.item()`, `.tolist()`,
-;   `.cpu().numpy()` or `.data`, values computed under `torch.no_grad()` or
+;   `.cpu().numpy()` or `.data`, what a function of the file returns when
+;   called with `False` for the parameter its body hands to
+;   `torch.set_grad_enabled` (`val_loss, n = run_batch(model, x, y, None,
+;   train=False)` of PPRGo), values computed under `torch.no_grad()` or
 ;   `torch.inference_mode()` (here, or in every caller: of the file, of the
 ;   scripts importing it, of a base class's methods calling it on `self`,
 ;   as OOM201 reads them), a loss of a prediction made under no_grad

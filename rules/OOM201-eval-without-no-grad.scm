@@ -14,7 +14,9 @@
 ;   by DDP, `torch.compile` or `accelerator.prepare`; not a function
 ;   compiled, one the file defines or imports, `fn = transform_points;
 ;   torch.compile(fn)`, a pick from a module-level table of functions and
-;   lambdas, `torch.compile(CUSTOM_CREATORS[name])`, nor a lambda), or of a forward-like
+;   lambdas, `torch.compile(CUSTOM_CREATORS[name])`, the target of a loop
+;   over a tuple of the file's functions, `for variant in (all_at_once,
+;   packed_bits): fn = torch.compile(variant)`, nor a lambda), or of a forward-like
 ;   method or submodule of one (`net.forward(x)`, `model.predict(x)`,
 ;   `module.validation_step(batch)`, `self.model.encoder(x)`), or of a
 ;   method of the same class that returns a call of one model attribute on

@@ -58,6 +58,8 @@ typedef struct {
   bool gradients;     /* computes gradients: `.backward()`, `torch.autograd.grad`, a Captum `.attribute(...)`,
                          itself or through callees (an explainer's forward) */
   bool returns_graph; /* returns a graph-carrying value */
+  int8_t grad_switch; /* 0: not asked yet; -1: none; k + 1: computes under `torch.set_grad_enabled(p)`,
+                         p its k-th parameter (graph.c, asked lazily) */
   bool returns_no_grad; /* every return is a no-grad context (`return torch.no_grad()` on each branch) */
   /* a helper setting `requires_grad` on the parameters of a model it is
    * handed: 1 + that parameter's index (0: none), and to what: 0 False,

@@ -938,6 +938,82 @@ static bool prediction_detached(const facts *f, TSNode args, uint32_t pos, int f
 }
 
 
+/* Function G's grad switch: a `with torch.set_grad_enabled(p):` right in
+ * G's body, p one of G's parameters, and every return of G inside that
+ * block or after it (PPRGo's `run_batch(model, xbs, yb, optimizer,
+ * train)`). The parameter's position + 1, or -1; found once per function. */
+static int grad_switch(analysis *a, int g) {
+  facts_function *fn = &a->f->functions.items[g];
+  if (fn->grad_switch) return fn->grad_switch;
+  fn->grad_switch = -1;
+  static const char *const set[] = {"torch.set_grad_enabled", "torch.autograd.set_grad_enabled",
+                                    "torch.autograd.grad_mode.set_grad_enabled", NULL};
+  const facts *f = a->f;
+  TSNode body = FACT_FIELD(f, fn->node, body), params = FACT_FIELD(f, fn->node, parameters);
+  if (ts_node_is_null(body) || ts_node_is_null(params)) return -1;
+  for (size_t i = 0; i < f->with_items.len; i++) {
+    TSNode v = f->with_items.items[i].candidate;
+    if (ts_node_start_byte(v) < fn->body.start || ts_node_start_byte(v) >= fn->body.end || !NODE_IS(v, "call"))
+      continue;
+    TSNode args = FACT_FIELD(f, v, arguments);
+    TSNode p = !ts_node_is_null(args) && ts_node_named_child_count(args) == 1 ? ts_node_named_child(args, 0) : NULL_NODE;
+    if (ts_node_is_null(p) || !NODE_IS(p, "identifier") || !facts_qualname(f, FACT_FIELD(f, v, function), &a->tmp) ||
+        !in_list(buf_str(&a->tmp), a->tmp.len, set))
+      continue;
+    TSNode w = v;
+    for (int up = 0; up < 4 && !ts_node_is_null(w) && !NODE_IS(w, "with_statement"); up++) w = ts_node_parent(w);
+    if (ts_node_is_null(w) || !NODE_IS(w, "with_statement") || !ts_node_eq(ts_node_parent(w), body)) continue;
+    for (size_t r = 0; r < f->returns.len; r++)
+      if (f->returns.items[r].function == g && ts_node_start_byte(f->returns.items[r].call) < ts_node_start_byte(w))
+        return -1;
+    uint32_t plen;
+    const char *pname = facts_text(f, p, &plen);
+    for (uint32_t k = 0, n = ts_node_named_child_count(params); k < n && k < 100; k++) {
+      TSNode q = ts_node_named_child(params, k);
+      TSNode id = NODE_IS(q, "identifier") ? q
+                  : NODE_IS(q, "typed_parameter") ? ts_node_named_child(q, 0)
+                  : FACT_FIELD(f, q, name);
+      if (!ts_node_is_null(id) && NODE_IS(id, "identifier") && facts_text_is(f, id, pname, plen))
+        return fn->grad_switch = (int8_t)(k + 1);
+    }
+    return -1;
+  }
+  return -1;
+}
+
+
+/* Whether CALL of function G of the file passes `False` for G's grad
+ * switch (`run_batch(model, xbs, yb, None, train=False)`): what it
+ * returns is computed with gradients off. */
+static bool call_turns_grad_off(analysis *a, TSNode call, int g) {
+  int k = grad_switch(a, g);
+  if (k < 0) return false;
+  const facts *f = a->f;
+  const facts_function *fn = &f->functions.items[g];
+  TSNode params = FACT_FIELD(f, fn->node, parameters), args = FACT_FIELD(f, call, arguments);
+  if (ts_node_is_null(args)) return false;
+  TSNode q = ts_node_named_child(params, (uint32_t)k - 1);
+  TSNode id = NODE_IS(q, "identifier") ? q : NODE_IS(q, "typed_parameter") ? ts_node_named_child(q, 0) : FACT_FIELD(f, q, name);
+  uint32_t plen;
+  const char *pname = facts_text(f, id, &plen);
+  /* a method called on an object skips `self` */
+  TSNode callee = FACT_FIELD(f, call, function);
+  int at = k - 1 - (fn->klass >= 0 && NODE_IS(callee, "attribute") ? 1 : 0), pos = 0;
+  for (uint32_t i = 0, n = ts_node_named_child_count(args); i < n; i++) {
+    TSNode c = ts_node_named_child(args, i);
+    if (NODE_IS(c, "keyword_argument")) {
+      TSNode name = FACT_FIELD(f, c, name), value = FACT_FIELD(f, c, value);
+      if (!ts_node_is_null(name) && facts_text_is(f, name, pname, plen))
+        return !ts_node_is_null(value) && NODE_IS(value, "false");
+      continue;
+    }
+    if (NODE_IS(c, "list_splat") || NODE_IS(c, "dictionary_splat")) return false;
+    if (pos++ == at) return NODE_IS(c, "false");
+  }
+  return false;
+}
+
+
 static unsigned eval_call(analysis *a, state *st, TSNode e) {
   facts *f = a->f;
   TSNode callee = FACT_FIELD(a->f, e, function);
@@ -1016,6 +1092,7 @@ static unsigned eval_call(analysis *a, state *st, TSNode e) {
     if (any) return v | (divided ? V_DIVIDED : 0);
   }
   if (fn >= 0) {
+    if (call_turns_grad_off(a, e, fn)) return 0;
     const facts_function *g = &f->functions.items[fn];
     return (g->returns_graph ? V_GRAPH : 0) | (g->returns_scalar_loss ? V_SCALAR : 0) |
            (g->returns_divided ? V_DIVIDED : 0);
@@ -1517,6 +1594,10 @@ static bool returned_elements(analysis *a, TSNode right, uint32_t n, uint8_t *el
   int g = facts_function_named(a->f, callee);
   if (g >= 0) {
     const facts_function *fn = &a->f->functions.items[g];
+    if (call_turns_grad_off(a, right, g)) {
+      memset(elems, TAINT_SEEN | TAINT_CLEAN, n);
+      return true;
+    }
     if (fn->elems_varied || (fn->nelems != n && fn->nelems2 != n)) return false;
     memcpy(elems, fn->nelems == n ? fn->elems : fn->elems2, n);
     /* positions line up for a plain call of a plain function */

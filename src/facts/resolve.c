@@ -1543,7 +1543,25 @@ static bool compiles_own_function(const facts *f, TSNode call) {
   if (ts_node_is_null(a0) || !NODE_IS(a0, "identifier")) return false;
   uint32_t len;
   const char *name = facts_text(f, a0, &len);
-  return names_function(f, name, len, ts_node_start_byte(a0), 0);
+  if (names_function(f, name, len, ts_node_start_byte(a0), 0)) return true;
+  /* `for variant in (all_at_once, pad_inlined): fn = torch.compile(variant)`:
+   * the target of a loop over a literal of functions of the file */
+  for (TSNode up = ts_node_parent(call); !ts_node_is_null(up); up = ts_node_parent(up)) {
+    if (NODE_IS(up, "function_definition") || NODE_IS(up, "class_definition")) break;
+    if (!NODE_IS(up, "for_statement")) continue;
+    TSNode target = FACT_FIELD(f, up, left), over = FACT_FIELD(f, up, right);
+    if (ts_node_is_null(target) || !NODE_IS(target, "identifier") || !facts_text_is(f, target, name, len)) continue;
+    if (ts_node_is_null(over) || !(NODE_IS(over, "tuple") || NODE_IS(over, "list"))) return false;
+    uint32_t n = ts_node_named_child_count(over);
+    for (uint32_t i = 0; i < n; i++) {
+      TSNode item = ts_node_named_child(over, i);
+      uint32_t il;
+      const char *it = NODE_IS(item, "identifier") ? facts_text(f, item, &il) : NULL;
+      if (!it || !names_function(f, it, il, ts_node_start_byte(item), 0)) return false;
+    }
+    return n > 0;
+  }
+  return false;
 }
 
 
