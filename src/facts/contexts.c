@@ -195,11 +195,8 @@ static bool returned_by_training_step(const facts *f, int fn, uint32_t after, co
   if (g->klass < 0 || g->name_len != 13 || memcmp(g->name, "training_step", 13) != 0 ||
       !facts_class_has_bases(f, &f->classes.items[g->klass]))
     return false;
-  for (uint32_t i = after; i + 6 <= g->body.end; i++) {
-    const char *hit = memchr(f->source + i, 'r', g->body.end - 5 - i);
-    if (!hit) break;
-    i = (uint32_t)(hit - f->source);
-    if (memcmp(hit, "return", 6) != 0) continue;
+  for (uint32_t i = facts__next_text(f, after, g->body.end, "return", 6); i < g->body.end;
+       i = facts__next_text(f, i + 1, g->body.end, "return", 6)) {
     TSNode kw = ts_node_descendant_for_byte_range(f->root, i, i + 6);
     TSNode st = ts_node_is_null(kw) ? kw : ts_node_parent(kw);
     if (ts_node_is_null(st) || !NODE_IS(st, "return_statement") || ts_node_start_byte(st) != i ||
@@ -545,11 +542,8 @@ static bool slot_reset_in_iteration(const facts *f, const facts_loop *l, TSNode 
   uint32_t len;
   const char *text = facts_text(f, node, &len);
   /* subscript stores are no bindings: found by their text in the body */
-  for (uint32_t at = l->body.start; len && at + len <= pos; at++) {
-    const char *hit = memchr(f->source + at, text[0], pos - at - len + 1);
-    if (!hit) break;
-    at = (uint32_t)(hit - f->source);
-    if (memcmp(hit, text, len) != 0) continue;
+  for (uint32_t at = facts__next_text(f, l->body.start, pos, text, len); at < pos;
+       at = facts__next_text(f, at + 1, pos, text, len)) {
     TSNode s = ts_node_descendant_for_byte_range(f->root, at, at + len);
     TSNode a = ts_node_is_null(s) ? s : ts_node_parent(s);
     if (ts_node_is_null(a) || !NODE_IS(s, "subscript") || ts_node_start_byte(s) != at || !NODE_IS(a, "assignment") ||

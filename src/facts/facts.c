@@ -5,6 +5,7 @@
 #include "parse/fields.h"
 #include "facts/facts.h"
 
+#include <assert.h>
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -871,6 +872,18 @@ static symbol_entry *symbol_slot(const struct facts_symbol_memo *m, const void *
 
 /* Whether TEXT (TLEN bytes) holds NAME (LEN bytes) as a whole expression
  * prefix: `self.out` in `self.out.mean()`, not in `self.output`. */
+uint32_t facts__next_text(const facts *self, uint32_t from, uint32_t end, const char *text, uint32_t len) {
+  assert(end <= self->length);
+  for (uint32_t at = from; len && at + len <= end; at++) {
+    const char *hit = memchr(self->source + at, text[0], end - len - at + 1);
+    if (!hit) break;
+    at = (uint32_t)(hit - self->source);
+    if (!memcmp(hit, text, len)) return at;
+  }
+  return end;
+}
+
+
 bool facts__mentions(const char *text, uint32_t tlen, const char *name, uint32_t len) {
   for (uint32_t k = 0; k + len <= tlen; k++) {
     if (memcmp(text + k, name, len) != 0) continue;

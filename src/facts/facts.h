@@ -480,6 +480,10 @@ bool facts__named_like_model(const char *s, uint32_t len);
 /* Whether TEXT (TLEN bytes) holds NAME (LEN bytes) as a whole expression
  * prefix: `self.out` in `self.out.mean()`, not in `self.output` (facts.c). */
 bool facts__mentions(const char *text, uint32_t tlen, const char *name, uint32_t len);
+/* The next place at or after FROM where the source holds TEXT (LEN bytes)
+ * wholly before END; END when there is none. A byte scan: for the rare
+ * questions no table answers (subscript stores, `return` statements). */
+uint32_t facts__next_text(const facts *self, uint32_t from, uint32_t end, const char *text, uint32_t len);
 /* Whether NAME is a parameter of function FN: bound in its signature
  * (facts.c). */
 bool facts__parameter_of(const facts *f, const char *name, uint32_t len, int fn);

@@ -3160,12 +3160,9 @@ static bool lightning_step(const facts *f, int fn) {
  * does not see it: summed into (`self.x += 1`) or unpacked into (`self.a,
  * self.x = ...`). */
 static bool self_bound_otherwise(const facts *f, const char *text, uint32_t len) {
-  for (size_t at = 0; len && at + len <= f->length; at++) {
-    const char *hit = memchr(f->source + at, text[0], f->length - len - at + 1);
-    if (!hit) break;
-    at = (size_t)(hit - f->source);
-    if (memcmp(hit, text, len) != 0) continue;
-    TSNode n = ts_node_descendant_for_byte_range(f->root, (uint32_t)at, (uint32_t)(at + len));
+  uint32_t end = (uint32_t)f->length;
+  for (uint32_t at = facts__next_text(f, 0, end, text, len); at < end; at = facts__next_text(f, at + 1, end, text, len)) {
+    TSNode n = ts_node_descendant_for_byte_range(f->root, at, at + len);
     TSNode up = ts_node_is_null(n) ? n : ts_node_parent(n);
     if (ts_node_is_null(up) || !NODE_IS(n, "attribute")) continue;
     if (NODE_IS(up, "augmented_assignment") && ts_node_eq(FACT_FIELD(f, up, left), n)) return true;
