@@ -461,8 +461,6 @@ static bool reset_before_store(const facts *f, const facts_loop *l, TSNode targe
 }
 
 
-
-
 /* The loop variable of a slot index: `i`, `i + 1`, `i // 2`, `2 * i`; else a
  * null node. */
 static TSNode slot_variable(TSNode index) {
@@ -476,15 +474,16 @@ static TSNode slot_variable(TSNode index) {
 }
 
 
-/* Whether NODE, the container of `xs[i] = v` (or `xs[i // 2] = v`), is
- * written at a slot of a `for i in range(...)` loop inside the batch loop
- * LOOP, a loop that (with the loops in it) iterates no loader and runs no
- * backward or step: the per-cycle or per-head terms of one step, each slot
- * overwritten in every iteration as a plain name would be. The range must
- * not depend on an enclosing loop's variable (`range(e * n, e * n + n)`
- * moves on with the epoch), and `xs[i] += v` sums, so it is no slot. */
-static bool bounded_slot(const facts *f, TSNode node, int loop) {
-  TSNode sub = ts_node_parent(node);
+/* Whether NODE, the container of `xs[i] = v` (or `xs[i // 2] = v`; SUB is
+ * the subscript over it), is written at a slot of a `for i in range(...)`
+ * loop inside the batch loop LOOP, a loop that (with the loops in it)
+ * iterates no loader and runs no backward or step: the per-cycle or
+ * per-head terms of one step, each slot overwritten in every iteration as
+ * a plain name would be. The range must not depend on an enclosing loop's
+ * variable (`range(e * n, e * n + n)` moves on with the epoch), and `xs[i]
+ * += v` sums, so it is no slot. */
+static bool bounded_slot(const facts *f, TSNode node, TSNode sub, int loop) {
+  assert(loop >= 0 && (size_t)loop < f->loops.len);
   if (ts_node_is_null(sub) || !NODE_IS(sub, "subscript") || !ts_node_eq(FIELD(sub, value), node)) return false;
   TSNode stmt = ts_node_parent(sub);
   if (ts_node_is_null(stmt) || !NODE_IS(stmt, "assignment") || !ts_node_eq(FIELD(stmt, left), sub)) return false;
@@ -535,10 +534,9 @@ static bool bounded_slot(const facts *f, TSNode node, int loop) {
  * range(n): batch_loss_h[i] = 0` before the loop over the utterances of
  * the batch): a sum made anew every iteration, as a name bound there is. */
 static bool slot_reset_in_iteration(const facts *f, const facts_loop *l, TSNode node, uint32_t pos) {
+  if (!NODE_IS(node, "subscript")) return false;
   TSNode up = ts_node_parent(node);
-  if (!NODE_IS(node, "subscript") || ts_node_is_null(up) || !NODE_IS(up, "augmented_assignment") ||
-      !ts_node_eq(FIELD(up, left), node))
-    return false;
+  if (ts_node_is_null(up) || !NODE_IS(up, "augmented_assignment") || !ts_node_eq(FIELD(up, left), node)) return false;
   uint32_t len;
   const char *text = facts_text(f, node, &len);
   /* subscript stores are no bindings: found by their text in the body */
@@ -566,8 +564,9 @@ bool facts_outlives_iteration(const facts *self, TSNode node) {
   uint32_t len;
   const char *name;
   if (!stored_in_loop(self, node, &loop, &name, &len)) return false;
-  if (bounded_slot(self, node, loop) || slot_reset_in_iteration(self, &self->loops.items[loop], node, pos)) return false;
   TSNode up = ts_node_parent(node);
+  if (bounded_slot(self, node, up, loop) || slot_reset_in_iteration(self, &self->loops.items[loop], node, pos))
+    return false;
   if (!ts_node_is_null(up) && NODE_IS(up, "attribute") && ts_node_eq(FIELD(up, object), node) &&
       (facts_node_is(self, FIELD(up, attribute), "append") || facts_node_is(self, FIELD(up, attribute), "extend")) &&
       emptied_in_iteration(self, &self->loops.items[loop], node, pos))

@@ -943,6 +943,7 @@ static bool prediction_detached(const facts *f, TSNode args, uint32_t pos, int f
  * block or after it (PPRGo's `run_batch(model, xbs, yb, optimizer,
  * train)`). The parameter's position + 1, or -1; found once per function. */
 static int grad_switch(analysis *a, int g) {
+  assert(g >= 0 && (size_t)g < a->f->functions.len);
   facts_function *fn = &a->f->functions.items[g];
   if (fn->grad_switch) return fn->grad_switch;
   fn->grad_switch = -1;
@@ -951,10 +952,17 @@ static int grad_switch(analysis *a, int g) {
   const facts *f = a->f;
   TSNode body = FACT_FIELD(f, fn->node, body), params = FACT_FIELD(f, fn->node, parameters);
   if (ts_node_is_null(body) || ts_node_is_null(params)) return -1;
-  for (size_t i = 0; i < f->with_items.len; i++) {
+  /* the with-items are in file order: from the first in the body on */
+  size_t lo = 0, hi = f->with_items.len;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (ts_node_start_byte(f->with_items.items[mid].candidate) < fn->body.start) lo = mid + 1;
+    else hi = mid;
+  }
+  for (size_t i = lo; i < f->with_items.len; i++) {
     TSNode v = f->with_items.items[i].candidate;
-    if (ts_node_start_byte(v) < fn->body.start || ts_node_start_byte(v) >= fn->body.end || !NODE_IS(v, "call"))
-      continue;
+    if (ts_node_start_byte(v) >= fn->body.end) break;
+    if (!NODE_IS(v, "call")) continue;
     TSNode args = FACT_FIELD(f, v, arguments);
     TSNode p = !ts_node_is_null(args) && ts_node_named_child_count(args) == 1 ? ts_node_named_child(args, 0) : NULL_NODE;
     if (ts_node_is_null(p) || !NODE_IS(p, "identifier") || !facts_qualname(f, FACT_FIELD(f, v, function), &a->tmp) ||
@@ -1092,7 +1100,7 @@ static unsigned eval_call(analysis *a, state *st, TSNode e) {
     if (any) return v | (divided ? V_DIVIDED : 0);
   }
   if (fn >= 0) {
-    if (call_turns_grad_off(a, e, fn)) return 0;
+    if (f->functions.items[fn].grad_switch >= 0 && call_turns_grad_off(a, e, fn)) return 0;
     const facts_function *g = &f->functions.items[fn];
     return (g->returns_graph ? V_GRAPH : 0) | (g->returns_scalar_loss ? V_SCALAR : 0) |
            (g->returns_divided ? V_DIVIDED : 0);
@@ -1594,7 +1602,7 @@ static bool returned_elements(analysis *a, TSNode right, uint32_t n, uint8_t *el
   int g = facts_function_named(a->f, callee);
   if (g >= 0) {
     const facts_function *fn = &a->f->functions.items[g];
-    if (call_turns_grad_off(a, right, g)) {
+    if (fn->grad_switch >= 0 && call_turns_grad_off(a, right, g)) {
       memset(elems, TAINT_SEEN | TAINT_CLEAN, n);
       return true;
     }

@@ -1546,8 +1546,8 @@ static bool compiles_own_function(const facts *f, TSNode call) {
   if (names_function(f, name, len, ts_node_start_byte(a0), 0)) return true;
   /* `for variant in (all_at_once, pad_inlined): fn = torch.compile(variant)`:
    * the target of a loop over a literal of functions of the file */
-  for (TSNode up = ts_node_parent(call); !ts_node_is_null(up); up = ts_node_parent(up)) {
-    if (NODE_IS(up, "function_definition") || NODE_IS(up, "class_definition")) break;
+  for (int l = facts_innermost_loop_at(f, ts_node_start_byte(call)); l >= 0; l = f->loops.items[l].parent) {
+    TSNode up = f->loops.items[l].node;
     if (!NODE_IS(up, "for_statement")) continue;
     TSNode target = FACT_FIELD(f, up, left), over = FACT_FIELD(f, up, right);
     if (ts_node_is_null(target) || !NODE_IS(target, "identifier") || !facts_text_is(f, target, name, len)) continue;
