@@ -409,12 +409,7 @@ static bool indexed_by_loop_target(const facts *f, TSNode node) {
 static bool emptied_in_iteration(const facts *f, const facts_loop *l, TSNode node, uint32_t pos) {
   uint32_t len;
   const char *text = facts_text(f, node, &len);
-  size_t lo = 0, hi = f->assigns.len;
-  while (lo < hi) {
-    size_t mid = (lo + hi) / 2;
-    if (ts_node_start_byte(f->assigns.items[mid].left) < pos) lo = mid + 1;
-    else hi = mid;
-  }
+  size_t lo = facts_first_assign_at(f, pos);
   for (size_t i = lo; i < f->assigns.len; i++) {
     TSNode left = f->assigns.items[i].left, v = f->assigns.items[i].right;
     if (ts_node_start_byte(left) >= l->body.end) break;
@@ -443,12 +438,7 @@ static bool reset_before_store(const facts *f, const facts_loop *l, TSNode targe
   uint32_t at = ts_node_start_byte(target);
   TSNode body = FIELD(l->node, body);
   if (ts_node_is_null(body)) return false;
-  size_t lo = 0, hi = f->assigns.len;
-  while (lo < hi) {
-    size_t mid = (lo + hi) / 2;
-    if (ts_node_start_byte(f->assigns.items[mid].left) < l->body.start) lo = mid + 1;
-    else hi = mid;
-  }
+  size_t lo = facts_first_assign_at(f, l->body.start);
   for (size_t i = lo; i < f->assigns.len; i++) {
     TSNode left = f->assigns.items[i].left, v = f->assigns.items[i].right;
     if (ts_node_start_byte(left) >= at) break;
@@ -4353,12 +4343,7 @@ uint32_t facts__last_binding_before(const facts *f, const char *name, uint32_t l
 
 long facts__last_local_assign(const facts *f, const char *name, uint32_t len, uint32_t pos, int fn) {
   uint32_t floor = fn >= 0 ? f->functions.items[fn].body.start : 0;
-  size_t lo = 0, hi = f->assigns.len;
-  while (lo < hi) {
-    size_t mid = (lo + hi) / 2;
-    if (ts_node_start_byte(f->assigns.items[mid].left) < pos) lo = mid + 1;
-    else hi = mid;
-  }
+  size_t lo = facts_first_assign_at(f, pos);
   for (size_t i = lo, steps = 0; i-- > 0 && steps < 256; steps++) {
     TSNode left = f->assigns.items[i].left;
     if (ts_node_start_byte(left) < floor) break;
@@ -4370,12 +4355,7 @@ long facts__last_local_assign(const facts *f, const char *name, uint32_t len, ui
 
 
 long facts__last_assign_before(const facts *f, const char *name, uint32_t len, uint32_t pos, int fn) {
-  size_t lo = 0, hi = f->assigns.len;
-  while (lo < hi) {
-    size_t mid = (lo + hi) / 2;
-    if (ts_node_start_byte(f->assigns.items[mid].left) < pos) lo = mid + 1;
-    else hi = mid;
-  }
+  size_t lo = facts_first_assign_at(f, pos);
   for (size_t i = lo; i-- > 0;) {
     TSNode left = f->assigns.items[i].left;
     if (NODE_IS(left, "identifier") && facts_text_is(f, left, name, len))
@@ -4758,12 +4738,7 @@ static bool foreign_estimator(const facts *f, TSNode attr, int fn) {
     }
     if (!family) continue;
     uint32_t start = ts_node_start_byte(d->node), end = ts_node_end_byte(d->node);
-    size_t lo = 0, hi = f->assigns.len; /* assigns are in file order */
-    while (lo < hi) {
-      size_t mid = (lo + hi) / 2;
-      if (ts_node_start_byte(f->assigns.items[mid].left) < start) lo = mid + 1;
-      else hi = mid;
-    }
+    size_t lo = facts_first_assign_at(f, start); /* assigns are in file order */
     for (size_t i = lo; i < f->assigns.len; i++) {
       TSNode left = f->assigns.items[i].left, right = f->assigns.items[i].right;
       uint32_t at = ts_node_start_byte(left);
@@ -4867,12 +4842,7 @@ static bool builds_model(const facts *f, TSNode callee) {
   /* the assignment whose value starts where the call does (asked of every
    * model call: found among the few assignments just before it, with no
    * walk up the tree) */
-  size_t lo = 0, hi = f->assigns.len;
-  while (lo < hi) {
-    size_t mid = (lo + hi) / 2;
-    if (ts_node_start_byte(f->assigns.items[mid].left) < pos) lo = mid + 1;
-    else hi = mid;
-  }
+  size_t lo = facts_first_assign_at(f, pos);
   long k = -1;
   for (size_t i = lo, steps = 0; i-- > 0 && steps < 4 && k < 0; steps++)
     if (ts_node_start_byte(f->assigns.items[i].right) == pos) k = (long)i;

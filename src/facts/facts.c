@@ -765,6 +765,17 @@ size_t facts_first_call_at(const facts *self, uint32_t pos) {
 }
 
 
+size_t facts_first_assign_at(const facts *self, uint32_t pos) {
+  size_t lo = 0, hi = self->assigns.len;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (ts_node_start_byte(self->assigns.items[mid].left) < pos) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+
 int facts_function_at(const facts *self, uint32_t pos) {
   /* the last function starting at or before POS, then out through parents */
   size_t lo = 0, hi = self->functions.len;

@@ -541,6 +541,9 @@ void facts_bindings_named(const facts *self, const char *name, uint32_t len, siz
  *  order): scans of one function's or loop's calls start there, not at the
  *  top of the file, which made them quadratic in long files. */
 size_t facts_first_call_at(const facts *self, uint32_t pos);
+/** The index of the first assignment starting at or after POS (assigns are
+ *  in source order, as calls are). */
+size_t facts_first_assign_at(const facts *self, uint32_t pos);
 /** For each function, the innermost class whose body holds it, or -1, in
  *  OUT[functions.len] (internal to the facts). */
 void facts__innermost_classes(const facts *self, int *out);

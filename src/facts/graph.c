@@ -3133,18 +3133,6 @@ static bool in_function(const facts *f, uint32_t pos, int fn) {
 }
 
 
-/* The first index of assigns at or after POS (they are in document order). */
-static size_t first_assign(const facts *f, uint32_t pos) {
-  size_t lo = 0, hi = f->assigns.len;
-  while (lo < hi) {
-    size_t mid = (lo + hi) / 2;
-    if (ts_node_start_byte(f->assigns.items[mid].left) < pos) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-
 static facts_span scope_span(const facts *f, int function) {
   if (function < 0) return (facts_span){0, (uint32_t)f->length + 1};
   return f->functions.items[function].body;
@@ -3236,7 +3224,7 @@ static void collect_evidence(analysis *a) {
   /* back through assignments, to a fixed point */
   for (int round = 0; round < 8 && changed; round++) {
     changed = false;
-    for (size_t i = first_assign(f, scope.start); i < f->assigns.len; i++) {
+    for (size_t i = facts_first_assign_at(f, scope.start); i < f->assigns.len; i++) {
       TSNode left = f->assigns.items[i].left;
       if (ts_node_start_byte(left) >= scope.end) break;
       if (!in_function(f, ts_node_start_byte(left), a->function)) continue;
@@ -4104,12 +4092,7 @@ size_t facts__names_after(const facts *f, int fn, uint32_t after, const char **n
   facts_span scope = fn >= 0 ? f->functions.items[fn].body : (facts_span){0, (uint32_t)f->length + 1};
   size_t n = 1;
   /* assignments are in document order: from the first at or after AFTER */
-  size_t lo = 0, hi = f->assigns.len;
-  while (lo < hi) {
-    size_t mid = (lo + hi) / 2;
-    if (ts_node_start_byte(f->assigns.items[mid].left) < after) lo = mid + 1;
-    else hi = mid;
-  }
+  size_t lo = facts_first_assign_at(f, after);
   for (size_t i = lo; i < f->assigns.len && n < max; i++) {
     TSNode left = f->assigns.items[i].left, right = f->assigns.items[i].right;
     uint32_t at = ts_node_start_byte(left);

@@ -2433,12 +2433,7 @@ static bool class_holds_no_parameter(const facts *f, const facts_class *k, pf_ct
   uint32_t start = ts_node_start_byte(k->node), end = ts_node_end_byte(k->node);
   for (size_t i = 0; i < f->self_patterns.len; i++)
     if (f->self_patterns.items[i] >= start && f->self_patterns.items[i] < end) return false;
-  size_t lo = 0, hi = f->assigns.len;
-  while (lo < hi) {
-    size_t mid = (lo + hi) / 2;
-    if (ts_node_start_byte(f->assigns.items[mid].left) < start) lo = mid + 1;
-    else hi = mid;
-  }
+  size_t lo = facts_first_assign_at(f, start);
   enum { MAX_DEFERRED = 64 };
   struct {
     TSNode value, method, attr;
