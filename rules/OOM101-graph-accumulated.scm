@@ -79,7 +79,15 @@
 ;   and then reset (`avg = batch_loss / n; avg.backward()`, then
 ;   `batch_loss = 0.0`: a window of instances summed on purpose), whatever
 ;   the term added (`loss += loss_fn(u, u_hat)`, then every eight batches
-;   `loss.backward()` and `loss = 0.`). A name unpacked from a function or
+;   `loss.backward()` and `loss = 0.`), and a window's slot that the same
+;   iteration backpropagates and then moves on from (truncated
+;   backpropagation through time: `sums[k] += policy_loss`, every k1
+;   steps `sums[k].backward()`, a fresh zero appended and `k += 1`), and a
+;   sum the function returns to a caller of the file that differentiates
+;   it (`support_loss = self.task_loss(loader, w)`, then
+;   `self.inner_update(inner_loss=support_loss, ...)` whose
+;   `torch.autograd.grad(inner_loss, ...)` takes it: a meta-learner's task
+;   loss). A name unpacked from a function or
 ;   method whose summary says what each returned element holds is that
 ;   element, even where the name reaches a backward pass in another branch
 ;   that binds it anew (`pg_loss, approx_kl = model.loss(...)` returning

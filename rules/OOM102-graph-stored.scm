@@ -43,6 +43,10 @@
 ;   oomlint cannot find (a library's), stays a model. An Ultralytics
 ;   predictor (`model = YOLO("yolov8n.pt")`) is no model: its call runs
 ;   predict under inference mode and returns Results, which hold no graph.
+;   A frozen model's output on plain data holds none either (every
+;   parameter `requires_grad = False`), also through an `nn.Sequential` of
+;   its layers (`nn.Sequential(*list(vgg.children())[:29])` after `for p
+;   in vgg.parameters(): p.requires_grad = False`).
 ;
 ;   A call is taken to pass a graph on when what it returns was
 ;   backpropagated (a model or loss oomlint cannot read), but only along the
@@ -52,7 +56,10 @@
 ;   before its next backward) is not on that path, and what it returns is
 ;   no graph.
 ;
-;   Not reported: a value written into a NumPy array (`track_loss[i, 0] =
+;   Not reported: a queue that the same loop drains into backward passes,
+;   popped by a function of the file that backpropagates what it pops (a
+;   pipeline schedule's `in_flight.append(forward(mb))`, then
+;   `backward_oldest()` running `in_flight.popleft().backward()`); a value written into a NumPy array (`track_loss[i, 0] =
 ;   loss_targ` after `track_loss = np.zeros(...)`, or `self.losses[epoch] =
 ;   loss` when every binding of `self.losses` in the class makes one),
 ;   which converts it to a number; what a module's `load_state_dict(...)`

@@ -33,6 +33,9 @@
 ;   one a library or the project builds as a module, nor a scikit-learn,
 ;   XGBoost or LightGBM estimator held in an attribute that another class
 ;   of the file uses for a torch module (`self._model.predict_proba(x)`),
+;   nor what a function of the file returns when it binds it to an instance
+;   of a plain class of the project (`model = RandomForestForecaster();
+;   model.load(path); return model`, whatever else the file calls `model`),
 ;   nor a call that takes only models (`reg_fn(model)`, a regularizer over
 ;   the parameters: it computes something about the model, not a forward
 ;   pass of data), nor an Ultralytics predictor (`model = YOLO("yolov8n.pt")`, also when
@@ -45,7 +48,13 @@
 ;     `_test`, or, for the calls of one model, the code after that
 ;     model's `.eval()` in the same scope, `model = Net().eval()` included,
 ;     up to a binding of the name to a new instance (`model =
-;     SimpleNet(...)` starts in training mode),
+;     SimpleNet(...)` starts in training mode); not a call in the
+;     branch where the `.eval()`'s flag is false (`if is_eval:
+;     self.model.eval()`, then `if not is_eval: out =
+;     self.model.decode(z)`, the training path), nor, after an `.eval()`
+;     under `if is_test:` (a parameter named for evaluation, or `if not
+;     training:`), a call whose function returns a value: a helper the
+;     training step shares with the test, whose caller picks the mode,
 ;     or any method of a plain class whose `__init__` puts `self.model` in
 ;     eval mode and no method back in training mode: a distillation step
 ;     that puts its teacher in eval mode still trains its student) that

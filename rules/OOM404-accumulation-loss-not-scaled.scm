@@ -22,8 +22,10 @@
 ;   `scaler.scale(loss).backward()` is checked for `loss`.
 ;
 ;   Not reported: updates that run whole every few batches (`backward()`
-;   and the optimizer step under the same `if step % k == 0:`, which sums
-;   no micro-batches), loops that zero the gradients in every iteration
+;   and the optimizer step under the same `if step % k == 0:`, or under two
+;   `if`s with the same test, `if i % batch == 0 or i == N:` around the
+;   packed batch's backward and again around the step: either way each step
+;   has one backward, and no micro-batches are summed), loops that zero the gradients in every iteration
 ;   before the backward (`optimizer.zero_grad()` at the top of the loop,
 ;   not under an `if` such as a NaN guard: nothing is accumulated, the
 ;   step only drops batches), a test whose count is 1 (`if step %

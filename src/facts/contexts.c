@@ -1530,6 +1530,44 @@ static bool local_before(const facts *self, size_t first, size_t end, int fn, co
 }
 
 
+/* Whether TEXT at AT (in the source) is NAME popped: `NAME.popleft(` or
+ * `NAME.pop(`, NAME a whole word. */
+static bool pops_at(const facts *f, uint32_t at, uint32_t end, uint32_t len) {
+  const char *s = f->source;
+  if (at > 0 && (isalnum((unsigned char)s[at - 1]) || s[at - 1] == '_' || s[at - 1] == '.')) return false;
+  uint32_t k = at + len;
+  return (k + 9 <= end && !memcmp(s + k, ".popleft(", 9)) || (k + 5 <= end && !memcmp(s + k, ".pop(", 5));
+}
+
+
+/* Whether the queue NAME (LEN bytes) that loop L fills is drained into
+ * backward passes in the outermost per-iteration loop around it: popped
+ * there by a function of the file that backpropagates (a pipeline
+ * schedule's `in_flight.append(_forward(mb))`, then `_backward_oldest()`
+ * popping the oldest microbatch's loss and calling `.backward()` on it). */
+static bool drained_for_backward(const facts *f, int loop, const char *name, uint32_t len) {
+  assert(loop >= 0 && (size_t)loop < f->loops.len);
+  int outer = loop;
+  for (int p = f->loops.items[loop].parent; p >= 0 && f->loops.items[p].function == f->loops.items[loop].function;
+       p = f->loops.items[p].parent)
+    outer = p;
+  const facts_loop *o = &f->loops.items[outer];
+  for (size_t i = facts_first_call_at(f, o->body.start); i < f->calls.len; i++) {
+    const facts_call *c = &f->calls.items[i];
+    if (ts_node_start_byte(c->call) >= o->body.end) break;
+    TSNode callee = FIELD(c->call, function);
+    if (c->function != o->function || ts_node_is_null(callee) || !NODE_IS(callee, "identifier")) continue;
+    int g = facts_function_named(f, callee);
+    if (g < 0 || !f->functions.items[g].own_backward) continue;
+    facts_span b = f->functions.items[g].body;
+    for (uint32_t at = facts__next_text(f, b.start, b.end, name, len); at < b.end;
+         at = facts__next_text(f, at + 1, b.end, name, len))
+      if (pops_at(f, at, b.end, len)) return true;
+  }
+  return false;
+}
+
+
 bool facts_step_storage(const facts *self, TSNode node) {
   if (NODE_IS(node, "attribute") && cleared_after_backward(self, node)) return true;
   int loop;
@@ -1537,6 +1575,7 @@ bool facts_step_storage(const facts *self, TSNode node) {
   const char *name;
   if (!stored_in_loop(self, node, &loop, &name, &len)) return false;
   const facts_loop *l = &self->loops.items[loop];
+  if (drained_for_backward(self, loop, name, len)) return true;
   /* the instance's: outlives the call; but for the recurrent state itself
    * of a loop over one sequence's steps (`self.hidden = self.rnn(x,
    * self.hidden)`, no loader, backward or step of the loop's own), which
@@ -1710,9 +1749,52 @@ static bool backward_of(const facts *self, TSNode call, const char *value, uint3
 }
 
 
+/* Whether the `+=` STMT sums into the slot `sums[k]` of a window that the
+ * same iteration backpropagates later, `sums[k].backward()`, and then moves
+ * on from, binding `k` again (`update_count += 1`, after appending a fresh
+ * zero): truncated backpropagation through time, each window's loss summed
+ * over k1 steps. */
+static bool window_slot_backpropagated(const facts *self, TSNode stmt, TSNode acc) {
+  TSNode index = FIELD(acc, subscript);
+  if (ts_node_is_null(index) || !NODE_IS(index, "identifier") || !ts_node_is_null(ts_node_next_named_sibling(index)))
+    return false;
+  uint32_t pos = ts_node_start_byte(stmt);
+  int loop = facts_iteration_loop_at(self, pos);
+  if (loop < 0) return false;
+  const facts_loop *l = &self->loops.items[loop];
+  uint32_t alen, ilen;
+  const char *aname = facts_text(self, acc, &alen);
+  const char *iname = facts_text(self, index, &ilen);
+  uint32_t backward_at = 0;
+  for (size_t i = facts_first_call_at(self, pos); i < self->calls.len && !backward_at; i++) {
+    const facts_call *c = &self->calls.items[i];
+    if (ts_node_start_byte(c->call) >= l->body.end) break;
+    if (c->function == l->function && backward_of(self, c->call, aname, alen)) backward_at = ts_node_end_byte(c->call);
+  }
+  if (!backward_at) return false;
+  /* `k += 1` or `k = k + 1` after it, read off the text: an augmented
+   * assignment binds no name in the tables */
+  const char *src = self->source;
+  for (uint32_t at = facts__next_text(self, backward_at, l->body.end, iname, ilen); at < l->body.end;
+       at = facts__next_text(self, at + 1, l->body.end, iname, ilen)) {
+    char before = src[at - 1], after = at + ilen < self->length ? src[at + ilen] : '\0';
+    if (isalnum((unsigned char)before) || before == '_' || before == '.' || isalnum((unsigned char)after) ||
+        after == '_')
+      continue;
+    uint32_t k = at + ilen;
+    while (k < l->body.end && src[k] == ' ') k++;
+    if (k + 1 < l->body.end && ((src[k] == '+' && src[k + 1] == '=') || (src[k] == '=' && src[k + 1] != '=')))
+      return true;
+  }
+  return false;
+}
+
+
 bool facts_reset_after_backward(const facts *self, TSNode stmt) {
   TSNode acc = FIELD(stmt, left), value = FIELD(stmt, right);
-  if (ts_node_is_null(acc) || ts_node_is_null(value) || !NODE_IS(acc, "identifier")) return false;
+  if (ts_node_is_null(acc) || ts_node_is_null(value)) return false;
+  if (NODE_IS(acc, "subscript")) return window_slot_backpropagated(self, stmt, acc);
+  if (!NODE_IS(acc, "identifier")) return false;
   if (NODE_IS(stmt, "assignment")) {
     /* `acc = acc + v` or `acc = v + acc`: V is the other operand */
     if (!NODE_IS(value, "binary_operator")) return false;
@@ -2109,13 +2191,9 @@ static bool backpropagated_by_caller(const facts *f, int fn) {
   for (size_t i = 0; i < f->calls.len && !yes; i++) {
     const facts_call *c = &f->calls.items[i];
     if (c->function < 0 || c->function == fn || !f->functions.items[c->function].own_backward) continue;
-    /* the name just before the call's first `(`, read off its text before
-     * any node is walked (most calls are not of FN) */
-    uint32_t tl;
-    const char *t = facts_text(f, c->call, &tl);
-    const char *paren = memchr(t, '(', tl);
-    if (!paren || (uint32_t)(paren - t) < d->name_len || memcmp(paren - d->name_len, d->name, d->name_len) != 0)
-      continue;
+    /* the name before the call's first `(`, read off its text before any
+     * node is walked (most calls are not of FN) */
+    if (!facts__call_named(f, c->call, d->name, d->name_len)) continue;
     TSNode callee = FIELD(c->call, function);
     TSNode last = !ts_node_is_null(callee) && NODE_IS(callee, "attribute") ? FIELD(callee, attribute) : callee;
     if (ts_node_is_null(last) || !facts_text_is(f, last, d->name, d->name_len) ||
@@ -2449,7 +2527,7 @@ bool facts_in_eval_context(const facts *self, TSNode node) {
 /* Whether the callee of CALL is NAME or `x.NAME`, read off the text before
  * the call's first `(` so that no node is walked: most calls are of other
  * functions. */
-static bool call_named(const facts *f, TSNode call, const char *name, uint32_t len) {
+bool facts__call_named(const facts *f, TSNode call, const char *name, uint32_t len) {
   uint32_t tl;
   const char *ct = facts_text(f, call, &tl);
   const char *paren = memchr(ct, '(', tl);
@@ -2474,7 +2552,7 @@ static bool dispatched_by_caller(const facts *f, int fn) {
     facts_span span = f->no_grad.items[r];
     for (size_t i = facts_first_call_at(f, span.start); i < f->calls.len && !named_off; i++) {
       if (ts_node_start_byte(f->calls.items[i].call) >= span.end) break;
-      named_off = call_named(f, f->calls.items[i].call, d->name, d->name_len);
+      named_off = facts__call_named(f, f->calls.items[i].call, d->name, d->name_len);
     }
   }
   if (!named_off) return false;
@@ -2485,7 +2563,7 @@ static bool dispatched_by_caller(const facts *f, int fn) {
   for (size_t i = 0; i < f->calls.len; i++) {
     const facts_call *c = &f->calls.items[i];
     if (c->function < 0 || c->function == fn) continue;
-    if (!call_named(f, c->call, d->name, d->name_len)) continue;
+    if (!facts__call_named(f, c->call, d->name, d->name_len)) continue;
     TSNode callee = FIELD(c->call, function);
     if (ts_node_is_null(callee) || facts_function_named(f, callee) != fn) continue;
     if (facts_in_no_grad(f, ts_node_start_byte(c->call))) {
@@ -2511,6 +2589,61 @@ static bool dispatched_by_caller(const facts *f, int fn) {
     }
   }
   return false;
+}
+
+
+/* The flag of the nearest `if FLAG:` or `if not FLAG:` of NODE's function
+ * whose body or `else` holds NODE, with *TRUE_THERE saying whether FLAG is
+ * true where NODE runs and *STMT the `if`; a null node when there is none. */
+static TSNode branch_flag(TSNode node, bool *true_there, TSNode *stmt) {
+  TSNode child = node;
+  for (int guard = 0; guard < 16; guard++) {
+    TSNode up = ts_node_parent(child);
+    if (ts_node_is_null(up) || NODE_IS(up, "function_definition") || NODE_IS(up, "module")) break;
+    if (NODE_IS(up, "if_statement")) {
+      TSNode cond = FIELD(up, condition), cons = FIELD(up, consequence);
+      bool in_body = ts_node_eq(child, cons), in_else = NODE_IS(child, "else_clause");
+      if (!ts_node_is_null(cond) && (in_body || in_else)) {
+        bool negated = NODE_IS(cond, "not_operator");
+        if (negated) cond = FIELD(cond, argument);
+        if (!ts_node_is_null(cond) && NODE_IS(cond, "identifier")) {
+          *true_there = in_body != negated;
+          *stmt = up;
+          return cond;
+        }
+      }
+      return NULL_NODE;
+    }
+    child = up;
+  }
+  return NULL_NODE;
+}
+
+
+/* Whether the `.eval()` EVAL that puts NODE's model in eval mode runs only
+ * on a flag's word that NODE does not share: NODE runs where the flag is
+ * false (`if is_eval: self.model.eval()`, then `if not is_eval: out =
+ * self.model.decode(z)`, the training path), or the flag is a parameter of
+ * function FN named for evaluation (`is_test=False`) and NODE, after that
+ * `if`, feeds what FN returns: a helper shared by the training step and
+ * the test, whose caller chooses the mode. */
+static bool eval_under_flag(const facts *f, int fn, TSNode eval, TSNode node) {
+  bool eval_true, node_true;
+  TSNode at, node_at;
+  TSNode flag = branch_flag(eval, &eval_true, &at);
+  if (ts_node_is_null(flag)) return false;
+  uint32_t len;
+  const char *name = facts_text(f, flag, &len);
+  TSNode other = branch_flag(node, &node_true, &node_at);
+  if (!ts_node_is_null(other) && node_true != eval_true && facts_text_is(f, other, name, len)) return true;
+  uint32_t pos = ts_node_start_byte(node);
+  if ((pos >= ts_node_start_byte(at) && pos < ts_node_end_byte(at)) || fn < 0 ||
+      !facts__parameter_of(f, name, len, fn))
+    return false;
+  /* `if is_test:` names the evaluation call; `if not training:` too */
+  static char *const training[] = {"train", "training", "is_train", "is_training", "train_mode"};
+  bool names_eval = eval_true ? eval_name(name, len) : in_names(training, 5, name, len);
+  return names_eval && returns_value_after(f, fn, ts_node_end_byte(node));
 }
 
 
@@ -2551,6 +2684,7 @@ static bool eval_context(const facts *self, TSNode node) {
    * and goes on to train the student */
   int mode = -1;
   uint32_t mode_at = 0; /* where the last mode call was */
+  TSNode mode_call_node = NULL_NODE;
   for (size_t i = facts_first_call_at(self, fn >= 0 ? self->functions.items[fn].body.start : 0); i < self->calls.len;
        i++) {
     const facts_call *c = &self->calls.items[i];
@@ -2564,6 +2698,7 @@ static bool eval_context(const facts *self, TSNode node) {
         (m == 1 && (obj = assigned_to(self, c->call, &olen)) && olen == len && !memcmp(obj, model, len))) {
       mode = m;
       mode_at = ts_node_start_byte(c->call);
+      mode_call_node = c->call;
     }
   }
   /* `model = SimpleNet(10, 20, 5)` after the last mode call: a new
@@ -2576,7 +2711,8 @@ static bool eval_context(const facts *self, TSNode node) {
     if (at > mode_at && facts_function_at(self, at) == fn && facts_text_is(self, left, model, len)) mode = 0;
   }
   if (mode < 0 && model && fn >= 0) return evaluated_since_init(self, fn, model, len);
-  return mode == 1;
+  /* asked last, of the one `.eval()` in effect: it walks up the tree */
+  return mode == 1 && !(!ts_node_is_null(mode_call_node) && eval_under_flag(self, fn, mode_call_node, node));
 }
 
 
@@ -3840,7 +3976,7 @@ static bool parameter_untrained_in_callers(const facts *self, int fn, TSNode par
   bool any = false;
   for (size_t i = 0; i < self->calls.len; i++) {
     const facts_call *c = &self->calls.items[i];
-    if (!call_named(self, c->call, d->name, d->name_len)) continue;
+    if (!facts__call_named(self, c->call, d->name, d->name_len)) continue;
     TSNode callee = FIELD(c->call, function), args = FIELD(c->call, arguments);
     if (ts_node_is_null(callee) || !NODE_IS(callee, "identifier") || facts_function_named(self, callee) != fn ||
         ts_node_is_null(args))
@@ -4007,6 +4143,21 @@ static bool same_periodic(const facts *self, uint32_t a, uint32_t b, facts_span 
   for (size_t i = 0; i < self->periodic.len; i++) {
     facts_span p = self->periodic.items[i].body;
     if (p.start >= body.start && p.start <= a && a < p.end && p.start <= b && b < p.end) return true;
+  }
+  /* or two `if`s of the loop with the same test, one around each
+   * (`if i % batch == 0 or i == N:` packing and backpropagating a batch,
+   * then the same test around `optimizer.step()`) */
+  for (size_t i = 0; i < self->periodic.len; i++) {
+    const facts_periodic *p = &self->periodic.items[i];
+    if (p->body.start < body.start || p->body.start > a || a >= p->body.end) continue;
+    for (size_t j = 0; j < self->periodic.len; j++) {
+      const facts_periodic *q = &self->periodic.items[j];
+      if (j == i || q->body.start < body.start || q->body.start > b || b >= q->body.end) continue;
+      uint32_t n = p->test.end - p->test.start;
+      assert(p->test.end <= self->length && q->test.end <= self->length);
+      if (q->test.end - q->test.start == n && !memcmp(self->source + p->test.start, self->source + q->test.start, n))
+        return true;
+    }
   }
   return false;
 }

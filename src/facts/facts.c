@@ -326,7 +326,7 @@ static void visit_conditional(facts *f, TSNode n) {
   TSNode cons = FIELD(n, consequence);
   TSNode modulus;
   if (!ts_node_is_null(cond) && !ts_node_is_null(cons) && condition_is_periodic(cond, &modulus)) {
-    facts_periodic p = {span_of(cons), modulus};
+    facts_periodic p = {span_of(cons), span_of(cond), modulus};
     vec_push(&f->periodic, p);
   }
 }

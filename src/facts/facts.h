@@ -164,6 +164,7 @@ typedef struct {
 /* the consequence of an `if` whose test uses `%`: work done now and then */
 typedef struct {
   facts_span body;
+  facts_span test;  /* the `if`'s condition */
   TSNode modulus;   /* K of the test's one `X % K == c` (or `not X % K`); null when it has none, or several `%` */
 } facts_periodic;
 
@@ -480,6 +481,8 @@ bool facts__named_like_model(const char *s, uint32_t len);
 /* Whether TEXT (TLEN bytes) holds NAME (LEN bytes) as a whole expression
  * prefix: `self.out` in `self.out.mean()`, not in `self.output` (facts.c). */
 bool facts__mentions(const char *text, uint32_t tlen, const char *name, uint32_t len);
+/* Whether the callee of CALL is NAME or `x.NAME`, read off the call's text before its first `(`. */
+bool facts__call_named(const facts *f, TSNode call, const char *name, uint32_t len);
 /* The next place at or after FROM where the source holds TEXT (LEN bytes)
  * wholly before END; END when there is none. A byte scan: for the rare
  * questions no table answers (subscript stores, `return` statements). */

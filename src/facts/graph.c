@@ -616,6 +616,56 @@ static bool attr_bound_to_frozen_local(const facts *f, const char *t, uint32_t l
 }
 
 
+static bool frozen_here(const facts *self, TSNode callee, int fn);
+
+
+/* Whether the name NAME (LEN bytes), last bound before POS in function FN
+ * (through `x = x.to(device)`), is a `torch.nn.Sequential` of the children
+ * of a frozen model: `cnn = nn.Sequential(*list(vgg.children())[0]
+ * .children())[:29])` after `for p in vgg.parameters(): p.requires_grad =
+ * False`, the layers of a frozen feature extractor. */
+static bool sequential_of_frozen(const facts *f, const char *name, uint32_t len, uint32_t pos, int fn) {
+  static const char *const same[] = {"to", "cuda", "cpu", "eval", "half", "float", NULL};
+  /* the model is frozen in this function: asked first, it rules out most
+   * calls of files that freeze something elsewhere */
+  bool here = false;
+  for (size_t i = 0; i < f->freezes.len && !here; i++) here = f->freezes.items[i].function == fn && f->freezes.items[i].frozen;
+  if (!here) return false;
+  TSNode v = NULL_NODE;
+  for (int guard = 0; guard < 4; guard++) {
+    long a = facts__last_local_assign(f, name, len, pos, fn);
+    if (a < 0) return false;
+    v = f->assigns.items[a].right;
+    TSNode callee = NODE_IS(v, "call") ? FACT_FIELD(f, v, function) : NULL_NODE;
+    if (ts_node_is_null(callee) || !NODE_IS(callee, "attribute")) break;
+    uint32_t ml;
+    const char *m = last_name(f, callee, &ml);
+    if (!in_list(m, ml, same) || !facts_text_is(f, FACT_FIELD(f, callee, object), name, len)) break;
+    pos = ts_node_start_byte(f->assigns.items[a].left);
+  }
+  if (ts_node_is_null(v) || !NODE_IS(v, "call")) return false;
+  TSNode args = FACT_FIELD(f, v, arguments);
+  if (ts_node_is_null(args) || ts_node_named_child_count(args) != 1 || !NODE_IS(ts_node_named_child(args, 0), "list_splat"))
+    return false;
+  buf q = {0};
+  bool sequential = facts_qualname(f, FACT_FIELD(f, v, function), &q) && !strcmp(buf_str(&q), "torch.nn.Sequential");
+  buf_free(&q);
+  if (!sequential) return false;
+  /* the model whose `.children()` the layers are taken from: the name
+   * before the first `.children(` of the argument */
+  TSNode splat = ts_node_named_child(args, 0);
+  uint32_t start = ts_node_start_byte(splat), end = ts_node_end_byte(splat);
+  uint32_t at = facts__next_text(f, start, end, ".children(", 10);
+  if (at >= end) return false;
+  uint32_t from = at;
+  while (from > start && (isalnum((unsigned char)f->source[from - 1]) || f->source[from - 1] == '_')) from--;
+  if (from == at) return false;
+  TSNode root = ts_node_descendant_for_byte_range(f->root, from, at);
+  return !ts_node_is_null(root) && NODE_IS(root, "identifier") && !facts_text_is(f, root, name, len) &&
+         frozen_here(f, root, fn);
+}
+
+
 /* Whether CALLEE itself is frozen or parameter-free, as
  * facts_is_frozen asks of it and of each object it is a member of. */
 static bool frozen_here(const facts *self, TSNode callee, int fn) {
@@ -634,6 +684,9 @@ static bool frozen_here(const facts *self, TSNode callee, int fn) {
       made_frozen(self, t, len, ts_node_start_byte(callee), fn, 0))
     return true;
   if (!frozen && self->freezes.len && is_self_attr(self, callee) && attr_bound_to_frozen_local(self, t, len))
+    return true;
+  if (!frozen && self->freezes.len && NODE_IS(callee, "identifier") &&
+      sequential_of_frozen(self, t, len, ts_node_start_byte(callee), fn))
     return true;
   return frozen || parameter_free(self, callee, fn);
 }
@@ -4380,6 +4433,79 @@ bool facts__left_on_self_for_backward(const facts *f, int fn, uint32_t after, co
 }
 
 
+/* The name of parameter K of function G, `self` skipped for a method; a
+ * null node when there is none. */
+static TSNode parameter_at(const facts *f, int g, uint32_t k) {
+  TSNode params = FACT_FIELD(f, f->functions.items[g].node, parameters);
+  if (ts_node_is_null(params)) return NULL_NODE;
+  uint32_t skip = f->functions.items[g].klass >= 0 ? 1 : 0, n = ts_node_named_child_count(params);
+  if (k + skip >= n) return NULL_NODE;
+  TSNode p = ts_node_named_child(params, k + skip);
+  if (NODE_IS(p, "default_parameter") || NODE_IS(p, "typed_parameter") || NODE_IS(p, "typed_default_parameter"))
+    p = NODE_IS(p, "typed_parameter") ? ts_node_named_child(p, 0) : FACT_FIELD(f, p, name);
+  return !ts_node_is_null(p) && NODE_IS(p, "identifier") ? p : NULL_NODE;
+}
+
+
+/* Whether function FN returns one of NAMES after AFTER and a caller in the
+ * file differentiates what it returns: `support_loss = self.forward(loader,
+ * weights)` (a meta-learner's task loss summed over its loader), then
+ * `self.inner_loop_update(inner_epoch_loss=support_loss, ...)` whose
+ * `torch.autograd.grad(inner_epoch_loss, ...)` takes it, or the caller's
+ * own backward of it. */
+static bool returned_for_differentiation(const facts *f, int fn, uint32_t after, const char *const *names,
+                                         const uint32_t *lens, size_t n) {
+  if (fn < 0) return false;
+  bool returned = false;
+  for (size_t i = 0; i < f->returns.len && !returned; i++) {
+    const facts_call *r = &f->returns.items[i];
+    if (r->function != fn || ts_node_start_byte(r->call) < after || !ts_node_named_child_count(r->call)) continue;
+    TSNode v = ts_node_named_child(r->call, 0);
+    for (size_t k = 0; k < n && !returned; k++) returned = NODE_IS(v, "identifier") && facts_text_is(f, v, names[k], lens[k]);
+  }
+  if (!returned) return false;
+  const facts_function *d = &f->functions.items[fn];
+  for (size_t i = 0; i < f->calls.len; i++) {
+    const facts_call *c = &f->calls.items[i];
+    if (c->function < 0 || c->function == fn) continue;
+    /* the callee's name first, off the text: most calls are of other functions */
+    if (!facts__call_named(f, c->call, d->name, d->name_len)) continue;
+    TSNode callee = FACT_FIELD(f, c->call, function);
+    if (ts_node_is_null(callee) || facts_function_named(f, callee) != fn) continue;
+    TSNode up = ts_node_parent(c->call);
+    if (ts_node_is_null(up) || !NODE_IS(up, "assignment") || !NODE_IS(FACT_FIELD(f, up, left), "identifier")) continue;
+    uint32_t rl, end = ts_node_end_byte(c->call);
+    const char *rn = facts_text(f, FACT_FIELD(f, up, left), &rl);
+    if (backpropagated_in(f, c->function, rn, rl, end)) return true;
+    /* handed to a function of the file whose parameter it binds is differentiated there */
+    facts_span scope = f->functions.items[c->function].body;
+    for (size_t j = facts_first_call_at(f, end); j < f->calls.len; j++) {
+      const facts_call *h = &f->calls.items[j];
+      if (ts_node_start_byte(h->call) >= scope.end) break;
+      if (h->function != c->function) continue;
+      int g = facts_function_named(f, FACT_FIELD(f, h->call, function));
+      if (g < 0 || g == fn || !(f->functions.items[g].own_backward || f->functions.items[g].gradients)) continue;
+      TSNode args = FACT_FIELD(f, h->call, arguments);
+      for (uint32_t k = 0, m = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args); k < m; k++) {
+        TSNode a = ts_node_named_child(args, k), param = NULL_NODE;
+        if (NODE_IS(a, "keyword_argument")) {
+          param = FACT_FIELD(f, a, name);
+          a = FACT_FIELD(f, a, value);
+        } else {
+          param = parameter_at(f, g, k);
+        }
+        if (ts_node_is_null(a) || ts_node_is_null(param) || !NODE_IS(a, "identifier") || !facts_text_is(f, a, rn, rl))
+          continue;
+        uint32_t pl;
+        const char *pn = facts_text(f, param, &pl);
+        if (backpropagated_in(f, g, pn, pl, f->functions.items[g].body.start)) return true;
+      }
+    }
+  }
+  return false;
+}
+
+
 bool facts_backpropagated_after_loop(const facts *self, TSNode stmt) {
   TSNode acc = FACT_FIELD(self, stmt, left);
   /* `losses_q[k + 1] += loss_q`: the list of sums, read after the loop as
@@ -4418,7 +4544,8 @@ bool facts_backpropagated_after_loop(const facts *self, TSNode stmt) {
       if (backpropagates(self, c->call, names[k], lens[k])) return true;
   }
   /* `self.loss += ml_loss * w`, backpropagated by the agent's `train()` */
-  return facts__left_on_self_for_backward(self, fn, after, names, lens, nnames, 4);
+  return facts__left_on_self_for_backward(self, fn, after, names, lens, nnames, 4) ||
+         returned_for_differentiation(self, fn, after, names, lens, nnames);
 }
 
 

@@ -1676,6 +1676,21 @@ static bool is_dataset_base(const facts *f, TSNode base, buf *tmp) {
 }
 
 
+/* Whether the name VALUE, returned by function FN, was last bound there to
+ * an instance of a class the project knows is no module (`model =
+ * RandomForestForecaster(); model.load(path); return model`): whatever
+ * else the file calls `model`, this one is a scikit-learn wrapper. */
+static bool returns_plain_instance(const facts *f, TSNode value, int fn) {
+  if (!f->imports || !NODE_IS(value, "identifier")) return false;
+  uint32_t len;
+  const char *name = facts_text(f, value, &len);
+  long a = facts__last_local_assign(f, name, len, ts_node_start_byte(value), fn);
+  if (a < 0) return false;
+  TSNode right = f->assigns.items[a].right;
+  return NODE_IS(right, "call") && project_class(f, FACT_FIELD(f, right, function), SYM_PLAIN);
+}
+
+
 /* Functions whose return value is a model (`return Net(cfg).to(device)`). */
 static bool resolve_returned_models(facts *f, buf *tmp) {
   bool changed = false;
@@ -1683,7 +1698,8 @@ static bool resolve_returned_models(facts *f, buf *tmp) {
     int fn = f->returns.items[i].function;
     if (fn < 0 || f->functions.items[fn].returns_model) continue;
     TSNode value = ts_node_named_child(f->returns.items[i].call, 0);
-    if (!ts_node_is_null(value) && is_module_expr(f, value, tmp)) f->functions.items[fn].returns_model = changed = true;
+    if (!ts_node_is_null(value) && is_module_expr(f, value, tmp) && !returns_plain_instance(f, value, fn))
+      f->functions.items[fn].returns_model = changed = true;
   }
   return changed;
 }
