@@ -184,7 +184,9 @@
 ;   inference_context(serial):` whose function returns `torch.no_grad()`
 ;   on one branch and `torch.inference_mode()` on the other), evaluation code that
 ;   calls `.backward()` or `torch.autograd.grad` (adversarial evaluation,
-;   saliency maps; also through a module imported lazily, `torch, nn =
+;   saliency maps; also through a function of another module of the
+;   project that calls it, `autograd_gradients(loss, params)` scoring
+;   gradient alignment; also through a module imported lazily, `torch, nn =
 ;   _torch()` where a function of the file imports and returns it), files that adapt or optimize with `higher`'s
 ;   differentiable optimizers (`higher.innerloop_ctx`, `get_diff_optim`:
 ;   meta-learning needs autograd at test time) or a scaler that does (`loss_scaler(loss, optimizer)`,

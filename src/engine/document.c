@@ -360,6 +360,7 @@ static void remember(oom_document *doc, const oom_linter *linter, const facts *f
   memcpy(m->file_cache, cache, linter->nslots + 1);
   m->witness = witness;
   m->seed.file_backward = f->file_backward;
+  m->seed.file_gradients = f->file_gradients;
   m->seed.file_scales_loss = f->file_scales_loss;
 #define COPY_NAMES(field, n)                                                          \
   m->seed.field = oom_xcalloc(f->field.len + 1, sizeof(char *));                      \

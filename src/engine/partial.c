@@ -92,6 +92,18 @@ static bool ident_byte(unsigned char c) {
 /* Whether TEXT[from, to) holds NAME as a whole word; as an attribute
  * (`x.name`) only when ATTRIBUTES: that is some object's, not a top-level
  * name of this file, but may be a method of the class. */
+/* Whether TEXT between FROM and TO holds NAME anywhere, inside a word too
+ * (`autograd_gradients` holds `grad`). */
+static bool holds(const char *text, uint32_t from, uint32_t to, const char *name, uint32_t len) {
+  for (const char *p = text + from, *end = text + to; len && (size_t)(end - p) >= len; p++) {
+    p = memchr(p, name[0], (size_t)(end - p) - len + 1);
+    if (!p) return false;
+    if (!memcmp(p, name, len)) return true;
+  }
+  return false;
+}
+
+
 static bool mentions(const char *text, uint32_t from, uint32_t to, const char *name, uint32_t len, bool attributes) {
   if (!len) return false;
   for (const char *p = text + from, *end = text + to; (size_t)(end - p) >= len; p++) {
@@ -295,6 +307,9 @@ static facts_seed own_seed(const oom_document *doc, const unit *u) {
   s.nproducers = outside(doc, u, m->producers, m->nproducers, s.producers);
   s.file_backward = m->file_backward && (mentions(doc->text, 0, u->start, "backward", 8, true) ||
                                          mentions(doc->text, u->end, (uint32_t)doc->length, "backward", 8, true));
+  /* a project's gradient helper called outside the unit, named for what it takes */
+  s.file_gradients = m->file_gradients && (holds(doc->text, 0, u->start, "grad", 4) ||
+                                           holds(doc->text, u->end, (uint32_t)doc->length, "grad", 4));
   /* a scaler outside the unit: GradScaler, `.scale(loss)`, a wrapper's `.backward(loss)` */
   static const char *const scaling[] = {"GradScaler", "scale", "backward"};
   for (size_t i = 0; i < 3 && m->file_scales_loss && !s.file_scales_loss; i++) {

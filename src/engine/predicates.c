@@ -918,7 +918,7 @@ static bool eval(const predicate *p, const TSQueryMatch *m, pred_context *ctx) {
   case PRED_FUNCTION_UPDATES:
     return facts_function_updates_at(ctx->model, pos);
   case PRED_FILE_TRAINS:
-    return ctx->model->file_backward;
+    return ctx->model->file_backward || ctx->model->file_gradients;
   case PRED_FILE_SCALES_LOSS:
     return ctx->model->file_scales_loss;
   case PRED_MOVES_ARG_TO_DEVICE:

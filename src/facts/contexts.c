@@ -4060,7 +4060,12 @@ static bool untrained_model(const facts *self, TSNode callee, int depth) {
 
 bool facts_function_backward_at(const facts *self, uint32_t pos) {
   int fn = facts_function_at(self, pos);
-  if (fn >= 0) return self->functions.items[fn].backward || self->functions.items[fn].differentiated;
+  /* or takes gradients, itself or through a function of the project
+   * (`autograd_gradients(loss, params)` wrapping `torch.autograd.grad`, a
+   * gradient-alignment score): its forwards need their graphs */
+  if (fn >= 0)
+    return self->functions.items[fn].backward || self->functions.items[fn].differentiated ||
+           self->functions.items[fn].gradients;
   return self->file_backward;
 }
 
@@ -5295,10 +5300,14 @@ static bool backward_or_training_call(const facts *f, TSNode call, buf *tmp) {
   TSNode fn = FIELD(call, function);
   if (ts_node_is_null(fn)) return false;
   if (NODE_IS(fn, "attribute") && facts_node_is(f, FIELD(fn, attribute), "backward")) return true;
+  /* a function of the file or the project that backpropagates, or takes
+   * gradients (`autograd_gradients(loss, params)` wrapping
+   * `torch.autograd.grad`: a gradient-alignment score) */
   int g = facts_function_named(f, fn);
-  if (g >= 0) return f->functions.items[g].backward;
+  if (g >= 0) return f->functions.items[g].backward || f->functions.items[g].gradients;
   facts_symbol sym;
-  if (f->imports && facts_project_symbol(f, fn, &sym) && (sym.flags & SYM_FUNCTION) && (sym.flags & SYM_BACKWARD))
+  if (f->imports && facts_project_symbol(f, fn, &sym) && (sym.flags & SYM_FUNCTION) &&
+      (sym.flags & (SYM_BACKWARD | SYM_GRADIENTS)))
     return true;
   /* an optimizer stepped, or handed to a helper (`loss_scaler(loss, optimizer)`) */
   uint32_t len;

@@ -217,6 +217,7 @@ typedef struct {
   char **module_names, **loader_names, **producers;
   size_t nmodule_names, nloader_names, nproducers;
   bool file_backward;
+  bool file_gradients;
   bool file_scales_loss;
 } facts_seed;
 
@@ -376,6 +377,7 @@ typedef struct facts {
                                   asks for another round */
   struct facts_field_memo *field_memo; /* while the facts are built (facts__field) */
   bool file_backward;          /* some code calls .backward() */
+  bool file_gradients;         /* some call takes gradients through a function of the project (`autograd_gradients`) */
   /* the text names `requires_grad`; the file imports torchaudio or
    * kymatio: the rarer checks that need them are skipped in most files */
   bool mentions_requires_grad, mentions_audio_transforms;

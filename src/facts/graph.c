@@ -3795,6 +3795,9 @@ void facts__summaries(facts *f) {
     /* `train_one_epoch(model, loader, optimizer)` of the project's engine */
     uint32_t pt = f->imports ? project_training(f, FACT_FIELD(f, c->call, function)) : 0;
     bool grads = own_bw || (pt & SYM_GRADIENTS) || computes_gradients(f, c->call, &captum, &tmp);
+    /* `autograd_gradients(loss, params)` of the project: as
+     * `torch.autograd.grad` itself, the file differentiates */
+    if (pt & SYM_GRADIENTS) f->file_gradients = true;
     pt &= ~(uint32_t)SYM_GRADIENTS;
     if (pt & SYM_BACKWARD) {
       bw = true;

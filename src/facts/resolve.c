@@ -3876,6 +3876,7 @@ void facts__resolve(facts *self) {
   facts__summaries(self);
   if (seed) {
     if (seed->file_backward) self->file_backward = true;
+    if (seed->file_gradients) self->file_gradients = true;
     if (seed->file_scales_loss) self->file_scales_loss = true;
     SEED_NAMES(&self->loader_names, seed->loader_names, seed->nloader_names);
     SEED_NAMES(&self->producers, seed->producers, seed->nproducers);
