@@ -190,7 +190,8 @@
 ;   _torch()` where a function of the file imports and returns it), files that adapt or optimize with `higher`'s
 ;   differentiable optimizers (`higher.innerloop_ctx`, `get_diff_optim`:
 ;   meta-learning needs autograd at test time) or a scaler that does (`loss_scaler(loss, optimizer)`,
-;   timm's `NativeScaler`), a function handed to a loss that is
+;   timm's `NativeScaler`), files that draw the autograd graph with
+;   torchviz (`make_dot(model(x))` reads it), a function handed to a loss that is
 ;   backpropagated (a Pyro model: `loss_fn(model, guide, x).backward()`)
 ;   or to one of Captum's attribution methods
 ;   (`LayerIntegratedGradients(forward_func, layer)`), a call of an
@@ -540,7 +541,7 @@
   (#oom-not-file-imports? "(pytest|unittest|hypothesis)(\\..*)?")
   (#oom-not-file-mentions? "(?m)^class Test\\w*\\s*[(:]")
   (#oom-not-file-mentions? "LightningModule")
-  (#oom-not-file-calls? "torch\\.(autograd(\\.functional)?|func)\\.(grad|backward|vjp|jvp|jacobian|hessian|hvp|vhp|jacrev|jacfwd)|higher\\.(get_diff_optim|create_diff_optim|innerloop_ctx|monkeypatch|patch\\.monkeypatch)")
+  (#oom-not-file-calls? "torch\\.(autograd(\\.functional)?|func)\\.(grad|backward|vjp|jvp|jacobian|hessian|hvp|vhp|jacrev|jacfwd)|higher\\.(get_diff_optim|create_diff_optim|innerloop_ctx|monkeypatch|patch\\.monkeypatch)|torchviz\\.(make_dot|make_dot_from_trace)")
   (#oom-is-model? @fn)
   (#oom-not-frozen? @fn)
   (#oom-not-untrained? @fn)
@@ -565,7 +566,7 @@
   (#oom-not-file-imports? "(pytest|unittest|hypothesis)(\\..*)?")
   (#oom-not-file-mentions? "(?m)^class Test\\w*\\s*[(:]")
   (#oom-not-file-mentions? "LightningModule")
-  (#oom-not-file-calls? "torch\\.(autograd(\\.functional)?|func)\\.(grad|backward|vjp|jvp|jacobian|hessian|hvp|vhp|jacrev|jacfwd)|higher\\.(get_diff_optim|create_diff_optim|innerloop_ctx|monkeypatch|patch\\.monkeypatch)")
+  (#oom-not-file-calls? "torch\\.(autograd(\\.functional)?|func)\\.(grad|backward|vjp|jvp|jacobian|hessian|hvp|vhp|jacrev|jacfwd)|higher\\.(get_diff_optim|create_diff_optim|innerloop_ctx|monkeypatch|patch\\.monkeypatch)|torchviz\\.(make_dot|make_dot_from_trace)")
   (#oom-is-model? @fn)
   (#oom-not-frozen? @fn)
   (#oom-not-untrained? @fn)
@@ -590,7 +591,7 @@
   (#oom-not-file-imports? "(pytest|unittest|hypothesis)(\\..*)?")
   (#oom-not-file-mentions? "(?m)^class Test\\w*\\s*[(:]")
   (#oom-not-file-mentions? "LightningModule")
-  (#oom-not-file-calls? "torch\\.(autograd(\\.functional)?|func)\\.(grad|backward|vjp|jvp|jacobian|hessian|hvp|vhp|jacrev|jacfwd)|higher\\.(get_diff_optim|create_diff_optim|innerloop_ctx|monkeypatch|patch\\.monkeypatch)")
+  (#oom-not-file-calls? "torch\\.(autograd(\\.functional)?|func)\\.(grad|backward|vjp|jvp|jacobian|hessian|hvp|vhp|jacrev|jacfwd)|higher\\.(get_diff_optim|create_diff_optim|innerloop_ctx|monkeypatch|patch\\.monkeypatch)|torchviz\\.(make_dot|make_dot_from_trace)")
   (#oom-is-model? @fn)
   (#oom-not-frozen? @fn)
   (#oom-not-untrained? @fn)
@@ -620,7 +621,7 @@
   (#oom-not-file-imports? "(pytest|unittest|hypothesis)(\\..*)?")
   (#oom-not-file-mentions? "(?m)^class Test\\w*\\s*[(:]")
   (#oom-not-file-mentions? "LightningModule|training_step|manual_backward")
-  (#oom-not-file-calls? "torch\\.(autograd(\\.functional)?|func)\\.(grad|backward|vjp|jvp|jacobian|hessian|hvp|vhp|jacrev|jacfwd)|higher\\.(get_diff_optim|create_diff_optim|innerloop_ctx|monkeypatch|patch\\.monkeypatch)")
+  (#oom-not-file-calls? "torch\\.(autograd(\\.functional)?|func)\\.(grad|backward|vjp|jvp|jacobian|hessian|hvp|vhp|jacrev|jacfwd)|higher\\.(get_diff_optim|create_diff_optim|innerloop_ctx|monkeypatch|patch\\.monkeypatch)|torchviz\\.(make_dot|make_dot_from_trace)")
   (#oom-not-file-trains?)
   (#oom-not-file-mentions? "zero_grad\\s*\\(|\\b\\w*opt\\w*\\.step\\s*\\(|[(,]\\s*(self\\.)?\\w*optim\\w*\\s*[,)]|[(,]\\s*(\\w+\\.)*(\\w+_opt|opt_\\w+)\\s*[,)]")
   (#oom-is-model? @fn)
@@ -649,7 +650,7 @@
   (#oom-not-file-imports? "(pytest|unittest|hypothesis)(\\..*)?")
   (#oom-not-file-mentions? "(?m)^class Test\\w*\\s*[(:]")
   (#oom-not-file-mentions? "LightningModule")
-  (#oom-not-file-calls? "torch\\.(autograd(\\.functional)?|func)\\.(grad|backward|vjp|jvp|jacobian|hessian|hvp|vhp|jacrev|jacfwd)|higher\\.(get_diff_optim|create_diff_optim|innerloop_ctx|monkeypatch|patch\\.monkeypatch)")
+  (#oom-not-file-calls? "torch\\.(autograd(\\.functional)?|func)\\.(grad|backward|vjp|jvp|jacobian|hessian|hvp|vhp|jacrev|jacfwd)|higher\\.(get_diff_optim|create_diff_optim|innerloop_ctx|monkeypatch|patch\\.monkeypatch)|torchviz\\.(make_dot|make_dot_from_trace)")
   (#oom-is-model? @fn)
   (#oom-not-frozen? @fn)
   (#oom-not-untrained? @fn)
