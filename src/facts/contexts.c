@@ -1777,6 +1777,7 @@ static bool window_slot_backpropagated(const facts *self, TSNode stmt, TSNode ac
   const char *src = self->source;
   for (uint32_t at = facts__next_text(self, backward_at, l->body.end, iname, ilen); at < l->body.end;
        at = facts__next_text(self, at + 1, l->body.end, iname, ilen)) {
+    assert(at > 0); /* at or after the backward call's end */
     char before = src[at - 1], after = at + ilen < self->length ? src[at + ilen] : '\0';
     if (isalnum((unsigned char)before) || before == '_' || before == '.' || isalnum((unsigned char)after) ||
         after == '_')
@@ -2642,7 +2643,7 @@ static bool eval_under_flag(const facts *f, int fn, TSNode eval, TSNode node) {
     return false;
   /* `if is_test:` names the evaluation call; `if not training:` too */
   static char *const training[] = {"train", "training", "is_train", "is_training", "train_mode"};
-  bool names_eval = eval_true ? eval_name(name, len) : in_names(training, 5, name, len);
+  bool names_eval = eval_true ? eval_name(name, len) : in_names(training, sizeof training / sizeof *training, name, len);
   return names_eval && returns_value_after(f, fn, ts_node_end_byte(node));
 }
 
