@@ -101,7 +101,9 @@
 ;   name bound from it or from such a name (`loss2 = sup_sum / n`, then
 ;   `loss = loss1 + w * loss2` and `loss.backward()`: one step's sum over
 ;   its decoders; `torch.autograd.backward([value_loss] + log_probs,
-;   grads)`, `autograd.grad(total_loss / n, params)`; a list of such sums,
+;   grads)`, `autograd.grad(total_loss / n, params)`, higher's
+;   differentiable optimizer `diffopt.step(loss)` after a sum over the time
+;   steps of one task; a list of such sums,
 ;   `losses_q[k + 1] += loss_q` then `(losses_q[-1] / n).backward()`, MAML's
 ;   meta-loss), or left on an attribute of `self` that a method of the
 ;   file backpropagates (a navigation agent's rollout, `self.loss +=

@@ -105,7 +105,14 @@
 ;   that a function of the file empties (`del critic_net.saved_values[:]`,
 ;   `.clear()`) where it runs a backward pass; a list backpropagated after
 ;   the loop through a name bound from it (`value_loss =
-;   torch.stack(value_losses).sum(); value_loss.backward()`);
+;   torch.stack(value_losses).sum(); value_loss.backward()`), also through
+;   sums (`z_batch = torch.cat(z_chunks)`, then per sample `total_loss +=
+;   loss`, `mean_loss = total_loss / n` and `mean_loss.backward()`: one
+;   batch's forward run in chunks); the log-probabilities of one episode
+;   that a loop stepping an environment (`env.step(action)`, with no
+;   loader, backward or optimizer step of its own) collects and its
+;   function returns (`return log_probs, rewards`) for the caller's
+;   policy-gradient update;
 ;   a value
 ;   whose name the loss reads only through a later binding (`reward` from
 ;   `env.step()` stored while collecting, `reward = reward_pool[i]` rebound
@@ -119,6 +126,10 @@
 ;   as OOM201 reads them), a loss of a prediction made under no_grad
 ;   (`pred, _ = model(x)` in a `with torch.no_grad():` block, then
 ;   `lm_loss = seq_loss(pred.view(-1, v), y)`), containers created inside the iteration,
+;   or inside the batch loop around a loop over one batch's items
+;   (`job_reps = torch.zeros(b, 1, h)` per batch, then `job_reps[i] =
+;   rnn(seq)` per profile; the batch loop may iterate the progress bar of
+;   a loader, `with tqdm(loader) as pbar: for batch in pbar:`),
 ;   stores under `if step == 0:` of an enclosing loop's `step` (buffers
 ;   filled once, then updated in place), lists the function
 ;   backpropagates through after the loop (`losses.append(l)` then

@@ -81,7 +81,11 @@
 ;     `forward` or `__call__` trains (a meta-learner's `maml(x_spt, y_spt,
 ;     ...)`, a trainer module that backpropagates inside its `forward`; also
 ;     a name that any of its bindings in the file makes such an instance,
-;     `model = BaseModel(model, opts)` after `model = get_model(opts)`), or a
+;     `model = BaseModel(model, opts)` after `model = get_model(opts)`; a
+;     parameter handed a loss takes the class the file's assignments of
+;     its name agree on, `def train_one_epoch(netgroup, loader)` beside
+;     `netgroup = NetGroup(...)`, whose `netgroup.update(losses)`
+;     backpropagates), or a
 ;     method its class inherits from a project base class that does
 ;     (`self.optimize(self.gen_opt, loss)` of a GAN trainer's base), or a
 ;     method of an object of unknown class (a parameter) whose every
@@ -273,7 +277,9 @@
 ;   `nn.ModuleList` of such layers, or an instance of a module class of the
 ;   file or of another module of the project that derives `nn.Module` (or
 ;   such a class) alone, stores in `self` only plain data (numbers,
-;   strings, tensors of torch's functions, a parameter of the method it
+;   strings, tensors of torch's functions, what `int`, `float`, `str`,
+;   `bool` or `len` make of anything, `self.ambient = float(ambient)`, a
+;   parameter of the method it
 ;   computes with, or that the class compares by order or computes with as
 ;   `self.<name>`, as a loss's warm-up settings `if it < self.start_warm`, counts such as `self.table.weight.numel()`;
 ;   a parameter named for a setting, `device`, `dtype`, or annotated with a
@@ -456,7 +462,10 @@
 ;   file defining its own `predict_word`) before a module-level one, so
 ;   a nested helper whose only caller runs it under no_grad is not
 ;   reported because another method's helper of the same name runs with
-;   gradients on. Nor a function that a caller dispatches, calling it
+;   gradients on; `self.predict(model, x)` in a base class that does not
+;   define `predict` calls every subclass's override of the file, each as
+;   its callers run it (a trainer's `_eval_accuracy` under no_grad). Nor a
+;   function that a caller dispatches, calling it
 ;   under `torch.no_grad()` in one branch of an `if` and with gradients on
 ;   in another (`if prevent_grads: with torch.no_grad(): self.test_()
 ;   else: self.test_()`: the caller asks for gradients when it needs

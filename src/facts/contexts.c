@@ -91,6 +91,48 @@ static bool library_object(const facts *f, const char *name, uint32_t len, uint3
 }
 
 
+/* Whether loop L (of a function) runs one episode of an environment and
+ * its function returns the container NAME (LEN bytes) after it: the loop
+ * steps an environment (`obs, reward, done = env.step(action)`), reads no
+ * loader and runs no backward or optimizer step, and a `return` after the
+ * loop hands the list back (`return log_probs, rewards, info`). One
+ * episode's log-probabilities, kept for the caller's policy-gradient
+ * update. */
+static bool episode_returned(const facts *f, int loop, const char *name, uint32_t len) {
+  const facts_loop *l = &f->loops.items[loop];
+  if (l->function < 0 || (l->evidence & (LOOP_ITERATES_LOADER | LOOP_CALLS_BACKWARD | LOOP_CALLS_STEP))) return false;
+  bool steps_env = false;
+  for (size_t i = facts_first_call_at(f, l->body.start); i < f->calls.len && !steps_env; i++) {
+    const facts_call *c = &f->calls.items[i];
+    if (ts_node_start_byte(c->call) >= l->body.end) break;
+    if (c->loop != loop) continue;
+    TSNode callee = FIELD(c->call, function);
+    if (ts_node_is_null(callee) || !NODE_IS(callee, "attribute") || !facts_node_is(f, FIELD(callee, attribute), "step"))
+      continue;
+    uint32_t ol;
+    const char *o = facts_text(f, FIELD(callee, object), &ol);
+    steps_env = facts_text_has_ci(o, ol, "env");
+  }
+  if (!steps_env) return false;
+  uint32_t after = ts_node_end_byte(l->node);
+  for (size_t i = 0; i < f->returns.len; i++) {
+    const facts_call *r = &f->returns.items[i];
+    if (r->function != l->function || ts_node_start_byte(r->call) < after || !ts_node_named_child_count(r->call))
+      continue;
+    TSNode v = ts_node_named_child(r->call, 0);
+    if (NODE_IS(v, "identifier") && facts_text_is(f, v, name, len)) return true;
+    if (!NODE_IS(v, "expression_list") && !NODE_IS(v, "tuple")) continue;
+    TSNode e;
+    for (children k = children_of(v); children_next(&k, &e);)
+      if (NODE_IS(e, "identifier") && facts_text_is(f, e, name, len)) {
+        children_done(&k);
+        return true;
+      }
+  }
+  return false;
+}
+
+
 /* Whether NODE runs in the first iteration of an enclosing loop only: it
  * lies under `if step == 0:` where `step` is the target of a `for` loop
  * around it (static buffers filled once, then updated in place). */
@@ -211,30 +253,45 @@ static bool returned_by_training_step(const facts *f, int fn, uint32_t after, co
 }
 
 
-static bool backpropagated_after(const facts *f, const facts_loop *l, const char *name, uint32_t len) {
-  facts_span scope = l->function >= 0 ? f->functions.items[l->function].body : (facts_span){0, (uint32_t)f->length + 1};
-  uint32_t after = ts_node_end_byte(l->node);
-  /* the names it goes by after the loop: its own, and a name bound from an
-   * expression that reads it (`value_loss = torch.stack(value_losses).sum()`) */
-  const char *names[8] = {name};
-  uint32_t lens[8] = {len};
-  size_t nnames = facts__names_after(f, l->function, after, names, lens, 8, true);
+/* Whether a call of function FN after AFTER backpropagates or
+ * differentiates a value that reads one of NAMES (LENS, N of them). */
+static bool backward_reads(const facts *f, int fn, uint32_t after, const char *const *names, const uint32_t *lens,
+                           size_t n) {
+  facts_span scope = fn >= 0 ? f->functions.items[fn].body : (facts_span){0, (uint32_t)f->length + 1};
   for (size_t i = facts_first_call_at(f, after); i < f->calls.len; i++) {
     const facts_call *c = &f->calls.items[i];
     if (ts_node_start_byte(c->call) >= scope.end) break;
     /* `autograd.grad(log_likelihood, model.parameters())`: an EWC Fisher
      * estimate differentiates what the loop kept */
-    TSNode receiver = backward_receiver(f, c, l->function);
-    if (ts_node_is_null(receiver)) receiver = grad_outputs(f, c, l->function);
+    TSNode receiver = backward_receiver(f, c, fn);
+    if (ts_node_is_null(receiver)) receiver = grad_outputs(f, c, fn);
     if (ts_node_is_null(receiver)) continue;
     uint32_t tl;
     const char *t = facts_text(f, receiver, &tl);
-    for (size_t k = 0; k < nnames; k++)
+    for (size_t k = 0; k < n; k++)
       if (facts__mentions(t, tl, names[k], lens[k])) return true;
   }
+  return false;
+}
+
+
+static bool backpropagated_after(const facts *f, const facts_loop *l, const char *name, uint32_t len) {
+  uint32_t after = ts_node_end_byte(l->node);
+  /* the names it goes by after the loop: its own, and a name bound from an
+   * expression that reads it (`value_loss = torch.stack(value_losses).sum()`) */
+  const char *names[32] = {name};
+  uint32_t lens[32] = {len};
+  size_t nnames = facts__names_after(f, l->function, after, names, lens, 8, true);
+  if (backward_reads(f, l->function, after, names, lens, nnames)) return true;
   if (returned_by_training_step(f, l->function, after, names, lens, nnames)) return true;
   /* read into `self.loss`, which the agent's `train()` backpropagates */
-  return facts__left_on_self_for_backward(f, l->function, after, names, lens, nnames, 8);
+  if (facts__left_on_self_for_backward(f, l->function, after, names, lens, nnames, 8)) return true;
+  /* the chunks of one batch's forward, concatenated and summed into the
+   * step's loss over sums (`z_batch = torch.cat(z_chunks)`, per sample
+   * `total_loss += loss`, `mean_loss = total_loss / n`, then
+   * `mean_loss.backward()`) */
+  size_t more = facts__sums_after(f, l->function, after, names, lens, nnames, 32);
+  return more > nnames && backward_reads(f, l->function, after, names + nnames, lens + nnames, more - nnames);
 }
 
 
@@ -572,6 +629,18 @@ bool facts_outlives_iteration(const facts *self, TSNode node) {
   }
   const facts_loop *l = &self->loops.items[loop];
   uint32_t loop_start = ts_node_start_byte(l->node);
+  /* the batch loop around a loop over one batch's items (no loader, no
+   * backward or step of its own): a container it makes before that loop
+   * (`job_reps = torch.zeros(b, 1, h)`, then `job_reps[i] = rnn(seq)` per
+   * profile) is made anew for each batch */
+  uint32_t batch_start = loop_start;
+  if (!(l->evidence & (LOOP_ITERATES_LOADER | LOOP_CALLS_BACKWARD | LOOP_CALLS_STEP)))
+    for (int o = l->parent; o >= 0; o = self->loops.items[o].parent)
+      if (self->loops.items[o].evidence & LOOP_ITERATES_LOADER) {
+        assert(self->loops.items[o].function == l->function);
+        batch_start = self->loops.items[o].body.start;
+        break;
+      }
   bool before = false;
   size_t first, end;
   facts_bindings_named(self, name, len, &first, &end);
@@ -581,7 +650,7 @@ bool facts_outlives_iteration(const facts *self, TSNode node) {
     if (l->function >= 0 && b->pos >= self->functions.items[l->function].whole.start &&
         b->pos < self->functions.items[l->function].body.start)
       bf = l->function; /* a parameter */
-    if (bf == l->function && b->pos >= loop_start && b->pos < pos) return false; /* made anew each iteration */
+    if (bf == l->function && b->pos >= batch_start && b->pos < pos) return false; /* made anew each iteration */
     if ((bf == l->function && b->pos < loop_start) || bf == -1) before = true;
   }
   if (!before || first_iteration_only(self, node)) return false;
@@ -593,6 +662,7 @@ bool facts_outlives_iteration(const facts *self, TSNode node) {
          * `losses.append(l)` then `torch.stack(losses).sum().backward()`:
          * the graphs are kept to be backpropagated together */
         (library_object(self, name, len, loop_start, l->function) || backpropagated_after(self, l, name, len) ||
+         episode_returned(self, loop, name, len) ||
          backpropagated_and_reset(self, l, name, len, pos)))
       return false;
   }

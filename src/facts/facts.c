@@ -1049,7 +1049,20 @@ static TSNode instance_value(const facts *self, TSNode value) {
 }
 
 
-static bool instance_class(const facts *self, TSNode obj, buf *first) {
+/* Whether POS lies in the parameters of a function: after its `def`,
+ * before its body. */
+static bool in_parameters(const facts *self, uint32_t pos) {
+  size_t lo = 0, hi = self->functions.len;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (self->functions.items[mid].whole.start <= pos) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo > 0 && pos < self->functions.items[lo - 1].body.start;
+}
+
+
+static bool instance_class_of(const facts *self, TSNode obj, buf *first, bool parameters_agree) {
   uint32_t len;
   const char *name = facts_text(self, obj, &len);
   if (len == 4 && !memcmp(name, "self", 4)) return false;
@@ -1075,6 +1088,10 @@ static bool instance_class(const facts *self, TSNode obj, buf *first) {
   bool found = false, agree = true;
   for (size_t i = lo; i < hi && agree; i++) {
     const facts_binding *b = &self->bindings.items[i];
+    /* a parameter of that name (`def train_one_epoch(netgroup, loader)`,
+     * called with the global `netgroup = NetGroup(...)`) takes the class
+     * the file's assignments agree on; it builds none itself */
+    if (parameters_agree && in_parameters(self, b->pos)) continue;
     buf_clear(&q);
     TSNode value = instance_value(self, b->value);
     if (b->kind != BINDING_OTHER || ts_node_is_null(value) || !NODE_IS(value, "call") ||
@@ -1089,6 +1106,11 @@ static bool instance_class(const facts *self, TSNode obj, buf *first) {
   }
   buf_free(&q);
   return found && agree;
+}
+
+
+static bool instance_class(const facts *self, TSNode obj, buf *first) {
+  return instance_class_of(self, obj, first, false);
 }
 
 
@@ -1154,6 +1176,21 @@ bool facts_instance_method_symbol(const facts *self, TSNode callee, facts_symbol
   bool ok = instance_class(self, obj, &first) && class_method_symbol(self, &first, method, alen, out);
   buf_free(&first);
   return ok || inherited_method_symbol(self, obj, method, alen, out);
+}
+
+
+bool facts_parameter_method_symbol(const facts *self, TSNode callee, facts_symbol *out) {
+  if (!self->imports || ts_node_is_null(callee) || !NODE_IS(callee, "attribute")) return false;
+  TSNode obj = FIELD(callee, object), attr = FIELD(callee, attribute);
+  if (ts_node_is_null(obj) || ts_node_is_null(attr) || !NODE_IS(obj, "identifier")) return false;
+  uint32_t len, alen;
+  const char *name = facts_text(self, obj, &len);
+  if (!facts__parameter_of(self, name, len, facts_function_at(self, ts_node_start_byte(obj)))) return false;
+  const char *method = facts_text(self, attr, &alen);
+  buf first = {0};
+  bool ok = instance_class_of(self, obj, &first, true) && class_method_symbol(self, &first, method, alen, out);
+  buf_free(&first);
+  return ok;
 }
 
 

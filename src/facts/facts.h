@@ -450,6 +450,12 @@ int facts_base_kind(const facts *self, TSNode *base, buf *tmp);
  *  object is a name every assignment of the file binds to an instance of
  *  the same class of another module of the project. */
 bool facts_instance_method_symbol(const facts *self, TSNode callee, facts_symbol *out);
+/** The symbol of `param.method` (CALLEE) where `param` is a parameter of
+ *  the function reading it, not annotated, whose name every other binding
+ *  in the file makes an instance of one project class (`def
+ *  train_one_epoch(netgroup, loader)` beside `netgroup = NetGroup(3)`):
+ *  the function is handed that instance. */
+bool facts_parameter_method_symbol(const facts *self, TSNode callee, facts_symbol *out);
 /** The bit of facts_function.graph_keys that stands for the dict key KEY
  *  (LEN bytes, without quotes): a 64-bit filter, so two keys may share a
  *  bit, which only makes a clean key look like it carries a graph. */
@@ -468,6 +474,13 @@ bool facts_instance_call_symbol(const facts *self, TSNode callee, facts_symbol *
  * once, at most MAX in all; returns how many (graph.c). */
 size_t facts__names_after(const facts *f, int fn, uint32_t after, const char **names, uint32_t *lens, size_t max,
                           bool chain);
+/* facts__names_after's names, found by a walk of FN's statements after
+ * AFTER (the N names known so far first): augmented assignments go on
+ * too (`total_loss += loss`, then `mean_loss = total_loss / n`). A walk
+ * costs more than the table facts__names_after reads: asked where that
+ * found nothing (graph.c). */
+size_t facts__sums_after(const facts *f, int fn, uint32_t after, const char **names, uint32_t *lens, size_t n,
+                         size_t max);
 /* Whether S (LEN bytes) is named like a loss: it holds `loss` or `crit`
  * (`criterion`), not as an actor-critic's `critic` (graph.c). */
 bool facts__named_as_loss(const char *s, size_t len);

@@ -3580,6 +3580,29 @@ static int callee_named(const facts *f, int *named, size_t i) {
 }
 
 
+/* Whether CALLEE is `name.method` where `name` is a parameter of the
+ * function reading it. */
+static bool parameter_object(const facts *f, TSNode callee) {
+  if (ts_node_is_null(callee) || !NODE_IS(callee, "attribute")) return false;
+  TSNode obj = FACT_FIELD(f, callee, object);
+  if (ts_node_is_null(obj) || !NODE_IS(obj, "identifier")) return false;
+  uint32_t len;
+  const char *name = facts_text(f, obj, &len);
+  return facts__parameter_of(f, name, len, facts_function_at(f, ts_node_start_byte(obj)));
+}
+
+
+/* Whether CALL hands a loss: its arguments name one (`losses`,
+ * `sup_loss_nets`, `loss=total`), read off their text. */
+static bool hands_loss(const facts *f, TSNode call) {
+  TSNode args = FACT_FIELD(f, call, arguments);
+  if (ts_node_is_null(args)) return false;
+  uint32_t len;
+  const char *t = facts_text(f, args, &len);
+  return facts_text_has_ci(t, len, "loss");
+}
+
+
 /* `run_training_alignment("GCN", torch_fwd, ...)`: a function of the file
  * handed to a function of the file or the project that runs a backward
  * pass is called there and its output backpropagated (a forward closure
@@ -3848,9 +3871,18 @@ void facts__summaries(facts *f) {
     /* not a fallback in an `except` clause (`loss_f.call_optimize(data,
      * model, None, storer)` when the plain call raised) */
     const facts_except *handler;
-    if (c->loop < 0 || !backward_by_method_name(f, FACT_FIELD(f, c->call, function), &tmp) ||
-        facts_excepts_at(f, ts_node_start_byte(c->call), &handler, 1))
+    if (c->loop < 0) continue;
+    /* the method of a parameter the file's assignments of its name make
+     * an instance of a project class (`netgroup.update(losses)` in
+     * `train_one_epoch(netgroup, loader)`, beside `netgroup = NetGroup(3)`),
+     * when the call hands it a loss */
+    facts_symbol psym;
+    TSNode callee = FACT_FIELD(f, c->call, function);
+    if (!backward_by_method_name(f, callee, &tmp) &&
+        !(parameter_object(f, callee) && hands_loss(f, c->call) && facts_parameter_method_symbol(f, callee, &psym) &&
+          (psym.flags & SYM_BACKWARD)))
       continue;
+    if (facts_excepts_at(f, ts_node_start_byte(c->call), &handler, 1)) continue;
     f->file_backward = true;
     f->loops.items[c->loop].evidence |= LOOP_CALLS_BACKWARD;
     if (c->function >= 0) f->functions.items[c->function].backward = f->functions.items[c->function].trains = true;
@@ -4048,7 +4080,9 @@ static bool backpropagates(const facts *f, TSNode call, const char *name, uint32
   TSNode fn = FACT_FIELD(f, call, function);
   if (ts_node_is_null(fn) || !NODE_IS(fn, "attribute")) return false;
   TSNode obj = FACT_FIELD(f, fn, object);
-  if (text_is(f, FACT_FIELD(f, fn, attribute), "grad")) {
+  uint32_t al;
+  const char *at = facts_text(f, FACT_FIELD(f, fn, attribute), &al);
+  if (al == 4 && !memcmp(at, "grad", 4)) {
     /* `torch.autograd.grad(outputs, inputs)`: the outputs are differentiated */
     TSNode args = FACT_FIELD(f, call, arguments);
     uint32_t ol, l;
@@ -4058,7 +4092,18 @@ static bool backpropagates(const facts *f, TSNode call, const char *name, uint32
     const char *t = facts_text(f, ts_node_named_child(args, 0), &l);
     return l == len && !memcmp(t, name, len);
   }
-  if (!text_is(f, FACT_FIELD(f, fn, attribute), "backward")) return false;
+  if (al == 4 && !memcmp(at, "step", 4)) {
+    /* `diffopt.step(loss)`: higher's differentiable optimizer takes the
+     * gradients of the loss it is handed (an optimizer's own `step` takes
+     * a closure, never a loss) */
+    TSNode args = FACT_FIELD(f, call, arguments);
+    if (ts_node_is_null(args) || ts_node_named_child_count(args) != 1) return false;
+    TSNode a = ts_node_named_child(args, 0);
+    uint32_t l;
+    const char *t = NODE_IS(a, "identifier") ? facts_text(f, a, &l) : NULL;
+    return t && l == len && !memcmp(t, name, len) && facts__named_as_loss(t, l);
+  }
+  if (al != 8 || memcmp(at, "backward", 8) != 0) return false;
   TSNode args[2] = {FACT_FIELD(f, call, arguments), NODE_IS(obj, "call") ? FACT_FIELD(f, obj, arguments) : NULL_NODE};
   uint32_t l;
   const char *t = facts_text(f, obj, &l);
@@ -4168,6 +4213,51 @@ size_t facts__names_after(const facts *f, int fn, uint32_t after, const char **n
         break;
       }
   }
+  return n;
+}
+
+
+size_t facts__sums_after(const facts *f, int fn, uint32_t after, const char **names, uint32_t *lens, size_t n,
+                         size_t max) {
+  assert(n >= 1 && n <= max);
+  facts_span scope = fn >= 0 ? f->functions.items[fn].body : (facts_span){0, (uint32_t)f->length + 1};
+  if (after >= scope.end) return n;
+  TSNode body = fn >= 0 ? ts_node_descendant_for_byte_range(f->root, scope.start, scope.end) : f->root;
+  TSTreeCursor c = ts_tree_cursor_new(body);
+  for (int guard = 0; guard < 200000 && n < max; guard++) {
+    TSNode k = ts_tree_cursor_current_node(&c);
+    bool descend = ts_node_end_byte(k) > after;
+    /* both kinds of assignment, in document order, those of nested
+     * functions aside: a name found goes on through the later ones */
+    if (descend && ts_node_start_byte(k) >= after && (NODE_IS(k, "assignment") || NODE_IS(k, "augmented_assignment")) &&
+        facts_function_at(f, ts_node_start_byte(k)) == fn) {
+      TSNode left = FACT_FIELD(f, k, left), right = FACT_FIELD(f, k, right);
+      if (!ts_node_is_null(left) && NODE_IS(left, "identifier") && !ts_node_is_null(right)) {
+        uint32_t ll;
+        const char *l = facts_text(f, left, &ll);
+        bool known = false, reads = false;
+        for (size_t i = 0; i < n && !known; i++) known = lens[i] == ll && !memcmp(names[i], l, ll);
+        for (size_t i = 0; i < n && !known && !reads; i++)
+          reads = subtree_reads(f, right, names[i], lens[i], false) && !detached_read(f, right, names[i], lens[i]);
+        if (reads) {
+          names[n] = l;
+          lens[n++] = ll;
+        }
+      }
+    }
+    /* statements only: an assignment sits in an expression statement,
+     * never inside an expression, nor is a nested function's looked at */
+    static const char *const statements[] = {"block", "module", "expression_statement", "if_statement",
+                                             "elif_clause", "else_clause", "for_statement", "while_statement",
+                                             "with_statement", "try_statement", "except_clause",
+                                             "finally_clause", NULL};
+    bool statement = false;
+    const char *type = ts_node_type(k);
+    for (size_t i = 0; statements[i] && !statement; i++) statement = !strcmp(type, statements[i]);
+    if (descend && statement && ts_tree_cursor_goto_first_child(&c)) continue;
+    if (!walk_skip(&c, body)) break;
+  }
+  ts_tree_cursor_delete(&c);
   return n;
 }
 

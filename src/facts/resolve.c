@@ -969,9 +969,23 @@ static void no_grad_from_callers(facts *f, buf *tmp) {
         continue;
       }
       if (g < 0 || g == c->function) continue;
-      state[g] |= facts_in_no_grad(f, ts_node_start_byte(c->call)) || facts_hands_only_frozen_models(f, c->call)
-                      ? FACTS_CALLED_NO_GRAD
-                      : FACTS_CALLED_GRAD;
+      how = facts_in_no_grad(f, ts_node_start_byte(c->call)) || facts_hands_only_frozen_models(f, c->call)
+                ? FACTS_CALLED_NO_GRAD
+                : FACTS_CALLED_GRAD;
+      /* `self.predict(model, x)` in a base class that does not define it:
+       * the override of each subclass of the file (the name alone picks
+       * the first) */
+      int klass = c->function >= 0 ? f->functions.items[c->function].klass : -1;
+      if (klass >= 0 && f->functions.items[g].klass >= 0 && f->functions.items[g].klass != klass &&
+          NODE_IS(callee, "attribute") && facts_node_is(f, FACT_FIELD(f, callee, object), "self")) {
+        int own = -1;
+        for (int m = g; m >= 0 && own < 0; m = next_method_named(f, m))
+          if (f->functions.items[m].klass == klass) own = m;
+        for (int m = own >= 0 ? own : g; m >= 0; m = own >= 0 ? -1 : next_method_named(f, m))
+          if (m != c->function && call_fits(f, c->call, m)) state[m] |= how;
+        continue;
+      }
+      state[g] |= how;
     }
     for (size_t i = 0; i < handed.len; i++)
       state[handed.items[i].function] |=
@@ -2390,6 +2404,10 @@ static bool parameter_free_value(const facts *f, TSNode v, TSNode method, pf_ctx
     const char *t = facts_text(f, callee, &len);
     size_t first, end;
     facts_bindings_named(f, t, len, &first, &end);
+    /* `float(ambient_temp)`, `len(layers)`: a Python number or string,
+     * whatever the argument */
+    static const char *const conversions[] = {"int", "float", "str", "bool", "len", NULL};
+    if (first == end && in_names_list(t, len, conversions)) return true;
     if (first == end && in_names_list(t, len, builtins)) {
       for (uint32_t i = 0; i < n; i++) {
         TSNode a = ts_node_named_child(args, i);
@@ -3286,6 +3304,18 @@ static void resolve_loops(facts *f, buf *tmp) {
       const char *t = facts_text(f, f->assigns.items[i].left, &len);
       vec_push(&f->loader_names, oom_xstrndup(t, len));
     }
+  }
+  /* `with tqdm(loader) as pbar:`, then `for batch in pbar:` */
+  for (size_t i = 0; i < f->with_items.len; i++) {
+    TSNode v = f->with_items.items[i].candidate;
+    if (!NODE_IS(v, "call") || !is_loader_expr(f, v, tmp)) continue;
+    TSNode up = ts_node_parent(v);
+    TSNode alias = !ts_node_is_null(up) && NODE_IS(up, "as_pattern") ? FACT_FIELD(f, up, alias) : NULL_NODE;
+    if (!ts_node_is_null(alias) && ts_node_named_child_count(alias) == 1) alias = ts_node_named_child(alias, 0);
+    if (ts_node_is_null(alias) || !NODE_IS(alias, "identifier")) continue;
+    uint32_t len;
+    const char *t = facts_text(f, alias, &len);
+    vec_push(&f->loader_names, oom_xstrndup(t, len));
   }
   for (size_t i = 0; i < f->calls.len; i++) {
     facts_call *c = &f->calls.items[i];
