@@ -776,15 +776,22 @@ size_t facts_first_assign_at(const facts *self, uint32_t pos) {
 }
 
 
-int facts_function_at(const facts *self, uint32_t pos) {
-  /* the last function starting at or before POS, then out through parents */
+/* How many functions start at or before POS: the last of them is the
+ * innermost whose `def` POS may lie in (functions are in file order). */
+static size_t functions_started(const facts *self, uint32_t pos) {
   size_t lo = 0, hi = self->functions.len;
   while (lo < hi) {
     size_t mid = (lo + hi) / 2;
     if (self->functions.items[mid].whole.start <= pos) lo = mid + 1;
     else hi = mid;
   }
-  int i = (int)lo - 1;
+  return lo;
+}
+
+
+int facts_function_at(const facts *self, uint32_t pos) {
+  /* the last function starting at or before POS, then out through parents */
+  int i = (int)functions_started(self, pos) - 1;
   while (i >= 0 && !span_has(self->functions.items[i].body, pos)) i = self->functions.items[i].parent;
   return i;
 }
@@ -1052,13 +1059,8 @@ static TSNode instance_value(const facts *self, TSNode value) {
 /* Whether POS lies in the parameters of a function: after its `def`,
  * before its body. */
 static bool in_parameters(const facts *self, uint32_t pos) {
-  size_t lo = 0, hi = self->functions.len;
-  while (lo < hi) {
-    size_t mid = (lo + hi) / 2;
-    if (self->functions.items[mid].whole.start <= pos) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo > 0 && pos < self->functions.items[lo - 1].body.start;
+  size_t n = functions_started(self, pos);
+  return n > 0 && pos < self->functions.items[n - 1].body.start;
 }
 
 
