@@ -134,7 +134,8 @@
 ;   after the loop: one step per call. The loop may run forward passes (a
 ;   contrastive loss mined per image of the batch) when the function
 ;   returns the sum and every call of it in the file backpropagates the
-;   result (`loss = mine_and_compute_loss(model, x, y); loss.backward()`):
+;   result (`loss = mine_and_compute_loss(model, x, y); loss.backward()`;
+;   a call under no_grad, the validation's, records nothing to keep):
 ;   the sum is the step's loss, as a full-batch step's; or, for a function
 ;   the file never calls, when a module importing it backpropagates what it
 ;   returns (`losses = self.loss_computer.compute(data)`, then

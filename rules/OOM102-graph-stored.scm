@@ -112,7 +112,10 @@
 ;   that a loop stepping an environment (`env.step(action)`, with no
 ;   loader, backward or optimizer step of its own) collects and its
 ;   function returns (`return log_probs, rewards`) for the caller's
-;   policy-gradient update;
+;   policy-gradient update; an agent's `self.log_probs.append(lp)` when a
+;   method of its class, called later in the same loop or one around it,
+;   backpropagates and sets `self.log_probs = []` (`self.update_policy()`
+;   after each episode);
 ;   a value
 ;   whose name the loss reads only through a later binding (`reward` from
 ;   `env.step()` stored while collecting, `reward = reward_pool[i]` rebound

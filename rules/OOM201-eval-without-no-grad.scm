@@ -47,6 +47,10 @@
 ;     `predict`, `inference`, ... or ending in `_eval`, `_validation`,
 ;     `_test`, or, for the calls of one model, the code after that
 ;     model's `.eval()` in the same scope, `model = Net().eval()` included,
+;     and up to a binding of the name to a value that does not read it
+;     (`model = pickle.load(f)`, an XGBoost model loaded under the name
+;     another branch put in eval mode; `model = DDP(model)` is the same
+;     module),
 ;     up to a binding of the name to a new instance (`model =
 ;     SimpleNet(...)` starts in training mode); not a call in the
 ;     branch where the `.eval()`'s flag is false (`if is_eval:
@@ -99,7 +103,11 @@
 ;     class with a base, whose base class's loop and hooks backpropagate
 ;     the loss it returns (USB's `ReMixMatch.train_step`). A loop whose body ends in an unconditional
 ;     `break` runs once and is no batch loop (the one-batch smoke test of a
-;     `__main__` block: `for batch in loader: ...; break`).
+;     `__main__` block: `for batch in loader: ...; break`). Nor is a loop
+;     of a model's own code: a method of a module class, or a function
+;     outside classes that only such methods call, directly or through one
+;     more such function (a patch wrapper's `forward` handing `self.model`
+;     to `process_patch_array`, which runs it over chunks of patches).
 ;
 ;   Not reported: calls under `with torch.no_grad()` (also written
 ;   `with (torch.no_grad()):`, or through a name the function binds to
@@ -123,7 +131,11 @@
 ;   `infer_fn(inputs, model)` under no_grad; a function handed to a
 ;   function of the file runs where that function calls the parameter
 ;   receiving it, `evaluate(model_predict)` whose `predict_fn(x)` is under
-;   no_grad, for each definition of the name on the branches of an `if`,
+;   no_grad, for each definition of the name on the branches of an `if`
+;   (a lambda as well: `measure_latency(lambda: model(dummy), ...)` whose
+;   every `forward_fn()` is under no_grad, or a function or method of
+;   another module of the project that calls its parameters only under
+;   no_grad, `Evaluater.evaluate(lambda x: self.model(x), loader)`),
 ;   and so does a closure a function of the file returns, alone or in a
 ;   tuple, when the name it is bound to is handed on: `predict_fn, ckpt =
 ;   load_mip_model(path)` then `compute_lipschitz(predict_fn, obs)`, decorated
@@ -275,8 +287,9 @@
 ;   its filters in buffers (torchaudio's `MelSpectrogram`, `MFCC`,
 ;   `Resample`..., kymatio's `Scattering1D`), an `nn.Sequential` or
 ;   `nn.ModuleList` of such layers, or an instance of a module class of the
-;   file or of another module of the project that derives `nn.Module` (or
-;   such a class) alone, stores in `self` only plain data (numbers,
+;   file or of another module of the project that derives `nn.Module`
+;   (or Lightning's `LightningModule`, or such a class) alone, stores in
+;   `self` only plain data (numbers,
 ;   strings, tensors of torch's functions, what `int`, `float`, `str`,
 ;   `bool` or `len` make of anything, `self.ambient = float(ambient)`, a
 ;   parameter of the method it
@@ -310,7 +323,9 @@
 ;   from a module class of the file or the project (also picked by its
 ;   name, `eval(model_name)(backbone, n)`), a `torch.nn` layer, a
 ;   torchvision classification model built with no weights
-;   (`torchvision.models.resnet18()`), a
+;   (`torchvision.models.resnet18()`), a timm model built without
+;   weights (`timm.create_model(name)`, which loads none unless
+;   `pretrained=True`), a
 ;   function of the file that returns one, a function of another module
 ;   of the project that builds one and loads nothing into it
 ;   (`create_RepVGG_B1(deploy=False)`), or the factory of a unit-test

@@ -237,7 +237,8 @@ static const struct {
    "not"},
   {"oom-in-model-method", PRED_IN_MODEL_METHOD, ARGS_CAPTURE, 0, 0,
    "`#oom-in-model-method? @x`: `@x` is in a model's own code: a `forward`, or any method of a class that derives "
-   "`nn.Module` or defines `forward` (or a function nested in one); its caller decides about gradients"},
+   "`nn.Module` or defines `forward` (or a function nested in one), or a function outside classes that only such "
+   "methods call, directly or through one more such function; its caller decides about gradients"},
   {"oom-in-unit-test", PRED_IN_UNIT_TEST, ARGS_CAPTURE, 0, 0,
    "`#oom-in-unit-test? @x`: `@x` is in a unit test: a function named `test...` (or one nested in it) that asserts, "
    "that takes nothing in a file named as a test suite (`test_*.py`, `*_test.py`: pytest collects it without an "
@@ -273,7 +274,8 @@ static const struct {
    "library (not a builtin such as `map` or `sorted`, not a function or class of this file or the project: "
    "`ptan.agent.PolicyAgent(lambda x: net(x)[0])`): that library decides when the lambda runs, and under which "
    "grad mode; or to a function of this file or the project that runs a backward pass (`run_training(name, "
-   "lambda: model(x), ...)`): a training loop taking its forward closure"},
+   "lambda: model(x), ...)`): a training loop taking its forward closure; or to a function of this file that "
+   "calls the parameter receiving it only under no_grad (`measure_latency(lambda: model(dummy), ...)`)"},
   {"oom-input-requires-grad", PRED_INPUT_REQUIRES_GRAD, ARGS_CAPTURE, 0, 0,
    "`#oom-input-requires-grad? @call`: an argument of the call `@call` is a name its function made to require "
    "grad (`coords.clone().requires_grad_(True)`, `torch.rand(n, 1, requires_grad=True)`, or a `torch.cat` of "
@@ -967,7 +969,7 @@ static bool eval(const predicate *p, const TSQueryMatch *m, pred_context *ctx) {
   case PRED_IN_ANY_LOOP:
     return facts_innermost_loop_at(ctx->model, pos) >= 0;
   case PRED_IN_MODEL_METHOD:
-    return facts_in_module_method(ctx->model, facts_function_at(ctx->model, pos));
+    return facts_in_model_code(ctx->model, facts_function_at(ctx->model, pos));
   case PRED_IN_UNIT_TEST:
     return facts_in_unit_test(ctx->model, pos);
   case PRED_WARM_UP:

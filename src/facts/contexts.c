@@ -603,6 +603,48 @@ static bool slot_reset_in_iteration(const facts *f, const facts_loop *l, TSNode 
 }
 
 
+/* Whether TARGET, an attribute `self.x` appended to in loop L, is handed
+ * over later in that loop or one around it to a method of the same class
+ * that backpropagates and empties it (`self.update_policy()`, whose
+ * REINFORCE loss sums `self.log_probs` and then sets `self.log_probs =
+ * []`): one episode's graphs, kept to be backpropagated together. */
+static bool consumed_by_method(const facts *f, int loop, TSNode target) {
+  const facts_loop *l = &f->loops.items[loop];
+  int fn = l->function;
+  if (fn < 0 || f->functions.items[fn].klass < 0 || !NODE_IS(target, "attribute")) return false;
+  int klass = f->functions.items[fn].klass;
+  /* most classes have no method that backpropagates: nothing to look for */
+  bool any = false;
+  for (size_t g = 0; g < f->functions.len && !any; g++)
+    any = f->functions.items[g].klass == klass && (int)g != fn && f->functions.items[g].backward;
+  if (!any) return false;
+  uint32_t end = l->body.end;
+  for (int o = l->parent; o >= 0 && f->loops.items[o].function == fn; o = f->loops.items[o].parent)
+    end = f->loops.items[o].body.end;
+  uint32_t tl;
+  const char *t = facts_text(f, target, &tl);
+  for (size_t i = facts_first_call_at(f, ts_node_end_byte(target)); i < f->calls.len; i++) {
+    const facts_call *c = &f->calls.items[i];
+    if (ts_node_start_byte(c->call) >= end) break;
+    if (c->function != fn) continue;
+    uint32_t cl;
+    const char *ct = facts_text(f, c->call, &cl);
+    if (cl < 5 || memcmp(ct, "self.", 5) != 0) continue;
+    int g = facts_function_named(f, FIELD(c->call, function));
+    if (g < 0 || g == fn || f->functions.items[g].klass != klass || !f->functions.items[g].backward) continue;
+    facts_span body = f->functions.items[g].body;
+    for (size_t k = facts_first_assign_at(f, body.start); k < f->assigns.len; k++) {
+      TSNode left = f->assigns.items[k].left, right = f->assigns.items[k].right;
+      if (ts_node_start_byte(left) >= body.end) break;
+      if (!ts_node_is_null(right) && NODE_IS(right, "list") && !ts_node_named_child_count(right) &&
+          facts_text_is(f, left, t, tl))
+        return true;
+    }
+  }
+  return false;
+}
+
+
 bool facts_outlives_iteration(const facts *self, TSNode node) {
   uint32_t pos = ts_node_start_byte(node);
   if (indexed_by_loop_target(self, node)) return false;
@@ -619,7 +661,12 @@ bool facts_outlives_iteration(const facts *self, TSNode node) {
       emptied_in_iteration(self, &self->loops.items[loop], node, pos))
     return false;
   if (len == 4 && !memcmp(name, "self", 4)) {
-    /* instance storage, unless `self.x = v` is released in its iteration */
+    /* instance storage, unless `self.x = v` is released in its iteration,
+     * or the list appended to is emptied by the method that backpropagates
+     * it, called later in the loop */
+    if (!ts_node_is_null(up) && NODE_IS(up, "attribute") && ts_node_eq(FIELD(up, object), node) &&
+        facts_node_is(self, FIELD(up, attribute), "append") && consumed_by_method(self, loop, node))
+      return false;
     TSNode parent = ts_node_parent(node);
     return !(NODE_IS(node, "attribute") && !ts_node_is_null(parent) && NODE_IS(parent, "assignment") &&
              ts_node_eq(FIELD(parent, left), node) &&
@@ -2781,6 +2828,26 @@ static bool eval_context(const facts *self, TSNode node) {
     if (at >= pos) break;
     if (at > mode_at && facts_function_at(self, at) == fn && facts_text_is(self, left, model, len)) mode = 0;
   }
+  /* `model = pickle.load(f)` after the last mode call, a value that does
+   * not read the name (an `elif` loading an XGBoost model under the name
+   * the other branch put in eval mode): another object, whose mode that
+   * call did not set; `model = DDP(model)` wraps the same module */
+  if (mode == 1 && model) {
+    long a = facts__last_assign_before(self, model, len, pos, fn);
+    if (a >= 0 && ts_node_start_byte(self->assigns.items[a].left) > mode_at &&
+        !ts_node_is_null(self->assigns.items[a].right)) {
+      uint32_t rl;
+      const char *r = facts_text(self, self->assigns.items[a].right, &rl);
+      /* the block of the binding must hold the call: `else: encoder =
+       * None` does not rebind what the `if` branch put in eval mode */
+      TSNode block = ts_node_parent(self->assigns.items[a].left);
+      while (!ts_node_is_null(block) && !NODE_IS(block, "block") && !NODE_IS(block, "module"))
+        block = ts_node_parent(block);
+      if (!facts__mentions(r, rl, model, len) && !ts_node_is_null(block) && pos >= ts_node_start_byte(block) &&
+          pos < ts_node_end_byte(block))
+        mode = 0;
+    }
+  }
   if (mode < 0 && model && fn >= 0) return evaluated_since_init(self, fn, model, len);
   /* asked last, of the one `.eval()` in effect: it walks up the tree */
   return mode == 1 && !(!ts_node_is_null(mode_call_node) && eval_under_flag(self, fn, mode_call_node, node));
@@ -3070,6 +3137,53 @@ static bool stored_in_object(const facts *f, int g, int depth) {
 }
 
 
+bool facts_runs_parameter_only_no_grad(const facts *f, int g, TSNode param) {
+  assert(g >= 0 && (size_t)g < f->functions.len);
+  if (!f->no_grad.len) return false;
+  const facts_function *fn = &f->functions.items[g];
+  uint32_t len = 0;
+  const char *name = ts_node_is_null(param) ? NULL : facts_text(f, param, &len);
+  bool any = false;
+  for (size_t i = facts_first_call_at(f, fn->body.start); i < f->calls.len; i++) {
+    const facts_call *c = &f->calls.items[i];
+    if (ts_node_start_byte(c->call) >= fn->body.end) break;
+    TSNode callee = FACT_FIELD(f, c->call, function);
+    if (c->function != g || !NODE_IS(callee, "identifier")) continue;
+    if (name) {
+      if (!facts_text_is(f, callee, name, len)) continue;
+    } else {
+      uint32_t clen;
+      const char *cname = facts_text(f, callee, &clen);
+      if (!facts__parameter_of(f, cname, clen, g)) continue;
+    }
+    if (!facts_in_no_grad(f, ts_node_start_byte(c->call))) return false;
+    any = true;
+  }
+  return any;
+}
+
+
+/* Whether function G of the file, handed LAMBDA as an argument, calls the
+ * parameter receiving it, and only under no_grad: a timing helper's
+ * `with torch.no_grad(): fn()` (`measure_latency(lambda: model(dummy),
+ * ...)`) decides the grad mode of the forward in the lambda. */
+static bool runs_handed_only_no_grad(const facts *f, int g, TSNode lambda) {
+  TSNode a = lambda, list = ts_node_parent(lambda);
+  if (NODE_IS(list, "keyword_argument")) {
+    a = list;
+    list = ts_node_parent(list);
+  }
+  uint32_t position = 0;
+  for (uint32_t i = 0, n = ts_node_named_child_count(list); i < n; i++) {
+    TSNode e = ts_node_named_child(list, i);
+    if (ts_node_eq(e, a)) break;
+    if (!NODE_IS(e, "keyword_argument")) position++;
+  }
+  TSNode param = facts__argument_parameter(f, g, &a, position);
+  return !ts_node_is_null(param) && facts_runs_parameter_only_no_grad(f, g, param);
+}
+
+
 bool facts_handed_to_library(const facts *self, TSNode node) {
   /* most calls are in no lambda: the spans settle it before any walk up */
   uint32_t pos = ts_node_start_byte(node);
@@ -3106,12 +3220,12 @@ bool facts_handed_to_library(const facts *self, TSNode node) {
    * (`run_training(name, lambda: torch_model(x), ...)`, which calls it
    * and backpropagates the loss of its output): training, not evaluation */
   int g = facts_function_named(self, callee);
-  if (g >= 0) return self->functions.items[g].backward;
+  if (g >= 0) return self->functions.items[g].backward || runs_handed_only_no_grad(self, g, lambda);
   for (size_t i = 0; i < self->classes.len; i++)
     if (self->classes.items[i].name_len == len && !memcmp(self->classes.items[i].name, name, len)) return false;
   facts_symbol sym;
   if (self->imports && facts_project_symbol(self, callee, &sym))
-    return (sym.flags & SYM_FUNCTION) && (sym.flags & SYM_BACKWARD);
+    return (sym.flags & SYM_FUNCTION) && (sym.flags & (SYM_BACKWARD | SYM_RUNS_HANDED_NO_GRAD));
   return true;
 }
 
@@ -3859,6 +3973,9 @@ static bool fresh_model_binding(const facts *f, TSNode value, const char *name, 
        * segmentation models, whose backbones load weights by default */
       if (!layer && !strncmp(s, "torchvision.models.", 19) && islower((unsigned char)s[19]) && !strchr(s + 19, '.'))
         layer = ts_node_is_null(args) || !NODE_IS(args, "argument_list") || !positional_arguments(args);
+      /* `timm.create_model(name)`: no weights unless `pretrained=True`
+       * or a checkpoint is handed (passes_weights above) */
+      if (!layer) layer = !strcmp(s, "timm.create_model") || !strcmp(s, "timm.models.create_model");
     }
     buf_free(&q);
     return layer;

@@ -262,8 +262,10 @@ enum {
   SYM_FRESH_MODEL = 1u << 25,     /* a function returning a model it builds and leaves untrained on every return
                                      (facts_builds_fresh_model): `create_RepVGG_B1(deploy=False)` */
   SYM_ABSTRACT = 1u << 26,        /* a method its subclasses fill in (facts__abstract_method): it runs nothing */
-  SYM_DICT_RETURNS = 1u << 27     /* every return gives a dict whose keys are known: graph_keys says which
+  SYM_DICT_RETURNS = 1u << 27,    /* every return gives a dict whose keys are known: graph_keys says which
                                      carry a graph (function.dict_returns without dict_other) */
+  SYM_RUNS_HANDED_NO_GRAD = 1u << 28 /* calls its parameters, and only under no_grad: a closure handed to it
+                                        runs without gradients (`Evaluater.evaluate(lambda x: model(x), ...)`) */
 };
 
 typedef struct {
@@ -651,6 +653,10 @@ bool facts_wholly_no_grad(const facts *self, int fn);
  *  nn.Module or defines `forward`. Its calls of submodules are the model's
  *  own computation, not a training or evaluation loop's. */
 bool facts_in_module_method(const facts *self, int fn);
+/** Whether function FN is in a model's method (as facts_in_module_method)
+ *  or in a function of the file outside classes that only models' methods
+ *  call, directly or through one more such function. */
+bool facts_in_model_code(const facts *self, int fn);
 /** Whether class K names a base other than `object` (a class that derives
  *  nothing is no nn.Module, nor a Lightning module, whatever its methods). */
 bool facts_class_has_bases(const facts *self, const facts_class *k);
@@ -750,6 +756,10 @@ bool facts_wraps_only_backward(const facts *self, TSNode call);
 /* `call` is handed a model as an argument: a procedure running the model */
 bool facts_hands_model(const facts *self, TSNode call);
 
+/* Whether function G calls its parameter PARAM (or, PARAM null, any of its
+ * parameters) at least once, and every such call under no_grad: what a
+ * caller hands it there runs without gradients. */
+bool facts_runs_parameter_only_no_grad(const facts *self, int g, TSNode param);
 /* Whether NODE is in the body of a lambda handed as an argument to a
  * callable of another library (not a builtin, not the file's or the
  * project's): that library decides when and under which grad mode it runs

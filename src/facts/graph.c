@@ -4706,12 +4706,16 @@ static bool returned_after(const facts *f, int fn, uint32_t after, const char *n
 
 /* Whether function FN is called in the file, and every call's result is
  * backpropagated: `fn(...).backward()`, or bound to a name that the
- * calling function then backpropagates (`loss = fn(...)`, `loss.backward()`). */
+ * calling function then backpropagates (`loss = fn(...)`, `loss.backward()`).
+ * A call under no_grad (the validation loop's `batch_loss = fn(...)`)
+ * builds no graph to keep, whatever it does with the result. */
 static bool backpropagated_by_callers(const facts *f, int fn) {
   bool any = false;
   for (size_t i = 0; i < f->calls.len; i++) {
     const facts_call *c = &f->calls.items[i];
-    if (c->function == fn || facts_function_named(f, FACT_FIELD(f, c->call, function)) != fn) continue;
+    if (c->function == fn || facts_function_named(f, FACT_FIELD(f, c->call, function)) != fn ||
+        facts_in_no_grad(f, ts_node_start_byte(c->call)))
+      continue;
     TSNode up = ts_node_parent(c->call);
     if (!ts_node_is_null(up) && NODE_IS(up, "attribute") && text_is(f, FACT_FIELD(f, up, attribute), "backward")) {
       any = true;

@@ -2642,7 +2642,16 @@ static bool annotated_parameter_free(const facts *f, TSNode v, pf_ctx *cx) {
 
 
 static void mark_parameter_free(facts *f, buf *tmp) {
-  static const char *const module[] = {"torch.nn.Module", "torch.nn.modules.module.Module", NULL};
+  /* a LightningModule is an nn.Module: one storing no layer (a baseline
+   * repeating the last value it is shown) holds no parameter either */
+  static const char *const module[] = {"torch.nn.Module",
+                                       "torch.nn.modules.module.Module",
+                                       "pytorch_lightning.LightningModule",
+                                       "pytorch_lightning.core.LightningModule",
+                                       "pytorch_lightning.core.module.LightningModule",
+                                       "lightning.LightningModule",
+                                       "lightning.pytorch.LightningModule",
+                                       NULL};
   /* a class deriving such classes, or storing their instances, is judged
    * once they are: to a fixed point; a class refused without asking about
    * another class of the file (a layer with parameters) stays refused */
@@ -3136,6 +3145,41 @@ bool facts_in_module_method(const facts *f, int fn) {
     if (k && (k->is_module || (k->has_forward && !k->plain))) return true;
   }
   return false;
+}
+
+
+/* Whether function FN, outside every class, is a helper of models' own
+ * code: called in the file, and only from a model's method or from another
+ * such helper (CNN_total's `process_patch_array(x_patches, self.model, n)`
+ * in a patch wrapper's `forward`, whose loop over chunks of patches is the
+ * wrapper's forward pass, not an inference loop). Two hops at most. */
+static bool model_helper(const facts *f, int fn, int depth) {
+  assert(fn >= 0 && (size_t)fn < f->functions.len);
+  if (depth > 2 || f->functions.items[fn].klass >= 0) return false;
+  const facts_function *d = &f->functions.items[fn];
+  bool any = false;
+  for (size_t i = 0; i < f->calls.len; i++) {
+    const facts_call *c = &f->calls.items[i];
+    /* the name before the call's `(`, read off its text first: most calls
+     * are not of FN */
+    if (c->function == fn || !facts__call_named(f, c->call, d->name, d->name_len) ||
+        facts_function_named(f, FACT_FIELD(f, c->call, function)) != fn)
+      continue;
+    if (c->function < 0) return false; /* a call at module level: a script's own use */
+    int h = c->function;
+    while (f->functions.items[h].parent >= 0 && !facts_in_module_method(f, h)) h = f->functions.items[h].parent;
+    if (!facts_in_module_method(f, h) && !model_helper(f, h, depth + 1)) return false;
+    any = true;
+  }
+  return any;
+}
+
+
+bool facts_in_model_code(const facts *f, int fn) {
+  if (fn < 0) return false;
+  if (facts_in_module_method(f, fn)) return true;
+  while (f->functions.items[fn].parent >= 0) fn = f->functions.items[fn].parent;
+  return model_helper(f, fn, 0);
 }
 
 

@@ -587,6 +587,7 @@ project_summary *project_summary_build(const facts *f, const project_module *m, 
     if (fn->klass >= 0 && fn->name_len >= 8 && memchr(fn->name, '_', fn->name_len) && !(sym.flags & SYM_NO_GRAD) &&
         (!ts_node_is_null(fn->decorated) || fn->body.end - fn->body.start <= 1024) && facts__abstract_method(f, (int)i))
       sym.flags |= SYM_ABSTRACT;
+    if (f->no_grad.len && facts_runs_parameter_only_no_grad(f, (int)i, NULL_NODE)) sym.flags |= SYM_RUNS_HANDED_NO_GRAD;
     if (fn->klass < 0) {
       /* the weights a factory's caller passes (`pretrained=True`) are
        * checked where it is called */
