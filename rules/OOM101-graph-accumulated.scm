@@ -54,7 +54,10 @@
 ;   torch.Tensor) else v`: a number on both branches) or by a function
 ;   of another module of the project that returns no graph, imported by
 ;   name or with `from helpers import *` (`loss = scalar(loss)` with
-;   `def scalar(x): return x.view(-1).data.tolist()[0]` there); sums computed under
+;   `def scalar(x): return x.view(-1).data.tolist()[0]` there); counts of
+;   booleans, which carry no graph: comparisons, `torch.isclose` and
+;   `torch.logical_and` and the like, and the bitwise `&`, `^`, `~` of
+;   them (`tp += (torch.isclose(pred.round(), y) & positive).sum(0)`); sums computed under
 ;   `torch.no_grad()` / `torch.inference_mode()` (also in the hooks
 ;   Lightning runs in its evaluation loops: `validation_step`, a
 ;   Callback's `on_validation_end`, `on_test_epoch_end`...), or of a loss computed

@@ -307,7 +307,14 @@
 ;   `torch2trt(model, [x])`), a model of Hugging Face Optimum's ONNX
 ;   Runtime (`ORTModelForSequenceClassification.from_pretrained(path)`, or
 ;   a parameter annotated with such a class that the instance keeps: an
-;   inference session, not PyTorch), or an old-style `torch.autograd.Function`
+;   inference session, not PyTorch), a name bound last, in a block that
+;   holds the call, to what runs no torch model: a lambda calling none
+;   (`model = lambda t: session.run(None, {"input": t.numpy()})[0]`, an
+;   ONNX export checked against the traced model) or an instance of a plain
+;   class of the file (no `nn.Module` base, no `forward`) made from no
+;   model and calling none (`model = ONNXWrapper(use_cuda, path)` whose
+;   `__call__` runs an ONNX Runtime session; not `Predictor(net)` running
+;   the network it is handed), or an old-style `torch.autograd.Function`
 ;   with its own `forward` (a distance), also called through `.forward` or
 ;   another method (`l2_dist.forward(a, b)`): with no parameter and no
 ;   input that requires grad, nothing is recorded. Nor the shape smoke test of an
@@ -340,14 +347,18 @@
 ;   `step`, `fit`, `trainer.train()`, `.parameters()`; the `fit` of an
 ;   object scikit-learn, UMAP, SciPy, XGBoost or LightGBM made, `reducer =
 ;   MDS(2)` then `reducer.fit_transform(x)`, fits that object; `net.train()` on
-;   the model itself only switches its mode, and `for p in
+;   the model itself only switches its mode, as `net.train(False)` does,
+;   while `net.train(train_loader, num_epochs=5)`, a model's own fitting
+;   method, trains it; `for p in
 ;   model.parameters(): nn.init.xavier_uniform_(p)` only initializes it,
 ;   as `sum(p.numel() for p in model.parameters())` only counts) and hands the model to no
 ;   call but `print`-like ones, `torch.compile` and the counters of FLOPs
 ;   and parameters (`FlopCountAnalysis(model, x)`, `summary(model, size)`,
 ;   thop's `profile(model, inputs=...)`, also where the script forgot its
 ;   import, a project's `get_number_of_parameters(model)`; reading data
-;   with `load_graph_data(...)` loads no weights; a function of the file whose own
+;   with `load_graph_data(...)` loads no weights, and writing them out,
+;   `torch.save(net.state_dict(), path)`, `torch.onnx.export(net, ...)`,
+;   gives the model none; a function of the file whose own
 ;   parameter or local has the model's name is not handed it):
 ;   such a model was never trained, its output
 ;   is no evaluation. Nor a method named like an evaluation that

@@ -178,6 +178,15 @@ static bool unreachable(TSNode node, const char *text, const facts *model) {
     if (NODE_IS(up, "function_definition")) return redefined_later(up, text, model);
     if (NODE_IS(up, "class_definition") || NODE_IS(up, "lambda")) return false;
     TSNode parent = ts_node_parent(up);
+    /* `loss_gen = True` set once, then `if loss_gen: ... else: model(x)`:
+     * the branch the constant excludes (an `else`/`elif` of a true flag,
+     * the body of a false one) */
+    bool flag;
+    if (!ts_node_is_null(parent) && NODE_IS(parent, "if_statement") &&
+        (NODE_IS(up, "else_clause") || NODE_IS(up, "elif_clause") || NODE_IS(up, "block")) &&
+        facts_constant_flag(model, ts_node_child_by_field_name(parent, "condition", 9), &flag) &&
+        flag == !NODE_IS(up, "block"))
+      return true;
     if (ts_node_is_null(parent) || !NODE_IS(parent, "block")) continue;
     for (TSNode s = ts_node_prev_named_sibling(up); !ts_node_is_null(s); s = ts_node_prev_named_sibling(s))
       if (NODE_IS(s, "return_statement") || NODE_IS(s, "raise_statement") || NODE_IS(s, "continue_statement") ||

@@ -3497,6 +3497,9 @@ static bool loads_or_trains(const facts *f, TSNode callee) {
   const char *t = facts_text(f, callee, &len);
   if (!has_word(t, len, words) && !facts_text_has_ci(t, len, "state_dict") && !facts_text_has_ci(t, len, "zero_grad"))
     return false;
+  /* `torch.save(net.state_dict(), path)` reads the weights out; loading
+   * them in is `load_state_dict` */
+  if (len == 10 && !memcmp(t, "state_dict", 10)) return false;
   /* `load_graph_data(...)`, `load_dataset(...)`: data read for the model,
    * not weights given to it */
   static const char *const data_words[] = {"data", "dataset", "datasets", NULL};
@@ -3565,7 +3568,9 @@ static bool harmless_receiver(const facts *f, TSNode callee) {
                                       "get_model_complexity_info", "summary", NULL};
   /* thop's `profile(model, inputs=(x,))` and the other counters' own
    * functions, known by the library they come from */
-  static const char *const counters[] = {"thop.", "ptflops.", "fvcore.", "torchinfo.", "torchsummary.", "torchstat.", NULL};
+  static const char *const counters[] = {"thop.", "ptflops.", "fvcore.", "torchinfo.", "torchsummary.", "torchstat.",
+                                         /* writing the weights or an export out gives the model none */
+                                         "torch.save", "torch.onnx.export", "torch.jit.", NULL};
   TSNode last = NODE_IS(callee, "attribute") ? FIELD(callee, attribute) : callee;
   if (ts_node_is_null(last)) return false;
   for (size_t i = 0; names[i]; i++)
@@ -3681,6 +3686,26 @@ static bool names_global(const facts *f, int g, const char *name, uint32_t len) 
 }
 
 
+/* Whether ARGS, those of a `.train(...)` call, only choose a mode: none,
+ * or one truth value (`False`, `mode=is_training`, `phase == "train"`),
+ * and not the data a fitting method takes (`train(train_loader, epochs)`). */
+static bool switches_mode(const facts *f, TSNode args) {
+  if (ts_node_is_null(args) || !NODE_IS(args, "argument_list")) return false;
+  uint32_t n = ts_node_named_child_count(args);
+  if (n == 0) return true;
+  if (n > 1) return false;
+  TSNode a = ts_node_named_child(args, 0);
+  if (NODE_IS(a, "keyword_argument")) return facts_node_is(f, FIELD(a, name), "mode");
+  if (!NODE_IS(a, "identifier")) return !NODE_IS(a, "attribute") && !NODE_IS(a, "call");
+  uint32_t len;
+  const char *t = facts_text(f, a, &len);
+  static const char *const data[] = {"load", "data", "batch", "set", "iter", "sampler", NULL};
+  for (size_t i = 0; data[i]; i++)
+    if (facts_text_has_ci(t, len, data[i])) return false;
+  return true;
+}
+
+
 /* FROM: where the model is first bound in function FN; the calls of FN's
  * own body before it cannot train it (a unit test backpropagating through
  * another layer first). */
@@ -3703,10 +3728,13 @@ static bool leaves_untrained(const facts *f, int fn, const char *name, uint32_t 
       if (names[g] == 2) continue;
     }
     TSNode callee = FIELD(c->call, function), args = FIELD(c->call, arguments);
-    /* `net.train()` on the model itself switches a mode; it trains nothing */
+    /* `net.train()` on the model itself switches a mode; it trains nothing
+     * (`net.train(False)`, `net.train(mode)` either); `distilled.train(
+     * train_loader, num_epochs=n)`, a project model's own fitting method,
+     * does */
     if (name && !ts_node_is_null(callee) && NODE_IS(callee, "attribute") &&
         facts_node_is(f, FIELD(callee, attribute), "train") && NODE_IS(FIELD(callee, object), "identifier") &&
-        facts_text_is(f, FIELD(callee, object), name, len))
+        facts_text_is(f, FIELD(callee, object), name, len) && switches_mode(f, args))
       continue;
     /* `for p in model.parameters(): nn.init.xavier_uniform_(p)` walks the
      * weights (an initialization), and so does a comprehension over them

@@ -692,6 +692,8 @@ void facts_free(facts *self) {
   vec_free(&self->wrapper_names);
   for (size_t i = 0; i < self->parameter_free_names.len; i++) free(self->parameter_free_names.items[i]);
   vec_free(&self->parameter_free_names);
+  for (size_t i = 0; i < self->non_model_names.len; i++) free(self->non_model_names.items[i]);
+  vec_free(&self->non_model_names);
   vec_free(&self->submodule_targets);
   vec_free(&self->local_non_models);
   vec_free(&self->function_imports);
@@ -705,6 +707,7 @@ void facts_free(facts *self) {
   free(self->return_clean);
   if (self->symbol_memo) free(self->symbol_memo->slots);
   free(self->symbol_memo);
+  facts__qualname_memo_free(self->qualname_memo);
   free(self->importer_no_grad);
   free(self->base_called);
 }

@@ -393,6 +393,8 @@ typedef struct facts {
   bool mentions_grad_fn;       /* the text holds `grad_fn` somewhere: code may walk a recorded graph */
   bool file_updates;           /* some code of the file steps an optimizer (a function's or module level) */
   bool freezes_any;            /* some code calls `.requires_grad_(False)`, on a name or not */
+  VEC(char *) non_model_names; /* names bound somewhere to a lambda or to an instance of a plain class of the
+                                  file (`model = ONNXWrapper(path)`): facts_is_frozen asks what their calls run */
   VEC(facts_fname) function_imports; /* names a function imports itself (INDEX the function; a lazy import) */
   VEC(uint32_t) instance_assigns; /* indexes into assigns of `x = Class(...)` (a capitalized callee), in order */
   bool file_scales_loss;       /* some code scales the loss it backpropagates (facts_function.scales_loss) */
@@ -400,6 +402,7 @@ typedef struct facts {
   const facts_seed *seed;      /* NULL but in a partial relint */
   const facts_imports *imports; /* NULL: the file is read alone */
   struct facts_symbol_memo *symbol_memo; /* facts_project_symbol's answers by node */
+  struct facts_qualname_memo *qualname_memo; /* facts_qualname's answers by node, once the names are indexed */
   uint8_t *importer_no_grad;   /* per function, facts_no_grad_in_importers' answer: 0 not asked, 1 no, 2 yes */
   uint8_t *base_called;        /* per function, how the methods of its class's project bases call it on `self`
                                   (FACTS_CALLED_*), or NULL when no class has such a base */
@@ -552,6 +555,8 @@ void facts_free(facts *self);
  *  and aliases into OUT ("torch.cuda.empty_cache"). False when it does not
  *  resolve to an imported name. */
 bool facts_qualname(const facts *self, TSNode node, buf *out);
+/** Frees the memo of facts_qualname's answers (facts_free calls it). */
+void facts__qualname_memo_free(struct facts_qualname_memo *m);
 
 /** The innermost function containing byte POS, or -1. */
 int facts_function_at(const facts *self, uint32_t pos);
@@ -902,6 +907,10 @@ int facts_function_named(const facts *self, TSNode callee);
  *  module, looked up in the index of functions by name; a null node when
  *  there is none. */
 TSNode facts_later_definition(const facts *self, TSNode def);
+/** Whether COND is a name the file binds once, by an assignment of the
+ *  literal `True` or `False` (`loss_gen = True`, never changed): *VALUE
+ *  then holds the literal. A branch the other value takes never runs. */
+bool facts_constant_flag(const facts *self, TSNode cond, bool *value);
 
 /** ts_node_child_by_field_id(NODE, FIELD), remembered while the facts are
  *  built: the analyses ask about the same nodes round after round, and

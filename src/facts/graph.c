@@ -207,6 +207,11 @@ static const char *const CLEANING_METHODS[] = {
   "asscalar", "asnumpy",
   /* a module's own bookkeeping: the keys a load reports, its weights */
   "load_state_dict", "state_dict", NULL};
+/* torch functions answering with booleans, no gradient: `torch.isclose(
+ * pred.round(), y)` counts hits (asked only of `torch.` names, after
+ * CLEANING_METHODS, whose every lookup would pay for them) */
+static const char *const BOOLEAN_FUNCTIONS[] = {"isclose", "allclose", "logical_and", "logical_or", "logical_not",
+                                                "logical_xor", "isneginf", "isposinf", "signbit", NULL};
 static const char *const PRESERVING_METHODS[] = {
   "mean", "sum", "view", "reshape", "squeeze", "unsqueeze", "to", "cuda", "cpu", "float", "half", "double",
   "bfloat16", "clone", "contiguous", "flatten", "permute", "transpose", "t", "expand", "expand_as", "repeat",
@@ -291,6 +296,26 @@ size_t facts__first_named(const facts *self, const char *name, uint32_t len) {
     else hi = mid;
   }
   return lo;
+}
+
+
+bool facts_constant_flag(const facts *self, TSNode cond, bool *value) {
+  if (ts_node_is_null(cond) || !NODE_IS(cond, "identifier")) return false;
+  uint32_t len;
+  const char *name = facts_text(self, cond, &len);
+  size_t first, end;
+  facts_bindings_named(self, name, len, &first, &end);
+  if (end - first != 1 || self->bindings.items[first].parameter_of) return false;
+  uint32_t at = self->bindings.items[first].pos;
+  long a = facts__last_assign_before(self, name, len, at + 1, facts_function_at(self, at));
+  if (a < 0 || ts_node_start_byte(self->assigns.items[a].left) != at || !NODE_IS(self->assigns.items[a].left, "identifier"))
+    return false; /* a loop target, a `with ... as`, an augmented assignment */
+  TSNode right = self->assigns.items[a].right;
+  if (ts_node_is_null(right) || !(NODE_IS(right, "true") || NODE_IS(right, "false"))) return false;
+  /* `global flag` in some function may rebind it without an assignment the index sees as one */
+  if (facts__mentions(self->source, self->length, "global", 6)) return false;
+  *value = NODE_IS(right, "true");
+  return true;
 }
 
 
@@ -692,8 +717,70 @@ static bool frozen_here(const facts *self, TSNode callee, int fn) {
 }
 
 
+/* Whether the calls in [START, END) of F call no model. */
+static bool calls_no_model(const facts *f, uint32_t start, uint32_t end) {
+  for (size_t i = facts_first_call_at(f, start); i < f->calls.len; i++) {
+    TSNode call = f->calls.items[i].call;
+    if (ts_node_start_byte(call) >= end) break;
+    TSNode callee = FACT_FIELD(f, call, function);
+    if (facts_is_model(f, callee)) return false;
+    /* `self.net.forward(x)`, `self.net.predict(x)` */
+    if (!ts_node_is_null(callee) && NODE_IS(callee, "attribute") && facts_is_model(f, FACT_FIELD(f, callee, object)))
+      return false;
+  }
+  return true;
+}
+
+
+/* Whether the name CALLEE of function FN was bound last, in a block that
+ * holds the call, to something that runs no torch model: a lambda calling
+ * none (`model = lambda x: session.run(None, {"input": x.numpy()})[0]`,
+ * an exported ONNX model), or an instance of a plain class of the file
+ * (no nn.Module, no `forward`) made from no model and calling none
+ * (`model = ONNXWrapper(use_cuda, path)`). A wrapper of a model
+ * (`Predictor(net)`, `lambda x: net(x)`) still runs it. */
+static bool binds_no_torch_model(const facts *f, TSNode callee, int fn) {
+  if (!NODE_IS(callee, "identifier")) return false;
+  uint32_t len, pos = ts_node_start_byte(callee);
+  const char *name = facts_text(f, callee, &len);
+  long a = facts__last_assign_before(f, name, len, pos, fn);
+  if (a < 0) return false;
+  TSNode left = f->assigns.items[a].left, right = f->assigns.items[a].right;
+  if (!NODE_IS(left, "identifier") || ts_node_is_null(right)) return false;
+  TSNode block = ts_node_parent(left);
+  while (!ts_node_is_null(block) && !NODE_IS(block, "block") && !NODE_IS(block, "module")) block = ts_node_parent(block);
+  if (ts_node_is_null(block) || pos < ts_node_start_byte(block) || pos >= ts_node_end_byte(block)) return false;
+  if (NODE_IS(right, "lambda")) return calls_no_model(f, ts_node_start_byte(right), ts_node_end_byte(right));
+  if (!NODE_IS(right, "call")) return false;
+  TSNode c = FACT_FIELD(f, right, function), args = FACT_FIELD(f, right, arguments);
+  if (ts_node_is_null(c) || !NODE_IS(c, "identifier") || ts_node_is_null(args)) return false;
+  uint32_t cl;
+  const char *ct = facts_text(f, c, &cl);
+  const facts_class *k = NULL;
+  for (size_t i = 0; i < f->classes.len && !k; i++)
+    if (f->classes.items[i].name_len == cl && !memcmp(f->classes.items[i].name, ct, cl)) k = &f->classes.items[i];
+  if (!k || !k->plain || k->is_module || k->has_forward) return false;
+  TSNode arg;
+  for (children it = children_of(args); children_next(&it, &arg);) {
+    if (NODE_IS(arg, "keyword_argument")) arg = FACT_FIELD(f, arg, value);
+    if (!ts_node_is_null(arg) && facts_is_model(f, arg)) {
+      children_done(&it);
+      return false;
+    }
+  }
+  return calls_no_model(f, ts_node_start_byte(k->node), ts_node_end_byte(k->node));
+}
+
+
 bool facts_is_frozen(const facts *self, TSNode callee) {
   if (ts_node_is_null(callee)) return false;
+  if (self->non_model_names.len) {
+    uint32_t len;
+    const char *t = facts_text(self, callee, &len);
+    if (has_str(self->non_model_names.items, self->non_model_names.len, t, len) && NODE_IS(callee, "identifier") &&
+        binds_no_torch_model(self, callee, facts_function_at(self, ts_node_start_byte(callee))))
+      return true;
+  }
   /* most files freeze nothing and bind no parameter-free module */
   if (!self->freezes.len && !self->freezes_any && !self->parameter_free_names.len) return false;
   /* `self.infer(x)` returning `self.module_(x)`: whether module_ is frozen */
@@ -726,6 +813,15 @@ static void record(analysis *a, TSNode n, unsigned flags) {
   if (flags & V_SCALAR) t |= TAINT_SCALAR;
   if (flags & V_DIVIDED) t |= TAINT_DIVIDED;
   a->f->taint[pos] = t;
+}
+
+
+/* Whether the operator type T is a bitwise one (`&`, `^`, `~`, shifts):
+ * they take integer and bool tensors, which carry no gradient (`|` may
+ * merge dicts holding losses). */
+static bool bitwise(const char *t) {
+  return (t[0] == '&' || t[0] == '^' || t[0] == '~') ? t[1] == '\0'
+         : (t[0] == '<' || t[0] == '>') && t[1] == t[0] && t[2] == '\0';
 }
 
 
@@ -1194,7 +1290,8 @@ static unsigned eval_call(analysis *a, state *st, TSNode e) {
         if (in_list(q + 6, strlen(q + 6), constructors)) return 0;
         /* `torch.argmax(pred, dim=1)`, `torch.eq(a, b)`: the function forms
          * of the methods whose results carry no graph */
-        if (in_list(q + 6, strlen(q + 6), CLEANING_METHODS)) return 0;
+        if (in_list(q + 6, strlen(q + 6), CLEANING_METHODS) || in_list(q + 6, strlen(q + 6), BOOLEAN_FUNCTIONS))
+          return 0;
         return argflags & V_FLOW;
       }
       if (!strncmp(q, "numpy.", 6) || !strncmp(q, "math.", 5)) return 0;
@@ -1507,6 +1604,9 @@ static unsigned eval(analysis *a, state *st, TSNode e) {
     unsigned rr = eval(a, st, FACT_FIELD(a->f, e, right));
     TSNode op = FACT_FIELD(a->f, e, operator);
     r = (l | rr) & V_FLOW;
+    /* `correct & label_true`: bitwise operators take only integer and bool
+     * tensors, which carry no gradient (`|` may merge dicts holding losses) */
+    if (r && !ts_node_is_null(op) && bitwise(ts_node_type(op))) r = 0;
     /* a loss scaled by a number is still a scalar loss */
     if (((l & V_SCALAR) || (rr & V_SCALAR)) && (!(l & V_GRAPH) || (l & V_SCALAR)) && (!(rr & V_GRAPH) || (rr & V_SCALAR)))
       r |= V_SCALAR;
@@ -1521,6 +1621,8 @@ static unsigned eval(analysis *a, state *st, TSNode e) {
       r |= V_DIVIDED;
   } else if (parse_type_is(type, "unary_operator") || parse_type_is(type, "parenthesized_expression")) {
     r = ts_node_named_child_count(e) ? eval(a, st, ts_node_named_child(e, ts_node_named_child_count(e) - 1)) : 0;
+    /* bitwise not: bool or integer */
+    if (r && parse_type_is(type, "unary_operator") && bitwise(ts_node_type(FACT_FIELD(a->f, e, operator)))) r = 0;
   } else if (parse_type_is(type, "conditional_expression")) {
     /* `v.item() if isinstance(v, torch.Tensor) else v`: the branch taken
      * when V is no tensor carries no graph; the test (child 1) is read but
@@ -2206,7 +2308,9 @@ static bool known_clean(const facts *f, TSNode e, int fn, int depth) {
     if (in_list(m, len, CLEANING_METHODS)) return true;
     buf q = {0};
     bool torch_fn = facts_qualname(f, callee, &q) && !strncmp(buf_str(&q), "torch.", 6);
-    bool cleaning = torch_fn && !strchr(buf_str(&q) + 6, '.') && in_list(buf_str(&q) + 6, strlen(buf_str(&q) + 6), CLEANING_METHODS);
+    const char *tn = buf_str(&q) + 6;
+    bool cleaning = torch_fn && !strchr(tn, '.') &&
+                    (in_list(tn, strlen(tn), CLEANING_METHODS) || in_list(tn, strlen(tn), BOOLEAN_FUNCTIONS));
     buf_free(&q);
     if (cleaning) return true;
     if (!torch_fn) return known_clean(f, FACT_FIELD(f, callee, object), fn, depth + 1);

@@ -145,7 +145,81 @@ static const char *lazy_import(const facts *f, const facts_binding *b) {
 }
 
 
+/* facts_qualname's answers by node: the same nodes are asked again and
+ * again (every predicate of every match, every round of the analyses),
+ * and an answer walks aliases and binary-searches the bindings. Filled
+ * only once the bindings and `self.x = name` aliases are final. */
+typedef struct {
+  const void *id; /* the node's; NULL: an empty slot */
+  char *text;     /* the qualified name; NULL: none */
+} qualname_entry;
+
+struct facts_qualname_memo {
+  qualname_entry *slots;
+  size_t cap, used;
+};
+
+/* The table's size at most: full, it is emptied rather than grown (the
+ * answers are asked again soon after they are first made). */
+#define QUALNAME_MEMO_MAX_SLOTS (1u << 14)
+
+
+static void qualname_memo_clear(struct facts_qualname_memo *m) {
+  for (size_t i = 0; i < m->cap; i++) free(m->slots[i].text);
+  memset(m->slots, 0, m->cap * sizeof *m->slots);
+  m->used = 0;
+}
+
+
+void facts__qualname_memo_free(struct facts_qualname_memo *m) {
+  if (!m) return;
+  qualname_memo_clear(m);
+  free(m->slots);
+  free(m);
+}
+
+
+static qualname_entry *qualname_slot(const struct facts_qualname_memo *m, const void *id) {
+  assert(m->cap && !(m->cap & (m->cap - 1)));
+  size_t i = ((uintptr_t)id >> 3) * 0x9E3779B97F4A7C15ull >> 20 & (m->cap - 1);
+  while (m->slots[i].id && m->slots[i].id != id) i = (i + 1) & (m->cap - 1);
+  return &m->slots[i];
+}
+
+
+static bool qualname_walk(const facts *self, TSNode node, buf *out);
+
+
 bool facts_qualname(const facts *self, TSNode node, buf *out) {
+  struct facts_qualname_memo *m = self->qualname_memo;
+  if (!m || ts_node_is_null(node)) return qualname_walk(self, node, out);
+  qualname_entry *e = qualname_slot(m, node.id);
+  if (e->id) {
+    buf_clear(out);
+    if (e->text) buf_puts(out, e->text);
+    return e->text != NULL;
+  }
+  bool found = qualname_walk(self, node, out);
+  if ((m->used + 1) * 2 > m->cap) {
+    if (m->cap >= QUALNAME_MEMO_MAX_SLOTS) {
+      qualname_memo_clear(m);
+    } else {
+      struct facts_qualname_memo bigger = {oom_xcalloc(m->cap * 2, sizeof *m->slots), m->cap * 2, m->used};
+      for (size_t i = 0; i < m->cap; i++)
+        if (m->slots[i].id) *qualname_slot(&bigger, m->slots[i].id) = m->slots[i];
+      free(m->slots);
+      *m = bigger;
+    }
+    e = qualname_slot(m, node.id);
+  }
+  e->id = node.id;
+  e->text = found ? oom_xstrdup(buf_str(out)) : NULL;
+  m->used++;
+  return found;
+}
+
+
+static bool qualname_walk(const facts *self, TSNode node, buf *out) {
   buf_clear(out);
   if (ts_node_is_null(node)) return false;
   if (NODE_IS(node, "call")) node = FACT_FIELD(self, node, function);
@@ -2641,7 +2715,43 @@ static bool annotated_parameter_free(const facts *f, TSNode v, pf_ctx *cx) {
 }
 
 
+/* Collects the names F binds to a lambda or to an instance of a plain
+ * class of the file: the only bindings facts_is_frozen then reads as no
+ * torch model at all. */
+static void collect_non_model_names(facts *f) {
+  /* `name = lambda ...`: the assignment whose left side comes last before
+   * the lambda, when the lambda is its whole right side */
+  for (size_t i = 0; i < f->lambdas.len; i++) {
+    size_t a = facts_first_assign_at(f, f->lambdas.items[i].start);
+    if (a == 0) continue;
+    TSNode left = f->assigns.items[a - 1].left, right = f->assigns.items[a - 1].right;
+    if (ts_node_is_null(right) || ts_node_start_byte(right) != f->lambdas.items[i].start ||
+        !NODE_IS(left, "identifier"))
+      continue;
+    uint32_t len;
+    const char *t = facts_text(f, left, &len);
+    vec_push(&f->non_model_names, oom_xstrndup(t, len));
+  }
+  for (size_t i = 0; f->classes.len && i < f->instance_assigns.len; i++) {
+    const facts_assign *a = &f->assigns.items[f->instance_assigns.items[i]];
+    TSNode callee = FACT_FIELD(f, a->right, function);
+    if (ts_node_is_null(callee) || !NODE_IS(callee, "identifier") || !NODE_IS(a->left, "identifier")) continue;
+    uint32_t len;
+    const char *t = facts_text(f, callee, &len);
+    for (size_t k = 0; k < f->classes.len; k++)
+      if (f->classes.items[k].plain && !f->classes.items[k].is_module && f->classes.items[k].name_len == len &&
+          !memcmp(f->classes.items[k].name, t, len)) {
+        uint32_t ll;
+        const char *l = facts_text(f, a->left, &ll);
+        vec_push(&f->non_model_names, oom_xstrndup(l, ll));
+        break;
+      }
+  }
+}
+
+
 static void mark_parameter_free(facts *f, buf *tmp) {
+  collect_non_model_names(f);
   /* a LightningModule is an nn.Module: one storing no layer (a baseline
    * repeating the last value it is shown) holds no parameter either */
   static const char *const module[] = {"torch.nn.Module",
@@ -3940,6 +4050,10 @@ void facts__resolve(facts *self) {
     if (c && cl && isupper((unsigned char)c[0])) vec_push(&self->instance_assigns, (uint32_t)i);
   }
   collect_self_aliases(self);
+  /* the bindings and aliases are final: qualified names may be kept */
+  self->qualname_memo = oom_xcalloc(1, sizeof *self->qualname_memo);
+  self->qualname_memo->cap = 256;
+  self->qualname_memo->slots = oom_xcalloc(256, sizeof *self->qualname_memo->slots);
   self->mentions_requires_grad = source_holds(self, "requires_grad", 2);
   imported_libraries(self);
   resolve_no_grad(self, &tmp);
