@@ -125,7 +125,10 @@
 ;   counts for that class's `__call__`, and so does calling a parameter
 ;   that every caller hands such an instance, through up to three
 ;   functions: `oracle = CelebaOracle(...)` then `score(loader, oracle)`
-;   whose `oracle(x)` runs under `@torch.no_grad()`; calling a name picked
+;   whose `oracle(x)` runs under `@torch.no_grad()`, or handing such an
+;   instance to a function of another module of the project that calls
+;   what it is handed only under no_grad, `avg_model = AverageModel(paths)`
+;   then `utils.test(avg_model, loader)`; calling a name picked
 ;   from a list, tuple or dictionary of the file's functions counts for
 ;   each of them: `infer_fn = [infer_basic, infer_mirror][tta_level]` then
 ;   `infer_fn(inputs, model)` under no_grad; a function handed to a

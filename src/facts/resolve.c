@@ -986,16 +986,54 @@ static bool parameter_instances(const facts *f, int fn, const char *name, uint32
 static bool in_names_list(const char *s, size_t len, const char *const *names);
 
 
+/* For call C of another module's function, the `__call__` of each class
+ * of the file whose instance an argument names (bound to one in C's
+ * function before it: `avg_model = AverageModel(paths)` then
+ * `utils.test(avg_model, loader)`) counts that function as a caller: under
+ * no_grad when its summary says it calls its parameters only there
+ * (SYM_RUNS_HANDED_NO_GRAD), with gradients otherwise. */
+static void hands_instances(const facts *f, const facts_call *c, TSNode callee, unsigned char *state) {
+  TSNode args = FACT_FIELD(f, c->call, arguments), a;
+  if (ts_node_is_null(args) || !NODE_IS(args, "argument_list")) return;
+  uint32_t at = ts_node_start_byte(c->call);
+  unsigned char how = 0;
+  for (children it = children_of(args); children_next(&it, &a);) {
+    if (!NODE_IS(a, "identifier")) continue;
+    uint32_t len;
+    const char *name = facts_text(f, a, &len);
+    int m = -1;
+    for (size_t k = 0; k < f->instance_assigns.len; k++) {
+      const facts_assign *as = &f->assigns.items[f->instance_assigns.items[k]];
+      if (ts_node_start_byte(as->left) >= at) break;
+      if (NODE_IS(as->left, "identifier") && facts_text_is(f, as->left, name, len) &&
+          facts_function_at(f, ts_node_start_byte(as->left)) == c->function)
+        m = call_method_of_class(f, as->right);
+    }
+    if (m < 0) continue;
+    if (!how) {
+      facts_symbol sym;
+      how = facts_project_symbol(f, callee, &sym) && (sym.flags & SYM_FUNCTION) && (sym.flags & SYM_RUNS_HANDED_NO_GRAD) &&
+                    !(sym.flags & SYM_BACKWARD)
+                ? FACTS_CALLED_NO_GRAD
+                : FACTS_CALLED_GRAD;
+    }
+    state[m] |= how;
+  }
+}
+
+
 static void no_grad_from_callers(facts *f, buf *tmp) {
   if (f->imports) f->importer_no_grad = oom_xcalloc(f->functions.len + 1, 1);
   if (!f->functions.len) return;
   uint8_t *ext = calls_from_bases(f, tmp);
   f->base_called = ext; /* kept: facts_returned_to_importers_backward reads it */
-  if (!f->no_grad.len && !ext) return;
+  bool calls_instances = defines_call_method(f);
+  /* no no_grad in the file: only another module's function run under its
+   * own can make a caller so (`utils.test(avg_model, loader)`) */
+  if (!f->no_grad.len && !ext && !(calls_instances && f->imports)) return;
   unsigned char *state = oom_xcalloc(f->functions.len, 1); /* FACTS_CALLED_* */
   handed_vec handed = {0};
   handed_functions(f, &handed);
-  bool calls_instances = defines_call_method(f);
   for (int round = 0; round < 3; round++) {
     memset(state, 0, f->functions.len);
     for (size_t i = 0; i < f->calls.len; i++) {
@@ -1016,6 +1054,9 @@ static void no_grad_from_callers(facts *f, buf *tmp) {
           continue;
         }
       }
+      /* `utils.test(avg_model, loader)`: another module's function handed
+       * an instance of a class of the file calls its `__call__` */
+      if (g < 0 && calls_instances && f->imports) hands_instances(f, c, callee, state);
       /* `encoder.pred_imglist(...)`: a method of the file called on another
        * object counts as one of its callers */
       unsigned char how = 0;
