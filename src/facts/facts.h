@@ -908,8 +908,9 @@ int facts_function_named(const facts *self, TSNode callee);
  *  there is none. */
 TSNode facts_later_definition(const facts *self, TSNode def);
 /** Whether COND is a name the file binds once, by an assignment of the
- *  literal `True` or `False` (`loss_gen = True`, never changed): *VALUE
- *  then holds the literal. A branch the other value takes never runs. */
+ *  literal `True` or `False` in the function that tests it (`loss_gen =
+ *  True`, never changed): *VALUE then holds the literal. A branch the other
+ *  value takes never runs. */
 bool facts_constant_flag(const facts *self, TSNode cond, bool *value);
 
 /** ts_node_child_by_field_id(NODE, FIELD), remembered while the facts are

@@ -307,7 +307,11 @@ bool facts_constant_flag(const facts *self, TSNode cond, bool *value) {
   facts_bindings_named(self, name, len, &first, &end);
   if (end - first != 1 || self->bindings.items[first].parameter_of) return false;
   uint32_t at = self->bindings.items[first].pos;
-  long a = facts__last_assign_before(self, name, len, at + 1, facts_function_at(self, at));
+  /* a local of the function holding the test: a module-level knob
+   * (`DEBUG = False`) may be set by a module importing this one */
+  int fn = facts_function_at(self, at);
+  if (fn < 0 || facts_function_at(self, ts_node_start_byte(cond)) != fn) return false;
+  long a = facts__last_assign_before(self, name, len, at + 1, fn);
   if (a < 0 || ts_node_start_byte(self->assigns.items[a].left) != at || !NODE_IS(self->assigns.items[a].left, "identifier"))
     return false; /* a loop target, a `with ... as`, an augmented assignment */
   TSNode right = self->assigns.items[a].right;
